@@ -1,0 +1,37 @@
+"""Build the compiled core. Everything else is declared in pyproject.toml."""
+import os
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+# One place for every Cython directive. PYLAYER_CYTHON_DEBUG=1 turns the
+# safety checks back on for a debug build (bounds, wraparound, None checks).
+DEBUG = os.environ.get("PYLAYER_CYTHON_DEBUG", "0") not in ("", "0")
+DIRECTIVES = {
+    "language_level": 3,
+    # Index checks cost a branch per element in the kernels' inner loops.
+    "boundscheck": DEBUG,
+    # Negative indices stay Python-like; _kernels.pyx turns this off for its loops.
+    "wraparound": True,
+    # Arguments typed as cdef classes are checked for None explicitly.
+    "nonecheck": DEBUG,
+    # Division by zero in kernels follows C/IEEE (inf, nan) like numpy.
+    "cdivision": not DEBUG,
+    # Keep stack frames for Python-level tracebacks and profilers.
+    "binding": True,
+    "embedsignature": True,
+    "initializedcheck": DEBUG,
+}
+
+MODULES = ["_tensor", "_kernels", "_engine", "_ops"]
+
+extensions = [
+    Extension(f"pylayer.{name}", [f"src/pylayer/{name}.pyx"],
+              include_dirs=[numpy.get_include()],
+              define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+              extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
+    for name in MODULES
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -1,0 +1,101 @@
+"""pylayer: a NumPy-backed autograd library with PaddlePaddle's custom-operator API.
+
+``import pylayer as paddle`` runs code written for ``paddle.autograd.PyLayer``.
+
+>>> import pylayer as paddle
+>>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+>>> y = paddle.tanh(x).sum()
+>>> y.backward()
+>>> x.grad.shape
+[2]
+"""
+try:
+    from pylayer import _tensor, _engine, _ops, _kernels  # noqa: F401
+except ImportError as exc:  # pragma: no cover - only without a build
+    raise ImportError(
+        "pylayer's compiled core is missing or stale ({}). Build it with "
+        "`pip install .` (or `pip install -e .` for development) from the project "
+        "root; a C compiler and Cython are needed.".format(exc)) from exc
+
+from pylayer._tensor import (DType, Tensor, bool_, float16, float32, float64, int32, int64,
+                             uint8, is_grad_enabled)
+from pylayer._tensor import convert_dtype as _convert_dtype
+from pylayer._ops import (add, subtract, multiply, divide, neg, scale, tanh, exp, log, sigmoid,
+                          square, sqrt, matmul, sum, mean, reshape, broadcast_to, expand,
+                          cast, assign, transpose)
+from pylayer.ops.creation import *  # noqa: F401,F403
+from pylayer.ops.creation import __all__ as _creation_all
+from pylayer.ops.math import *  # noqa: F401,F403
+from pylayer.ops.math import __all__ as _math_all
+from pylayer.ops.manipulation import *  # noqa: F401,F403
+from pylayer.ops.manipulation import __all__ as _manipulation_all
+from pylayer.ops.inplace import inplace
+from pylayer import autograd
+from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
+
+bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
+
+__version__ = "0.1.0"
+
+_CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float32",
+         "float64", "add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp",
+         "log", "sigmoid", "square", "sqrt", "matmul", "sum", "mean", "reshape",
+         "broadcast_to", "expand", "cast", "assign", "transpose", "grad", "no_grad",
+         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd"]
+
+__all__ = _CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
+
+_methods_cache = None
+
+
+def tensor_methods():
+    """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...)."""
+    global _methods_cache
+    if _methods_cache is None:
+        import inspect
+        table = {}
+        for name in __all__:
+            fn = globals().get(name)
+            if not callable(fn) or isinstance(fn, type):
+                continue
+            try:
+                params = list(inspect.signature(fn).parameters)
+            except (TypeError, ValueError):
+                continue
+            if params and params[0] == "x":
+                table[name] = fn
+                table[name + "_"] = _inplace_method(fn)
+        table.update(_EXTRA_METHODS)
+        _methods_cache = table
+    return _methods_cache
+
+
+def _inplace_method(fn):
+    def method(x, *args, **kwargs):
+        return inplace(x, fn, *args, **kwargs)
+    method.__name__ = fn.__name__ + "_"
+    method.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
+    return method
+
+
+def _zero_(x):
+    return inplace(x, lambda t: zeros_like(t))
+
+
+def _fill_(x, value):
+    return inplace(x, lambda t: full_like(t, value))
+
+
+def _set_value(x, value):
+    value = to_tensor(value, dtype=x.dtype)
+    if value.shape != x.shape:
+        raise ValueError(f"set_value: shape {value.shape} does not match the tensor's {x.shape}")
+    return inplace(x, lambda t: assign(value))
+
+
+_EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
+                  "copy_": lambda x, src, *a: _set_value(x, src),
+                  "add_n": None}
+_EXTRA_METHODS.pop("add_n")
+
+_tensor.install(__import__(__name__), _engine.run_backward)

@@ -1,0 +1,34 @@
+from pylayer._tensor cimport Tensor, VersionCounter
+
+
+cdef class GradNode:
+    cdef public object backward_fn     # fn(node, grads) -> one gradient (or None) per input
+    cdef public tuple next_nodes       # per input: GradNode, leaf Tensor, or None
+    cdef public tuple next_indices     # per input: which output of the next node
+    cdef public tuple saved            # SavedTensor per saved tensor
+    cdef public object attrs           # what the backward needs besides tensors
+    cdef public Py_ssize_t n_outputs
+    cdef public bint multi_output      # backward_fn gets a tuple of grads
+    cdef public unsigned long long seq
+    cdef public str op_name
+    cdef public object out_meta        # per output (shape, numpy dtype), for zeros
+    cdef public dict _output_hooks
+    cdef public dict _retained
+    cdef public bint released
+    cdef public object creation_stack
+    cdef object __weakref__
+
+
+cdef class SavedTensor:
+    cdef object tensor
+    cdef object packed
+    cdef object unpack_hook
+    cdef VersionCounter counter
+    cdef long version
+    cdef Py_ssize_t output_index
+    cdef bint hooked
+    cdef object unpack(self, GradNode node)
+
+
+cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,
+                         tuple save=*, bint save_output=*, object attrs=*)

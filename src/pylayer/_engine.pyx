@@ -1,0 +1,634 @@
+"""The graph and the backward engine.
+
+A GradNode is made for each recorded op. Backward counts each node's
+dependencies, then runs nodes from a ready queue (newest first), summing the
+gradients that fan in to a node in a per-node buffer. It never recurses.
+"""
+import heapq
+import threading
+import traceback
+
+import numpy as np
+
+from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled
+from pylayer._tensor import set_grad_enabled_flag
+
+__all__ = ["GradNode", "SavedTensor", "make_output", "make_outputs", "run_backward",
+           "push_saved_tensors_hooks", "pop_saved_tensors_hooks",
+           "current_saved_tensors_hooks", "save_tensor", "set_anomaly_enabled",
+           "is_anomaly_enabled"]
+
+cdef unsigned long long _next_seq = 0
+cdef bint _anomaly = False
+
+
+def set_anomaly_enabled(bint enabled):
+    """Record forward stacks and check backward results for NaN; returns the previous flag."""
+    global _anomaly
+    previous = _anomaly
+    _anomaly = enabled
+    return previous
+
+
+def is_anomaly_enabled():
+    return _anomaly
+
+
+# --------------------------------------------------- saved-tensor hooks
+cdef extern from *:
+    """
+    static _Thread_local int pylayer_hook_depth = 0;
+    """
+    int pylayer_hook_depth
+
+_hook_state = threading.local()
+
+
+def push_saved_tensors_hooks(pack_hook, unpack_hook):
+    """Make (pack_hook, unpack_hook) the innermost pair of this thread."""
+    global pylayer_hook_depth
+    stack = getattr(_hook_state, "stack", None)
+    if stack is None:
+        stack = _hook_state.stack = []
+    stack.append((pack_hook, unpack_hook))
+    pylayer_hook_depth = len(stack)
+
+
+def pop_saved_tensors_hooks():
+    global pylayer_hook_depth
+    stack = _hook_state.stack
+    stack.pop()
+    pylayer_hook_depth = len(stack)
+
+
+def current_saved_tensors_hooks():
+    """The innermost (pack_hook, unpack_hook) pair of this thread, or None."""
+    if pylayer_hook_depth == 0:
+        return None
+    return _hook_state.stack[-1]
+
+
+cdef class SavedTensor:
+    """A tensor kept for backward: held directly, or packed by a hook.
+
+    It remembers the version the tensor had, so that backward can refuse a
+    tensor that was changed in place after it was saved.
+    """
+
+    def __repr__(self):
+        return f"<SavedTensor version={self.version} hooked={bool(self.hooked)}>"
+
+    cdef object unpack(self, GradNode node):
+        cdef Tensor result
+        cdef long current
+        if node.released:
+            _raise_released(node)
+        current = self.counter.value if self.counter is not None else (<Tensor>self.tensor)._version
+        if current != self.version:
+            raise RuntimeError(
+                f"one of the tensors saved by {node.name()} for backward has been modified "
+                f"by an inplace operation: it is at version {current}, but was saved at "
+                f"version {self.version}. Use an out-of-place op, or save a copy.")
+        if self.hooked:
+            previous = set_grad_enabled_flag(False)
+            try:
+                value = self.unpack_hook(self.packed)
+            finally:
+                set_grad_enabled_flag(previous)
+            if isinstance(value, np.ndarray):
+                value = wrap(value)
+            elif not isinstance(value, Tensor):
+                raise TypeError(f"unpack_hook must return a Tensor, got {type(value).__name__}")
+        else:
+            value = self.tensor
+        if self.output_index >= 0:
+            # An op's own output is saved without its node (no cycle); give it
+            # back its place in the graph so double backward can reach it.
+            result = wrap((<Tensor>value)._array, False)
+            result._node = node
+            result._out_index = self.output_index
+            return result
+        return value
+
+    def get(self, node):
+        return self.unpack(node)
+
+
+cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
+    """Keep ``t`` for backward, through the innermost saved-tensor hooks if any."""
+    cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    s.output_index = output_index
+    s.version = t._version
+    if pylayer_hook_depth:
+        pack_hook, s.unpack_hook = _hook_state.stack[-1]
+        s.hooked = True
+        s.counter = t.version_counter()
+        previous = set_grad_enabled_flag(False)
+        try:
+            s.packed = pack_hook(t)
+        finally:
+            set_grad_enabled_flag(previous)
+    elif output_index >= 0:
+        s.counter = t.version_counter()
+        s.tensor = wrap(t._array)
+    else:
+        s.tensor = t
+    return s
+
+
+# ------------------------------------------------------------------ nodes
+class AccumulateGrad:
+    """Stands for a leaf in ``grad_fn.next_functions``."""
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self):
+        return "AccumulateGrad"
+
+    @property
+    def next_functions(self):
+        return ()
+
+    def __repr__(self):
+        return "<AccumulateGrad>"
+
+
+def _camel(name):
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+cdef _raise_released(GradNode node):
+    raise RuntimeError(
+        f"trying to run backward through {node.name()} a second time, but its saved "
+        f"tensors were freed after the first backward. Pass retain_graph=True to the "
+        f"first backward() or grad() call if you need to run backward twice.")
+
+
+cdef class GradNode:
+    """One recorded op in the graph: what backward runs for it, and where its gradients go."""
+
+    def name(self):
+        return _camel(self.op_name) + "GradNode"
+
+    def __repr__(self):
+        return f"<{self.name()}>"
+
+    @property
+    def next_functions(self):
+        result = []
+        for node, index in zip(self.next_nodes, self.next_indices):
+            if isinstance(node, Tensor):
+                result.append((AccumulateGrad(node), 0))
+            else:
+                result.append((node, index))
+        return tuple(result)
+
+    def saved_tensors(self):
+        """Unpack every saved tensor (runs unpack hooks, checks versions)."""
+        if self.released:
+            _raise_released(self)
+        if self.saved is None:
+            return ()
+        return tuple([(<SavedTensor>s).unpack(self) if s is not None else None
+                      for s in self.saved])
+
+    def output_hooks(self, Py_ssize_t index):
+        if self._output_hooks is None:
+            self._output_hooks = {}
+        return self._output_hooks.setdefault(index, [])
+
+    def retain_output(self, Py_ssize_t index, Tensor tensor):
+        import weakref
+        if self._retained is None:
+            self._retained = {}
+        self._retained[index] = weakref.ref(tensor)
+
+    def release(self):
+        """Free what backward needed; a later backward through this node fails."""
+        self.saved = None
+        self.attrs = None
+        self.released = True
+
+
+cdef GradNode _new_node(tuple inputs, str op_name, object backward_fn, object attrs):
+    global _next_seq
+    cdef GradNode node = GradNode.__new__(GradNode)
+    cdef Py_ssize_t n = len(inputs)
+    cdef list nexts = [None] * n
+    cdef list indices = [0] * n
+    cdef Py_ssize_t i
+    cdef Tensor t
+    for i in range(n):
+        item = inputs[i]
+        if isinstance(item, Tensor):
+            t = <Tensor>item
+            if not t.stop_gradient:
+                if t._node is None:
+                    nexts[i] = t
+                else:
+                    nexts[i] = t._node
+                    indices[i] = t._out_index
+    node.next_nodes = tuple(nexts)
+    node.next_indices = tuple(indices)
+    node.backward_fn = backward_fn
+    node.op_name = op_name
+    node.attrs = attrs
+    node.n_outputs = 1
+    node.seq = _next_seq
+    _next_seq += 1
+    if _anomaly:
+        node.creation_stack = "".join(traceback.format_stack()[:-2])
+    return node
+
+
+cdef inline bint _needs_grad(tuple inputs):
+    if not grad_enabled():
+        return False
+    for item in inputs:
+        if isinstance(item, Tensor) and not (<Tensor>item).stop_gradient:
+            return True
+    return False
+
+
+def needs_grad(*inputs):
+    """True when an op on ``inputs`` would be recorded (grad mode on, some input needs a gradient)."""
+    return _needs_grad(inputs)
+
+
+cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,
+                         tuple save=(), bint save_output=False, object attrs=None):
+    """Wrap an op's result and, when gradients are needed, record its node.
+
+    ``save`` lists input tensors the backward will need; ``save_output``
+    keeps the result too. ``backward_fn(node, grad)`` returns one gradient
+    per entry of ``inputs``.
+    """
+    cdef Tensor out
+    cdef GradNode node
+    if not _needs_grad(inputs):
+        return wrap(array, True)
+    out = wrap(array, False)
+    node = _new_node(inputs, op_name, backward_fn, attrs)
+    if save or save_output:
+        saved = [save_tensor(<Tensor>t) for t in save]
+        if save_output:
+            saved.append(save_tensor(out, 0))
+        node.saved = tuple(saved)
+    out._node = node
+    return out
+
+
+def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple save=(),
+                 object attrs=None, tuple non_differentiable=()):
+    """Like make_output for an op with several outputs; backward_fn gets a tuple of grads."""
+    cdef GradNode node
+    cdef Tensor t
+    if not _needs_grad(inputs):
+        return [wrap(a, True) for a in arrays]
+    node = _new_node(inputs, op_name, backward_fn, attrs)
+    node.multi_output = True
+    node.n_outputs = len(arrays)
+    node.out_meta = tuple((a.shape, a.dtype) for a in arrays)
+    if save:
+        node.saved = tuple([save_tensor(<Tensor>s) for s in save])
+    outs = []
+    for i, a in enumerate(arrays):
+        t = wrap(a, i in non_differentiable)
+        if i not in non_differentiable:
+            t._node = node
+            t._out_index = i
+        outs.append(t)
+    return outs
+
+
+def attach_node(GradNode node, Tensor t, Py_ssize_t index):
+    t._node = node
+    t._out_index = index
+    t.stop_gradient = False
+
+
+def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_outputs=1,
+             bint multi_output=True):
+    """A bare node for custom ops (PyLayer) that attach outputs themselves."""
+    cdef GradNode node = _new_node(inputs, op_name, backward_fn, attrs)
+    node.n_outputs = n_outputs
+    node.multi_output = multi_output
+    return node
+
+
+# ------------------------------------------------------------- backward
+cdef object _sum_grads(object a, object b, bint create_graph):
+    """a + b for the engine's buffers; allocates, never writes into a or b."""
+    cdef Tensor ta = <Tensor>a
+    cdef Tensor tb = <Tensor>b
+    cdef Tensor out
+    if create_graph:
+        from pylayer import add
+        return add(a, b)
+    out = wrap(np.add(ta._array, tb._array), True)
+    out._grad_owned = True
+    return out
+
+
+cdef object _add_into(object buffer, object g, bint create_graph):
+    """Add g to an engine-owned buffer in place when allowed, else allocate."""
+    cdef Tensor tb = <Tensor>buffer
+    if not create_graph and tb._grad_owned and tb._array.shape == (<Tensor>g)._array.shape:
+        np.add(tb._array, (<Tensor>g)._array, out=tb._array, casting="unsafe")
+        return buffer
+    return _sum_grads(buffer, g, create_graph)
+
+
+cdef object _check_root_grad(Tensor t, object g):
+    if g is None:
+        return wrap(np.ones_like(t._array), True)
+    if not isinstance(g, Tensor):
+        if isinstance(g, np.ndarray):
+            g = wrap(g)
+        else:
+            raise TypeError(f"backward: grad_tensors must be Tensors or None, "
+                            f"got {type(g).__name__}")
+    if (<Tensor>g)._array.shape != t._array.shape:
+        raise ValueError(f"backward: the gradient has shape {list((<Tensor>g)._array.shape)}, "
+                         f"but the tensor it is for has shape {list(t._array.shape)}")
+    return g
+
+
+cdef object _apply_hooks(list hooks, object g):
+    for hook in list(hooks):
+        result = hook(g)
+        if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"a tensor hook must return a Tensor or None, "
+                                f"got {type(result).__name__}")
+            g = result
+    return g
+
+
+cdef object _nan_check(GradNode node, object results):
+    for r in results:
+        if isinstance(r, Tensor) and (<Tensor>r)._array.dtype.kind == "f" \
+                and np.isnan((<Tensor>r)._array).any():
+            raise RuntimeError(
+                f"anomaly detected: {node.name()} returned NaN values in its gradient.\n"
+                f"The forward call that created this node:\n{node.creation_stack}")
+
+
+cdef object _call_backward(GradNode node, object grads):
+    """Run one node's backward and check what it returned."""
+    if node.released:
+        _raise_released(node)
+    try:
+        if node.multi_output:
+            results = node.backward_fn(node, grads)
+        else:
+            results = node.backward_fn(node, grads[0])
+    except Exception as exc:
+        if _anomaly and node.creation_stack:
+            exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
+        raise
+    if _anomaly:
+        _nan_check(node, results)
+    return results
+
+
+def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
+                 bint create_graph=False, inputs=None, bint allow_unused=False):
+    """Backpropagate from ``tensors``.
+
+    Without ``inputs``: accumulate into the ``.grad`` of the leaves. With
+    ``inputs``: return their gradients in a list and leave every ``.grad``
+    untouched.
+    """
+    cdef Tensor t
+    cdef GradNode node, child
+    cdef Py_ssize_t i, n
+    cdef dict buffers = {}
+    cdef dict leaf_grads = {}
+    cdef dict leaf_objs = {}
+    cdef dict deps = {}
+    cdef list ready = []
+    cdef list stack = []
+    cdef dict captured = None
+    cdef dict capture_nodes = None
+    cdef set needed = None
+
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    if grad_tensors is None:
+        grad_tensors = [None] * len(tensors)
+    elif isinstance(grad_tensors, Tensor):
+        grad_tensors = [grad_tensors]
+    if len(grad_tensors) != len(tensors):
+        raise ValueError(f"backward: got {len(tensors)} tensors but {len(grad_tensors)} "
+                         f"grad_tensors; pass one gradient (or None) per tensor")
+
+    if inputs is not None:
+        captured = {}
+        capture_nodes = {}
+        for item in inputs:
+            t = <Tensor>item
+            if t._node is not None:
+                capture_nodes.setdefault(t._node, []).append(t._out_index)
+
+    roots = []
+    for item, g in zip(tensors, grad_tensors):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"backward: expected Tensors, got {type(item).__name__}")
+        t = <Tensor>item
+        if t.stop_gradient:
+            continue
+        g = _check_root_grad(t, g)
+        if t._node is None:
+            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
+        else:
+            node = <GradNode>t._node
+            if node.released:
+                _raise_released(node)
+            slot = buffers.get(node)
+            if slot is None:
+                slot = buffers[node] = [None] * node.n_outputs
+                roots.append(node)
+            if slot[t._out_index] is None:
+                slot[t._out_index] = g
+            else:
+                slot[t._out_index] = _sum_grads(slot[t._out_index], g, create_graph)
+
+    # Count, for every reachable node, how many edges point at it.
+    order = []
+    seen = set()
+    for node in roots:
+        if node not in seen:
+            seen.add(node)
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for child_obj in node.next_nodes:
+            if isinstance(child_obj, GradNode):
+                deps[child_obj] = deps.get(child_obj, 0) + 1
+                if child_obj not in seen:
+                    seen.add(child_obj)
+                    stack.append(child_obj)
+
+    if inputs is not None:
+        needed = _nodes_leading_to(order, inputs, capture_nodes)
+
+    for node in roots:
+        if deps.get(node, 0) == 0:
+            heapq.heappush(ready, (-node.seq, node))
+
+    previous_mode = set_grad_enabled_flag(create_graph)
+    try:
+        while ready:
+            node = heapq.heappop(ready)[1]
+            grads = buffers.pop(node, None)
+            if grads is None:
+                grads = [None] * node.n_outputs
+            if node._output_hooks:
+                for idx, hooks in node._output_hooks.items():
+                    if grads[idx] is not None and hooks:
+                        grads[idx] = _apply_hooks(hooks, grads[idx])
+            if node._retained:
+                for idx, ref in node._retained.items():
+                    owner = ref()
+                    if owner is not None and grads[idx] is not None:
+                        (<Tensor>owner)._grad = grads[idx]
+            if capture_nodes is not None and node in capture_nodes:
+                for idx in capture_nodes[node]:
+                    captured[(node, idx)] = grads[idx]
+            run = needed is None or node in needed
+            n = len(node.next_nodes)
+            results = None
+            if run:
+                for g in grads:
+                    if g is not None:
+                        (<Tensor>g)._grad_owned = False
+                        results = True
+                if results is not None:
+                    results = _call_backward(node, grads)
+                    if not isinstance(results, (tuple, list)) or len(results) != n:
+                        raise RuntimeError(
+                            f"{node.name()}: backward returned {results!r}, expected "
+                            f"{n} gradient(s)")
+                if not retain_graph:
+                    node.release()
+            for i in range(n):
+                child_obj = node.next_nodes[i]
+                if child_obj is None:
+                    continue
+                g = results[i] if results is not None else None
+                if isinstance(child_obj, Tensor):
+                    if g is not None:
+                        _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
+                    continue
+                child = <GradNode>child_obj
+                if g is not None:
+                    slot = buffers.get(child)
+                    if slot is None:
+                        slot = buffers[child] = [None] * child.n_outputs
+                    idx = node.next_indices[i]
+                    if slot[idx] is None:
+                        slot[idx] = g
+                    else:
+                        slot[idx] = _add_into(slot[idx], g, create_graph)
+                remaining = deps[child] - 1
+                deps[child] = remaining
+                if remaining == 0:
+                    heapq.heappush(ready, (-child.seq, child))
+    finally:
+        set_grad_enabled_flag(previous_mode)
+
+    if inputs is None:
+        for key, g in leaf_grads.items():
+            _accumulate_leaf(<Tensor>leaf_objs[key], g, create_graph)
+        return None
+
+    found = []
+    for item in inputs:
+        t = <Tensor>item
+        if t._node is None:
+            g = leaf_grads.get(id(t))
+            if g is not None and t._hooks:
+                g = _apply_hooks(t._hooks, g)
+        else:
+            g = captured.get((t._node, t._out_index))
+        found.append(g)
+    return found
+
+
+cdef set _nodes_leading_to(list order, inputs, dict capture_nodes):
+    """The nodes whose backward can reach one of ``inputs`` (so must run)."""
+    cdef set leaf_ids = {id(t) for t in inputs if (<Tensor>t)._node is None}
+    cdef set needed = set()
+    cdef GradNode node
+    # ``order`` lists parents before children only along DFS paths, so iterate
+    # to a fixed point; graphs are small compared to the cost of their ops.
+    changed = True
+    while changed:
+        changed = False
+        for node in reversed(order):
+            if node in needed:
+                continue
+            for i, child in enumerate(node.next_nodes):
+                if child is None:
+                    continue
+                if isinstance(child, Tensor):
+                    hit = id(child) in leaf_ids
+                else:
+                    hit = child in needed or (child in capture_nodes and
+                                              node.next_indices[i] in capture_nodes[child])
+                if hit:
+                    needed.add(node)
+                    changed = True
+                    break
+    return needed
+
+
+cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, object g, bint create_graph):
+    key = id(leaf)
+    existing = leaf_grads.get(key)
+    if existing is None:
+        leaf_grads[key] = g
+        leaf_objs[key] = leaf
+    else:
+        leaf_grads[key] = _add_into(existing, g, create_graph)
+
+
+cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph):
+    """leaf.grad += g, cast to the leaf's dtype, never writing into a foreign array."""
+    cdef Tensor tg
+    if leaf._hooks:
+        g = _apply_hooks(leaf._hooks, g)
+    tg = <Tensor>g
+    if tg._array.dtype != leaf._array.dtype:
+        if create_graph:
+            from pylayer import cast
+            g = cast(g, leaf._array.dtype)
+            tg = <Tensor>g
+        else:
+            tg = wrap(tg._array.astype(leaf._array.dtype), True)
+            tg._grad_owned = True
+    if tg._array.shape != leaf._array.shape:
+        raise RuntimeError(f"a gradient of shape {list(tg._array.shape)} reached a leaf of "
+                           f"shape {list(leaf._array.shape)}")
+    current = leaf._grad
+    if current is None:
+        if create_graph:
+            leaf._grad = tg
+        elif tg._grad_owned:
+            leaf._grad = tg
+        else:
+            leaf._grad = wrap(np.array(tg._array, copy=True), True)
+            (<Tensor>leaf._grad)._grad_owned = True
+    else:
+        if create_graph:
+            from pylayer import add
+            leaf._grad = add(current, tg)
+        elif (<Tensor>current)._grad_owned:
+            np.add((<Tensor>current)._array, tg._array, out=(<Tensor>current)._array)
+        else:
+            leaf._grad = wrap(np.add((<Tensor>current)._array, tg._array), True)
+            (<Tensor>leaf._grad)._grad_owned = True

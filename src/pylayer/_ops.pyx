@@ -1,0 +1,732 @@
+"""The hot ops: elementwise arithmetic and activations, matmul, sum, mean, reshape.
+
+Each op computes its result with numpy or a fused kernel and records a node
+through ``make_output``. Backward rules are written with these same ops, so
+that with ``create_graph=True`` the backward is itself recorded (double
+backward). Every public op first checks for static mode.
+"""
+import numpy as np
+cimport numpy as cnp
+
+from pylayer._tensor cimport Tensor, wrap
+from pylayer._engine cimport GradNode, make_output
+from pylayer._tensor import to_array, convert_dtype
+from pylayer import _state, _kernels
+
+cnp.import_array()
+
+__all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp", "log",
+           "sigmoid", "relu", "square", "sqrt", "matmul", "sum", "mean", "reshape",
+           "broadcast_to", "expand", "cast", "assign", "transpose", "unbroadcast",
+           "as_tensor_arg"]
+
+
+# ------------------------------------------------------------ arguments
+def as_tensor_arg(value, str fn, str arg, int position):
+    """Accept a Tensor, a number, a numpy array or a nested list as an op argument."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, np.ndarray, np.generic, list, tuple)):
+        try:
+            return wrap(to_array(value))
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{fn}(): argument '{arg}' (position {position}) could not be "
+                            f"converted to a Tensor: {exc}") from None
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
+                    f"number, got {type(value).__name__}")
+
+
+cdef inline object _operand(object value, str fn, str arg, int position):
+    """Tensor -> its array; a Python number stays a number (numpy's weak promotion)."""
+    if isinstance(value, Tensor):
+        return (<Tensor>value)._array
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return (<Tensor>as_tensor_arg(value, fn, arg, position))._array
+
+
+cdef inline object _tensor_or_none(object value):
+    return value if isinstance(value, Tensor) else None
+
+
+cdef inline bint _is_float_array(object a):
+    t = cnp.PyArray_TYPE(a)
+    return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
+
+
+cdef inline bint _fusable(object a, object b):
+    return (cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b) and _is_float_array(a)
+            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and a.shape == b.shape)
+
+
+def _require_float(str fn, Tensor x):
+    if x._array.dtype.kind != "f":
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor, "
+                        f"got dtype {x._array.dtype}")
+
+
+cpdef object unbroadcast(object g, tuple shape):
+    """Sum a broadcast gradient back to ``shape``."""
+    cdef Tensor tg = <Tensor>g
+    gshape = tg._array.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    axes = list(range(lead))
+    for i, size in enumerate(shape):
+        if size == 1 and gshape[i + lead] != 1:
+            axes.append(i + lead)
+    if axes:
+        g = sum(g, axis=axes, keepdim=True)
+    return reshape(g, list(shape))
+
+
+cdef inline tuple _shape(object x):
+    return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
+
+
+# ------------------------------------------------------------ arithmetic
+def _add_bw(GradNode node, g):
+    sx, sy = node.attrs
+    return (unbroadcast(g, sx), unbroadcast(g, sy))
+
+
+def add(x, y, name=None):
+    """Elementwise ``x + y`` with broadcasting.
+
+    >>> import pylayer
+    >>> pylayer.add(pylayer.to_tensor([1.0, 2.0]), 1.0).numpy()
+    array([2., 3.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(add, x, y, name=name)
+    out = np.add(_operand(x, "add", "x", 1), _operand(y, "add", "y", 2))
+    return make_output(out, (x, y), "add", _add_bw, (), False, (_shape(x), _shape(y)))
+
+
+def _sub_bw(GradNode node, g):
+    sx, sy = node.attrs
+    return (unbroadcast(g, sx), unbroadcast(neg(g), sy))
+
+
+def subtract(x, y, name=None):
+    """Elementwise ``x - y`` with broadcasting.
+
+    >>> import pylayer
+    >>> pylayer.subtract(pylayer.to_tensor([3, 4]), 1).numpy()
+    array([2, 3])
+    """
+    if _state.static_mode:
+        return _state.static_call(subtract, x, y, name=name)
+    out = np.subtract(_operand(x, "subtract", "x", 1), _operand(y, "subtract", "y", 2))
+    return make_output(out, (x, y), "subtract", _sub_bw, (), False, (_shape(x), _shape(y)))
+
+
+cdef tuple _saved_operands(GradNode node):
+    """(x, y) of a binary op: saved tensors, or the Python numbers kept in attrs."""
+    saved = iter(node.saved_tensors())
+    x, y = node.attrs
+    return (next(saved) if x is None else x, next(saved) if y is None else y)
+
+
+cdef inline tuple _number_attrs(object x, object y):
+    return (None if isinstance(x, Tensor) else x, None if isinstance(y, Tensor) else y)
+
+
+def _mul_bw(GradNode node, g):
+    x, y = _saved_operands(node)
+    gx = unbroadcast(multiply(g, y), _shape(x)) if node.next_nodes[0] is not None else None
+    gy = unbroadcast(multiply(g, x), _shape(y)) if node.next_nodes[1] is not None else None
+    return (gx, gy)
+
+
+def multiply(x, y, name=None):
+    """Elementwise ``x * y`` with broadcasting; saves both tensor inputs.
+
+    >>> import pylayer
+    >>> pylayer.multiply(pylayer.to_tensor([1.0, 2.0]), 3.0).numpy()
+    array([3., 6.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(multiply, x, y, name=name)
+    out = np.multiply(_operand(x, "multiply", "x", 1), _operand(y, "multiply", "y", 2))
+    tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
+    return make_output(out, (x, y), "multiply", _mul_bw, tensors, False, _number_attrs(x, y))
+
+
+def _div_bw(GradNode node, g):
+    x, y = _saved_operands(node)
+    gx = unbroadcast(divide(g, y), _shape(x)) if node.next_nodes[0] is not None else None
+    gy = None
+    if node.next_nodes[1] is not None:
+        gy = unbroadcast(neg(divide(multiply(g, x), multiply(y, y))), _shape(y))
+    return (gx, gy)
+
+
+def divide(x, y, name=None):
+    """Elementwise ``x / y`` with broadcasting; integers divide to float32.
+
+    >>> import pylayer
+    >>> pylayer.divide(pylayer.to_tensor([1.0, 3.0]), 2.0).numpy()
+    array([0.5, 1.5], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(divide, x, y, name=name)
+    xa = _operand(x, "divide", "x", 1)
+    ya = _operand(y, "divide", "y", 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.true_divide(xa, ya)
+    if out.dtype == np.float64 and not (isinstance(xa, np.ndarray) and xa.dtype == np.float64) \
+            and not (isinstance(ya, np.ndarray) and ya.dtype == np.float64):
+        out = out.astype(np.float32)
+    tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
+    return make_output(out, (x, y), "divide", _div_bw, tensors, False, _number_attrs(x, y))
+
+
+def _neg_bw(GradNode node, g):
+    return (neg(g),)
+
+
+def neg(x, name=None):
+    """Elementwise ``-x``.
+
+    >>> import pylayer
+    >>> pylayer.neg(pylayer.to_tensor([1.0, -2.0])).numpy()
+    array([-1.,  2.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(neg, x, name=name)
+    x = as_tensor_arg(x, "neg", "x", 1)
+    return make_output(np.negative((<Tensor>x)._array), (x,), "neg", _neg_bw)
+
+
+def _scale_bw(GradNode node, g):
+    return (scale(g, node.attrs),)
+
+
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """``x * scale + bias`` (or ``(x + bias) * scale`` when bias_after_scale is False).
+
+    >>> import pylayer
+    >>> pylayer.scale(pylayer.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
+    array([3., 5.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(globals()["scale"], x, scale=scale, bias=bias,
+                                  bias_after_scale=bias_after_scale, act=act, name=name)
+    x = as_tensor_arg(x, "scale", "x", 1)
+    if isinstance(scale, Tensor):
+        scale = (<Tensor>scale).item()
+    a = (<Tensor>x)._array
+    if not bias_after_scale:
+        bias = bias * scale
+    out = a * scale
+    if bias:
+        out = out + bias
+    if out.dtype != a.dtype and a.dtype.kind == "f":
+        out = out.astype(a.dtype)
+    return make_output(out, (x,), "scale", _scale_bw, (), False, scale)
+
+
+# ------------------------------------------------------------ unary math
+cdef object _unary_fused(object kernel, object a):
+    out = np.empty_like(a)
+    kernel(a.reshape(-1), out.reshape(-1))
+    return out
+
+
+def _tanh_bw(GradNode node, g):
+    return (tanh_grad(node.saved_tensors()[0], g),)
+
+
+def tanh(x, name=None):
+    """Elementwise hyperbolic tangent; saves its output for backward.
+
+    >>> import pylayer
+    >>> pylayer.tanh(pylayer.to_tensor([0.0])).numpy()
+    array([0.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(tanh, x, name=name)
+    x = as_tensor_arg(x, "tanh", "x", 1)
+    a = (<Tensor>x)._array
+    if _is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
+        out = _unary_fused(_kernels.tanh_forward, a)
+    else:
+        out = np.tanh(a)
+    return make_output(out, (x,), "tanh", _tanh_bw, (), True, None)
+
+
+def _tanh_grad_bw(GradNode node, gg):
+    y, g = node.saved_tensors()
+    gy = multiply(multiply(gg, g), multiply(y, -2.0)) if node.next_nodes[0] is not None else None
+    gdy = tanh_grad(y, gg) if node.next_nodes[1] is not None else None
+    return (gy, gdy)
+
+
+def tanh_grad(y, dy):
+    """``dy * (1 - y**2)`` in one pass: the gradient of tanh given its output."""
+    ya = (<Tensor>y)._array
+    ga = (<Tensor>dy)._array
+    if _fusable(ya, ga):
+        out = np.empty_like(ya)
+        _kernels.tanh_backward(ya.reshape(-1), ga.reshape(-1), out.reshape(-1))
+    else:
+        out = ga * (1 - ya * ya)
+    return make_output(out, (y, dy), "tanh_grad", _tanh_grad_bw, (y, dy), False, None)
+
+
+def _exp_bw(GradNode node, g):
+    return (multiply(g, node.saved_tensors()[0]),)
+
+
+def exp(x, name=None):
+    """Elementwise ``e ** x``; saves its output.
+
+    >>> import pylayer
+    >>> pylayer.exp(pylayer.to_tensor([0.0])).numpy()
+    array([1.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(exp, x, name=name)
+    x = as_tensor_arg(x, "exp", "x", 1)
+    return make_output(np.exp((<Tensor>x)._array), (x,), "exp", _exp_bw, (), True, None)
+
+
+def _log_bw(GradNode node, g):
+    return (divide(g, node.saved_tensors()[0]),)
+
+
+def log(x, name=None):
+    """Elementwise natural logarithm.
+
+    >>> import pylayer
+    >>> pylayer.log(pylayer.to_tensor([1.0])).numpy()
+    array([0.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(log, x, name=name)
+    x = as_tensor_arg(x, "log", "x", 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log((<Tensor>x)._array)
+    return make_output(out, (x,), "log", _log_bw, (x,), False, None)
+
+
+def _sigmoid_bw(GradNode node, g):
+    return (sigmoid_grad(node.saved_tensors()[0], g),)
+
+
+def sigmoid(x, name=None):
+    """Elementwise logistic function ``1 / (1 + exp(-x))``; saves its output.
+
+    >>> import pylayer
+    >>> pylayer.sigmoid(pylayer.to_tensor([0.0])).numpy()
+    array([0.5], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(sigmoid, x, name=name)
+    x = as_tensor_arg(x, "sigmoid", "x", 1)
+    a = (<Tensor>x)._array
+    if _is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
+        out = _unary_fused(_kernels.sigmoid_forward, a)
+    else:
+        with np.errstate(over="ignore"):
+            out = 1 / (1 + np.exp(-a))
+    return make_output(out, (x,), "sigmoid", _sigmoid_bw, (), True, None)
+
+
+def _sigmoid_grad_bw(GradNode node, gg):
+    y, g = node.saved_tensors()
+    gy = None
+    if node.next_nodes[0] is not None:
+        gy = multiply(multiply(gg, g), subtract(1.0, multiply(y, 2.0)))
+    gdy = sigmoid_grad(y, gg) if node.next_nodes[1] is not None else None
+    return (gy, gdy)
+
+
+def sigmoid_grad(y, dy):
+    """``dy * y * (1 - y)`` in one pass: the gradient of sigmoid given its output."""
+    ya = (<Tensor>y)._array
+    ga = (<Tensor>dy)._array
+    if _fusable(ya, ga):
+        out = np.empty_like(ya)
+        _kernels.sigmoid_backward(ya.reshape(-1), ga.reshape(-1), out.reshape(-1))
+    else:
+        out = ga * ya * (1 - ya)
+    return make_output(out, (y, dy), "sigmoid_grad", _sigmoid_grad_bw, (y, dy), False, None)
+
+
+def _relu_bw(GradNode node, g):
+    return (relu_grad(node.saved_tensors()[0], g),)
+
+
+def relu(x, name=None):
+    """Elementwise ``max(x, 0)``; saves its output.
+
+    >>> import pylayer
+    >>> pylayer.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
+    array([0., 2.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(relu, x, name=name)
+    x = as_tensor_arg(x, "relu", "x", 1)
+    a = (<Tensor>x)._array
+    return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True, None)
+
+
+def _relu_grad_bw(GradNode node, gg):
+    return (None, relu_grad(node.saved_tensors()[0], gg))
+
+
+def relu_grad(y, dy):
+    """``dy`` where ``y > 0``, else 0."""
+    ya = (<Tensor>y)._array
+    ga = (<Tensor>dy)._array
+    if _fusable(ya, ga):
+        out = np.empty_like(ya)
+        _kernels.relu_backward(ya.reshape(-1), ga.reshape(-1), out.reshape(-1))
+    else:
+        out = np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
+    return make_output(out, (y, dy), "relu_grad", _relu_grad_bw, (y,), False, None)
+
+
+def _square_bw(GradNode node, g):
+    x = node.saved_tensors()[0]
+    return (multiply(g, multiply(x, 2.0)),)
+
+
+def square(x, name=None):
+    """Elementwise ``x * x``; saves its input.
+
+    >>> import pylayer
+    >>> pylayer.square(pylayer.to_tensor([3.0])).numpy()
+    array([9.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(square, x, name=name)
+    x = as_tensor_arg(x, "square", "x", 1)
+    a = (<Tensor>x)._array
+    return make_output(np.multiply(a, a), (x,), "square", _square_bw, (x,), False, None)
+
+
+def _sqrt_bw(GradNode node, g):
+    y = node.saved_tensors()[0]
+    return (divide(g, multiply(y, 2.0)),)
+
+
+def sqrt(x, name=None):
+    """Elementwise square root; saves its output.
+
+    >>> import pylayer
+    >>> pylayer.sqrt(pylayer.to_tensor([4.0])).numpy()
+    array([2.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(sqrt, x, name=name)
+    x = as_tensor_arg(x, "sqrt", "x", 1)
+    with np.errstate(invalid="ignore"):
+        out = np.sqrt((<Tensor>x)._array)
+    return make_output(out, (x,), "sqrt", _sqrt_bw, (), True, None)
+
+
+# ----------------------------------------------------------------- matmul
+def _matmul_bw(GradNode node, g):
+    x, y = node.saved_tensors()
+    tx, ty = node.attrs
+    xs = (<Tensor>x)._array.shape
+    ys = (<Tensor>y)._array.shape
+    a = reshape(x, [1, xs[0]]) if len(xs) == 1 else x
+    b = reshape(y, [ys[0], 1]) if len(ys) == 1 else y
+    if len(xs) == 1:
+        g = reshape(g, (<Tensor>g)._array.shape[:-1] + (1,) + (<Tensor>g)._array.shape[-1:]) \
+            if len(ys) > 1 else reshape(g, [1, 1])
+    if len(ys) == 1 and len(xs) > 1:
+        g = reshape(g, list((<Tensor>g)._array.shape) + [1])
+    gx = gy = None
+    if node.next_nodes[0] is not None:
+        if tx:
+            gx = matmul(b, g, transpose_x=ty, transpose_y=True)
+        else:
+            gx = matmul(g, b, transpose_y=not ty)
+        gx = reshape(unbroadcast(gx, (<Tensor>a)._array.shape), list(xs))
+    if node.next_nodes[1] is not None:
+        if ty:
+            gy = matmul(g, a, transpose_x=True, transpose_y=tx)
+        else:
+            gy = matmul(a, g, transpose_x=not tx)
+        gy = reshape(unbroadcast(gy, (<Tensor>b)._array.shape), list(ys))
+    return (gx, gy)
+
+
+def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
+    """Matrix product with numpy's broadcasting of batch dimensions.
+
+    >>> import pylayer
+    >>> a = pylayer.to_tensor([[1.0, 2.0]])
+    >>> pylayer.matmul(a, a, transpose_y=True).numpy()
+    array([[5.]], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(matmul, x, y, transpose_x=transpose_x,
+                                  transpose_y=transpose_y, name=name)
+    x = as_tensor_arg(x, "matmul", "x", 1)
+    y = as_tensor_arg(y, "matmul", "y", 2)
+    a = (<Tensor>x)._array
+    b = (<Tensor>y)._array
+    if transpose_x and a.ndim > 1:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_y and b.ndim > 1:
+        b = np.swapaxes(b, -1, -2)
+    try:
+        out = np.matmul(a, b)
+    except ValueError:
+        raise ValueError(f"matmul(): shapes {list((<Tensor>x)._array.shape)} and "
+                         f"{list((<Tensor>y)._array.shape)} do not match for a matrix product "
+                         f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
+    return make_output(out, (x, y), "matmul", _matmul_bw, (x, y), False, (bool(transpose_x and a.ndim > 1), bool(transpose_y and b.ndim > 1)))
+
+
+# ------------------------------------------------------------- reductions
+cdef object _axes(object axis, int ndim, str fn):
+    if axis is None:
+        return None
+    if isinstance(axis, Tensor):
+        axis = (<Tensor>axis)._array.tolist()
+    if isinstance(axis, (list, tuple)):
+        if len(axis) == 0:
+            return None
+        items = axis
+    else:
+        items = [axis]
+    result = []
+    for a in items:
+        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
+            raise TypeError(f"{fn}(): argument 'axis' must be an int or a list of ints, "
+                            f"got {type(a).__name__}")
+        a = int(a)
+        if not -max(ndim, 1) <= a < max(ndim, 1):
+            raise ValueError(f"{fn}(): axis {a} is out of range for a tensor of rank {ndim}")
+        result.append(a % max(ndim, 1) if ndim else 0)
+    return tuple(sorted(set(result)))
+
+
+def _sum_bw(GradNode node, g):
+    shape, axes, keepdim = node.attrs
+    if not keepdim and axes is not None and len(shape):
+        kept = list(shape)
+        for a in axes:
+            kept[a] = 1
+        g = reshape(g, kept)
+    elif not keepdim and axes is None:
+        g = reshape(g, [1] * len(shape))
+    return (broadcast_to(g, list(shape)),)
+
+
+def sum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over ``axis`` (all axes by default); saves nothing.
+
+    >>> import pylayer
+    >>> pylayer.sum(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).numpy()
+    array([4., 6.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(sum, x, axis=axis, dtype=dtype, keepdim=keepdim, name=name)
+    x = as_tensor_arg(x, "sum", "x", 1)
+    a = (<Tensor>x)._array
+    axes = _axes(axis, a.ndim, "sum")
+    if a.ndim == 0:
+        axes = None
+    np_dtype = convert_dtype(dtype)
+    if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
+        np_dtype = np.dtype(np.int64)
+    out = np.sum(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
+    if not isinstance(out, np.ndarray):
+        out = np.asarray(out)
+    return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim)))
+
+
+def _mean_bw(GradNode node, g):
+    shape, axes, keepdim, count = node.attrs
+    return (divide(_sum_bw_expand(g, shape, axes, keepdim), float(count)),)
+
+
+cdef object _sum_bw_expand(g, shape, axes, keepdim):
+    if not keepdim and len(shape):
+        kept = list(shape)
+        for a in (axes if axes is not None else range(len(shape))):
+            kept[a] = 1
+        g = reshape(g, kept)
+    out = broadcast_to(g, list(shape))
+    return out
+
+
+def mean(x, axis=None, keepdim=False, name=None):
+    """Mean over ``axis`` (all axes by default); saves nothing.
+
+    >>> import pylayer
+    >>> pylayer.mean(pylayer.to_tensor([1.0, 2.0, 6.0])).numpy()
+    array(3., dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(mean, x, axis=axis, keepdim=keepdim, name=name)
+    x = as_tensor_arg(x, "mean", "x", 1)
+    a = (<Tensor>x)._array
+    if a.dtype.kind != "f":
+        raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point Tensor, "
+                        f"got dtype {a.dtype}")
+    axes = _axes(axis, a.ndim, "mean")
+    if a.ndim == 0:
+        axes = None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.asarray(np.mean(a, axis=axes, keepdims=bool(keepdim)), dtype=a.dtype)
+    count = a.size if axes is None else int(np.prod([a.shape[i] for i in axes]))
+    return make_output(out, (x,), "mean", _mean_bw, (), False, (a.shape, axes, bool(keepdim), count))
+
+
+# ------------------------------------------------------------ manipulation
+cdef object _shape_arg(object shape, str fn):
+    if isinstance(shape, Tensor):
+        shape = (<Tensor>shape)._array.tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        return [int(shape)]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of ints, "
+                        f"got {type(shape).__name__}")
+    result = []
+    for s in shape:
+        if isinstance(s, Tensor):
+            s = (<Tensor>s).item()
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"{fn}(): argument 'shape' must hold ints, got {type(s).__name__}")
+        result.append(int(s))
+    return result
+
+
+def _reshape_bw(GradNode node, g):
+    return (reshape(g, list(node.attrs)),)
+
+
+def reshape(x, shape, name=None):
+    """A tensor with the same data and a new shape (``0`` keeps a dim, ``-1`` infers one).
+
+    >>> import pylayer
+    >>> pylayer.reshape(pylayer.arange(6), [2, -1]).shape
+    [2, 3]
+    """
+    if _state.static_mode:
+        return _state.static_call(reshape, x, shape, name=name)
+    x = as_tensor_arg(x, "reshape", "x", 1)
+    a = (<Tensor>x)._array
+    dims = _shape_arg(shape, "reshape")
+    dims = [a.shape[i] if d == 0 and i < a.ndim else d for i, d in enumerate(dims)]
+    try:
+        out = a.reshape(dims)
+    except ValueError:
+        raise ValueError(f"reshape(): cannot reshape a tensor of shape {list(a.shape)} "
+                         f"({a.size} elements) into {list(shape)}") from None
+    return make_output(out, (x,), "reshape", _reshape_bw, (), False, a.shape)
+
+
+def _broadcast_bw(GradNode node, g):
+    return (unbroadcast(g, node.attrs),)
+
+
+def broadcast_to(x, shape, name=None):
+    """Broadcast ``x`` to ``shape`` (numpy rules); the gradient is summed back.
+
+    >>> import pylayer
+    >>> pylayer.broadcast_to(pylayer.to_tensor([1.0, 2.0]), [2, 2]).shape
+    [2, 2]
+    """
+    if _state.static_mode:
+        return _state.static_call(broadcast_to, x, shape, name=name)
+    x = as_tensor_arg(x, "broadcast_to", "x", 1)
+    a = (<Tensor>x)._array
+    dims = _shape_arg(shape, "broadcast_to")
+    lead = len(dims) - a.ndim
+    dims = [a.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(dims)]
+    try:
+        out = np.broadcast_to(a, dims)
+    except ValueError:
+        raise ValueError(f"broadcast_to(): cannot broadcast shape {list(a.shape)} to "
+                         f"{list(shape)}") from None
+    return make_output(out, (x,), "broadcast_to", _broadcast_bw, (), False, a.shape)
+
+
+def expand(x, shape, name=None):
+    """Same as :func:`broadcast_to` (``-1`` keeps a dimension).
+
+    >>> import pylayer
+    >>> pylayer.expand(pylayer.to_tensor([[1.0], [2.0]]), [-1, 3]).shape
+    [2, 3]
+    """
+    if _state.static_mode:
+        return _state.static_call(expand, x, shape, name=name)
+    return broadcast_to(x, shape)
+
+
+def _cast_bw(GradNode node, g):
+    return (cast(g, node.attrs),)
+
+
+def cast(x, dtype):
+    """A copy of ``x`` converted to ``dtype``; gradients are cast back.
+
+    >>> import pylayer
+    >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype
+    pylayer.float64
+    """
+    if _state.static_mode:
+        return _state.static_call(cast, x, dtype)
+    x = as_tensor_arg(x, "cast", "x", 1)
+    a = (<Tensor>x)._array
+    target = convert_dtype(dtype)
+    out = a.astype(target)
+    if target.kind != "f":
+        return wrap(out, True)
+    return make_output(out, (x,), "cast", _cast_bw, (), False, a.dtype)
+
+
+def _assign_bw(GradNode node, g):
+    return (g,)
+
+
+def assign(x, output=None):
+    """A copy of ``x`` that stays on the graph (``Tensor.clone``).
+
+    >>> import pylayer
+    >>> pylayer.assign(pylayer.to_tensor([1.0])).numpy()
+    array([1.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(assign, x, output)
+    x = as_tensor_arg(x, "assign", "x", 1)
+    out = make_output(np.array((<Tensor>x)._array, copy=True), (x,), "assign", _assign_bw)
+    if output is not None:
+        (<Tensor>output)._set_array_inplace(out._array)
+        return output
+    return out
+
+
+def _transpose_bw(GradNode node, g):
+    return (transpose(g, list(np.argsort(node.attrs))),)
+
+
+def transpose(x, perm, name=None):
+    """Permute the dimensions of ``x``.
+
+    >>> import pylayer
+    >>> pylayer.transpose(pylayer.zeros([2, 3]), [1, 0]).shape
+    [3, 2]
+    """
+    if _state.static_mode:
+        return _state.static_call(transpose, x, perm, name=name)
+    x = as_tensor_arg(x, "transpose", "x", 1)
+    a = (<Tensor>x)._array
+    perm = _shape_arg(perm, "transpose")
+    if sorted(p % max(a.ndim, 1) for p in perm) != list(range(a.ndim)):
+        raise ValueError(f"transpose(): perm {perm} is not a permutation of the "
+                         f"{a.ndim} dimensions of x")
+    perm = [p % a.ndim for p in perm]
+    return make_output(np.transpose(a, perm), (x,), "transpose", _transpose_bw, (), False, tuple(perm))

@@ -1,0 +1,25 @@
+cdef class VersionCounter:
+    cdef public long value
+
+
+cdef class Tensor:
+    cdef public object _array          # the numpy storage
+    cdef public bint stop_gradient
+    cdef public object _grad           # Tensor or None (leaves only)
+    cdef public object _node           # GradNode that produced this tensor, or None
+    cdef public Py_ssize_t _out_index  # which output of _node this tensor is
+    cdef public long _version          # bumped by every in-place change
+    cdef public object _vc             # VersionCounter shared with saved copies, made on demand
+    cdef public object _name
+    cdef public object _hooks          # gradient hooks of a leaf, or None
+    cdef public bint _retain_grads
+    cdef public bint _grad_owned       # True when the engine allocated _grad's array
+    cdef dict __dict__
+    cdef object __weakref__
+
+    cdef void bump_version(self)
+    cpdef VersionCounter version_counter(self)
+
+
+cdef Tensor wrap(object array, bint stop_gradient=*)
+cdef bint grad_enabled() noexcept

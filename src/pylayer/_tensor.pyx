@@ -1,0 +1,598 @@
+"""The Tensor type, dtypes and the per-thread gradient mode."""
+import numpy as np
+
+cimport cython
+
+__all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
+           "bool_", "uint8", "int32", "int64", "float16", "float32", "float64",
+           "convert_dtype", "to_array"]
+
+
+# ---------------------------------------------------------------- grad mode
+cdef extern from *:
+    """
+    static _Thread_local int pylayer_grad_off = 0;
+    """
+    int pylayer_grad_off
+
+
+cdef bint grad_enabled() noexcept:
+    return not pylayer_grad_off
+
+
+def is_grad_enabled():
+    """Whether operations in this thread record a graph for backward.
+
+    >>> import pylayer
+    >>> pylayer.is_grad_enabled()
+    True
+    """
+    return not pylayer_grad_off
+
+
+def set_grad_enabled_flag(bint enabled):
+    """Set this thread's gradient mode and return the previous one."""
+    global pylayer_grad_off
+    cdef bint previous = not pylayer_grad_off
+    pylayer_grad_off = not enabled
+    return previous
+
+
+# ------------------------------------------------------------------- dtypes
+class DType:
+    """A tensor data type; equal to its name and to the numpy dtype.
+
+    >>> import pylayer
+    >>> pylayer.float32 == 'float32'
+    True
+    """
+    __slots__ = ("name", "np_dtype")
+
+    def __init__(self, name, np_dtype):
+        self.name = name
+        self.np_dtype = np.dtype(np_dtype)
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self.name == other.name
+        if isinstance(other, str):
+            return other == self.name or (other == "bool_" and self.name == "bool")
+        try:
+            return np.dtype(other) == self.np_dtype
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return "pylayer." + self.name
+
+    __str__ = __repr__
+
+    @property
+    def is_floating_point(self):
+        return self.np_dtype.kind == "f"
+
+
+bool_ = DType("bool", np.bool_)
+uint8 = DType("uint8", np.uint8)
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+float16 = DType("float16", np.float16)
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+
+_BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
+                                     float16, float32, float64)}
+_BY_NAME = {d.name: d for d in _BY_NUMPY.values()}
+_BY_NAME["bool_"] = bool_
+_BY_NAME["float"] = float32
+_BY_NAME["int"] = int64
+
+
+def convert_dtype(dtype):
+    """Return the numpy dtype for ``dtype`` (a DType, a name or a numpy dtype).
+
+    >>> convert_dtype('float32')
+    dtype('float32')
+    """
+    if dtype is None:
+        return None
+    if isinstance(dtype, DType):
+        return (<object>dtype).np_dtype
+    if isinstance(dtype, str):
+        found = _BY_NAME.get(dtype)
+        if found is None:
+            raise TypeError(f"unsupported dtype {dtype!r}; expected one of "
+                            f"{sorted(k for k in _BY_NAME if k not in ('float', 'int', 'bool_'))}")
+        return found.np_dtype
+    if dtype is float:
+        return np.dtype(np.float32)
+    if dtype is int:
+        return np.dtype(np.int64)
+    if dtype is bool:
+        return np.dtype(np.bool_)
+    try:
+        np_dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"unsupported dtype {dtype!r}") from None
+    if np_dtype not in _BY_NUMPY:
+        raise TypeError(f"unsupported dtype {np_dtype}; pylayer supports "
+                        f"{sorted(d.name for d in _BY_NUMPY.values())}")
+    return np_dtype
+
+
+def dtype_of(np_dtype):
+    return _BY_NUMPY[np_dtype]
+
+
+# ------------------------------------------------------------ conversions
+def _infer_array(data):
+    """Python data -> ndarray with Paddle's defaults (float32 for floats)."""
+    if isinstance(data, np.ndarray):
+        return data
+    if isinstance(data, bool):
+        return np.asarray(data, dtype=np.bool_)
+    if isinstance(data, int):
+        return np.asarray(data, dtype=np.int64)
+    if isinstance(data, float):
+        return np.asarray(data, dtype=np.float32)
+    if isinstance(data, (np.generic,)):
+        return np.asarray(data)
+    if isinstance(data, (list, tuple)):
+        if any(isinstance(item, Tensor) for item in data):
+            data = [item.numpy() if isinstance(item, Tensor) else item for item in data]
+        try:
+            arr = np.array(data)
+        except ValueError as exc:
+            raise ValueError(f"to_tensor: data must be a rectangular nested list of numbers, "
+                             f"got a ragged sequence ({exc})") from None
+        if arr.dtype == np.float64:
+            arr = arr.astype(np.float32)
+        return arr
+    raise TypeError(f"expected a Tensor, numpy array, number or nested list of numbers, "
+                    f"got {type(data).__name__}")
+
+
+def to_array(data, dtype=None):
+    """Convert ``data`` to an ndarray of a supported dtype (no copy if possible)."""
+    if isinstance(data, Tensor):
+        arr = (<Tensor>data)._array
+    else:
+        arr = _infer_array(data)
+    if dtype is not None:
+        arr = arr.astype(convert_dtype(dtype), copy=False)
+    elif arr.dtype not in _BY_NUMPY:
+        if arr.dtype.kind == "O" or arr.dtype.kind in "USVM":
+            raise TypeError(f"cannot make a tensor from data of numpy dtype {arr.dtype}; "
+                            f"expected numbers or booleans")
+        if arr.dtype.kind == "f":
+            arr = arr.astype(np.float64)
+        elif arr.dtype.kind in "iu":
+            arr = arr.astype(np.int64)
+        else:
+            raise TypeError(f"unsupported numpy dtype {arr.dtype}")
+    return arr
+
+
+# ------------------------------------------------------------------ Tensor
+cdef class VersionCounter:
+    """How many in-place changes a tensor's data has had (shared with saved copies)."""
+    def __init__(self, long value=0):
+        self.value = value
+
+
+cdef object _ops = None          # the pylayer namespace, installed at import
+cdef object _engine_backward = None
+cdef long _name_counter = 0
+
+
+def install(ops_namespace, backward_function):
+    """Give Tensor its operators and backward (done once by pylayer/__init__)."""
+    global _ops, _engine_backward
+    _ops = ops_namespace
+    _engine_backward = backward_function
+
+
+cdef Tensor wrap(object array, bint stop_gradient=True):
+    cdef Tensor t = Tensor.__new__(Tensor)
+    t._array = array
+    t.stop_gradient = stop_gradient
+    return t
+
+
+def _array_from_op(other):
+    if isinstance(other, Tensor):
+        return (<Tensor>other)._array
+    return other
+
+
+@cython.final
+cdef class _Place:
+    def __repr__(self):
+        return "Place(cpu)"
+
+    def __eq__(self, other):
+        return isinstance(other, _Place)
+
+    def __hash__(self):
+        return 0
+
+    def is_cpu_place(self):
+        return True
+
+
+CPU = _Place()
+
+
+cdef class Tensor:
+    """A multi-dimensional array that can record operations for backward.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([1.0, 2.0], stop_gradient=False)
+    >>> (x * x).sum().backward()
+    >>> x.grad.numpy()
+    array([2., 4.], dtype=float32)
+    """
+    __array_priority__ = 1000
+    __array_ufunc__ = None
+
+    def __cinit__(self):
+        self.stop_gradient = True
+        self._out_index = 0
+
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
+        self._array = to_array(np.zeros([0], np.float32) if data is None else data, dtype)
+        self.stop_gradient = stop_gradient
+
+    cdef void bump_version(self):
+        self._version += 1
+        if self._vc is not None:
+            (<VersionCounter>self._vc).value = self._version
+
+    cpdef VersionCounter version_counter(self):
+        if self._vc is None:
+            self._vc = VersionCounter(self._version)
+        return <VersionCounter>self._vc
+
+    # ---------------------------------------------------------- attributes
+    @property
+    def shape(self):
+        return list(self._array.shape)
+
+    @property
+    def ndim(self):
+        return self._array.ndim
+
+    def dim(self):
+        return self._array.ndim
+
+    @property
+    def size(self):
+        return self._array.size
+
+    def numel(self):
+        return self._array.size
+
+    @property
+    def dtype(self):
+        return _BY_NUMPY[self._array.dtype]
+
+    @property
+    def place(self):
+        return CPU
+
+    @property
+    def name(self):
+        global _name_counter
+        if self._name is None:
+            self._name = f"generated_tensor_{_name_counter}"
+            _name_counter += 1
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"Tensor.grad must be a Tensor or None, got {type(value).__name__}")
+        self._grad = value
+        self._grad_owned = False
+
+    @property
+    def is_leaf(self):
+        return self._node is None
+
+    @property
+    def grad_fn(self):
+        return self._node
+
+    @property
+    def inplace_version(self):
+        return self._version
+
+    @property
+    def T(self):
+        return _ops.transpose(self, list(range(self._array.ndim))[::-1])
+
+    @property
+    def data(self):
+        return self.detach()
+
+    # ------------------------------------------------------------ plumbing
+    def numpy(self):
+        """The data as a numpy array (shares memory with the tensor)."""
+        return self._array
+
+    def item(self, *index):
+        if index:
+            return self._array.item(*index)
+        if self._array.size != 1:
+            raise ValueError(f"item() needs a tensor with exactly one element, "
+                             f"this one has shape {list(self._array.shape)}")
+        return self._array.item()
+
+    def tolist(self):
+        return self._array.tolist()
+
+    def detach(self):
+        """A new tensor sharing the data, cut off the graph (stop_gradient=True)."""
+        return wrap(self._array, True)
+
+    def detach_(self):
+        self._node = None
+        self.stop_gradient = True
+        return self
+
+    def clone(self):
+        return _ops.assign(self)
+
+    def astype(self, dtype):
+        return _ops.cast(self, dtype)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise RuntimeError("pylayer runs on the CPU only")
+
+    def backward(self, grad_tensor=None, retain_graph=False):
+        """Compute gradients of this tensor w.r.t. graph leaves (accumulated in ``.grad``)."""
+        _engine_backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed.
+
+        The hook may return a Tensor to replace the gradient. Returns a handle
+        whose ``remove()`` unregisters the hook.
+        """
+        if not callable(hook):
+            raise TypeError(f"register_hook expects a callable, got {type(hook).__name__}")
+        if self.stop_gradient:
+            raise RuntimeError("cannot register a hook on a tensor with stop_gradient=True")
+        if self._node is None:
+            if self._hooks is None:
+                self._hooks = []
+            hooks = self._hooks
+        else:
+            hooks = self._node.output_hooks(self._out_index)
+        hooks.append(hook)
+        return _HookHandle(hooks, hook)
+
+    def retain_grads(self):
+        """Keep ``.grad`` on this non-leaf tensor after backward."""
+        if self._node is not None:
+            self._node.retain_output(self._out_index, self)
+        self._retain_grads = True
+
+    def clear_grad(self, set_to_zero=False):
+        if set_to_zero and self._grad is not None:
+            self._grad = wrap(np.zeros_like(self._grad._array))
+            self._grad_owned = True
+        else:
+            self._grad = None
+
+    clear_gradient = clear_grad
+
+    def _set_array_inplace(self, array):
+        """Replace the data with ``array`` as an in-place change (bumps the version)."""
+        self._array = array
+        self.bump_version()
+
+    # -------------------------------------------------------- python protocol
+    def __array__(self, dtype=None, copy=None):
+        if dtype is not None:
+            return self._array.astype(dtype, copy=False)
+        return self._array
+
+    def __bool__(self):
+        if self._array.size != 1:
+            raise ValueError(f"the truth value of a tensor with {self._array.size} elements "
+                             f"is ambiguous; use .any() or .all()")
+        return bool(self._array)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._array.dtype.kind not in "iu":
+            raise TypeError("only integer tensors can be used as an index")
+        return int(self.item())
+
+    def __len__(self):
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __iter__(self):
+        if self._array.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(self._array.shape[0]):
+            yield self[i]
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        arr = self._array
+        prefix = "       "
+        if arr.size == 0:
+            body = "[]"
+        else:
+            body = np.array2string(arr, separator=", ", prefix=prefix,
+                                   max_line_width=80, threshold=1000)
+        return (f"Tensor(shape={list(arr.shape)}, dtype={self.dtype.name}, "
+                f"place={CPU!r}, stop_gradient={bool(self.stop_gradient)},\n"
+                f"{prefix}{body})")
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._array.ndim == 0:
+            return format(self._array.item(), spec)
+        return repr(self) if not spec else format(str(self), spec)
+
+    def __getattr__(self, name):
+        fn = _ops.tensor_methods().get(name) if _ops is not None else None
+        if fn is None:
+            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+        return fn.__get__(self)
+
+    def __getitem__(self, index):
+        return _ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        _ops.setitem(self, index, value)
+
+    # ------------------------------------------------------------ operators
+    def __add__(self, other):
+        return _ops.add(self, other)
+
+    def __radd__(self, other):
+        return _ops.add(other, self)
+
+    def __sub__(self, other):
+        return _ops.subtract(self, other)
+
+    def __rsub__(self, other):
+        return _ops.subtract(other, self)
+
+    def __mul__(self, other):
+        return _ops.multiply(self, other)
+
+    def __rmul__(self, other):
+        return _ops.multiply(other, self)
+
+    def __truediv__(self, other):
+        return _ops.divide(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.divide(other, self)
+
+    def __floordiv__(self, other):
+        return _ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return _ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _ops.remainder(other, self)
+
+    def __pow__(self, other, modulo=None):
+        return _ops.pow(self, other)
+
+    def __rpow__(self, other):
+        return _ops.pow(other, self)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __neg__(self):
+        return _ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops.abs(self)
+
+    def __invert__(self):
+        return _ops.logical_not(self)
+
+    def __and__(self, other):
+        return _ops.logical_and(self, other)
+
+    def __or__(self, other):
+        return _ops.logical_or(self, other)
+
+    def __xor__(self, other):
+        return _ops.logical_xor(self, other)
+
+    def __eq__(self, other):
+        return _ops.equal(self, other)
+
+    def __ne__(self, other):
+        return _ops.not_equal(self, other)
+
+    def __lt__(self, other):
+        return _ops.less_than(self, other)
+
+    def __le__(self, other):
+        return _ops.less_equal(self, other)
+
+    def __gt__(self, other):
+        return _ops.greater_than(self, other)
+
+    def __ge__(self, other):
+        return _ops.greater_equal(self, other)
+
+    def __iadd__(self, other):
+        return _ops.inplace(self, _ops.add, other)
+
+    def __isub__(self, other):
+        return _ops.inplace(self, _ops.subtract, other)
+
+    def __imul__(self, other):
+        return _ops.inplace(self, _ops.multiply, other)
+
+    def __itruediv__(self, other):
+        return _ops.inplace(self, _ops.divide, other)
+
+
+class _HookHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks, hook):
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self):
+        try:
+            self._hooks.remove(self._hook)
+        except ValueError:
+            pass
+        return True
+
+
+def make_tensor(array, bint stop_gradient=True):
+    """Wrap an ndarray in a Tensor without copying."""
+    return wrap(array, stop_gradient)

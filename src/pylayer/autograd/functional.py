@@ -1,0 +1,92 @@
+"""``backward`` and ``grad``: the user-facing entry points of the engine."""
+from pylayer._engine import run_backward
+from pylayer._tensor import Tensor
+
+__all__ = ["backward", "grad"]
+
+
+def _as_tensor_list(value, fn, arg):
+    items = [value] if isinstance(value, Tensor) else value
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor or a list of Tensors, "
+                        f"got {type(value).__name__}")
+    for i, item in enumerate(items):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor, "
+                            f"got {type(item).__name__}")
+    return list(items)
+
+
+def _as_grad_list(value, count, fn, arg):
+    if value is None:
+        return None
+    items = [value] if isinstance(value, Tensor) else value
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a list of Tensors or None, "
+                        f"got {type(value).__name__}")
+    if len(items) != count:
+        raise ValueError(f"{fn}(): argument '{arg}' has {len(items)} entries, but there are "
+                         f"{count} outputs")
+    for i, item in enumerate(items):
+        if item is not None and not isinstance(item, Tensor):
+            raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor or None, "
+                            f"got {type(item).__name__}")
+    return list(items)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=False):
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of graph leaves.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([1.0, 2.0], stop_gradient=False)
+    >>> pylayer.autograd.backward([(x * x).sum()])
+    >>> x.grad.numpy()
+    array([2., 4.], dtype=float32)
+    """
+    tensors = _as_tensor_list(tensors, "backward", "tensors")
+    grads = _as_grad_list(grad_tensors, len(tensors), "backward", "grad_tensors")
+    run_backward(tensors, grads, bool(retain_graph))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=False, no_grad_vars=None):
+    """Gradients of ``outputs`` with respect to ``inputs``, returned as a list.
+
+    No ``.grad`` is changed. An input that the outputs do not depend on is an
+    error unless ``allow_unused=True`` (then its entry is None). With
+    ``create_graph=True`` the gradients are themselves differentiable.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([3.0], stop_gradient=False)
+    >>> (dx,) = pylayer.grad(x * x, x)
+    >>> dx.numpy()
+    array([6.], dtype=float32)
+    """
+    outputs = _as_tensor_list(outputs, "grad", "outputs")
+    inputs_list = _as_tensor_list(inputs, "grad", "inputs")
+    grads = _as_grad_list(grad_outputs, len(outputs), "grad", "grad_outputs")
+    if not only_inputs:
+        raise ValueError("grad(): only_inputs=False is not supported (as in Paddle)")
+    for i, t in enumerate(inputs_list):
+        if t.stop_gradient:
+            raise ValueError(f"grad(): input {i} has stop_gradient=True, so no gradient "
+                             f"can be computed for it")
+    blocked = _as_tensor_list(no_grad_vars, "grad", "no_grad_vars") if no_grad_vars is not None else []
+    if retain_graph is None:
+        retain_graph = create_graph
+    saved_flags = [(t, t.stop_gradient) for t in blocked]
+    for t, _ in saved_flags:
+        t.stop_gradient = True
+    try:
+        found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
+                             inputs=inputs_list, allow_unused=bool(allow_unused))
+    finally:
+        for t, flag in saved_flags:
+            t.stop_gradient = flag
+    for i, g in enumerate(found):
+        if g is None and not allow_unused:
+            raise ValueError(f"grad(): input {i} is not used to compute the outputs, so it has "
+                             f"no gradient; pass allow_unused=True to get None for it")
+        if g is not None and create_graph:
+            g.stop_gradient = False
+    return found

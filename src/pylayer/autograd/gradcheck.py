@@ -1,0 +1,149 @@
+"""Numerical gradient checks by central differences (use float64 inputs)."""
+import numpy as np
+
+from pylayer._tensor import Tensor, make_tensor
+from pylayer.autograd.functional import grad
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
+
+
+class GradcheckError(AssertionError):
+    """An analytical gradient disagrees with the numerical one."""
+
+
+def _tensor_outputs(result):
+    if isinstance(result, Tensor):
+        return [result]
+    if isinstance(result, (list, tuple)):
+        return [r for r in result if isinstance(r, Tensor)]
+    raise TypeError(f"gradcheck: func must return a Tensor or a tuple of Tensors, "
+                    f"got {type(result).__name__}")
+
+
+def _differentiable(outputs):
+    return [o for o in outputs if o.dtype.is_floating_point]
+
+
+def _flat_outputs(func, inputs):
+    # Grad mode stays on: func may itself differentiate (gradgradcheck).
+    return [o.numpy().astype(np.float64).reshape(-1)
+            for o in _differentiable(_tensor_outputs(func(*inputs)))]
+
+
+def _numerical_jacobians(func, inputs, targets, eps):
+    """Per input: an array [n_out_total, n_in] of central differences."""
+    base = _differentiable(_tensor_outputs(func(*inputs)))
+    sizes = [o.size for o in base]
+    jacobians = []
+    for t in targets:
+        original = t._array
+        work = np.array(original, dtype=original.dtype, copy=True)
+        flat = work.reshape(-1)
+        jac = np.zeros((int(sum(sizes)), flat.size))
+        t._array = work
+        try:
+            for k in range(flat.size):
+                keep = flat[k]
+                flat[k] = keep + eps
+                plus = _flat_outputs(func, inputs)
+                flat[k] = keep - eps
+                minus = _flat_outputs(func, inputs)
+                flat[k] = keep
+                jac[:, k] = np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]) \
+                    if plus else np.zeros(0)
+        finally:
+            t._array = original
+        jacobians.append(jac)
+    return jacobians
+
+
+def _analytical_jacobians(func, inputs, targets):
+    outputs = _differentiable(_tensor_outputs(func(*inputs)))
+    sizes = [o.size for o in outputs]
+    jacobians = [np.zeros((int(sum(sizes)), t.size)) for t in targets]
+    row = 0
+    for index, out in enumerate(outputs):
+        if out.stop_gradient:
+            row += out.size
+            continue
+        for m in range(out.size):
+            seed = np.zeros(out.shape, dtype=out.numpy().dtype)
+            seed.reshape(-1)[m] = 1
+            grads = grad([out], targets, grad_outputs=[make_tensor(seed)],
+                         retain_graph=True, allow_unused=True)
+            for j, g in enumerate(grads):
+                if g is not None:
+                    jacobians[j][row, :] = g.numpy().astype(np.float64).reshape(-1)
+            row += 1
+    return jacobians, outputs
+
+
+def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+    """Compare ``func``'s backward with central differences.
+
+    ``inputs`` is a Tensor or a tuple of arguments; the Tensors with
+    ``stop_gradient=False`` are checked. Returns True, or raises
+    :class:`GradcheckError` naming the input, output and element that differ
+    (returns False instead when ``raise_exception=False``).
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([0.5, -1.0], dtype='float64', stop_gradient=False)
+    >>> pylayer.autograd.gradcheck(pylayer.tanh, x)
+    True
+    """
+    args = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    targets = [a for a in args if isinstance(a, Tensor) and not a.stop_gradient]
+    if not targets:
+        raise ValueError("gradcheck: no input has stop_gradient=False, so there is nothing "
+                         "to check")
+    for i, t in enumerate(targets):
+        if not t.dtype.is_floating_point:
+            raise TypeError(f"gradcheck: input {i} has dtype {t.dtype.name}; gradients need "
+                            f"floating-point inputs (float64 is recommended)")
+    analytical, outputs = _analytical_jacobians(func, args, targets)
+    numerical = _numerical_jacobians(func, args, targets, eps)
+    name = getattr(func, "__qualname__", repr(func))
+    for j, (a, n) in enumerate(zip(analytical, numerical)):
+        bad = ~np.isclose(a, n, rtol=rtol, atol=atol, equal_nan=True)
+        if bad.any():
+            out_row, elem = (int(v) for v in np.argwhere(bad)[0])
+            message = (f"gradcheck failed for {name}: the gradient of output element "
+                       f"{out_row} with respect to input {j} (element {elem}, index "
+                       f"{np.unravel_index(elem, targets[j].shape)}) is {a[out_row, elem]!r} "
+                       f"by backward but {n[out_row, elem]!r} by central differences.\n"
+                       f"analytical:\n{a}\nnumerical:\n{n}")
+            if raise_exception:
+                raise GradcheckError(message)
+            return False
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  raise_exception=True):
+    """Check second derivatives: gradcheck on the gradient of ``func``.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([0.5, -1.0], dtype='float64', stop_gradient=False)
+    >>> pylayer.autograd.gradgradcheck(pylayer.tanh, x)
+    True
+    """
+    args = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    n_args = len(args)
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stop_gradient]
+    outputs = _differentiable(_tensor_outputs(func(*args)))
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = [make_tensor(rng.standard_normal(o.shape), False) for o in outputs]
+    elif isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs]
+
+    def first_derivative(*all_args):
+        call_args = all_args[:n_args]
+        outs = _differentiable(_tensor_outputs(func(*call_args)))
+        return tuple(g for g in grad(outs, [call_args[i] for i in positions],
+                                     grad_outputs=list(all_args[n_args:]), create_graph=True,
+                                     allow_unused=True) if g is not None)
+
+    first_derivative.__qualname__ = f"gradient of {getattr(func, '__qualname__', repr(func))}"
+    return gradcheck(first_derivative, args + tuple(grad_outputs), eps=eps, atol=atol,
+                     rtol=rtol, raise_exception=raise_exception)

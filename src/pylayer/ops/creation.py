@@ -1,0 +1,290 @@
+"""Tensor creation: from data, filled, ranges and random streams."""
+import numpy as np
+
+from pylayer import _state
+from pylayer._tensor import Tensor, convert_dtype, make_tensor, to_array
+
+__all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
+           "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn",
+           "randint", "uniform", "normal", "seed", "get_rng"]
+
+_rng = np.random.default_rng()
+
+
+def seed(value):
+    """Reset the global random stream so later random tensors repeat.
+
+    >>> import pylayer
+    >>> _ = pylayer.seed(1); a = pylayer.rand([2]).numpy()
+    >>> _ = pylayer.seed(1); bool((a == pylayer.rand([2]).numpy()).all())
+    True
+    """
+    global _rng
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"seed(): argument 'value' must be a non-negative int, got {value!r}")
+    _rng = np.random.default_rng(int(value))
+    return _rng
+
+
+def get_rng():
+    """The numpy Generator behind pylayer's random functions."""
+    return _rng
+
+
+def _shape(shape, fn):
+    if isinstance(shape, Tensor):
+        shape = shape.numpy().tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of ints, "
+                        f"got {type(shape).__name__}")
+    dims = []
+    for d in shape:
+        if isinstance(d, Tensor):
+            d = d.item()
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+            raise TypeError(f"{fn}(): argument 'shape' must hold ints, got {type(d).__name__}")
+        if d < 0:
+            raise ValueError(f"{fn}(): argument 'shape' must hold non-negative sizes, got {list(shape)}")
+        dims.append(int(d))
+    if int(np.prod(dims, dtype=np.float64)) > 2 ** 40:
+        raise ValueError(f"{fn}(): shape {dims} is too large to allocate")
+    return dims
+
+
+def _dtype(dtype, default="float32"):
+    return convert_dtype(default if dtype is None else dtype)
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """Make a Tensor from a number, nested list, numpy array or Tensor (always copies).
+
+    Python floats become float32 and ints int64, as in Paddle.
+
+    >>> import pylayer
+    >>> pylayer.to_tensor([[1, 2], [3, 4]]).dtype
+    pylayer.int64
+    >>> pylayer.to_tensor(1.5).dtype
+    pylayer.float32
+    """
+    if _state.static_mode and not isinstance(data, (list, tuple, int, float, bool, np.ndarray,
+                                                     np.generic, Tensor)):
+        return _state.static_call(to_tensor, data, dtype=dtype, place=place,
+                                  stop_gradient=stop_gradient)
+    if data is None or isinstance(data, (str, bytes, dict, set)):
+        raise TypeError(f"to_tensor(): argument 'data' (position 1) must be a number, a nested "
+                        f"list of numbers, a numpy array or a Tensor, got {type(data).__name__}")
+    array = np.array(to_array(data, dtype), copy=True)
+    return make_tensor(array, bool(stop_gradient))
+
+
+def zeros(shape, dtype=None, name=None):
+    """A tensor of zeros (float32 by default).
+
+    >>> import pylayer
+    >>> pylayer.zeros([2]).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    return make_tensor(np.zeros(_shape(shape, "zeros"), _dtype(dtype)))
+
+
+def ones(shape, dtype=None, name=None):
+    """A tensor of ones (float32 by default).
+
+    >>> import pylayer
+    >>> pylayer.ones([2], dtype='int64').numpy()
+    array([1, 1])
+    """
+    return make_tensor(np.ones(_shape(shape, "ones"), _dtype(dtype)))
+
+
+def full(shape, fill_value, dtype=None, name=None):
+    """A tensor filled with ``fill_value``.
+
+    >>> import pylayer
+    >>> pylayer.full([2], 7.0).numpy()
+    array([7., 7.], dtype=float32)
+    """
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if not isinstance(fill_value, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"full(): argument 'fill_value' must be a number, "
+                        f"got {type(fill_value).__name__}")
+    if dtype is None:
+        dtype = "bool" if isinstance(fill_value, bool) else (
+            "int64" if isinstance(fill_value, (int, np.integer)) else "float32")
+    return make_tensor(np.full(_shape(shape, "full"), fill_value, _dtype(dtype)))
+
+
+def empty(shape, dtype=None, name=None):
+    """An uninitialised tensor.
+
+    >>> import pylayer
+    >>> pylayer.empty([2, 3]).shape
+    [2, 3]
+    """
+    return make_tensor(np.empty(_shape(shape, "empty"), _dtype(dtype)))
+
+
+def _like(x, fn):
+    if not isinstance(x, Tensor):
+        if isinstance(x, np.ndarray):
+            return x
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got {type(x).__name__}")
+    return x.numpy()
+
+
+def zeros_like(x, dtype=None, name=None):
+    """Zeros with the shape (and by default the dtype) of ``x``.
+
+    >>> import pylayer
+    >>> pylayer.zeros_like(pylayer.ones([2])).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    a = _like(x, "zeros_like")
+    return make_tensor(np.zeros(a.shape, convert_dtype(dtype) if dtype else a.dtype))
+
+
+def ones_like(x, dtype=None, name=None):
+    """Ones with the shape (and by default the dtype) of ``x``.
+
+    >>> import pylayer
+    >>> pylayer.ones_like(pylayer.zeros([2])).numpy()
+    array([1., 1.], dtype=float32)
+    """
+    a = _like(x, "ones_like")
+    return make_tensor(np.ones(a.shape, convert_dtype(dtype) if dtype else a.dtype))
+
+
+def full_like(x, fill_value, dtype=None, name=None):
+    """``fill_value`` with the shape (and by default the dtype) of ``x``.
+
+    >>> import pylayer
+    >>> pylayer.full_like(pylayer.zeros([2]), 3.0).numpy()
+    array([3., 3.], dtype=float32)
+    """
+    a = _like(x, "full_like")
+    return make_tensor(np.full(a.shape, fill_value, convert_dtype(dtype) if dtype else a.dtype))
+
+
+def empty_like(x, dtype=None, name=None):
+    """An uninitialised tensor shaped like ``x``.
+
+    >>> import pylayer
+    >>> pylayer.empty_like(pylayer.zeros([2])).shape
+    [2]
+    """
+    a = _like(x, "empty_like")
+    return make_tensor(np.empty(a.shape, convert_dtype(dtype) if dtype else a.dtype))
+
+
+def _number(value, fn, arg):
+    if isinstance(value, Tensor):
+        value = value.item()
+    if not isinstance(value, (int, float, np.number)) or isinstance(value, bool):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a number, got {type(value).__name__}")
+    return value
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None):
+    """Evenly spaced values in ``[start, end)``; int64 for ints, float32 for floats.
+
+    >>> import pylayer
+    >>> pylayer.arange(3).numpy()
+    array([0, 1, 2])
+    """
+    start = _number(start, "arange", "start")
+    if end is None:
+        start, end = 0, start
+    end = _number(end, "arange", "end")
+    step = _number(step, "arange", "step")
+    if step == 0:
+        raise ValueError("arange(): argument 'step' must not be 0")
+    if dtype is None:
+        is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+        dtype = "int64" if is_int else "float32"
+    return make_tensor(np.arange(start, end, step).astype(_dtype(dtype)))
+
+
+def linspace(start, stop, num, dtype=None, name=None):
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
+
+    >>> import pylayer
+    >>> pylayer.linspace(0, 1, 3).numpy()
+    array([0. , 0.5, 1. ], dtype=float32)
+    """
+    num = _number(num, "linspace", "num")
+    if not isinstance(num, (int, np.integer)) or num < 0:
+        raise ValueError(f"linspace(): argument 'num' must be a non-negative int, got {num!r}")
+    return make_tensor(np.linspace(_number(start, "linspace", "start"),
+                                   _number(stop, "linspace", "stop"), int(num)).astype(_dtype(dtype)))
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None):
+    """An identity matrix.
+
+    >>> import pylayer
+    >>> pylayer.eye(2).numpy()
+    array([[1., 0.],
+           [0., 1.]], dtype=float32)
+    """
+    rows = _shape([num_rows], "eye")[0]
+    cols = rows if num_columns is None else _shape([num_columns], "eye")[0]
+    return make_tensor(np.eye(rows, cols, dtype=_dtype(dtype)))
+
+
+def rand(shape, dtype=None, name=None):
+    """Uniform samples in [0, 1).
+
+    >>> import pylayer
+    >>> pylayer.rand([2, 2]).shape
+    [2, 2]
+    """
+    return make_tensor(_rng.random(_shape(shape, "rand")).astype(_dtype(dtype)))
+
+
+def randn(shape, dtype=None, name=None):
+    """Standard normal samples.
+
+    >>> import pylayer
+    >>> pylayer.randn([3]).dtype
+    pylayer.float32
+    """
+    return make_tensor(_rng.standard_normal(_shape(shape, "randn")).astype(_dtype(dtype)))
+
+
+def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
+    """Integers drawn uniformly from ``[low, high)``.
+
+    >>> import pylayer
+    >>> int(pylayer.randint(0, 1, [2]).sum())
+    0
+    """
+    if high is None:
+        low, high = 0, low
+    if high <= low:
+        raise ValueError(f"randint(): 'high' ({high}) must be greater than 'low' ({low})")
+    return make_tensor(_rng.integers(low, high, _shape(shape, "randint")).astype(_dtype(dtype, "int64")))
+
+
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+    """Uniform samples in ``[min, max)``.
+
+    >>> import pylayer
+    >>> bool((pylayer.uniform([4], min=2.0, max=3.0).numpy() >= 2.0).all())
+    True
+    """
+    rng = np.random.default_rng(seed) if seed else _rng
+    return make_tensor(rng.uniform(min, max, _shape(shape, "uniform")).astype(_dtype(dtype)))
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    """Normal samples with the given mean and standard deviation.
+
+    >>> import pylayer
+    >>> pylayer.normal(shape=[2]).shape
+    [2]
+    """
+    shape = [1] if shape is None else shape
+    return make_tensor(_rng.normal(mean, std, _shape(shape, "normal")).astype(np.float32))

@@ -1,0 +1,51 @@
+"""In-place updates: ``x += y`` and the ``*_`` methods."""
+import numpy as np
+
+from pylayer import _state
+from pylayer._engine import needs_grad
+from pylayer._tensor import Tensor
+
+__all__ = ["inplace"]
+
+
+def inplace(x, op, *args, **kwargs):
+    """Apply ``op(x, *args)`` and store the result in ``x`` itself (bumps its version).
+
+    Without a graph to record, the data is written into ``x``'s own array.
+    With one, ``x`` takes the result's array and node, so backward sees the
+    change; a leaf that needs a gradient refuses.
+
+    >>> import pylayer
+    >>> x = pylayer.ones([2]); x += 1
+    >>> x.numpy(), x.inplace_version
+    (array([2., 2.], dtype=float32), 1)
+    """
+    if _state.static_mode:
+        return op(x, *args, **kwargs)
+    if not isinstance(x, Tensor):
+        raise TypeError(f"in-place {op.__name__}: expected a Tensor, got {type(x).__name__}")
+    recording = needs_grad(x, *args)
+    if recording and x.is_leaf and not x.stop_gradient:
+        raise ValueError(f"in-place {op.__name__}: a leaf tensor that needs a gradient "
+                         f"(stop_gradient=False) cannot be changed in place")
+    result = op(x, *args, **kwargs)
+    if recording:
+        if result.numpy().dtype != x.numpy().dtype:
+            from pylayer._ops import cast
+            result = cast(result, x.dtype)
+        x._set_array_inplace(result.numpy())
+        x._node = result._node
+        x._out_index = result._out_index
+        x.stop_gradient = result.stop_gradient
+    else:
+        target = x.numpy()
+        if np.shape(result.numpy()) != target.shape:
+            raise ValueError(f"in-place {op.__name__}: the result has shape "
+                             f"{list(np.shape(result.numpy()))}, which does not fit x's shape "
+                             f"{list(target.shape)}")
+        if target.flags.writeable:
+            np.copyto(target, result.numpy(), casting="unsafe")
+            x._set_array_inplace(target)
+        else:
+            x._set_array_inplace(result.numpy().astype(target.dtype))
+    return x
