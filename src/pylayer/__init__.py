@@ -30,8 +30,13 @@ from pylayer.ops.math import __all__ as _math_all
 from pylayer.ops.manipulation import *  # noqa: F401,F403
 from pylayer.ops.manipulation import __all__ as _manipulation_all
 from pylayer.ops.inplace import inplace
+from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
+from pylayer import nn, optimizer, static
+from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
+from pylayer.nn.param import __all__ as _param_all
+from pylayer.static import enable_static, disable_static, in_dynamic_mode
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -41,9 +46,11 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "float64", "add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp",
          "log", "sigmoid", "square", "sqrt", "matmul", "sum", "mean", "reshape",
          "broadcast_to", "expand", "cast", "assign", "transpose", "grad", "no_grad",
-         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd"]
+         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
+         "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode"]
 
-__all__ = _CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
+__all__ = (_CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
+           + list(_param_all))
 
 _methods_cache = None
 

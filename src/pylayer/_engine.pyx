@@ -170,6 +170,9 @@ cdef class GradNode:
     """One recorded op in the graph: what backward runs for it, and where its gradients go."""
 
     def name(self):
+        """``TanhGradNode`` for built-in ops; custom ops give their full name."""
+        if self.op_name[:1].isupper():
+            return self.op_name
         return _camel(self.op_name) + "GradNode"
 
     def __repr__(self):

@@ -12,3 +12,8 @@ def static_call(function, *args, **kwargs):
     Replaced by :mod:`pylayer.static` when it is imported.
     """
     raise RuntimeError("static mode is on, but pylayer.static is not loaded")
+
+
+def static_minimize(optimizer, loss, parameters=None, no_grad_set=None):
+    """Append backward and update ops for ``optimizer`` (set by pylayer.static)."""
+    raise RuntimeError("static mode is on, but pylayer.static is not loaded")

@@ -1,0 +1,2 @@
+"""Parameters: ParamAttr and create_parameter (placeholder until the nn work lands)."""
+__all__ = []

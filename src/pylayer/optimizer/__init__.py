@@ -1,0 +1,2 @@
+"""Optimizers (placeholder until the optimizer work of issue 2 lands)."""
+__all__ = []
