@@ -29,9 +29,14 @@ MODULES = ["_tensor", "_kernels", "_engine", "_ops"]
 extensions = [
     Extension(f"pylayer.{name}", [f"src/pylayer/{name}.pyx"],
               include_dirs=[numpy.get_include()],
-              define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+              define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                             ("PYLAYER_BOUNDS_CHECKED", "1" if DEBUG else "0")],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
     for name in MODULES
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))
+# Each variant keeps its generated C apart, so a debug build never reuses the
+# optimised C (or the reverse).
+BUILD_DIR = "build/cython-debug" if DEBUG else "build/cython"
+
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR))

@@ -398,12 +398,13 @@ cdef object _call_backward(GradNode node, object grads):
 
 
 def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
-                 bint create_graph=False, inputs=None, bint allow_unused=False):
+                 bint create_graph=False, inputs=None, bint allow_unused=False,
+                 blocked=None):
     """Backpropagate from ``tensors``.
 
     Without ``inputs``: accumulate into the ``.grad`` of the leaves. With
     ``inputs``: return their gradients in a list and leave every ``.grad``
-    untouched.
+    untouched. No gradient flows through the tensors in ``blocked``.
     """
     cdef Tensor t
     cdef GradNode node, child
@@ -417,6 +418,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     cdef dict captured = None
     cdef dict capture_nodes = None
     cdef set needed = None
+    cdef set cut = None
 
     if isinstance(tensors, Tensor):
         tensors = [tensors]
@@ -435,6 +437,12 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             t = <Tensor>item
             if t._node is not None:
                 capture_nodes.setdefault(t._node, []).append(t._out_index)
+
+    if blocked:
+        cut = set()
+        for item in blocked:
+            t = <Tensor>item
+            cut.add((t._node, t._out_index) if t._node is not None else id(t))
 
     roots = []
     for item, g in zip(tensors, grad_tensors):
@@ -523,6 +531,10 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                 if child_obj is None:
                     continue
                 g = results[i] if results is not None else None
+                if cut is not None and g is not None and (
+                        id(child_obj) in cut if isinstance(child_obj, Tensor)
+                        else (child_obj, node.next_indices[i]) in cut):
+                    g = None
                 if isinstance(child_obj, Tensor):
                     if g is not None:
                         _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)

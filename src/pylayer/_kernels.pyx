@@ -7,7 +7,13 @@ output they allocated.
 """
 from libc.math cimport tanh as c_tanh, exp as c_exp
 
-__all__ = ["tanh_forward", "tanh_backward", "sigmoid_forward", "sigmoid_backward",
+cdef extern from *:
+    int PYLAYER_BOUNDS_CHECKED
+
+#: True in a debug build (PYLAYER_CYTHON_DEBUG=1): kernels check every index.
+BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
+
+__all__ = ["BOUNDS_CHECKED", "tanh_forward", "tanh_backward", "sigmoid_forward", "sigmoid_backward",
            "relu_backward", "scale_add"]
 
 ctypedef fused real:

@@ -141,8 +141,13 @@ def _mul_bw(GradNode node, g):
     return (gx, gy)
 
 
+def _mul_number_bw(GradNode node, g):
+    number, tensor_first = node.attrs
+    return (multiply(g, number), None) if tensor_first else (None, multiply(g, number))
+
+
 def multiply(x, y, name=None):
-    """Elementwise ``x * y`` with broadcasting; saves both tensor inputs.
+    """Elementwise ``x * y`` with broadcasting; saves both inputs when both are tensors.
 
     >>> import pylayer
     >>> pylayer.multiply(pylayer.to_tensor([1.0, 2.0]), 3.0).numpy()
@@ -150,9 +155,15 @@ def multiply(x, y, name=None):
     """
     if _state.static_mode:
         return _state.static_call(multiply, x, y, name=name)
-    out = np.multiply(_operand(x, "multiply", "x", 1), _operand(y, "multiply", "y", 2))
-    tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
-    return make_output(out, (x, y), "multiply", _mul_bw, tensors, False, _number_attrs(x, y))
+    xa = _operand(x, "multiply", "x", 1)
+    ya = _operand(y, "multiply", "y", 2)
+    out = np.multiply(xa, ya)
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
+    # Times a number: a scale, which needs no saved tensor.
+    if isinstance(x, Tensor):
+        return make_output(out, (x, y), "multiply", _mul_number_bw, (), False, (ya, True))
+    return make_output(out, (x, y), "multiply", _mul_number_bw, (), False, (xa, False))
 
 
 def _div_bw(GradNode node, g):
@@ -162,6 +173,10 @@ def _div_bw(GradNode node, g):
     if node.next_nodes[1] is not None:
         gy = unbroadcast(neg(divide(multiply(g, x), multiply(y, y))), _shape(y))
     return (gx, gy)
+
+
+def _div_number_bw(GradNode node, g):
+    return (divide(g, node.attrs), None)
 
 
 def divide(x, y, name=None):
@@ -180,6 +195,8 @@ def divide(x, y, name=None):
     if out.dtype == np.float64 and not (isinstance(xa, np.ndarray) and xa.dtype == np.float64) \
             and not (isinstance(ya, np.ndarray) and ya.dtype == np.float64):
         out = out.astype(np.float32)
+    if isinstance(x, Tensor) and not isinstance(y, Tensor):
+        return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
     tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
     return make_output(out, (x, y), "divide", _div_bw, tensors, False, _number_attrs(x, y))
 

@@ -74,15 +74,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     blocked = _as_tensor_list(no_grad_vars, "grad", "no_grad_vars") if no_grad_vars is not None else []
     if retain_graph is None:
         retain_graph = create_graph
-    saved_flags = [(t, t.stop_gradient) for t in blocked]
-    for t, _ in saved_flags:
-        t.stop_gradient = True
-    try:
-        found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
-                             inputs=inputs_list, allow_unused=bool(allow_unused))
-    finally:
-        for t, flag in saved_flags:
-            t.stop_gradient = flag
+    found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
+                         inputs=inputs_list, allow_unused=bool(allow_unused), blocked=blocked)
     for i, g in enumerate(found):
         if g is None and not allow_unused:
             raise ValueError(f"grad(): input {i} is not used to compute the outputs, so it has "

@@ -3,9 +3,17 @@ import numpy as np
 
 from pylayer import _state
 from pylayer._engine import needs_grad
-from pylayer._tensor import Tensor
+from pylayer._tensor import Tensor, make_tensor
 
 __all__ = ["inplace"]
+
+
+def _alias(x):
+    """A new Tensor object for x's current data and place in the graph."""
+    alias = make_tensor(x.numpy(), x.stop_gradient)
+    alias._node = x._node
+    alias._out_index = x._out_index
+    return alias
 
 
 def inplace(x, op, *args, **kwargs):
@@ -28,7 +36,14 @@ def inplace(x, op, *args, **kwargs):
     if recording and x.is_leaf and not x.stop_gradient:
         raise ValueError(f"in-place {op.__name__}: a leaf tensor that needs a gradient "
                          f"(stop_gradient=False) cannot be changed in place")
-    result = op(x, *args, **kwargs)
+    # When recording, the op reads an alias of the old value: x's own array is
+    # replaced (not overwritten), so what the op saved stays valid.
+    if recording:
+        source = _alias(x)
+        args = tuple(source if a is x else a for a in args)
+    else:
+        source = x
+    result = op(source, *args, **kwargs)
     if recording:
         if result.numpy().dtype != x.numpy().dtype:
             from pylayer._ops import cast

@@ -1,0 +1,97 @@
+"""The workloads of the performance issue and which library implements each.
+
+This module imports nothing but the standard library, so that the worker can
+load it in any peer's interpreter (a Paddle or PyTorch virtual environment
+that has no pylayer). Each implementation module imports its library lazily.
+
+An implementation is a function ``build(lib_module, case, sizes) -> Bench``
+found as ``<module>.<function name>``; ``lib_module`` is the imported library
+(``pylayer``, ``paddle``, ``torch``, ``numpy`` or ``autograd``).
+"""
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+LIBS = ("pylayer", "paddle", "torch", "numpy", "autograd")
+
+# What each library name imports as.
+LIB_MODULES = {"pylayer": "pylayer", "paddle": "paddle", "torch": "torch",
+               "numpy": "numpy", "autograd": "autograd"}
+
+SIZES = {
+    # The sizes the issue names.
+    "full": dict(chain=200, width=64, big_width=2 ** 20, big_chain=20,
+                 mlp=(64, 784, 256, 10), long_chain=100_000, short_chain=10_000),
+    # Tiny sizes for the smoke test: every code path, no meaningful timing.
+    "tiny": dict(chain=4, width=8, big_width=2 ** 10, big_chain=3,
+                 mlp=(4, 16, 8, 3), long_chain=100, short_chain=10),
+}
+
+
+@dataclass
+class Bench:
+    """One prepared measurement.
+
+    ``step()`` runs one iteration, which does ``units`` of the workload's unit
+    (200 ops, one training step...). When part of an iteration must not be
+    timed (building the graph whose backward is measured), ``timed_step()``
+    runs one iteration and returns the seconds of its timed part instead.
+    """
+    units: float
+    step: Optional[Callable[[], object]] = None
+    timed_step: Optional[Callable[[], float]] = None
+
+
+@dataclass
+class Workload:
+    key: str
+    title: str
+    unit: str                      # printed unit of a median, e.g. "us/op"
+    scale: float                   # seconds per unit -> printed unit
+    cases: tuple                   # variants measured separately ("main", or "plain"/"hooks")
+    impls: dict = field(default_factory=dict)   # lib -> "module:function"
+
+
+PADDLE_API = "paddle_api"   # shared by pylayer and paddle: the same code runs on both
+
+WORKLOADS = [
+    Workload("1", "PyLayer tanh chain, [64] float32, fwd+bwd", "us/op", 1e6, ("main",), {
+        "pylayer": PADDLE_API + ":pylayer_tanh_chain",
+        "paddle": PADDLE_API + ":pylayer_tanh_chain",
+        "torch": "torch_impl:function_tanh_chain",
+        "numpy": "numpy_impl:tanh_chain",
+        "autograd": "autograd_impl:primitive_tanh_chain"}),
+    Workload("2", "built-in ops y = tanh(y)*0.5 + y, [64], fwd+bwd", "us/op", 1e6, ("main",), {
+        "pylayer": PADDLE_API + ":builtin_chain",
+        "paddle": PADDLE_API + ":builtin_chain",
+        "torch": "torch_impl:builtin_chain",
+        "numpy": "numpy_impl:builtin_chain",
+        "autograd": "autograd_impl:builtin_chain"}),
+    Workload("3", "PyLayer tanh chain, 2^20 float32, fwd+bwd", "ms/op", 1e3, ("main",), {
+        "pylayer": PADDLE_API + ":pylayer_tanh_chain_big",
+        "paddle": PADDLE_API + ":pylayer_tanh_chain_big",
+        "torch": "torch_impl:function_tanh_chain_big",
+        "numpy": "numpy_impl:tanh_chain_big"}),
+    Workload("4", "MLP step 64x784-256-10, ReLU, CE, SGD", "ms/step", 1e3, ("main",), {
+        "pylayer": PADDLE_API + ":mlp_step",
+        "paddle": PADDLE_API + ":mlp_step",
+        "torch": "torch_impl:mlp_step",
+        "numpy": "numpy_impl:mlp_step",
+        "autograd": "autograd_impl:mlp_step"}),
+    Workload("5", "multiply chain [64], fwd+bwd, identity saved_tensors_hooks",
+             "us/op", 1e6, ("plain", "hooks"), {
+                 "pylayer": PADDLE_API + ":multiply_chain",
+                 "paddle": PADDLE_API + ":multiply_chain",
+                 "torch": "torch_impl:multiply_chain"}),
+    Workload("6", "backward of a tanh chain [64], 10k vs 100k nodes", "ms/backward", 1e3,
+             ("10k", "100k"), {
+                 "pylayer": PADDLE_API + ":long_chain_backward",
+                 "paddle": PADDLE_API + ":long_chain_backward",
+                 "torch": "torch_impl:long_chain_backward",
+                 "autograd": "autograd_impl:long_chain_backward"}),
+    Workload("7", "tanh chain [64], forward only: Executor.run vs dynamic", "us/op", 1e6,
+             ("dynamic", "static"), {
+                 "pylayer": PADDLE_API + ":static_vs_dynamic",
+                 "paddle": PADDLE_API + ":static_vs_dynamic"}),
+]
+
+BY_KEY = {w.key: w for w in WORKLOADS}

@@ -1,0 +1,37 @@
+"""The compiled core is really compiled, and a tree without it fails loudly."""
+import importlib.machinery
+import pathlib
+import subprocess
+import sys
+
+import pylayer
+
+COMPILED = ["_tensor", "_engine", "_ops", "_kernels"]
+
+
+def test_core_modules_are_extension_modules():
+    for name in COMPILED:
+        module = importlib.import_module(f"pylayer.{name}")
+        suffix = pathlib.Path(module.__file__).name
+        assert any(suffix.endswith(ext) for ext in importlib.machinery.EXTENSION_SUFFIXES), \
+            f"pylayer.{name} is not compiled: {module.__file__}"
+
+
+def test_tensor_is_an_extension_type():
+    assert not hasattr(pylayer.Tensor, "__dict__") or "__slots__" not in pylayer.Tensor.__dict__
+    assert type(pylayer.Tensor).__name__ == "type"
+    assert pylayer.Tensor.__module__ == "pylayer._tensor"
+    assert not hasattr(pylayer.Tensor.__init__, "__code__")  # a C method, not Python
+
+
+def test_import_without_build_says_how_to_build(tmp_path):
+    source = pathlib.Path(pylayer.__file__).parent
+    fake = tmp_path / "pylayer"
+    fake.mkdir()
+    for path in source.glob("*.py"):
+        (fake / path.name).write_text(path.read_text())
+    result = subprocess.run([sys.executable, "-c", "import pylayer"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "ImportError" in result.stderr
+    assert "pip install" in result.stderr

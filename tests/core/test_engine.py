@@ -1,0 +1,259 @@
+"""The backward engine: graph shapes, accumulation, retain_graph, hooks, versions."""
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import pylayer as paddle
+
+
+def leaf(values, dtype="float64"):
+    return paddle.to_tensor(values, dtype=dtype, stop_gradient=False)
+
+
+def test_node_only_when_an_input_needs_grad():
+    a, b = paddle.ones([2]), paddle.ones([2])
+    c = a * b
+    assert c.stop_gradient and c.grad_fn is None
+    b.stop_gradient = False
+    d = a * b
+    assert not d.stop_gradient and d.grad_fn is not None and not d.is_leaf
+
+
+def test_grad_fn_introspection():
+    x = leaf([1.0])
+    y = paddle.tanh(x) * x
+    assert y.grad_fn.name() == "MultiplyGradNode"
+    (first, i0), (second, i1) = y.grad_fn.next_functions
+    assert first.name() == "TanhGradNode" and i0 == 0
+    assert second.name() == "AccumulateGrad" and second.variable is x
+    assert first.next_functions[0][0].variable is x
+
+
+def test_diamond_graph_sums_both_paths():
+    x = leaf([0.3, -0.7])
+    a = paddle.tanh(x)
+    y = a * a + paddle.exp(a)
+    y.sum().backward()
+    t = np.tanh(x.numpy())
+    expected = (2 * t + np.exp(t)) * (1 - t * t)
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-12)
+
+
+def test_same_tensor_used_twice():
+    x = leaf([3.0])
+    (x * x).backward()
+    assert x.grad.numpy()[0] == 6.0
+    y = leaf([2.0])
+    (y + y + y).backward()
+    assert y.grad.numpy()[0] == 3.0
+
+
+def test_grads_do_not_alias_between_leaves():
+    x, y = leaf([1.0]), leaf([1.0])
+    (x + y).backward()
+    assert not np.shares_memory(x.grad.numpy(), y.grad.numpy())
+    x.grad.numpy()[0] = 100
+    assert y.grad.numpy()[0] == 1.0
+
+
+def test_multiple_roots_and_outputs():
+    x = leaf([1.0, 2.0])
+    a, b = x * 2, x * 3
+    paddle.autograd.backward([a.sum(), b.sum()])
+    np.testing.assert_array_equal(x.grad.numpy(), [5.0, 5.0])
+
+
+def test_backward_with_explicit_gradient():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    y.backward(paddle.to_tensor([1.0, 10.0], dtype="float64"))
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 20.0])
+    with pytest.raises(ValueError, match="shape \\[3\\]"):
+        (x * 2).backward(paddle.ones([3], dtype="float64"))
+
+
+def test_non_scalar_backward_starts_from_ones():
+    x = leaf([1.0, 2.0])
+    (x * 3).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
+
+
+def test_backward_on_tensor_without_graph_does_nothing():
+    x = paddle.ones([2])
+    x.backward()
+    assert x.grad is None
+
+
+def test_accumulation_across_calls():
+    x = leaf([1.0])
+    (x * 2).backward()
+    (x * 3).backward()
+    assert x.grad.numpy()[0] == 5.0
+    assert x.grad.stop_gradient
+
+
+def test_leaf_grad_cast_to_leaf_dtype():
+    x = leaf([1.0], dtype="float32")
+    (x.astype("float64") * paddle.to_tensor([2.0], dtype="float64")).backward()
+    assert x.grad.dtype == paddle.float32
+
+
+def test_second_backward_needs_retain_graph():
+    x = leaf([1.0])
+    y = paddle.tanh(x)
+    y.backward(retain_graph=True)
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (1 - np.tanh(1.0) ** 2))
+    with pytest.raises(RuntimeError, match="retain_graph"):
+        y.backward()
+    z = x * 2 + 1
+    z.backward()
+    with pytest.raises(RuntimeError, match="retain_graph"):
+        z.backward()
+
+
+def test_deep_chain_does_not_recurse():
+    x = leaf([1.0])
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    assert sys.getrecursionlimit() < 100_000
+    y.backward()
+    assert x.grad.numpy()[0] == 1.0
+
+
+def test_ready_queue_runs_newest_first():
+    order = []
+    x = leaf([1.0])
+    a = x * 2
+    b = x * 3
+    a.register_hook(lambda g: order.append("a"))
+    b.register_hook(lambda g: order.append("b"))
+    (a + b).backward()
+    assert order == ["b", "a"]
+
+
+def test_hooks_replace_and_remove():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    handle = y.register_hook(lambda g: g * 10)
+    y.sum().backward(retain_graph=True)
+    np.testing.assert_array_equal(x.grad.numpy(), [20.0, 20.0])
+    handle.remove()
+    x.clear_grad()
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
+
+
+def test_leaf_hook_sees_the_total_gradient():
+    x = leaf([1.0])
+    seen = []
+    x.register_hook(lambda g: seen.append(g.numpy().copy()))
+    (x * 2 + x * 3).backward()
+    assert len(seen) == 1 and seen[0][0] == 5.0
+
+
+def test_hook_on_stop_gradient_tensor_is_refused():
+    with pytest.raises(RuntimeError, match="stop_gradient=True"):
+        paddle.ones([1]).register_hook(lambda g: g)
+
+
+def test_retain_grads_keeps_non_leaf_grad():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    z = y * 3
+    y.retain_grads()
+    z.sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [3.0, 3.0])
+    assert z.grad is None
+
+
+def test_no_grad_context_decorator_and_threads():
+    x = leaf([1.0])
+    with paddle.no_grad():
+        assert not paddle.is_grad_enabled()
+        assert (x * 2).stop_gradient
+        with paddle.enable_grad():
+            assert not (x * 2).stop_gradient
+    assert paddle.is_grad_enabled()
+
+    @paddle.no_grad()
+    def f(t):
+        return t * 2
+    assert f(x).stop_gradient
+    assert paddle.is_grad_enabled()
+
+    seen = []
+    with paddle.no_grad():
+        thread = threading.Thread(target=lambda: seen.append(paddle.is_grad_enabled()))
+        thread.start()
+        thread.join()
+    assert seen == [True]
+
+    with paddle.set_grad_enabled(False):
+        assert (x * 2).stop_gradient
+    assert paddle.is_grad_enabled()
+
+
+def test_grad_mode_restored_after_exception():
+    with pytest.raises(ZeroDivisionError):
+        with paddle.no_grad():
+            1 / 0
+    assert paddle.is_grad_enabled()
+
+
+def test_inplace_change_of_saved_tensor_is_detected():
+    x = leaf([1.0, 2.0])
+    a = x * 1
+    y = a * a          # multiply saves both inputs
+    with paddle.no_grad():
+        a += 1
+    with pytest.raises(RuntimeError, match=r"MultiplyGradNode.*inplace.*version 1.*version 0"):
+        y.sum().backward()
+
+
+def test_inplace_change_of_saved_output_is_detected():
+    x = leaf([0.5])
+    y = paddle.tanh(x)  # tanh saves its output
+    z = y * 2
+    with paddle.no_grad():
+        y *= 2
+    with pytest.raises(RuntimeError, match="TanhGradNode.*modified by an inplace operation"):
+        z.backward()
+
+
+def test_exception_in_backward_leaves_grad_mode_on():
+    x = leaf([1.0])
+    y = x * 2
+    y.register_hook(lambda g: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        y.backward()
+    assert paddle.is_grad_enabled()
+
+
+def test_saved_tensors_are_freed_after_backward():
+    import weakref
+    x = leaf([1.0])
+    a = x * 1
+    y = a * a
+    ref = weakref.ref(a)
+    del a
+    assert ref() is not None  # kept alive by y's node
+    y.backward()
+    assert ref() is None
+
+
+def test_output_saved_without_reference_cycle():
+    import gc
+    import weakref
+    x = leaf([1.0])
+    y = paddle.tanh(x)
+    ref = weakref.ref(y)
+    gc.disable()
+    try:
+        del y
+        assert ref() is None
+    finally:
+        gc.enable()

@@ -1,0 +1,93 @@
+"""pylayer.grad / autograd.backward, double backward and gradcheck."""
+import numpy as np
+import pytest
+
+import pylayer as paddle
+from pylayer.autograd import GradcheckError, gradcheck, gradgradcheck
+
+
+def leaf(values):
+    return paddle.to_tensor(values, dtype="float64", stop_gradient=False)
+
+
+def test_grad_returns_a_list_and_leaves_grad_untouched():
+    x = leaf([1.0, 2.0])
+    y = (x * x).sum()
+    result = paddle.grad(y, x)
+    assert isinstance(result, list) and len(result) == 1
+    np.testing.assert_array_equal(result[0].numpy(), [2.0, 4.0])
+    assert x.grad is None
+
+
+def test_grad_of_intermediate_tensor():
+    x = leaf([1.0, 2.0])
+    a = x * 3
+    y = (a * a).sum()
+    (ga,) = paddle.grad(y, a)
+    np.testing.assert_array_equal(ga.numpy(), 2 * a.numpy())
+
+
+def test_unused_input_needs_allow_unused():
+    x, z = leaf([1.0]), leaf([1.0])
+    y = x * 2
+    with pytest.raises(ValueError, match="allow_unused=True"):
+        paddle.grad(y, [x, z], retain_graph=True)
+    gx, gz = paddle.grad(y, [x, z], allow_unused=True)
+    assert gz is None and gx.numpy()[0] == 2.0
+
+
+def test_create_graph_gives_differentiable_gradients():
+    x = leaf([0.5])
+    y = x * x * x
+    (dx,) = paddle.grad(y, x, create_graph=True)
+    assert not dx.stop_gradient
+    np.testing.assert_allclose(dx.numpy(), 3 * 0.25)
+    (ddx,) = paddle.grad(dx, x)
+    np.testing.assert_allclose(ddx.numpy(), 6 * 0.5)
+
+
+def test_double_backward_into_grad_attribute():
+    x = leaf([0.5])
+    y = paddle.tanh(x)
+    (dx,) = paddle.grad(y, x, create_graph=True)
+    dx.backward()
+    t = np.tanh(0.5)
+    np.testing.assert_allclose(x.grad.numpy(), -2 * t * (1 - t * t))
+
+
+def test_grad_outputs_and_validation():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    (g,) = paddle.grad(y, x, grad_outputs=paddle.to_tensor([1.0, 3.0], dtype="float64"))
+    np.testing.assert_array_equal(g.numpy(), [2.0, 6.0])
+    with pytest.raises(TypeError, match="grad\\(\\): argument 'inputs' item 0 must be a Tensor"):
+        paddle.grad(y, [3])
+    with pytest.raises(ValueError, match="stop_gradient=True"):
+        paddle.grad(y, paddle.ones([2]))
+
+
+def test_no_grad_vars_cut_the_graph():
+    x = leaf([2.0])
+    y = x * x
+    z = y * x
+    (g,) = paddle.grad(z, x, no_grad_vars=[y])
+    assert g.numpy()[0] == 4.0
+
+
+def test_gradcheck_passes_and_reports_mismatch():
+    x = leaf([0.3, -0.4])
+    assert gradcheck(lambda t: paddle.tanh(t) * t, x)
+    assert gradgradcheck(lambda t: paddle.tanh(t) * t, x)
+
+    def wrong(t):
+        # Forward says 2*t, but backward is the identity: detach half the graph.
+        return t + t.detach()
+
+    with pytest.raises(GradcheckError, match="input 0 \\(element 0"):
+        gradcheck(wrong, x)
+    assert gradcheck(wrong, x, raise_exception=False) is False
+
+
+def test_gradcheck_needs_a_differentiable_input():
+    with pytest.raises(ValueError, match="nothing to check"):
+        gradcheck(paddle.tanh, paddle.ones([2], dtype="float64"))
