@@ -1,0 +1,49 @@
+"""The targets of the performance issue, as ratios computed from one run's medians."""
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass
+class Target:
+    workload: str
+    text: str
+    limit: float
+    numerator: tuple       # (lib, case) whose median is divided ...
+    denominator: tuple     # ... by this (lib, case)'s median
+
+
+TARGETS = [
+    Target("1", "pylayer <= 0.35x Paddle PyLayer", 0.35, ("pylayer", "main"), ("paddle", "main")),
+    Target("1", "pylayer <= 0.3x torch Function", 0.30, ("pylayer", "main"), ("torch", "main")),
+    Target("2", "pylayer <= 0.5x torch built-ins", 0.50, ("pylayer", "main"), ("torch", "main")),
+    Target("3", "pylayer <= 1.1x numpy reference", 1.10, ("pylayer", "main"), ("numpy", "main")),
+    Target("4", "pylayer <= 1.0x torch", 1.00, ("pylayer", "main"), ("torch", "main")),
+    Target("5", "pylayer hooks/plain <= 1.3", 1.30, ("pylayer", "hooks"), ("pylayer", "plain")),
+    Target("6", "pylayer 100k/10k <= 11", 11.0, ("pylayer", "100k"), ("pylayer", "10k")),
+    Target("7", "pylayer static/dynamic <= 2", 2.00, ("pylayer", "static"), ("pylayer", "dynamic")),
+]
+
+
+def median_of(results, workload, lib, case) -> Optional[float]:
+    entry = results.get(workload, {}).get("cases", {}).get(case, {}).get(lib)
+    if entry is None or entry.get("status") != "ok":
+        return None
+    return entry["median"]
+
+
+def evaluate(results):
+    """One dict per target: text, limit, value (or None) and PASS / MISS / n/a with why."""
+    evaluated = []
+    for target in TARGETS:
+        num = median_of(results, target.workload, *target.numerator)
+        den = median_of(results, target.workload, *target.denominator)
+        row = {"workload": target.workload, "text": target.text, "limit": target.limit,
+               "value": None}
+        if num is None or den is None:
+            missing = target.numerator if num is None else target.denominator
+            row["status"] = f"n/a ({missing[0]} {missing[1]} has no result)"
+        else:
+            row["value"] = num / den
+            row["status"] = "PASS" if row["value"] <= target.limit else "MISS"
+        evaluated.append(row)
+    return evaluated

@@ -1,0 +1,109 @@
+"""The benchmark runner's pylayer workloads run at tiny sizes and write the JSON
+result the docs and the closing notes read. No timing is asserted."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import pylayer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUNNER = os.path.join(ROOT, "benchmarks", "run.py")
+
+# Workloads that need only the compiled core's built-in ops: they must always measure.
+CORE_ONLY = [("2", "main"), ("5", "plain"), ("6", "10k"), ("6", "100k"), ("7", "dynamic")]
+
+
+def _has_static_mode():
+    try:
+        pylayer.enable_static()
+    except NotImplementedError:
+        return False
+    pylayer.disable_static()
+    return True
+
+
+# Workloads that need a feature still being built: they must measure once it exists.
+FEATURE_GATED = {
+    ("1", "main"): lambda: hasattr(pylayer.autograd, "PyLayer"),
+    ("3", "main"): lambda: hasattr(pylayer.autograd, "PyLayer"),
+    ("4", "main"): lambda: all(hasattr(pylayer.nn, n) for n in ("Linear", "functional"))
+    and hasattr(pylayer.optimizer, "SGD"),
+    ("5", "hooks"): lambda: hasattr(pylayer.autograd, "saved_tensors_hooks"),
+    ("7", "static"): _has_static_mode,
+}
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "result.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYLAYER_BENCH_")}
+    proc = subprocess.run(
+        [sys.executable, RUNNER, "--size", "tiny", "--peers", "pylayer,numpy",
+         "--min-time", "0.001", "--samples", "1", "--repeat", "1",
+         "--json", str(out), "--no-plot"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    with open(out) as f:
+        return json.load(f), proc.stdout
+
+
+def test_result_has_the_documented_keys(smoke_run):
+    result, _ = smoke_run
+    assert {"date", "machine", "settings", "peers", "absent", "workloads", "targets"} <= set(result)
+    assert set(result["workloads"]) == {"1", "2", "3", "4", "5", "6", "7"}
+    assert result["settings"]["size"] == "tiny"
+    assert result["peers"]["pylayer"]["available"] is True
+    assert result["peers"]["numpy"]["available"] is True
+    assert result["absent"] == []
+
+
+def test_every_pylayer_case_is_measured_or_says_why(smoke_run):
+    result, _ = smoke_run
+    for key, workload in result["workloads"].items():
+        assert {"title", "unit", "cases"} <= set(workload)
+        for case, by_lib in workload["cases"].items():
+            entry = by_lib["pylayer"]
+            if entry["status"] == "ok":
+                assert entry["median"] > 0 and len(entry["samples"]) == 1
+            else:
+                assert entry["status"] == "unavailable", (key, case, entry)
+                assert entry["reason"].startswith("not available yet")
+
+
+@pytest.mark.parametrize("key,case", CORE_ONLY)
+def test_core_workloads_measure(smoke_run, key, case):
+    entry = smoke_run[0]["workloads"][key]["cases"][case]["pylayer"]
+    assert entry["status"] == "ok", entry
+
+
+@pytest.mark.parametrize("key,case", sorted(FEATURE_GATED))
+def test_workloads_measure_once_their_feature_exists(smoke_run, key, case):
+    entry = smoke_run[0]["workloads"][key]["cases"][case]["pylayer"]
+    if FEATURE_GATED[(key, case)]():
+        assert entry["status"] == "ok", entry
+    else:
+        assert entry["status"] == "unavailable", entry
+
+
+def test_numpy_reference_runs_where_it_is_defined(smoke_run):
+    workloads = smoke_run[0]["workloads"]
+    for key in ("1", "2", "3", "4"):
+        assert workloads[key]["cases"]["main"]["numpy"]["status"] == "ok"
+    assert "numpy" not in workloads["5"]["cases"]["plain"]
+
+
+def test_targets_are_evaluated_and_printed(smoke_run):
+    result, stdout = smoke_run
+    assert len(result["targets"]) == 8
+    for target in result["targets"]:
+        if target["value"] is None:
+            assert target["status"].startswith("n/a")
+        else:
+            assert target["status"] == ("PASS" if target["value"] <= target["limit"] else "MISS")
+        assert f"target {target['text']}: {target['status']}" in stdout
+    # torch is not run here, so its ratio targets cannot be judged.
+    torch_targets = [t for t in result["targets"] if "torch" in t["text"]]
+    assert torch_targets and all(t["status"].startswith("n/a") for t in torch_targets)
