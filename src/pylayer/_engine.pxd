@@ -16,6 +16,10 @@ cdef class GradNode:
     cdef public dict _retained
     cdef public bint released
     cdef public object creation_stack
+    # Bookkeeping of the backward pass running through this node.
+    cdef unsigned long long visit      # stamp of the last backward pass that reached it
+    cdef Py_ssize_t pending            # edges from nodes not yet run
+    cdef list buffer                   # gradient per output, summed as they arrive
     cdef object __weakref__
 
 

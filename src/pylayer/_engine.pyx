@@ -397,6 +397,26 @@ cdef object _call_backward(GradNode node, object grads):
     return results
 
 
+cdef unsigned long long _next_visit = 0
+
+
+cdef inline void _start_visit(GradNode node, unsigned long long stamp):
+    node.visit = stamp
+    node.pending = 0
+    node.buffer = None
+
+
+cdef inline void _deposit(GradNode node, Py_ssize_t index, object g, bint create_graph):
+    """Add gradient g for output ``index`` of ``node`` to its buffer."""
+    if node.buffer is None:
+        node.buffer = [None] * node.n_outputs
+    current = node.buffer[index]
+    if current is None:
+        node.buffer[index] = g
+    else:
+        node.buffer[index] = _add_into(current, g, create_graph)
+
+
 def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                  bint create_graph=False, inputs=None, bint allow_unused=False,
                  blocked=None):
@@ -405,20 +425,25 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     Without ``inputs``: accumulate into the ``.grad`` of the leaves. With
     ``inputs``: return their gradients in a list and leave every ``.grad``
     untouched. No gradient flows through the tensors in ``blocked``.
+
+    The pass keeps its per-node bookkeeping on the nodes themselves, so one
+    graph must not be backpropagated by two threads at the same time.
     """
     cdef Tensor t
     cdef GradNode node, child
-    cdef Py_ssize_t i, n
-    cdef dict buffers = {}
+    cdef Py_ssize_t i, n, idx
     cdef dict leaf_grads = {}
     cdef dict leaf_objs = {}
-    cdef dict deps = {}
     cdef list ready = []
     cdef list stack = []
+    cdef list order = []
+    cdef list roots = []
     cdef dict captured = None
     cdef dict capture_nodes = None
     cdef set needed = None
     cdef set cut = None
+    cdef bint any_grad
+    cdef tuple nexts
 
     if isinstance(tensors, Tensor):
         tensors = [tensors]
@@ -444,7 +469,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             t = <Tensor>item
             cut.add((t._node, t._out_index) if t._node is not None else id(t))
 
-    roots = []
+    root_grads = []
     for item, g in zip(tensors, grad_tensors):
         if not isinstance(item, Tensor):
             raise TypeError(f"backward: expected Tensors, got {type(item).__name__}")
@@ -452,73 +477,76 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
         if t.stop_gradient:
             continue
         g = _check_root_grad(t, g)
+        if t._node is not None and (<GradNode>t._node).released:
+            _raise_released(<GradNode>t._node)
+        root_grads.append((t, g))
+
+    # Find every reachable node, clear its bookkeeping, count edges into it.
+    global _next_visit
+    _next_visit += 1
+    cdef unsigned long long stamp = _next_visit
+    for t, g in root_grads:
+        if t._node is not None:
+            node = <GradNode>t._node
+            if node.visit != stamp:
+                _start_visit(node, stamp)
+                order.append(node)
+                stack.append(node)
+                roots.append(node)
+    while stack:
+        node = <GradNode>stack.pop()
+        for child_obj in node.next_nodes:
+            if isinstance(child_obj, GradNode):
+                child = <GradNode>child_obj
+                if child.visit != stamp:
+                    _start_visit(child, stamp)
+                    order.append(child)
+                    stack.append(child)
+                child.pending += 1
+
+    for t, g in root_grads:
         if t._node is None:
             _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
         else:
-            node = <GradNode>t._node
-            if node.released:
-                _raise_released(node)
-            slot = buffers.get(node)
-            if slot is None:
-                slot = buffers[node] = [None] * node.n_outputs
-                roots.append(node)
-            if slot[t._out_index] is None:
-                slot[t._out_index] = g
-            else:
-                slot[t._out_index] = _sum_grads(slot[t._out_index], g, create_graph)
-
-    # Count, for every reachable node, how many edges point at it.
-    order = []
-    seen = set()
-    for node in roots:
-        if node not in seen:
-            seen.add(node)
-            stack.append(node)
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        for child_obj in node.next_nodes:
-            if isinstance(child_obj, GradNode):
-                deps[child_obj] = deps.get(child_obj, 0) + 1
-                if child_obj not in seen:
-                    seen.add(child_obj)
-                    stack.append(child_obj)
+            _deposit(<GradNode>t._node, t._out_index, g, create_graph)
 
     if inputs is not None:
         needed = _nodes_leading_to(order, inputs, capture_nodes)
 
     for node in roots:
-        if deps.get(node, 0) == 0:
+        if node.pending == 0:
             heapq.heappush(ready, (-node.seq, node))
 
     previous_mode = set_grad_enabled_flag(create_graph)
     try:
         while ready:
-            node = heapq.heappop(ready)[1]
-            grads = buffers.pop(node, None)
+            node = <GradNode>heapq.heappop(ready)[1]
+            grads = node.buffer
+            node.buffer = None
             if grads is None:
                 grads = [None] * node.n_outputs
             if node._output_hooks:
-                for idx, hooks in node._output_hooks.items():
-                    if grads[idx] is not None and hooks:
-                        grads[idx] = _apply_hooks(hooks, grads[idx])
+                for idx_obj, hooks in node._output_hooks.items():
+                    if grads[idx_obj] is not None and hooks:
+                        grads[idx_obj] = _apply_hooks(hooks, grads[idx_obj])
             if node._retained:
-                for idx, ref in node._retained.items():
+                for idx_obj, ref in node._retained.items():
                     owner = ref()
-                    if owner is not None and grads[idx] is not None:
-                        (<Tensor>owner)._grad = grads[idx]
+                    if owner is not None and grads[idx_obj] is not None:
+                        (<Tensor>owner)._grad = grads[idx_obj]
             if capture_nodes is not None and node in capture_nodes:
-                for idx in capture_nodes[node]:
-                    captured[(node, idx)] = grads[idx]
-            run = needed is None or node in needed
-            n = len(node.next_nodes)
+                for idx_obj in capture_nodes[node]:
+                    captured[(node, idx_obj)] = grads[idx_obj]
+            nexts = node.next_nodes
+            n = len(nexts)
             results = None
-            if run:
+            if needed is None or node in needed:
+                any_grad = False
                 for g in grads:
                     if g is not None:
                         (<Tensor>g)._grad_owned = False
-                        results = True
-                if results is not None:
+                        any_grad = True
+                if any_grad:
                     results = _call_backward(node, grads)
                     if not isinstance(results, (tuple, list)) or len(results) != n:
                         raise RuntimeError(
@@ -527,7 +555,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                 if not retain_graph:
                     node.release()
             for i in range(n):
-                child_obj = node.next_nodes[i]
+                child_obj = nexts[i]
                 if child_obj is None:
                     continue
                 g = results[i] if results is not None else None
@@ -535,26 +563,19 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                         id(child_obj) in cut if isinstance(child_obj, Tensor)
                         else (child_obj, node.next_indices[i]) in cut):
                     g = None
-                if isinstance(child_obj, Tensor):
+                if isinstance(child_obj, GradNode):
+                    child = <GradNode>child_obj
                     if g is not None:
-                        _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
-                    continue
-                child = <GradNode>child_obj
-                if g is not None:
-                    slot = buffers.get(child)
-                    if slot is None:
-                        slot = buffers[child] = [None] * child.n_outputs
-                    idx = node.next_indices[i]
-                    if slot[idx] is None:
-                        slot[idx] = g
-                    else:
-                        slot[idx] = _add_into(slot[idx], g, create_graph)
-                remaining = deps[child] - 1
-                deps[child] = remaining
-                if remaining == 0:
-                    heapq.heappush(ready, (-child.seq, child))
+                        _deposit(child, node.next_indices[i], g, create_graph)
+                    child.pending -= 1
+                    if child.pending == 0:
+                        heapq.heappush(ready, (-child.seq, child))
+                elif g is not None:
+                    _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
     finally:
         set_grad_enabled_flag(previous_mode)
+        for node in order:
+            node.buffer = None
 
     if inputs is None:
         for key, g in leaf_grads.items():

@@ -1,66 +1,72 @@
 # cython: wraparound=False
-"""Fused elementwise kernels over typed memoryviews.
+"""Typed-memoryview entry points for the fused loops of ``_kernels.pxd``.
 
-Each kernel does in one pass what numpy would do in several (and with no
-temporaries). Callers pass C-contiguous 1-D views of equal length and an
-output they allocated.
+The compiled ops call the loops directly; these wrappers let tests compare
+each loop with numpy, and run bounds-checked in a debug build.
 """
-from libc.math cimport tanh as c_tanh, exp as c_exp
 
 cdef extern from *:
     int PYLAYER_BOUNDS_CHECKED
 
-#: True in a debug build (PYLAYER_CYTHON_DEBUG=1): kernels check every index.
+#: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "tanh_forward", "tanh_backward", "sigmoid_forward", "sigmoid_backward",
-           "relu_backward", "scale_add"]
+__all__ = ["BOUNDS_CHECKED", "tanh_forward", "tanh_backward", "sigmoid_forward",
+           "sigmoid_backward", "relu_backward", "scale_add", "add_into"]
 
-ctypedef fused real:
-    float
-    double
+
+cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
+    if a != b:
+        raise ValueError(f"kernel arguments differ in length: {a} and {b}")
 
 
 def tanh_forward(const real[::1] x, real[::1] out):
-    cdef Py_ssize_t i
-    for i in range(x.shape[0]):
-        out[i] = c_tanh(x[i])
+    """out = tanh(x)"""
+    _same_length(x.shape[0], out.shape[0])
+    if x.shape[0]:
+        tanh_forward_loop(&x[0], &out[0], x.shape[0])
 
 
 def tanh_backward(const real[::1] y, const real[::1] dy, real[::1] out):
     """out = dy * (1 - y*y)"""
-    cdef Py_ssize_t i
-    for i in range(y.shape[0]):
-        out[i] = dy[i] * (1 - y[i] * y[i])
+    _same_length(y.shape[0], dy.shape[0])
+    _same_length(y.shape[0], out.shape[0])
+    if y.shape[0]:
+        tanh_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
 
 
 def sigmoid_forward(const real[::1] x, real[::1] out):
-    cdef Py_ssize_t i
-    cdef real v
-    for i in range(x.shape[0]):
-        v = x[i]
-        if v >= 0:
-            out[i] = 1 / (1 + c_exp(-v))
-        else:
-            out[i] = c_exp(v) / (1 + c_exp(v))
+    """out = 1 / (1 + exp(-x)), without overflow for large |x|"""
+    _same_length(x.shape[0], out.shape[0])
+    if x.shape[0]:
+        sigmoid_forward_loop(&x[0], &out[0], x.shape[0])
 
 
 def sigmoid_backward(const real[::1] y, const real[::1] dy, real[::1] out):
     """out = dy * y * (1 - y)"""
-    cdef Py_ssize_t i
-    for i in range(y.shape[0]):
-        out[i] = dy[i] * y[i] * (1 - y[i])
+    _same_length(y.shape[0], dy.shape[0])
+    _same_length(y.shape[0], out.shape[0])
+    if y.shape[0]:
+        sigmoid_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
 
 
 def relu_backward(const real[::1] y, const real[::1] dy, real[::1] out):
     """out = dy where y > 0, else 0"""
-    cdef Py_ssize_t i
-    for i in range(y.shape[0]):
-        out[i] = dy[i] if y[i] > 0 else 0
+    _same_length(y.shape[0], dy.shape[0])
+    _same_length(y.shape[0], out.shape[0])
+    if y.shape[0]:
+        relu_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
 
 
 def scale_add(const real[::1] x, real scale, real bias, real[::1] out):
     """out = x * scale + bias"""
-    cdef Py_ssize_t i
-    for i in range(x.shape[0]):
-        out[i] = x[i] * scale + bias
+    _same_length(x.shape[0], out.shape[0])
+    if x.shape[0]:
+        scale_add_loop(&x[0], scale, bias, &out[0], x.shape[0])
+
+
+def add_into(real[::1] acc, const real[::1] x):
+    """acc += x"""
+    _same_length(acc.shape[0], x.shape[0])
+    if x.shape[0]:
+        add_into_loop(&acc[0], &x[0], x.shape[0])

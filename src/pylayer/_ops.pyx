@@ -10,8 +10,10 @@ cimport numpy as cnp
 
 from pylayer._tensor cimport Tensor, wrap
 from pylayer._engine cimport GradNode, make_output
+from pylayer._kernels cimport (tanh_forward_loop, tanh_backward_loop, sigmoid_forward_loop,
+                               sigmoid_backward_loop, relu_backward_loop)
 from pylayer._tensor import to_array, convert_dtype
-from pylayer import _state, _kernels
+from pylayer import _state
 
 cnp.import_array()
 
@@ -54,10 +56,28 @@ cdef inline bint _is_float_array(object a):
     return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
 
 
+cdef inline bint _kernel_ready(object a):
+    """A float32/float64 C-contiguous array: the fused loops can run on it."""
+    return _is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+
+
 cdef inline bint _fusable(object a, object b):
-    return (cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b) and _is_float_array(a)
-            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and a.shape == b.shape)
+    return (_kernel_ready(a) and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
+cdef inline cnp.ndarray _empty_like(object a):
+    return cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
+                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
+
+
+cdef inline bint _is_single(object a):
+    return cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32
+
+
+cdef inline void* _data(object a):
+    return cnp.PyArray_DATA(<cnp.ndarray>a)
 
 
 def _require_float(str fn, Tensor x):
@@ -247,9 +267,44 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 
 # ------------------------------------------------------------ unary math
-cdef object _unary_fused(object kernel, object a):
-    out = np.empty_like(a)
-    kernel(a.reshape(-1), out.reshape(-1))
+cdef object _tanh_array(object a):
+    cdef cnp.ndarray out = _empty_like(a)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    if _is_single(a):
+        tanh_forward_loop(<const float*>_data(a), <float*>_data(out), n)
+    else:
+        tanh_forward_loop(<const double*>_data(a), <double*>_data(out), n)
+    return out
+
+
+cdef object _sigmoid_array(object a):
+    cdef cnp.ndarray out = _empty_like(a)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    if _is_single(a):
+        sigmoid_forward_loop(<const float*>_data(a), <float*>_data(out), n)
+    else:
+        sigmoid_forward_loop(<const double*>_data(a), <double*>_data(out), n)
+    return out
+
+
+cdef object _grad_kernel(int which, object y, object g):
+    """One of the fused backward loops: 0 tanh, 1 sigmoid, 2 relu."""
+    cdef cnp.ndarray out = _empty_like(y)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    if _is_single(y):
+        if which == 0:
+            tanh_backward_loop(<const float*>_data(y), <const float*>_data(g), <float*>_data(out), n)
+        elif which == 1:
+            sigmoid_backward_loop(<const float*>_data(y), <const float*>_data(g), <float*>_data(out), n)
+        else:
+            relu_backward_loop(<const float*>_data(y), <const float*>_data(g), <float*>_data(out), n)
+    else:
+        if which == 0:
+            tanh_backward_loop(<const double*>_data(y), <const double*>_data(g), <double*>_data(out), n)
+        elif which == 1:
+            sigmoid_backward_loop(<const double*>_data(y), <const double*>_data(g), <double*>_data(out), n)
+        else:
+            relu_backward_loop(<const double*>_data(y), <const double*>_data(g), <double*>_data(out), n)
     return out
 
 
@@ -268,8 +323,8 @@ def tanh(x, name=None):
         return _state.static_call(tanh, x, name=name)
     x = as_tensor_arg(x, "tanh", "x", 1)
     a = (<Tensor>x)._array
-    if _is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
-        out = _unary_fused(_kernels.tanh_forward, a)
+    if _kernel_ready(a):
+        out = _tanh_array(a)
     else:
         out = np.tanh(a)
     return make_output(out, (x,), "tanh", _tanh_bw, (), True, None)
@@ -287,8 +342,7 @@ def tanh_grad(y, dy):
     ya = (<Tensor>y)._array
     ga = (<Tensor>dy)._array
     if _fusable(ya, ga):
-        out = np.empty_like(ya)
-        _kernels.tanh_backward(ya.reshape(-1), ga.reshape(-1), out.reshape(-1))
+        out = _grad_kernel(0, ya, ga)
     else:
         out = ga * (1 - ya * ya)
     return make_output(out, (y, dy), "tanh_grad", _tanh_grad_bw, (y, dy), False, None)
@@ -345,8 +399,8 @@ def sigmoid(x, name=None):
         return _state.static_call(sigmoid, x, name=name)
     x = as_tensor_arg(x, "sigmoid", "x", 1)
     a = (<Tensor>x)._array
-    if _is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
-        out = _unary_fused(_kernels.sigmoid_forward, a)
+    if _kernel_ready(a):
+        out = _sigmoid_array(a)
     else:
         with np.errstate(over="ignore"):
             out = 1 / (1 + np.exp(-a))
@@ -367,8 +421,7 @@ def sigmoid_grad(y, dy):
     ya = (<Tensor>y)._array
     ga = (<Tensor>dy)._array
     if _fusable(ya, ga):
-        out = np.empty_like(ya)
-        _kernels.sigmoid_backward(ya.reshape(-1), ga.reshape(-1), out.reshape(-1))
+        out = _grad_kernel(1, ya, ga)
     else:
         out = ga * ya * (1 - ya)
     return make_output(out, (y, dy), "sigmoid_grad", _sigmoid_grad_bw, (y, dy), False, None)
@@ -401,8 +454,7 @@ def relu_grad(y, dy):
     ya = (<Tensor>y)._array
     ga = (<Tensor>dy)._array
     if _fusable(ya, ga):
-        out = np.empty_like(ya)
-        _kernels.relu_backward(ya.reshape(-1), ga.reshape(-1), out.reshape(-1))
+        out = _grad_kernel(2, ya, ga)
     else:
         out = np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
     return make_output(out, (y, dy), "relu_grad", _relu_grad_bw, (y,), False, None)

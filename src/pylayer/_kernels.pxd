@@ -1,0 +1,60 @@
+# Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
+# and equal sizes first (see _ops.pyx); _kernels.pyx wraps each loop with a
+# typed-memoryview entry point for tests and the bounds-checked build.
+from libc.math cimport tanh as c_tanh, exp as c_exp
+
+ctypedef fused real:
+    float
+    double
+
+
+cdef inline void tanh_forward_loop(const real* x, real* out, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = c_tanh(x[i])
+
+
+cdef inline void tanh_backward_loop(const real* y, const real* dy, real* out,
+                                    Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = dy[i] * (1 - y[i] * y[i])
+
+
+cdef inline void sigmoid_forward_loop(const real* x, real* out, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef real v, e
+    for i in range(n):
+        v = x[i]
+        if v >= 0:
+            out[i] = 1 / (1 + c_exp(-v))
+        else:
+            e = c_exp(v)
+            out[i] = e / (1 + e)
+
+
+cdef inline void sigmoid_backward_loop(const real* y, const real* dy, real* out,
+                                       Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = dy[i] * y[i] * (1 - y[i])
+
+
+cdef inline void relu_backward_loop(const real* y, const real* dy, real* out,
+                                    Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = dy[i] if y[i] > 0 else 0
+
+
+cdef inline void scale_add_loop(const real* x, real scale, real bias, real* out,
+                                Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = x[i] * scale + bias
+
+
+cdef inline void add_into_loop(real* acc, const real* x, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        acc[i] += x[i]
