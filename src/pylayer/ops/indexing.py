@@ -1,10 +1,175 @@
-"""Tensor indexing: differentiable getitem and in-place setitem."""
+"""Tensor indexing: differentiable ``x[index]`` and in-place ``x[index] = value``.
+
+Both follow numpy's rules: ints, slices (any step), ``None``, ``Ellipsis``
+give basic indexing; int or bool arrays, lists and Tensors give advanced
+indexing. The gradient of a read scatters back into zeros, adding up where an
+advanced index repeats a position (``np.add.at``).
+
+``take`` and ``scatter_add`` are the two primitives behind ``getitem`` and
+the index-based manipulation ops (``slice``, ``gather``, ``index_select``):
+each one's backward is the other, so every order of derivative is recorded.
+"""
+import numpy as np
+
+from pylayer import _state
+from pylayer._engine import make_output, needs_grad
+from pylayer._ops import cast, multiply, unbroadcast
+from pylayer._tensor import Tensor, make_tensor
+
 __all__ = []
 
 
+def normalize_index(index, fn):
+    """``index`` as a tuple numpy accepts, and whether it holds an advanced part."""
+    items = index if isinstance(index, tuple) else (index,)
+    normalized = []
+    advanced = False
+    for item in items:
+        if isinstance(item, Tensor):
+            item = item.numpy()
+        elif isinstance(item, list):
+            item = np.asarray(item) if len(item) else np.zeros([0], np.int64)
+        if isinstance(item, np.ndarray):
+            if item.dtype.kind not in "biu":
+                raise IndexError(f"{fn}: index arrays and tensors must hold integers or "
+                                 f"booleans, got dtype {item.dtype}")
+            advanced = True
+        elif isinstance(item, (bool, np.bool_)):
+            advanced = True
+        elif not (item is None or item is Ellipsis or isinstance(item, (slice, int, np.integer))):
+            raise IndexError(f"{fn}: an index must be an int, slice, None, Ellipsis, a list, a "
+                             f"numpy array or a Tensor of ints or booleans, got "
+                             f"{type(item).__name__}")
+        normalized.append(item)
+    return tuple(normalized), advanced
+
+
+def _index_array(a, index, fn):
+    try:
+        return np.asarray(a[index])
+    except IndexError as exc:
+        raise IndexError(f"{fn}: {exc} (tensor shape {list(a.shape)})") from None
+
+
+def _take_bw(node, g):
+    shape, index, advanced, op_name = node.attrs
+    return (scatter_add(g, shape, index, advanced, op_name + "_grad"),)
+
+
+def take(x, index, advanced, op_name):
+    """``x[index]`` for a normalized index, recorded as ``op_name``; saves nothing."""
+    a = x.numpy()
+    out = _index_array(a, index, op_name)
+    return make_output(out, (x,), op_name, _take_bw, attrs=(a.shape, index, advanced, op_name))
+
+
+def _scatter_bw(node, g):
+    _, index, advanced, op_name = node.attrs
+    return (take(g, index, advanced, op_name[:-len("_grad")]),)
+
+
+def scatter_add(g, shape, index, advanced, op_name):
+    """Zeros of ``shape`` with ``g`` added at ``index`` (repeated positions add up)."""
+    ga = g.numpy()
+    out = np.zeros(shape, ga.dtype)
+    if advanced:
+        np.add.at(out, index, ga)
+    else:
+        out[index] = ga
+    return make_output(out, (g,), op_name, _scatter_bw, attrs=(shape, index, advanced, op_name))
+
+
 def getitem(x, index):
-    raise NotImplementedError("indexing is not built yet")
+    """``x[index]`` with numpy's basic and advanced indexing, differentiable.
+
+    Basic indexing returns a view of ``x``'s data, as numpy does. The backward
+    scatters the gradient into zeros shaped like ``x``.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    >>> y = x[[0, 0], 1]
+    >>> y.numpy()
+    array([2., 2.], dtype=float32)
+    >>> y.sum().backward()
+    >>> x.grad.numpy()
+    array([[0., 2.],
+           [0., 0.]], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(getitem, x, index)
+    index, advanced = normalize_index(index, "getitem")
+    return take(x, index, advanced, "getitem")
+
+
+def _setitem_bw(node, g):
+    index, advanced, value_shape, value_dtype = node.attrs
+    grad_x = grad_value = None
+    if node.next_nodes[0] is not None:
+        keep = np.ones(g.numpy().shape, g.numpy().dtype)
+        keep[index] = 0
+        grad_x = multiply(g, make_tensor(keep))
+    if node.next_nodes[1] is not None:
+        grad_value = take(g, index, advanced, "getitem")
+        lead = len(value_shape) - grad_value.ndim
+        if lead > 0:  # numpy accepts extra leading 1-dims on the value
+            grad_value = take(grad_value, (None,) * lead + (Ellipsis,), False, "getitem")
+        grad_value = unbroadcast(grad_value, value_shape)
+        if grad_value.numpy().dtype != value_dtype:
+            grad_value = cast(grad_value, value_dtype)
+    return (grad_x, grad_value)
 
 
 def setitem(x, index, value):
-    raise NotImplementedError("indexing is not built yet")
+    """``x[index] = value`` in place: bumps ``x.inplace_version``.
+
+    When a graph is recorded (grad mode on and ``x`` or ``value`` needs a
+    gradient), ``x`` becomes the output of a ``set_value`` node: its gradient
+    reaches the old ``x`` with zeros at the written positions, and ``value``
+    gets the gradient of the positions it filled, summed over broadcasting.
+    A leaf that needs a gradient cannot be written then (``ValueError``);
+    under ``no_grad`` it can, which is how parameters are updated.
+
+    >>> import pylayer
+    >>> x = pylayer.zeros([3])
+    >>> x[1:] = 5.0
+    >>> x.numpy(), x.inplace_version
+    (array([0., 5., 5.], dtype=float32), 1)
+    """
+    if _state.static_mode:
+        return _state.static_call(setitem, x, index, value)
+    index, advanced = normalize_index(index, "setitem")
+    value_tensor = value if isinstance(value, Tensor) else None
+    value_array = value.numpy() if value_tensor is not None else np.asarray(value)
+    if value_array.dtype.kind not in "biuf":
+        raise TypeError(f"setitem: the value must be a number, an array or a Tensor, "
+                        f"got {type(value).__name__}")
+    recording = needs_grad(x, value_tensor)
+    if recording and x.is_leaf and not x.stop_gradient:
+        raise ValueError("setitem: a leaf tensor that needs a gradient (stop_gradient=False) "
+                         "cannot be changed in place; write under pylayer.no_grad() or "
+                         "change a copy")
+    target = x.numpy()
+    if recording or not target.flags.writeable:
+        target = np.array(target, copy=True)
+    try:
+        target[index] = value_array
+    except IndexError as exc:
+        raise IndexError(f"setitem: {exc} (tensor shape {list(target.shape)})") from None
+    except ValueError as exc:
+        raise ValueError(f"setitem: cannot write a value of shape {list(value_array.shape)} "
+                         f"into x{_describe(index)}: {exc}") from None
+    if recording:
+        out = make_output(target, (x, value_tensor), "set_value", _setitem_bw,
+                          attrs=(index, advanced, value_array.shape, value_array.dtype))
+        x._set_array_inplace(target)
+        x._node = out._node
+        x._out_index = 0
+        x.stop_gradient = False
+    else:
+        x._set_array_inplace(target)
+    return x
+
+
+def _describe(index):
+    return "[" + ", ".join(type(i).__name__ if isinstance(i, np.ndarray) else repr(i)
+                           for i in index) + "]"
