@@ -1,0 +1,53 @@
+"""``detect_anomaly``: find where a bad gradient came from."""
+import functools
+
+from pylayer._engine import is_anomaly_enabled, set_anomaly_enabled
+
+__all__ = ["detect_anomaly", "is_anomaly_enabled"]
+
+
+class detect_anomaly:
+    """Record each node's forward stack and check backward results for NaN.
+
+    Inside the block (or a decorated function), every recorded op keeps the
+    Python stack of the call that created it. A NaN in the gradient a node
+    returns raises RuntimeError with that stack; any other error raised in a
+    node's backward (a PyLayer's ``backward`` included) carries the stack as
+    a note. It slows everything down: use it to debug.
+
+    >>> import pylayer as paddle
+    >>> from pylayer.autograd import PyLayer, detect_anomaly
+    >>> class Bad(PyLayer):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         return x * 1
+    ...     @staticmethod
+    ...     def backward(ctx, dy):
+    ...         return dy * float("nan")
+    >>> x = paddle.ones([1]); x.stop_gradient = False
+    >>> with detect_anomaly():
+    ...     y = Bad.apply(x)
+    ...     try:
+    ...         y.backward()
+    ...     except RuntimeError as error:
+    ...         print(str(error).splitlines()[0])
+    anomaly detected: GradNodePyLayer_Bad returned NaN values in its gradient.
+    """
+
+    def __init__(self):
+        self._previous = []
+
+    def __enter__(self):
+        self._previous.append(set_anomaly_enabled(True))
+        return self
+
+    def __exit__(self, *exc_info):
+        set_anomaly_enabled(self._previous.pop())
+        return False
+
+    def __call__(self, function):
+        @functools.wraps(function)
+        def run_detecting(*args, **kwargs):
+            with detect_anomaly():
+                return function(*args, **kwargs)
+        return run_detecting
