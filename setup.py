@@ -16,8 +16,8 @@ DIRECTIVES = {
     "wraparound": True,
     # Arguments typed as cdef classes are checked for None explicitly.
     "nonecheck": DEBUG,
-    # Division by zero in kernels follows C/IEEE (inf, nan) like numpy.
-    "cdivision": not DEBUG,
+    # Float division by zero gives inf/nan as in numpy (also in a debug build).
+    "cdivision": True,
     # Keep stack frames for Python-level tracebacks and profilers.
     "binding": True,
     "embedsignature": True,

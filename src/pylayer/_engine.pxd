@@ -21,6 +21,7 @@ cdef class GradNode:
     cdef Py_ssize_t pending            # edges from nodes not yet run
     cdef list buffer                   # gradient per output, summed as they arrive
     cdef object __weakref__
+    cpdef tuple saved_tensors(self)
 
 
 cdef class SavedTensor:

@@ -10,6 +10,7 @@ import traceback
 
 import numpy as np
 
+cimport cython
 from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled
 from pylayer._tensor import set_grad_enabled_flag
 
@@ -68,6 +69,7 @@ def current_saved_tensors_hooks():
     return _hook_state.stack[-1]
 
 
+@cython.freelist(64)
 cdef class SavedTensor:
     """A tensor kept for backward: held directly, or packed by a hook.
 
@@ -102,9 +104,10 @@ cdef class SavedTensor:
         else:
             value = self.tensor
         if self.output_index >= 0:
-            # An op's own output is saved without its node (no cycle); give it
-            # back its place in the graph so double backward can reach it.
-            result = wrap((<Tensor>value)._array, False)
+            # An op's own output is saved as its bare array (no cycle through
+            # the node); give it back its place in the graph for double backward.
+            result = wrap(value if not self.hooked and not isinstance(value, Tensor)
+                          else (<Tensor>value)._array, False)
             result._node = node
             result._out_index = self.output_index
             return result
@@ -130,7 +133,7 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
             set_grad_enabled_flag(previous)
     elif output_index >= 0:
         s.counter = t.version_counter()
-        s.tensor = wrap(t._array)
+        s.tensor = t._array
     else:
         s.tensor = t
     return s
@@ -166,6 +169,7 @@ cdef _raise_released(GradNode node):
         f"first backward() or grad() call if you need to run backward twice.")
 
 
+@cython.freelist(64)
 cdef class GradNode:
     """One recorded op in the graph: what backward runs for it, and where its gradients go."""
 
@@ -188,12 +192,17 @@ cdef class GradNode:
                 result.append((node, index))
         return tuple(result)
 
-    def saved_tensors(self):
+    cpdef tuple saved_tensors(self):
         """Unpack every saved tensor (runs unpack hooks, checks versions)."""
+        cdef Py_ssize_t i, n
+        cdef tuple result
         if self.released:
             _raise_released(self)
         if self.saved is None:
             return ()
+        n = len(self.saved)
+        if n == 1:
+            return ((<SavedTensor>self.saved[0]).unpack(self),)
         return tuple([(<SavedTensor>s).unpack(self) if s is not None else None
                       for s in self.saved])
 

@@ -58,3 +58,45 @@ cdef inline void add_into_loop(real* acc, const real* x, Py_ssize_t n) noexcept 
     cdef Py_ssize_t i
     for i in range(n):
         acc[i] += x[i]
+
+
+# Arithmetic: op 0 add, 1 subtract, 2 multiply, 3 divide.
+cdef inline void binary_loop(int op, const real* a, const real* b, real* out,
+                             Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    if op == 0:
+        for i in range(n):
+            out[i] = a[i] + b[i]
+    elif op == 1:
+        for i in range(n):
+            out[i] = a[i] - b[i]
+    elif op == 2:
+        for i in range(n):
+            out[i] = a[i] * b[i]
+    else:
+        for i in range(n):
+            out[i] = a[i] / b[i]
+
+
+cdef inline void scalar_loop(int op, const real* a, real s, bint scalar_first, real* out,
+                             Py_ssize_t n) noexcept nogil:
+    """The same ops with one operand a number (first or second)."""
+    cdef Py_ssize_t i
+    if op == 0:
+        for i in range(n):
+            out[i] = a[i] + s
+    elif op == 2:
+        for i in range(n):
+            out[i] = a[i] * s
+    elif op == 1 and not scalar_first:
+        for i in range(n):
+            out[i] = a[i] - s
+    elif op == 1:
+        for i in range(n):
+            out[i] = s - a[i]
+    elif not scalar_first:
+        for i in range(n):
+            out[i] = a[i] / s
+    else:
+        for i in range(n):
+            out[i] = s / a[i]

@@ -11,7 +11,7 @@ cdef extern from *:
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "tanh_forward", "tanh_backward", "sigmoid_forward",
+__all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_forward", "tanh_backward", "sigmoid_forward",
            "sigmoid_backward", "relu_backward", "scale_add", "add_into"]
 
 
@@ -70,3 +70,18 @@ def add_into(real[::1] acc, const real[::1] x):
     _same_length(acc.shape[0], x.shape[0])
     if x.shape[0]:
         add_into_loop(&acc[0], &x[0], x.shape[0])
+
+
+def binary(int op, const real[::1] a, const real[::1] b, real[::1] out):
+    """out = a (+ - * /) b for op 0..3"""
+    _same_length(a.shape[0], b.shape[0])
+    _same_length(a.shape[0], out.shape[0])
+    if a.shape[0]:
+        binary_loop(op, &a[0], &b[0], &out[0], a.shape[0])
+
+
+def with_scalar(int op, const real[::1] a, real s, bint scalar_first, real[::1] out):
+    """out = a (op) s, or s (op) a when scalar_first"""
+    _same_length(a.shape[0], out.shape[0])
+    if a.shape[0]:
+        scalar_loop(op, &a[0], s, scalar_first, &out[0], a.shape[0])

@@ -11,7 +11,8 @@ cimport numpy as cnp
 from pylayer._tensor cimport Tensor, wrap
 from pylayer._engine cimport GradNode, make_output
 from pylayer._kernels cimport (tanh_forward_loop, tanh_backward_loop, sigmoid_forward_loop,
-                               sigmoid_backward_loop, relu_backward_loop)
+                               sigmoid_backward_loop, relu_backward_loop, binary_loop,
+                               scalar_loop)
 from pylayer._tensor import to_array, convert_dtype
 from pylayer import _state
 
@@ -36,6 +37,13 @@ def as_tensor_arg(value, str fn, str arg, int position):
                             f"converted to a Tensor: {exc}") from None
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
                     f"number, got {type(value).__name__}")
+
+
+cdef inline object _arg(object value, str fn, str arg, int position):
+    """as_tensor_arg without a Python call when value already is a Tensor."""
+    if type(value) is Tensor:
+        return value
+    return as_tensor_arg(value, fn, arg, position)
 
 
 cdef inline object _operand(object value, str fn, str arg, int position):
@@ -121,7 +129,11 @@ def add(x, y, name=None):
     """
     if _state.static_mode:
         return _state.static_call(add, x, y, name=name)
-    out = np.add(_operand(x, "add", "x", 1), _operand(y, "add", "y", 2))
+    xa = _operand(x, "add", "x", 1)
+    ya = _operand(y, "add", "y", 2)
+    out = _arith(0, xa, ya)
+    if out is None:
+        out = np.add(xa, ya)
     return make_output(out, (x, y), "add", _add_bw, (), False, (_shape(x), _shape(y)))
 
 
@@ -139,7 +151,11 @@ def subtract(x, y, name=None):
     """
     if _state.static_mode:
         return _state.static_call(subtract, x, y, name=name)
-    out = np.subtract(_operand(x, "subtract", "x", 1), _operand(y, "subtract", "y", 2))
+    xa = _operand(x, "subtract", "x", 1)
+    ya = _operand(y, "subtract", "y", 2)
+    out = _arith(1, xa, ya)
+    if out is None:
+        out = np.subtract(xa, ya)
     return make_output(out, (x, y), "subtract", _sub_bw, (), False, (_shape(x), _shape(y)))
 
 
@@ -177,7 +193,9 @@ def multiply(x, y, name=None):
         return _state.static_call(multiply, x, y, name=name)
     xa = _operand(x, "multiply", "x", 1)
     ya = _operand(y, "multiply", "y", 2)
-    out = np.multiply(xa, ya)
+    out = _arith(2, xa, ya)
+    if out is None:
+        out = np.multiply(xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
     # Times a number: a scale, which needs no saved tensor.
@@ -210,8 +228,10 @@ def divide(x, y, name=None):
         return _state.static_call(divide, x, y, name=name)
     xa = _operand(x, "divide", "x", 1)
     ya = _operand(y, "divide", "y", 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.true_divide(xa, ya)
+    out = _arith(3, xa, ya)
+    if out is None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.true_divide(xa, ya)
     if out.dtype == np.float64 and not (isinstance(xa, np.ndarray) and xa.dtype == np.float64) \
             and not (isinstance(ya, np.ndarray) and ya.dtype == np.float64):
         out = out.astype(np.float32)
@@ -234,7 +254,7 @@ def neg(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(neg, x, name=name)
-    x = as_tensor_arg(x, "neg", "x", 1)
+    x = _arg(x, "neg", "x", 1)
     return make_output(np.negative((<Tensor>x)._array), (x,), "neg", _neg_bw)
 
 
@@ -252,7 +272,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     if _state.static_mode:
         return _state.static_call(globals()["scale"], x, scale=scale, bias=bias,
                                   bias_after_scale=bias_after_scale, act=act, name=name)
-    x = as_tensor_arg(x, "scale", "x", 1)
+    x = _arg(x, "scale", "x", 1)
     if isinstance(scale, Tensor):
         scale = (<Tensor>scale).item()
     a = (<Tensor>x)._array
@@ -267,6 +287,51 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 
 # ------------------------------------------------------------ unary math
+cdef object _arith(int op, object x, object y):
+    """x (op) y by a C loop when numpy's dispatch would cost more than the work.
+
+    Handles same-shape C-contiguous float32/float64 arrays of one dtype, and
+    such an array with a Python number (numpy's weak promotion keeps the
+    array's dtype). Returns None for everything else.
+    """
+    cdef cnp.ndarray out
+    cdef bint scalar_first
+    cdef Py_ssize_t n
+    cdef double s
+    if isinstance(x, np.ndarray):
+        if isinstance(y, np.ndarray):
+            if not _fusable(x, y):
+                return None
+            out = _empty_like(x)
+            n = cnp.PyArray_SIZE(out)
+            if _is_single(x):
+                binary_loop(op, <const float*>_data(x), <const float*>_data(y), <float*>_data(out), n)
+            else:
+                binary_loop(op, <const double*>_data(x), <const double*>_data(y), <double*>_data(out), n)
+            return out
+        if type(y) is not float and type(y) is not int:
+            return None
+        array = x
+        number = y
+        scalar_first = False
+    elif isinstance(y, np.ndarray) and (type(x) is float or type(x) is int):
+        array = y
+        number = x
+        scalar_first = True
+    else:
+        return None
+    if not _kernel_ready(array):
+        return None
+    s = number
+    out = _empty_like(array)
+    n = cnp.PyArray_SIZE(out)
+    if _is_single(array):
+        scalar_loop(op, <const float*>_data(array), <float>s, scalar_first, <float*>_data(out), n)
+    else:
+        scalar_loop(op, <const double*>_data(array), s, scalar_first, <double*>_data(out), n)
+    return out
+
+
 cdef object _tanh_array(object a):
     cdef cnp.ndarray out = _empty_like(a)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
@@ -321,7 +386,7 @@ def tanh(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(tanh, x, name=name)
-    x = as_tensor_arg(x, "tanh", "x", 1)
+    x = _arg(x, "tanh", "x", 1)
     a = (<Tensor>x)._array
     if _kernel_ready(a):
         out = _tanh_array(a)
@@ -361,7 +426,7 @@ def exp(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(exp, x, name=name)
-    x = as_tensor_arg(x, "exp", "x", 1)
+    x = _arg(x, "exp", "x", 1)
     return make_output(np.exp((<Tensor>x)._array), (x,), "exp", _exp_bw, (), True, None)
 
 
@@ -378,7 +443,7 @@ def log(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(log, x, name=name)
-    x = as_tensor_arg(x, "log", "x", 1)
+    x = _arg(x, "log", "x", 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log((<Tensor>x)._array)
     return make_output(out, (x,), "log", _log_bw, (x,), False, None)
@@ -397,7 +462,7 @@ def sigmoid(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(sigmoid, x, name=name)
-    x = as_tensor_arg(x, "sigmoid", "x", 1)
+    x = _arg(x, "sigmoid", "x", 1)
     a = (<Tensor>x)._array
     if _kernel_ready(a):
         out = _sigmoid_array(a)
@@ -440,7 +505,7 @@ def relu(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(relu, x, name=name)
-    x = as_tensor_arg(x, "relu", "x", 1)
+    x = _arg(x, "relu", "x", 1)
     a = (<Tensor>x)._array
     return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True, None)
 
@@ -474,7 +539,7 @@ def square(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(square, x, name=name)
-    x = as_tensor_arg(x, "square", "x", 1)
+    x = _arg(x, "square", "x", 1)
     a = (<Tensor>x)._array
     return make_output(np.multiply(a, a), (x,), "square", _square_bw, (x,), False, None)
 
@@ -493,7 +558,7 @@ def sqrt(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(sqrt, x, name=name)
-    x = as_tensor_arg(x, "sqrt", "x", 1)
+    x = _arg(x, "sqrt", "x", 1)
     with np.errstate(invalid="ignore"):
         out = np.sqrt((<Tensor>x)._array)
     return make_output(out, (x,), "sqrt", _sqrt_bw, (), True, None)
@@ -539,8 +604,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     if _state.static_mode:
         return _state.static_call(matmul, x, y, transpose_x=transpose_x,
                                   transpose_y=transpose_y, name=name)
-    x = as_tensor_arg(x, "matmul", "x", 1)
-    y = as_tensor_arg(y, "matmul", "y", 2)
+    x = _arg(x, "matmul", "x", 1)
+    y = _arg(y, "matmul", "y", 2)
     a = (<Tensor>x)._array
     b = (<Tensor>y)._array
     if transpose_x and a.ndim > 1:
@@ -601,7 +666,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     """
     if _state.static_mode:
         return _state.static_call(sum, x, axis=axis, dtype=dtype, keepdim=keepdim, name=name)
-    x = as_tensor_arg(x, "sum", "x", 1)
+    x = _arg(x, "sum", "x", 1)
     a = (<Tensor>x)._array
     axes = _axes(axis, a.ndim, "sum")
     if a.ndim == 0:
@@ -639,7 +704,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     """
     if _state.static_mode:
         return _state.static_call(mean, x, axis=axis, keepdim=keepdim, name=name)
-    x = as_tensor_arg(x, "mean", "x", 1)
+    x = _arg(x, "mean", "x", 1)
     a = (<Tensor>x)._array
     if a.dtype.kind != "f":
         raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point Tensor, "
@@ -685,7 +750,7 @@ def reshape(x, shape, name=None):
     """
     if _state.static_mode:
         return _state.static_call(reshape, x, shape, name=name)
-    x = as_tensor_arg(x, "reshape", "x", 1)
+    x = _arg(x, "reshape", "x", 1)
     a = (<Tensor>x)._array
     dims = _shape_arg(shape, "reshape")
     dims = [a.shape[i] if d == 0 and i < a.ndim else d for i, d in enumerate(dims)]
@@ -710,7 +775,7 @@ def broadcast_to(x, shape, name=None):
     """
     if _state.static_mode:
         return _state.static_call(broadcast_to, x, shape, name=name)
-    x = as_tensor_arg(x, "broadcast_to", "x", 1)
+    x = _arg(x, "broadcast_to", "x", 1)
     a = (<Tensor>x)._array
     dims = _shape_arg(shape, "broadcast_to")
     lead = len(dims) - a.ndim
@@ -748,7 +813,7 @@ def cast(x, dtype):
     """
     if _state.static_mode:
         return _state.static_call(cast, x, dtype)
-    x = as_tensor_arg(x, "cast", "x", 1)
+    x = _arg(x, "cast", "x", 1)
     a = (<Tensor>x)._array
     target = convert_dtype(dtype)
     out = a.astype(target)
@@ -770,7 +835,7 @@ def assign(x, output=None):
     """
     if _state.static_mode:
         return _state.static_call(assign, x, output)
-    x = as_tensor_arg(x, "assign", "x", 1)
+    x = _arg(x, "assign", "x", 1)
     out = make_output(np.array((<Tensor>x)._array, copy=True), (x,), "assign", _assign_bw)
     if output is not None:
         (<Tensor>output)._set_array_inplace(out._array)
@@ -791,7 +856,7 @@ def transpose(x, perm, name=None):
     """
     if _state.static_mode:
         return _state.static_call(transpose, x, perm, name=name)
-    x = as_tensor_arg(x, "transpose", "x", 1)
+    x = _arg(x, "transpose", "x", 1)
     a = (<Tensor>x)._array
     perm = _shape_arg(perm, "transpose")
     if sorted(p % max(a.ndim, 1) for p in perm) != list(range(a.ndim)):

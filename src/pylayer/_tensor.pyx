@@ -179,6 +179,7 @@ def to_array(data, dtype=None):
 
 
 # ------------------------------------------------------------------ Tensor
+@cython.freelist(64)
 cdef class VersionCounter:
     """How many in-place changes a tensor's data has had (shared with saved copies)."""
     def __init__(self, long value=0):
@@ -228,6 +229,7 @@ cdef class _Place:
 CPU = _Place()
 
 
+@cython.freelist(256)
 cdef class Tensor:
     """A multi-dimensional array that can record operations for backward.
 
