@@ -11,8 +11,12 @@ import traceback
 import numpy as np
 
 cimport cython
+cimport numpy as cnp
+from pylayer._kernels cimport binary_loop, add_into_loop
 from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled
 from pylayer._tensor import set_grad_enabled_flag
+
+cnp.import_array()
 
 __all__ = ["GradNode", "SavedTensor", "make_output", "make_outputs", "run_backward",
            "push_saved_tensors_hooks", "pop_saved_tensors_hooks",
@@ -279,6 +283,8 @@ cpdef Tensor make_output(object array, tuple inputs, str op_name, object backwar
     """
     cdef Tensor out
     cdef GradNode node
+    if not cnp.PyArray_Check(array):
+        array = np.asarray(array)  # numpy reductions may hand back scalars
     if not _needs_grad(inputs):
         return wrap(array, True)
     out = wrap(array, False)
@@ -297,6 +303,7 @@ def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple sa
     """Like make_output for an op with several outputs; backward_fn gets a tuple of grads."""
     cdef GradNode node
     cdef Tensor t
+    arrays = [a if cnp.PyArray_Check(a) else np.asarray(a) for a in arrays]
     if not _needs_grad(inputs):
         return [wrap(a, True) for a in arrays]
     node = _new_node(inputs, op_name, backward_fn, attrs)
@@ -331,15 +338,55 @@ def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_ou
 
 
 # ------------------------------------------------------------- backward
+cdef inline bint _same_float_layout(object a, object b):
+    cdef int kind
+    if not (cnp.PyArray_Check(a) and cnp.PyArray_Check(b)):
+        return False
+    kind = cnp.PyArray_TYPE(<cnp.ndarray>a)
+    return ((kind == cnp.NPY_FLOAT32 or kind == cnp.NPY_FLOAT64)
+            and kind == cnp.PyArray_TYPE(<cnp.ndarray>b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
+cdef object _sum_arrays(object a, object b):
+    """A new array a + b (one C loop for the common same-layout float case)."""
+    cdef cnp.ndarray out
+    if not _same_float_layout(a, b):
+        return np.add(a, b)
+    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
+                            cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
+    if cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32:
+        binary_loop(0, <const float*>cnp.PyArray_DATA(<cnp.ndarray>a),
+                    <const float*>cnp.PyArray_DATA(<cnp.ndarray>b),
+                    <float*>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+    else:
+        binary_loop(0, <const double*>cnp.PyArray_DATA(<cnp.ndarray>a),
+                    <const double*>cnp.PyArray_DATA(<cnp.ndarray>b),
+                    <double*>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+    return out
+
+
+cdef void _add_arrays_into(object acc, object b):
+    """acc += b, where the engine allocated acc and the shapes match."""
+    if not _same_float_layout(acc, b):
+        np.add(acc, b, out=acc, casting="unsafe")
+    elif cnp.PyArray_TYPE(<cnp.ndarray>acc) == cnp.NPY_FLOAT32:
+        add_into_loop(<float*>cnp.PyArray_DATA(<cnp.ndarray>acc),
+                      <const float*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
+    else:
+        add_into_loop(<double*>cnp.PyArray_DATA(<cnp.ndarray>acc),
+                      <const double*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
+
+
 cdef object _sum_grads(object a, object b, bint create_graph):
     """a + b for the engine's buffers; allocates, never writes into a or b."""
-    cdef Tensor ta = <Tensor>a
-    cdef Tensor tb = <Tensor>b
     cdef Tensor out
     if create_graph:
         from pylayer import add
         return add(a, b)
-    out = wrap(np.add(ta._array, tb._array), True)
+    out = wrap(_sum_arrays((<Tensor>a)._array, (<Tensor>b)._array), True)
     out._grad_owned = True
     return out
 
@@ -348,7 +395,7 @@ cdef object _add_into(object buffer, object g, bint create_graph):
     """Add g to an engine-owned buffer in place when allowed, else allocate."""
     cdef Tensor tb = <Tensor>buffer
     if not create_graph and tb._grad_owned and tb._array.shape == (<Tensor>g)._array.shape:
-        np.add(tb._array, (<Tensor>g)._array, out=tb._array, casting="unsafe")
+        _add_arrays_into(tb._array, (<Tensor>g)._array)
         return buffer
     return _sum_grads(buffer, g, create_graph)
 
@@ -673,7 +720,7 @@ cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph):
             from pylayer import add
             leaf._grad = add(current, tg)
         elif (<Tensor>current)._grad_owned:
-            np.add((<Tensor>current)._array, tg._array, out=(<Tensor>current)._array)
+            _add_arrays_into((<Tensor>current)._array, tg._array)
         else:
-            leaf._grad = wrap(np.add((<Tensor>current)._array, tg._array), True)
+            leaf._grad = wrap(_sum_arrays((<Tensor>current)._array, tg._array), True)
             (<Tensor>leaf._grad)._grad_owned = True

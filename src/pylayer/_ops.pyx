@@ -60,6 +60,8 @@ cdef inline object _tensor_or_none(object value):
 
 
 cdef inline bint _is_float_array(object a):
+    if not cnp.PyArray_Check(a):
+        return False
     t = cnp.PyArray_TYPE(a)
     return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
 
@@ -70,7 +72,8 @@ cdef inline bint _kernel_ready(object a):
 
 
 cdef inline bint _fusable(object a, object b):
-    return (_kernel_ready(a) and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+    return (_kernel_ready(a) and cnp.PyArray_Check(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
             and cnp.PyArray_IS_C_CONTIGUOUS(b)
             and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
 

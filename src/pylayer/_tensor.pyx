@@ -596,5 +596,7 @@ class _HookHandle:
 
 
 def make_tensor(array, bint stop_gradient=True):
-    """Wrap an ndarray in a Tensor without copying."""
+    """Wrap an ndarray in a Tensor without copying (numpy scalars become 0-d arrays)."""
+    if type(array) is not np.ndarray:
+        array = np.asarray(array)
     return wrap(array, stop_gradient)
