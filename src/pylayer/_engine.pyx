@@ -28,7 +28,13 @@ cdef bint _anomaly = False
 
 
 def set_anomaly_enabled(bint enabled):
-    """Record forward stacks and check backward results for NaN; returns the previous flag."""
+    """Record forward stacks and check backward results for NaN; returns the previous flag.
+
+    >>> from pylayer import _engine
+    >>> previous = _engine.set_anomaly_enabled(True)
+    >>> _engine.set_anomaly_enabled(previous)
+    True
+    """
     global _anomaly
     previous = _anomaly
     _anomaly = enabled
@@ -36,6 +42,12 @@ def set_anomaly_enabled(bint enabled):
 
 
 def is_anomaly_enabled():
+    """Whether anomaly detection is on (see ``pylayer.autograd.detect_anomaly``).
+
+    >>> import pylayer
+    >>> pylayer.autograd.is_anomaly_enabled()
+    False
+    """
     return _anomaly
 
 
