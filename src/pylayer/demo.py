@@ -46,10 +46,10 @@ def make_spirals(points_per_class=200, classes=3, seed=0):
     rng = np.random.default_rng(seed)
     features, labels = [], []
     for k in range(classes):
-        radius = np.linspace(0.05, 1.0, points_per_class)
-        angle = (np.linspace(0, 4, points_per_class) + 4 * k * np.pi / (2 * classes)
-                 + rng.normal(0, 0.15, points_per_class))
-        features.append(np.stack([radius * np.sin(angle * 2), radius * np.cos(angle * 2)], 1))
+        radius = np.linspace(0.0, 1.0, points_per_class)
+        angle = (np.linspace(4.0 * k, 4.0 * (k + 1), points_per_class)
+                 + rng.normal(0.0, 0.2, points_per_class))
+        features.append(np.stack([radius * np.sin(angle), radius * np.cos(angle)], 1))
         labels.append(np.full(points_per_class, k))
     return np.concatenate(features).astype(np.float32), np.concatenate(labels).astype(np.int64)
 
@@ -74,13 +74,13 @@ class MLP(paddle.nn.Layer):
         return self.out(x)
 
 
-def main(epochs=30, batch_size=60, out=sys.stdout):
+def main(epochs=40, batch_size=32, out=sys.stdout):
     """Train, print progress, gradcheck Swish; return 0 on success, 1 otherwise."""
     start = time.perf_counter()
     paddle.seed(2024)
     features, labels = make_spirals()
     model = MLP(2, 64, 3)
-    optimizer = paddle.optimizer.Adam(learning_rate=0.01, parameters=model.parameters())
+    optimizer = paddle.optimizer.Adam(learning_rate=0.02, parameters=model.parameters())
     order = np.random.default_rng(0)
     losses = []
     print(f"Training a 2-64-64-3 MLP with a custom Swish PyLayer on {len(labels)} spiral "
