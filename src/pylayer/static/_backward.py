@@ -1,0 +1,392 @@
+"""Gradients in static programs: ``gradients``, ``append_backward`` and ``minimize``.
+
+A gradient op is one step of the program. When the Executor runs a program
+that has one, the forward ops are replayed with gradient recording on, and
+the gradient op runs the dynamic backward engine over what they recorded.
+Which inputs get a gradient Variable (and which get None) is decided at
+build time from the ops' differentiable outputs and the variables'
+``stop_gradient`` flags.
+"""
+import numpy as np
+
+from pylayer._engine import run_backward
+from pylayer._tensor import make_tensor
+from pylayer.static._framework import Variable, default_startup_program
+
+__all__ = ["gradients", "append_backward", "minimize"]
+
+_GRAPH_ROLES = ("forward", "backward")
+
+
+def _variable_list(value, fn, arg, allow_none_items=False):
+    items = [value] if isinstance(value, Variable) else value
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"{fn}: argument '{arg}' must be a Variable or a list of Variables, "
+                        f"got {type(value).__name__}")
+    for i, item in enumerate(items):
+        if item is None and allow_none_items:
+            continue
+        if not isinstance(item, Variable):
+            raise TypeError(f"{fn}: argument '{arg}' item {i} must be a Variable, "
+                            f"got {type(item).__name__}")
+    return list(items)
+
+
+def _names_of(no_grad_set, fn):
+    if no_grad_set is None:
+        return set()
+    if isinstance(no_grad_set, (Variable, str)):
+        no_grad_set = [no_grad_set]
+    names = set()
+    for item in no_grad_set:
+        if isinstance(item, Variable):
+            names.add(item.name)
+        elif isinstance(item, str):
+            names.add(item)
+        else:
+            raise TypeError(f"{fn}: no_grad_set must hold Variables or names, "
+                            f"got {type(item).__name__}")
+    return names
+
+
+def _leaves(block):
+    written = {v.name for op in block.ops if op.role in _GRAPH_ROLES for v in op.outputs}
+    return [v for name, v in block.vars.items() if name not in written]
+
+
+def _needing_grad(block, blocked):
+    """Names of the variables that gradients can flow into."""
+    needs = {v.name for v in _leaves(block) if not v.stop_gradient and v.name not in blocked}
+    for op in block.ops:
+        if op.role not in _GRAPH_ROLES or not any(v.name in needs for v in op.inputs):
+            continue
+        for var, flows in zip(op.outputs, op.differentiable):
+            if flows and var.name not in blocked and not (var._stop_set and var.stop_gradient):
+                needs.add(var.name)
+    return needs
+
+
+def _reaches(block, source, targets, needs):
+    """Whether a differentiable path leads from ``source`` to one of ``targets``."""
+    if source.name not in needs:
+        return False
+    deps = {source.name}
+    for op in block.ops:
+        if op.role not in _GRAPH_ROLES or not any(v.name in deps for v in op.inputs):
+            continue
+        for var, flows in zip(op.outputs, op.differentiable):
+            if flows and var.name in needs:
+                deps.add(var.name)
+    return any(t.name in deps for t in targets)
+
+
+class _GradientOp:
+    """Run time of a gradient op: the dynamic engine over the replayed forward ops."""
+    __name__ = "gradients"
+
+    def __init__(self, n_targets, n_inputs, target_grad_mask, n_blocked):
+        self.n_targets = n_targets
+        self.n_inputs = n_inputs
+        self.target_grad_mask = target_grad_mask   # per target: a gradient Variable given?
+        self.n_blocked = n_blocked
+        self.create_graph = False                 # set when a later gradient op needs it
+
+    def __call__(self, *tensors):
+        nt, ni = self.n_targets, self.n_inputs
+        targets = list(tensors[:nt])
+        inputs = list(tensors[nt:nt + ni])
+        given = iter(tensors[nt + ni:len(tensors) - self.n_blocked])
+        blocked = list(tensors[len(tensors) - self.n_blocked:])
+        target_grads = [next(given) if has else None for has in self.target_grad_mask]
+        live = [(t, g) for t, g in zip(targets, target_grads) if not t.stop_gradient]
+        found = [None] * ni
+        if live and any(not x.stop_gradient for x in inputs):
+            found = run_backward([t for t, _ in live], [g for _, g in live], True,
+                                 self.create_graph, inputs=inputs, blocked=blocked)
+        grads = []
+        for x, g in zip(inputs, found):
+            if g is None:
+                g = make_tensor(np.zeros_like(x.numpy()))
+            elif g.numpy().dtype != x.numpy().dtype:
+                g = make_tensor(g.numpy().astype(x.numpy().dtype))
+            elif self.create_graph:
+                g.stop_gradient = False
+            grads.append(g)
+        return grads
+
+
+def _gradient_name(block, var):
+    name = f"{var.name}@GRAD"
+    n = 1
+    while name in block.vars:
+        name = f"{var.name}@GRAD_{n}"
+        n += 1
+    return name
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    """Add ops computing d(sum of targets)/d(input) for each input; returns Variables.
+
+    An input that no target depends on through differentiable ops (or that
+    has ``stop_gradient=True``) gets None. ``target_gradients`` weights each
+    target (ones by default).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     x = paddle.static.data("x", [3], "float32")
+    ...     x.stop_gradient = False
+    ...     y = paddle.sum(x * x)
+    ...     (dx,) = paddle.static.gradients(y, x)
+    >>> dx.name
+    'x@GRAD'
+    >>> paddle.static.Executor().run(main, feed={"x": np.array([1, 2, 3], "float32")},
+    ...                              fetch_list=[dx])
+    [array([2., 4., 6.], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    targets = _variable_list(targets, "gradients", "targets")
+    inputs = _variable_list(inputs, "gradients", "inputs")
+    if not targets:
+        raise ValueError("gradients: targets is empty")
+    if target_gradients is None:
+        target_gradients = [None] * len(targets)
+    else:
+        target_gradients = _variable_list(target_gradients, "gradients", "target_gradients",
+                                          allow_none_items=True)
+        if len(target_gradients) != len(targets):
+            raise ValueError(f"gradients: {len(target_gradients)} target_gradients for "
+                             f"{len(targets)} targets; give one (or None) per target")
+    program = targets[0].block.program
+    for v in targets + inputs + [g for g in target_gradients if g is not None]:
+        if v.block.program is not program:
+            raise ValueError(f"gradients: Variable '{v.name}' belongs to another program "
+                             f"than the targets")
+    for t, g in zip(targets, target_gradients):
+        if g is not None and g.shape != t.shape:
+            raise ValueError(f"gradients: target_gradients entry '{g.name}' has shape "
+                             f"{g.shape}, but target '{t.name}' has shape {t.shape}")
+    block = program.global_block()
+    blocked_names = _names_of(no_grad_set, "gradients")
+    needs = _needing_grad(block, blocked_names)
+    wanted = [x for x in inputs if _reaches(block, x, targets, needs)]
+    if not wanted:
+        return [None] * len(inputs)
+    for op in block.ops:
+        if op.role == "backward":
+            op.fn.create_graph = True
+    blocked = [v for name, v in block.vars.items()
+               if name in blocked_names or (v._stop_set and v.stop_gradient and v.op is not None)]
+    grad_vars = {}
+    for x in wanted:
+        name = _gradient_name(block, x)
+        var = Variable(block, name, x.shape, x.dtype, stop_gradient=False, kind="grad")
+        block.vars[name] = var
+        grad_vars[id(x)] = var
+    given = [g for g in target_gradients if g is not None]
+    fn = _GradientOp(len(targets), len(wanted), [g is not None for g in target_gradients],
+                     len(blocked))
+    args = targets + wanted + given + blocked
+    distinct = list({id(v): v for v in args}.values())
+    outputs = [grad_vars[id(x)] for x in wanted]
+    block.append_op("gradients", fn, args, {}, distinct, outputs, list(range(len(outputs))),
+                    [True] * len(outputs), role="backward")
+    return [grad_vars.get(id(x)) for x in inputs]
+
+
+def _parameters_of(block, parameter_list, fn):
+    if parameter_list is None:
+        return [p for p in block.all_parameters() if p.trainable]
+    params = []
+    for item in parameter_list:
+        if isinstance(item, str):
+            item = block.var(item)
+        if not isinstance(item, Variable):
+            raise TypeError(f"{fn}: parameter_list must hold Parameters or names, "
+                            f"got {type(item).__name__}")
+        params.append(item)
+    return params
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
+    """Add the gradient ops of ``loss``; returns ``[(parameter, gradient), ...]``.
+
+    Gradient Variables are named ``<parameter name>@GRAD``. Parameters that
+    ``loss`` does not depend on, or listed in ``no_grad_set``, are left out.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     w = paddle.static.create_parameter([2, 1], "float32", name="w_ab_demo",
+    ...                                        is_bias=True)
+    ...     loss = paddle.mean(paddle.matmul(x, w))
+    ...     [(param, grad)] = paddle.static.append_backward(loss)
+    >>> param.name, grad.name
+    ('w_ab_demo', 'w_ab_demo@GRAD')
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.array([[1, 2], [3, 4]], "float32")}, fetch_list=[grad])
+    [array([[2.],
+           [3.]], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    if not isinstance(loss, Variable):
+        raise TypeError(f"append_backward: loss must be a Variable, got {type(loss).__name__}")
+    block = loss.block
+    params = _parameters_of(block, parameter_list, "append_backward")
+    skipped = _names_of(no_grad_set, "append_backward")
+    params = [p for p in params if p.name not in skipped]
+    if not params:
+        return []
+    grads = gradients([loss], params, no_grad_set=no_grad_set)
+    return [(p, g) for p, g in zip(params, grads) if g is not None]
+
+
+# -------------------------------------------------------------- optimizers
+def _learning_rate(optimizer):
+    get_lr = getattr(optimizer, "get_lr", None)
+    if callable(get_lr):
+        return float(get_lr())
+    lr = getattr(optimizer, "_learning_rate", None)
+    if lr is None:
+        lr = getattr(optimizer, "learning_rate")
+    return float(lr() if callable(lr) else lr)
+
+
+def _hyper(optimizer, *names, default=None):
+    for name in names:
+        value = getattr(optimizer, name, None)
+        if value is not None:
+            return float(value() if callable(value) else value)
+    return default
+
+
+def _weight_decay(optimizer):
+    value = getattr(optimizer, "_weight_decay", getattr(optimizer, "weight_decay", None))
+    if value is None or isinstance(value, (int, float)):
+        return float(value or 0.0)
+    coeff = getattr(value, "coeff", getattr(value, "_coeff", None))
+    return float(coeff or 0.0)
+
+
+class _SGDUpdate:
+    """``p -= lr * (g + weight_decay * p)`` for every (parameter, gradient) pair."""
+    __name__ = "sgd"
+    slots = ()
+
+    def __init__(self, optimizer, params):
+        self.optimizer = optimizer
+        self.scales = [p.learning_rate for p in params]
+
+    def start_values(self, param):
+        return []
+
+    def __call__(self, *tensors):
+        n = len(self.scales)
+        lr = _learning_rate(self.optimizer)
+        decay = _weight_decay(self.optimizer)
+        new = []
+        for p, g, scale in zip(tensors[:n], tensors[n:2 * n], self.scales):
+            pa, ga = p.numpy(), g.numpy()
+            if decay:
+                ga = ga + decay * pa
+            new.append(make_tensor((pa - (lr * scale) * ga).astype(pa.dtype, copy=False)))
+        return new
+
+
+class _AdamUpdate:
+    """Adam with bias correction; per parameter two moments and the powers of the betas."""
+    __name__ = "adam"
+    slots = ("moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc")
+
+    def __init__(self, optimizer, params):
+        self.optimizer = optimizer
+        self.scales = [p.learning_rate for p in params]
+        self.beta1 = _hyper(optimizer, "_beta1", "beta1", default=0.9)
+        self.beta2 = _hyper(optimizer, "_beta2", "beta2", default=0.999)
+        self.epsilon = _hyper(optimizer, "_epsilon", "epsilon", default=1e-8)
+
+    def start_values(self, param):
+        zeros = np.zeros(param.shape, param.dtype.np_dtype)
+        return [zeros, zeros, np.array([self.beta1], np.float64),
+                np.array([self.beta2], np.float64)]
+
+    def __call__(self, *tensors):
+        n = len(self.scales)
+        lr = _learning_rate(self.optimizer)
+        decay = _weight_decay(self.optimizer)
+        b1, b2, eps = self.beta1, self.beta2, self.epsilon
+        params, grads, state = tensors[:n], tensors[n:2 * n], tensors[2 * n:]
+        new_params, new_state = [], []
+        for i, (p, g, scale) in enumerate(zip(params, grads, self.scales)):
+            m, v, b1_pow, b2_pow = (t.numpy() for t in state[4 * i:4 * i + 4])
+            pa, ga = p.numpy(), g.numpy()
+            if decay:
+                ga = ga + decay * pa
+            m = b1 * m + (1 - b1) * ga
+            v = b2 * v + (1 - b2) * ga * ga
+            correction = np.sqrt(1 - b2_pow[0])
+            step = (lr * scale) * correction / (1 - b1_pow[0])
+            pa = pa - step * m / (np.sqrt(v) + eps * correction)
+            new_params.append(make_tensor(pa.astype(p.numpy().dtype, copy=False)))
+            new_state += [make_tensor(m.astype(pa.dtype, copy=False)),
+                          make_tensor(v.astype(pa.dtype, copy=False)),
+                          make_tensor(b1_pow * b1), make_tensor(b2_pow * b2)]
+        return new_params + new_state
+
+
+_UPDATES = {"SGD": _SGDUpdate, "Adam": _AdamUpdate}
+
+
+class _ConstantInit:
+    __name__ = "fill_constant"
+
+    def __init__(self, array):
+        self.array = array
+
+    def __call__(self):
+        return make_tensor(np.array(self.array, copy=True))
+
+
+def minimize(optimizer, loss, parameters=None, no_grad_set=None, startup_program=None):
+    """Append backward and update ops for ``optimizer``; returns (ops, params_grads).
+
+    Installed as ``pylayer._state.static_minimize``, which the optimizers'
+    ``minimize`` calls in static mode. Update state (Adam's moments) lives
+    in persistable variables that the startup program initialises.
+    """
+    if not isinstance(loss, Variable):
+        raise TypeError(f"{type(optimizer).__name__}.minimize: loss must be a Variable in "
+                        f"static mode, got {type(loss).__name__}")
+    kind = next((c for c in (k.__name__ for k in type(optimizer).__mro__) if c in _UPDATES),
+                None)
+    if kind is None:
+        raise TypeError(f"{type(optimizer).__name__}.minimize: static mode supports "
+                        f"{sorted(_UPDATES)} (and their subclasses)")
+    block = loss.block
+    if parameters is not None and not all(isinstance(p, (Variable, str)) for p in parameters):
+        parameters = None   # dynamic-mode parameters mean nothing in a program
+    params_grads = append_backward(loss, parameters, no_grad_set)
+    if not params_grads:
+        return [], params_grads
+    params = [p for p, _ in params_grads]
+    update = _UPDATES[kind](optimizer, params)
+    startup = startup_program if startup_program is not None else default_startup_program()
+    state = []
+    for p in params:
+        for slot, start in zip(update.slots, update.start_values(p)):
+            name = block.program._unique_name(f"{p.name}_{slot}")
+            var = Variable(block, name, list(start.shape), start.dtype.name, stop_gradient=True,
+                           persistable=True, kind="var")
+            block._add_var(var)
+            startup.global_block()._append_init(var, _ConstantInit(start))
+            state.append(var)
+    grads = [g for _, g in params_grads]
+    args = params + grads + state
+    outputs = params + state
+    op = block.append_op(kind.lower(), update, args, {}, args, outputs,
+                         list(range(len(outputs))), [False] * len(outputs), role="optimize")
+    return [op], params_grads

@@ -1,0 +1,181 @@
+"""``py_func``: an operator of a static program written as Python functions on arrays."""
+import numpy as np
+
+from pylayer import _state
+from pylayer._engine import make_outputs, needs_grad
+from pylayer._tensor import Tensor, make_tensor
+from pylayer.static._framework import Variable, default_main_program
+
+__all__ = ["py_func"]
+
+
+def _variables(value, arg):
+    """None, a Variable, or a list/tuple of Variables -> a list."""
+    if value is None:
+        return []
+    if isinstance(value, Variable):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            if not isinstance(item, Variable):
+                raise TypeError(f"py_func: argument '{arg}' item {i} must be a Variable, "
+                                f"got {type(item).__name__}")
+        return list(value)
+    raise TypeError(f"py_func: argument '{arg}' must be a Variable, a list or tuple of "
+                    f"Variables, or None, got {type(value).__name__}")
+
+
+def _read_only(array):
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _shape_fits(declared, actual):
+    return len(declared) == len(actual) and all(d < 0 or d == n for d, n in zip(declared, actual))
+
+
+class _PyFuncOp:
+    """The run time of one py_func: call ``func`` on arrays, wire ``backward_func``."""
+    __name__ = "py_func"
+
+    def __init__(self, func, backward_func, inputs, outputs, skipped):
+        self.func = func
+        self.backward_func = backward_func
+        self.in_names = [v.name for v in inputs]
+        self.out_meta = [(v.name, v.shape, v.dtype.np_dtype) for v in outputs]
+        skipped_ids = {id(v) for v in skipped}
+        self.keep_inputs = [id(v) not in skipped_ids for v in inputs]
+        self.keep_outputs = [id(v) not in skipped_ids for v in outputs]
+
+    def _func_name(self, fn):
+        return getattr(fn, "__name__", type(fn).__name__)
+
+    def _results(self, returned, count, fn, what):
+        """``returned`` as a list of ``count`` values (a lone value counts as one)."""
+        if count == 1 and not isinstance(returned, (list, tuple)):
+            return [returned]
+        if returned is None:
+            items = []
+        elif isinstance(returned, (list, tuple)):
+            items = list(returned)
+        else:
+            items = [returned]
+        if len(items) != count:
+            raise ValueError(f"py_func: {self._func_name(fn)} returned {len(items)} value(s), "
+                             f"but there are {count} {what}")
+        return items
+
+    def _output_array(self, value, index):
+        name, shape, dtype = self.out_meta[index]
+        if value is None:
+            raise ValueError(f"py_func: {self._func_name(self.func)} returned None for output "
+                             f"'{name}'")
+        array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+        if array.dtype != dtype:
+            array = array.astype(dtype)
+        if not _shape_fits(shape, array.shape):
+            raise ValueError(f"py_func: {self._func_name(self.func)} returned shape "
+                             f"{list(array.shape)} for output '{name}', declared as {shape}")
+        return array
+
+    def __call__(self, *inputs):
+        arrays = [_read_only(t.numpy()) for t in inputs]
+        returned = self.func(*arrays)
+        if not self.out_meta:
+            return []
+        outs = [self._output_array(v, i) for i, v in
+                enumerate(self._results(returned, len(self.out_meta), self.func, "outputs"))]
+        if self.backward_func is None or not needs_grad(*inputs):
+            return [make_tensor(a) for a in outs]
+        attrs = ([a for a, keep in zip(arrays, self.keep_inputs) if keep],
+                 [_read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep],
+                 [(a.shape, a.dtype) for a in arrays])
+        return make_outputs(outs, tuple(inputs), "py_func", self._backward, (), attrs)
+
+    def _backward(self, node, grads):
+        kept_inputs, kept_outputs, in_meta = node.attrs
+        # An output that received no gradient contributes zeros.
+        out_grads = [np.zeros(shape, dtype) if g is None else _read_only(g.numpy())
+                     for g, (shape, dtype) in zip(grads, node.out_meta)]
+        returned = self.backward_func(*kept_inputs, *kept_outputs, *out_grads)
+        values = self._results(returned, len(self.in_names), self.backward_func, "inputs")
+        result = []
+        for value, name, (shape, dtype), following in zip(values, self.in_names, in_meta,
+                                                          node.next_nodes):
+            if value is None or following is None:
+                result.append(None)
+                continue
+            array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+            if array.shape != shape:
+                raise ValueError(f"py_func: {self._func_name(self.backward_func)} returned a "
+                                 f"gradient of shape {list(array.shape)} for input '{name}', "
+                                 f"whose shape is {list(shape)}")
+            result.append(make_tensor(array.astype(dtype, copy=False)))
+        return tuple(result)
+
+
+def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
+    """Add an operator computed by the Python function ``func`` (static mode only).
+
+    At run time ``func(*x)`` receives read-only numpy arrays and returns one
+    array (or Tensor) per variable of ``out``, which the caller creates with
+    a shape and dtype (``Block.create_var``). ``backward_func`` receives the
+    inputs, the outputs and the outputs' gradients (minus the variables in
+    ``skip_vars_in_backward_input``) and returns one gradient per input,
+    None where an input has none. Without ``backward_func`` no gradient
+    flows through the op. Returns ``out``.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     x = paddle.static.data("x", [2], "float32")
+    ...     y = main.current_block().create_var(name="y", dtype="float32", shape=[2])
+    ...     _ = paddle.static.py_func(func=lambda a: np.square(a), x=x, out=y)
+    >>> paddle.static.Executor().run(main, feed={"x": np.array([1, 3], "float32")},
+    ...                              fetch_list=[y])
+    [array([1., 9.], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    if not _state.static_mode:
+        raise RuntimeError("py_func only works in static-graph mode; call "
+                           "pylayer.enable_static() (paddle.enable_static()) before "
+                           "building the program")
+    if not callable(func):
+        raise TypeError(f"py_func: func must be callable, got {type(func).__name__}")
+    if backward_func is not None and not callable(backward_func):
+        raise TypeError(f"py_func: backward_func must be callable or None, "
+                        f"got {type(backward_func).__name__}")
+    inputs = _variables(x, "x")
+    outputs = _variables(out, "out")
+    skipped = _variables(skip_vars_in_backward_input, "skip_vars_in_backward_input")
+    forward_ids = {id(v) for v in inputs + outputs}
+    for v in skipped:
+        if id(v) not in forward_ids:
+            raise ValueError(f"py_func: skip_vars_in_backward_input holds '{v.name}', which is "
+                             f"neither an input nor an output of this py_func; only forward "
+                             f"inputs and outputs can be skipped")
+    program = default_main_program()
+    block = program.current_block()
+    for v in inputs + outputs:
+        if v.block.program is not program:
+            raise ValueError(f"py_func: Variable '{v.name}' belongs to another program than "
+                             f"the one being built")
+    for v in outputs:
+        if v.shape is None:
+            raise ValueError(f"py_func: output Variable '{v.name}' has no shape; create it "
+                             f"with a shape, e.g. block.create_var(name=..., dtype=..., "
+                             f"shape=[...])")
+        if v.op is not None or v.kind in ("data", "parameter"):
+            raise ValueError(f"py_func: output Variable '{v.name}' is already computed by "
+                             f"another op or fed; give py_func a fresh variable")
+    runner = _PyFuncOp(func, backward_func, inputs, outputs, skipped)
+    differentiable = backward_func is not None
+    needs = differentiable and any(not v.stop_gradient for v in inputs)
+    for v in outputs:
+        v._stop_gradient = not needs
+    distinct = list({id(v): v for v in inputs}.values())
+    block.append_op("py_func", runner, inputs, {}, distinct, outputs,
+                    list(range(len(outputs))), [differentiable] * len(outputs))
+    return out

@@ -1,0 +1,91 @@
+"""Layers for static programs: ``fc`` and ``py_func``."""
+import itertools
+
+from pylayer import _state
+from pylayer.static._framework import Variable, _parameter
+from pylayer.static._py_func import py_func
+
+__all__ = ["fc", "py_func"]
+
+_fc_counter = itertools.count()
+
+
+def _activation(name):
+    import pylayer
+    functional = getattr(pylayer.nn, "functional", None)
+    fn = getattr(functional, name, None) or getattr(pylayer, name, None)
+    if not isinstance(name, str) or not callable(fn):
+        raise ValueError(f"fc: unknown activation {name!r}; use the name of a pylayer "
+                         f"activation such as 'relu', 'tanh', 'sigmoid' or 'softmax'")
+    return fn
+
+
+def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation=None,
+       name=None):
+    """A fully connected layer: ``activation(x @ W + b)`` with new parameters W and b.
+
+    ``x`` (or each Variable of a list, whose products are summed) is seen as
+    a matrix whose rows are its first ``num_flatten_dims`` dimensions. The
+    parameters are named ``<name>.w_0`` and ``<name>.b_0`` (``fc_N`` by
+    default) and initialised by the startup program: Xavier-uniform weights
+    and zero biases unless ``weight_attr`` / ``bias_attr`` say otherwise;
+    ``bias_attr=False`` leaves the bias out.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 3], "float32")
+    ...     one = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(1.0))
+    ...     y = paddle.static.nn.fc(x, size=2, weight_attr=one, name="demo_fc")
+    >>> y.shape
+    [-1, 2]
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.ones([1, 3], "float32")}, fetch_list=[y])
+    [array([[3., 3.]], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    import pylayer
+    if not _state.static_mode:
+        raise RuntimeError("static.nn.fc only works in static-graph mode; call "
+                           "pylayer.enable_static() first (in dynamic mode use nn.Linear)")
+    inputs = list(x) if isinstance(x, (list, tuple)) else [x]
+    for i, item in enumerate(inputs):
+        if not isinstance(item, Variable):
+            raise TypeError(f"fc: argument 'x' must be a Variable or a list of Variables, "
+                            f"item {i} is {type(item).__name__}")
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        raise ValueError(f"fc: size must be a positive int, got {size!r}")
+    if not isinstance(num_flatten_dims, int) or num_flatten_dims < 1:
+        raise ValueError(f"fc: num_flatten_dims must be an int >= 1, got {num_flatten_dims!r}")
+    weight_attrs = list(weight_attr) if isinstance(weight_attr, (list, tuple)) \
+        else [weight_attr] * len(inputs)
+    if len(weight_attrs) != len(inputs):
+        raise ValueError(f"fc: {len(weight_attrs)} weight_attr entries for {len(inputs)} inputs")
+    prefix = name or f"fc_{next(_fc_counter)}"
+    total = None
+    for i, (item, attr) in enumerate(zip(inputs, weight_attrs)):
+        shape = item.shape
+        if len(shape) <= num_flatten_dims:
+            raise ValueError(f"fc: input '{item.name}' has shape {shape}, which needs more than "
+                             f"num_flatten_dims={num_flatten_dims} dimensions")
+        features = 1
+        for d in shape[num_flatten_dims:]:
+            if d < 0:
+                raise ValueError(f"fc: input '{item.name}' has shape {shape}; the dimensions "
+                                 f"after num_flatten_dims must be known")
+            features *= d
+        weight = _parameter([features, size], item.dtype, attr=attr,
+                            default_name=f"{prefix}.w_{i}")
+        if len(shape) > num_flatten_dims + 1:
+            item = pylayer.reshape(item, [0] * num_flatten_dims + [features])
+        product = pylayer.matmul(item, weight)
+        total = product if total is None else pylayer.add(total, product)
+    if bias_attr is not False:
+        bias = _parameter([size], inputs[0].dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+        total = pylayer.add(total, bias)
+    if activation is not None:
+        total = _activation(activation)(total)
+    return total
