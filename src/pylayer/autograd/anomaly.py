@@ -1,9 +1,24 @@
 """``detect_anomaly``: find where a bad gradient came from."""
 import functools
 
-from pylayer._engine import is_anomaly_enabled, set_anomaly_enabled
+from pylayer import _engine
+from pylayer._engine import set_anomaly_enabled
 
 __all__ = ["detect_anomaly", "is_anomaly_enabled"]
+
+
+def is_anomaly_enabled():
+    """Whether anomaly detection is on (inside ``detect_anomaly``).
+
+    >>> from pylayer.autograd import detect_anomaly
+    >>> from pylayer.autograd.anomaly import is_anomaly_enabled
+    >>> with detect_anomaly():
+    ...     print(is_anomaly_enabled())
+    True
+    >>> is_anomaly_enabled()
+    False
+    """
+    return _engine.is_anomaly_enabled()
 
 
 class detect_anomaly:

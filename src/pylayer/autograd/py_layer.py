@@ -591,9 +591,6 @@ def _node_backward(node, grads):
     """backward_fn of a PyLayer node: one gradient (or None) per input tensor."""
     ctx = node.attrs
     cls = ctx._forward_cls
-    if cls.backward is PyLayer.backward:
-        raise NotImplementedError(f"{node.name()}: {cls.__name__} must define a static "
-                                  f"backward(ctx, *grads) to be differentiated")
     grads = _incoming_grads(ctx, grads)
     per_slot = [grads[s] if isinstance(s, int) else [grads[k] for k in s]
                 for s in ctx._output_slots]
