@@ -1,0 +1,372 @@
+"""Functional forms of the nn layers: activations, dropout, losses and ``linear``.
+
+``relu``, ``sigmoid`` and ``tanh`` are the fused hot ops of
+:mod:`pylayer._ops`. The other activations record their own node, whose
+backward is written with pylayer ops so that double backward works.
+"""
+import math
+
+import numpy as np
+
+from pylayer import _state
+from pylayer._engine import make_output
+from pylayer import _ops
+from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
+                          neg, sigmoid, square, subtract, tanh, sum as reduce_sum)
+from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops import creation
+from pylayer.ops.math import erf
+
+__all__ = ["relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+           "mse_loss", "cross_entropy", "linear"]
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _float_input(x, fn, arg="x"):
+    x = as_tensor_arg(x, fn, arg, 1)
+    if x.numpy().dtype.kind != "f":
+        raise TypeError(f"{fn}(): argument '{arg}' (position 1) must be a floating-point "
+                        f"Tensor, got dtype {x.dtype.name}")
+    return x
+
+
+def _axis(axis, ndim, fn):
+    if isinstance(axis, Tensor):
+        axis = axis.item()
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"{fn}(): argument 'axis' must be an int, got {type(axis).__name__}")
+    size = max(ndim, 1)
+    if not -size <= axis < size:
+        raise ValueError(f"{fn}(): axis {axis} is out of range for a tensor of rank {ndim}")
+    return int(axis) % size if ndim else None
+
+
+def _check_reduction(reduction, fn):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{fn}(): argument 'reduction' must be one of {_REDUCTIONS}, "
+                         f"got {reduction!r}")
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+# ------------------------------------------------------------ activations
+def relu(x, name=None):
+    """``max(x, 0)`` by the fused kernel of :func:`pylayer._ops.relu`; saves its output.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
+    array([0., 2.], dtype=float32)
+    """
+    return _ops.relu(x, name)
+
+
+def _leaky_relu_bw(node, g):
+    x = node.saved_tensors()[0]
+    slope = np.where(x.numpy() > 0, 1, node.attrs).astype(g.numpy().dtype)
+    return (multiply(g, make_tensor(slope)),)
+
+
+def leaky_relu(x, negative_slope=0.01, name=None):
+    """``x`` where positive, ``negative_slope * x`` elsewhere; saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.leaky_relu(pylayer.to_tensor([-2.0, 3.0]), 0.5).numpy()
+    array([-1.,  3.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(leaky_relu, x, negative_slope=negative_slope, name=name)
+    x = _float_input(x, "leaky_relu")
+    a = x.numpy()
+    out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
+    return make_output(out, (x,), "leaky_relu", _leaky_relu_bw, (x,), False,
+                       float(negative_slope))
+
+
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TANH_SCALE = math.sqrt(2.0 / math.pi)
+_TANH_CUBIC = 0.044715
+
+
+def _gelu_bw(node, g):
+    x = node.saved_tensors()[0]
+    if node.attrs:  # tanh approximation: 0.5 x (1 + tanh(u)), u = c (x + k x^3)
+        x2 = square(x)
+        t = tanh(multiply(x, add(multiply(x2, _TANH_SCALE * _TANH_CUBIC), _TANH_SCALE)))
+        du = add(multiply(x2, 3 * _TANH_SCALE * _TANH_CUBIC), _TANH_SCALE)
+        slope = add(multiply(add(t, 1.0), 0.5),
+                    multiply(multiply(x, 0.5), multiply(subtract(1.0, square(t)), du)))
+    else:  # Phi(x) + x * phi(x)
+        cdf = multiply(add(erf(multiply(x, _SQRT_HALF)), 1.0), 0.5)
+        pdf = multiply(exp(multiply(square(x), -0.5)), _INV_SQRT_2PI)
+        slope = add(cdf, multiply(x, pdf))
+    return (multiply(g, slope),)
+
+
+def gelu(x, approximate=False, name=None):
+    """Gaussian error linear unit ``x * Phi(x)``; ``approximate=True`` uses the tanh form.
+
+    Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.gelu(pylayer.to_tensor([0.0, 1.0], dtype='float64')).numpy().round(6)
+    array([0.      , 0.841345])
+    """
+    if _state.static_mode:
+        return _state.static_call(gelu, x, approximate=approximate, name=name)
+    x = _float_input(x, "gelu")
+    a = x.numpy()
+    if approximate:
+        out = 0.5 * a * (1.0 + np.tanh(_TANH_SCALE * (a + _TANH_CUBIC * a ** 3)))
+    else:
+        out = 0.5 * a * (1.0 + erf(make_tensor(a * _SQRT_HALF)).numpy())
+    return make_output(out.astype(a.dtype, copy=False), (x,), "gelu", _gelu_bw, (x,), False,
+                       bool(approximate))
+
+
+def _softmax_input(x, axis, dtype, fn):
+    x = _float_input(x, fn)
+    if dtype is not None:
+        x = cast(x, dtype)
+    return x, _axis(axis, x.ndim, fn)
+
+
+def _shifted(a, axis):
+    """``a`` minus its max along ``axis``, so that exp cannot overflow."""
+    with np.errstate(invalid="ignore"):
+        return a - np.max(a, axis=axis, keepdims=True, initial=-np.inf)
+
+
+def _softmax_bw(node, g):
+    y = node.saved_tensors()[0]
+    return (multiply(y, subtract(g, reduce_sum(multiply(g, y), axis=node.attrs, keepdim=True))),)
+
+
+def softmax(x, axis=-1, dtype=None, name=None):
+    """``exp(x) / sum(exp(x))`` along ``axis``, computed without overflow; saves its output.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.softmax(pylayer.to_tensor([0.0, 0.0])).numpy()
+    array([0.5, 0.5], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(softmax, x, axis=axis, dtype=dtype, name=name)
+    x, axis = _softmax_input(x, axis, dtype, "softmax")
+    e = np.exp(_shifted(x.numpy(), axis))
+    out = e / np.sum(e, axis=axis, keepdims=True)
+    return make_output(out, (x,), "softmax", _softmax_bw, (), True, axis)
+
+
+def _log_softmax_bw(node, g):
+    y = node.saved_tensors()[0]
+    return (subtract(g, multiply(exp(y), reduce_sum(g, axis=node.attrs, keepdim=True))),)
+
+
+def log_softmax(x, axis=-1, dtype=None, name=None):
+    """``log(softmax(x))`` along ``axis``, computed stably; saves its output.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.log_softmax(pylayer.to_tensor([1000.0, 1000.0])).numpy()
+    array([-0.6931472, -0.6931472], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(log_softmax, x, axis=axis, dtype=dtype, name=name)
+    x, axis = _softmax_input(x, axis, dtype, "log_softmax")
+    shifted = _shifted(x.numpy(), axis)
+    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    return make_output(out, (x,), "log_softmax", _log_softmax_bw, (), True, axis)
+
+
+# ---------------------------------------------------------------- dropout
+def _dropout_bw(node, g):
+    return (multiply(g, node.saved_tensors()[0]),)
+
+
+def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
+    """Zero each element with probability ``p`` (drawn from pylayer's seeded stream).
+
+    ``mode='upscale_in_train'`` scales the kept elements by ``1 / (1 - p)`` in
+    training and returns ``x`` unchanged otherwise; ``'downscale_in_infer'``
+    keeps them as they are in training and scales by ``1 - p`` otherwise.
+    ``axis`` draws one decision per index along those axes only. Saves the
+    scaled mask.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.ones([4])
+    >>> F.dropout(x, p=0.0).numpy()
+    array([1., 1., 1., 1.], dtype=float32)
+    >>> F.dropout(x, p=0.5, training=False) is x
+    True
+    """
+    if _state.static_mode:
+        return _state.static_call(dropout, x, p=p, axis=axis, training=training, mode=mode,
+                                  name=name)
+    if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
+        raise ValueError(f"dropout(): argument 'p' must be a number in [0, 1], got {p!r}")
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"dropout(): argument 'mode' must be 'upscale_in_train' or "
+                         f"'downscale_in_infer', got {mode!r}")
+    x = _float_input(x, "dropout")
+    if not training:
+        return x if mode == "upscale_in_train" else multiply(x, 1.0 - p)
+    if p == 0:
+        return x
+    a = x.numpy()
+    shape = list(a.shape)
+    if axis is not None:
+        axes = {_axis(v, a.ndim, "dropout") for v in (axis if isinstance(axis, (list, tuple))
+                                                      else [axis])}
+        shape = [s if i in axes else 1 for i, s in enumerate(shape)]
+    keep = creation.get_rng().random(shape) >= p
+    scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1 else 1.0
+    mask = (keep * scale).astype(a.dtype)
+    return make_output(a * mask, (x,), "dropout", _dropout_bw, (make_tensor(mask),))
+
+
+# ----------------------------------------------------------------- losses
+def mse_loss(input, label, reduction="mean", name=None):
+    """Squared error ``(input - label) ** 2``, averaged (default), summed or kept.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.mse_loss(pylayer.to_tensor([1.0, 3.0]), pylayer.to_tensor([0.0, 0.0])).numpy()
+    array(5., dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(mse_loss, input, label, reduction=reduction, name=name)
+    _check_reduction(reduction, "mse_loss")
+    input = _float_input(input, "mse_loss", "input")
+    label = as_tensor_arg(label, "mse_loss", "label", 2)
+    return _reduce(square(subtract(input, label)), reduction)
+
+
+def _hard_targets(input, label, axis, ignore_index, label_smoothing):
+    """One-hot targets (zero rows for ignored labels) and the mask of kept samples."""
+    a = input.numpy()
+    lab = label.numpy()
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"cross_entropy(): hard labels must be integers, got dtype {lab.dtype}; "
+                        f"pass soft_label=True for probabilities")
+    if lab.ndim == a.ndim - 1:
+        lab = np.expand_dims(lab, axis)
+    if lab.ndim != a.ndim or lab.shape[axis] != 1 or \
+            lab.shape[:axis] + lab.shape[axis + 1:] != a.shape[:axis] + a.shape[axis + 1:]:
+        raise ValueError(f"cross_entropy(): label of shape {list(label.shape)} does not fit "
+                         f"input of shape {list(a.shape)} with axis {axis}; expected the "
+                         f"input's shape without that axis, or with it of size 1")
+    classes = a.shape[axis]
+    kept = lab != ignore_index
+    if ((lab < 0) | (lab >= classes))[kept].any():
+        raise ValueError(f"cross_entropy(): labels must lie in [0, {classes}) "
+                         f"(or equal ignore_index={ignore_index})")
+    positions = np.arange(classes).reshape([classes if i == axis else 1 for i in range(a.ndim)])
+    onehot = (positions == np.where(kept, lab, -1)).astype(a.dtype)
+    if label_smoothing:
+        onehot = onehot * (1.0 - label_smoothing) + kept * (label_smoothing / classes)
+    return onehot.astype(a.dtype), lab, kept
+
+
+def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
+                  soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
+    """Softmax cross entropy between logits ``input`` and ``label``, through ``log_softmax``.
+
+    Hard labels are integer class indices shaped like ``input`` without
+    ``axis`` (``[N]``) or with it of size 1 (``[N, 1]``); samples whose label
+    equals ``ignore_index`` count for nothing. Soft labels
+    (``soft_label=True``) are probabilities shaped like ``input``.
+    ``weight`` gives each class a factor; the mean then divides by the sum
+    of the weights used. With ``reduction='none'`` the loss keeps ``axis``
+    with size 1 (``[N, 1]``). ``use_softmax=False`` takes ``input`` as
+    probabilities already.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logits = pylayer.to_tensor([[0.0, 0.0], [0.0, 0.0]])
+    >>> round(F.cross_entropy(logits, pylayer.to_tensor([0, 1])).item(), 4)
+    0.6931
+    """
+    if _state.static_mode:
+        return _state.static_call(cross_entropy, input, label, weight=weight,
+                                  ignore_index=ignore_index, reduction=reduction,
+                                  soft_label=soft_label, axis=axis, use_softmax=use_softmax,
+                                  label_smoothing=label_smoothing, name=name)
+    _check_reduction(reduction, "cross_entropy")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"cross_entropy(): 'label_smoothing' must be in [0, 1], "
+                         f"got {label_smoothing}")
+    input = _float_input(input, "cross_entropy", "input")
+    label = as_tensor_arg(label, "cross_entropy", "label", 2)
+    if input.ndim == 0:
+        raise ValueError("cross_entropy(): argument 'input' must have a class axis")
+    axis = _axis(axis, input.ndim, "cross_entropy")
+    dtype = input.numpy().dtype
+    class_weight = None
+    if weight is not None:
+        class_weight = np.asarray(weight.numpy() if isinstance(weight, Tensor) else weight,
+                                  dtype=dtype)
+        if class_weight.shape != (input.shape[axis],):
+            raise ValueError(f"cross_entropy(): 'weight' must have one entry per class "
+                             f"({input.shape[axis]}), got shape {list(class_weight.shape)}")
+    log_probs = log_softmax(input, axis) if use_softmax else log(input)
+    if soft_label:
+        if label.shape != input.shape:
+            raise ValueError(f"cross_entropy(): soft labels must have the input's shape "
+                             f"{input.shape}, got {label.shape}")
+        target = label
+        if label_smoothing:
+            target = add(multiply(target, 1.0 - label_smoothing),
+                         label_smoothing / input.shape[axis])
+        sample_weight = None
+        if class_weight is not None:
+            shape = [-1 if i == axis else 1 for i in range(input.ndim)]
+            sample_weight = np.sum(target.numpy() * class_weight.reshape(shape), axis=axis,
+                                   keepdims=True)
+        kept_count = None
+    else:
+        onehot, lab, kept = _hard_targets(input, label, axis, ignore_index, label_smoothing)
+        target = make_tensor(onehot)
+        sample_weight = None
+        if class_weight is not None:
+            sample_weight = np.where(kept, class_weight[np.where(kept, lab, 0)], 0).astype(dtype)
+        kept_count = float(kept.sum())
+    loss = neg(reduce_sum(multiply(log_probs, target), axis=axis, keepdim=True))
+    if sample_weight is not None:
+        loss = multiply(loss, make_tensor(sample_weight))
+    if reduction == "none":
+        return loss
+    total = reduce_sum(loss)
+    if reduction == "sum":
+        return total
+    if sample_weight is not None:
+        return divide(total, float(sample_weight.sum()))
+    if kept_count is not None:
+        return divide(total, kept_count)
+    return mean(loss)
+
+
+# ----------------------------------------------------------------- linear
+def linear(x, weight, bias=None, name=None):
+    """``x @ weight + bias`` with ``weight`` shaped ``[in_features, out_features]``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.linear(pylayer.ones([1, 2]), pylayer.ones([2, 3]), pylayer.ones([3])).numpy()
+    array([[3., 3., 3.]], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(linear, x, weight, bias=bias, name=name)
+    out = matmul(x, weight)
+    return out if bias is None else add(out, bias)

@@ -1,0 +1,315 @@
+"""``Layer``: the base of every model, holding parameters, buffers and sub-layers."""
+import copy
+import re
+import warnings
+from collections import OrderedDict
+
+import numpy as np
+
+from pylayer._tensor import Tensor
+from pylayer.autograd import no_grad
+from pylayer.nn import param as param_module
+from pylayer.nn.param import ParamAttr, unique_name
+
+__all__ = ["Layer"]
+
+
+def _is_parameter(value):
+    return getattr(type(value), "_is_parameter", False)
+
+
+def _snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def assign_values(target, values, where):
+    """Write ``values`` into tensor ``target`` in place (no graph; bumps its version)."""
+    array = np.asarray(values.numpy() if isinstance(values, Tensor) else values)
+    current = target.numpy()
+    if array.shape != current.shape:
+        raise ValueError(f"{where}: got a value of shape {list(array.shape)}, but the "
+                         f"tensor has shape {list(current.shape)}")
+    if current.flags.writeable:
+        np.copyto(current, array, casting="unsafe")
+    else:
+        current = array.astype(current.dtype)
+    target._set_array_inplace(current)
+
+
+class Layer:
+    """A building block of models: subclass it and define ``forward``.
+
+    Assigning a :class:`~pylayer.nn.param.Parameter` or a ``Layer`` to an
+    attribute registers it, so ``parameters()`` and ``state_dict()`` find it.
+
+    >>> import pylayer
+    >>> class Affine(pylayer.nn.Layer):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.scale = self.create_parameter([1], default_initializer=pylayer.nn.initializer.Constant(2.0))
+    ...         self.inner = pylayer.nn.Linear(1, 1)
+    ...     def forward(self, x):
+    ...         return self.inner(x) * self.scale
+    >>> model = Affine()
+    >>> [name for name, _ in model.named_parameters()]
+    ['scale', 'inner.weight', 'inner.bias']
+    >>> model(pylayer.ones([4, 1])).shape
+    [4, 1]
+    """
+
+    def __init__(self, name_scope=None, dtype="float32"):
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_sub_layers", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistable_buffers", set())
+        self.training = True
+        self._dtype = dtype
+        self._full_name = unique_name(name_scope or _snake(type(self).__name__))
+
+    # --------------------------------------------------------- registration
+    def _registry(self, name):
+        registry = self.__dict__.get(name)
+        if registry is None:
+            raise AttributeError(f"{type(self).__name__}: call super().__init__() before "
+                                 f"assigning parameters or sub-layers")
+        return registry
+
+    def _forget(self, name):
+        for key in ("_parameters", "_sub_layers", "_buffers"):
+            self.__dict__.get(key, {}).pop(name, None)
+        self.__dict__.pop(name, None)
+
+    def __setattr__(self, name, value):
+        if _is_parameter(value):
+            registry = self._registry("_parameters")
+            self._forget(name)
+            registry[name] = value
+        elif isinstance(value, Layer):
+            registry = self._registry("_sub_layers")
+            self._forget(name)
+            registry[name] = value
+        else:
+            for key, kind in (("_parameters", "Parameter"), ("_sub_layers", "Layer")):
+                registry = self.__dict__.get(key)
+                if registry is not None and name in registry:
+                    if value is not None:
+                        raise TypeError(f"{type(self).__name__}.{name} is a registered "
+                                        f"{kind}; assign a {kind} or None, got "
+                                        f"{type(value).__name__}")
+                    registry[name] = None
+                    return
+            buffers = self.__dict__.get("_buffers")
+            if buffers is not None and name in buffers:
+                if value is not None and not isinstance(value, Tensor):
+                    raise TypeError(f"{type(self).__name__}.{name} is a registered buffer; "
+                                    f"assign a Tensor or None, got {type(value).__name__}")
+                buffers[name] = value
+                return
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        for key in ("_parameters", "_sub_layers", "_buffers"):
+            registry = self.__dict__.get(key)
+            if registry is not None and name in registry:
+                return registry[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for key in ("_parameters", "_sub_layers", "_buffers"):
+            registry = self.__dict__.get(key)
+            if registry is not None and name in registry:
+                del registry[name]
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._sub_layers)
+                      | set(self._buffers))
+
+    def add_sublayer(self, name, sublayer):
+        """Register ``sublayer`` under ``name`` and return it."""
+        if not isinstance(sublayer, Layer) and sublayer is not None:
+            raise TypeError(f"add_sublayer(): argument 'sublayer' must be a Layer, "
+                            f"got {type(sublayer).__name__}")
+        self._forget(str(name))
+        self._registry("_sub_layers")[str(name)] = sublayer
+        return sublayer
+
+    def add_parameter(self, name, parameter):
+        """Register ``parameter`` under ``name`` and return it."""
+        if parameter is not None and not _is_parameter(parameter):
+            raise TypeError(f"add_parameter(): argument 'parameter' must be a Parameter, "
+                            f"got {type(parameter).__name__}")
+        self._forget(name)
+        self._registry("_parameters")[name] = parameter
+        return parameter
+
+    def register_buffer(self, name, tensor, persistable=True):
+        """Keep ``tensor`` with the layer; a persistable buffer goes into ``state_dict``."""
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"register_buffer(): argument 'tensor' must be a Tensor, "
+                            f"got {type(tensor).__name__}")
+        self._forget(name)
+        self._registry("_buffers")[name] = tensor
+        if persistable:
+            self._non_persistable_buffers.discard(name)
+        else:
+            self._non_persistable_buffers.add(name)
+
+    def create_parameter(self, shape, attr=None, dtype=None, is_bias=False,
+                         default_initializer=None):
+        """Make a parameter named after this layer (``linear_0.w_0``); ``attr=False`` gives None.
+
+        Goes through :func:`pylayer.create_parameter`, so static mode sees it.
+        """
+        attr = ParamAttr._to_attr(attr)
+        if attr is False:
+            return None
+        if attr.name is None:
+            attr = copy.copy(attr)
+            attr.name = unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
+        return param_module.create_parameter(shape, dtype or self._dtype, attr=attr,
+                                             is_bias=is_bias,
+                                             default_initializer=default_initializer)
+
+    # -------------------------------------------------------------- walking
+    def named_sublayers(self, prefix="", include_self=False, layers_set=None):
+        """Yield ``(dotted_name, layer)`` for every sub-layer, each once."""
+        layers_set = set() if layers_set is None else layers_set
+        if include_self and id(self) not in layers_set:
+            layers_set.add(id(self))
+            yield prefix, self
+        for name, layer in self._sub_layers.items():
+            if layer is None or id(layer) in layers_set:
+                continue
+            path = f"{prefix}.{name}" if prefix else name
+            layers_set.add(id(layer))
+            yield path, layer
+            yield from layer.named_sublayers(path, False, layers_set)
+
+    def sublayers(self, include_self=False):
+        return [layer for _, layer in self.named_sublayers(include_self=include_self)]
+
+    def named_children(self):
+        seen = set()
+        for name, layer in self._sub_layers.items():
+            if layer is not None and id(layer) not in seen:
+                seen.add(id(layer))
+                yield name, layer
+
+    def children(self):
+        return [layer for _, layer in self.named_children()]
+
+    def _named_members(self, registry, prefix, include_sublayers):
+        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers \
+            else [(prefix, self)]
+        seen = set()
+        for layer_prefix, layer in layers:
+            for name, value in getattr(layer, registry).items():
+                if value is None or id(value) in seen:
+                    continue
+                seen.add(id(value))
+                yield (f"{layer_prefix}.{name}" if layer_prefix else name), value, layer, name
+
+    def named_parameters(self, prefix="", include_sublayers=True):
+        """Yield ``(dotted_name, parameter)`` for every parameter, each once."""
+        for path, value, _, _ in self._named_members("_parameters", prefix, include_sublayers):
+            yield path, value
+
+    def parameters(self, include_sublayers=True):
+        """All parameters of this layer and (by default) its sub-layers, as a list."""
+        return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
+
+    def named_buffers(self, prefix="", include_sublayers=True):
+        for path, value, _, _ in self._named_members("_buffers", prefix, include_sublayers):
+            yield path, value
+
+    def buffers(self, include_sublayers=True):
+        return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
+
+    # ---------------------------------------------------------------- modes
+    def train(self):
+        """Training mode for this layer and its sub-layers (dropout active)."""
+        for layer in self.sublayers(include_self=True):
+            layer.training = True
+        return self
+
+    def eval(self):
+        """Evaluation mode for this layer and its sub-layers (dropout off)."""
+        for layer in self.sublayers(include_self=True):
+            layer.training = False
+        return self
+
+    def clear_gradients(self, set_to_zero=True):
+        for p in self.parameters():
+            if p.trainable:
+                p.clear_grad(set_to_zero)
+
+    # ---------------------------------------------------------------- state
+    def state_dict(self, destination=None, include_sublayers=True,
+                   structured_name_prefix="", use_hook=True):
+        """Parameters and persistable buffers by dotted name (the tensors themselves)."""
+        result = OrderedDict() if destination is None else destination
+        prefix = structured_name_prefix.rstrip(".")
+        for path, value in self.named_parameters(prefix, include_sublayers):
+            result[path] = value
+        for path, value, owner, name in self._named_members("_buffers", prefix,
+                                                            include_sublayers):
+            if name not in owner._non_persistable_buffers:
+                result[path] = value
+        return result
+
+    def set_state_dict(self, state_dict, use_structured_name=True):
+        """Copy values from ``state_dict`` into this layer's tensors, in place.
+
+        Keys are dotted names (or tensor names with ``use_structured_name=False``).
+        A missing key or a shape mismatch is skipped with a warning. Returns
+        ``(missing_keys, unexpected_keys)``.
+        """
+        own = self.state_dict()
+        keys = {path: (path if use_structured_name else t.name) for path, t in own.items()}
+        missing = []
+        for path, target in own.items():
+            key = keys[path]
+            if key not in state_dict:
+                warnings.warn(f"set_state_dict: {key} is not in the given state dict; "
+                              f"it keeps its current value")
+                missing.append(key)
+                continue
+            value = state_dict[key]
+            shape = list(np.shape(value.numpy() if isinstance(value, Tensor) else value))
+            if shape != target.shape:
+                warnings.warn(f"set_state_dict: skipped {key}: the given value has shape "
+                              f"{shape}, but the layer expects {target.shape}")
+                missing.append(key)
+                continue
+            with no_grad():
+                assign_values(target, value, "set_state_dict")
+        used = set(keys.values())
+        return missing, [k for k in state_dict if k not in used]
+
+    set_dict = set_state_dict
+    load_dict = set_state_dict
+
+    # ----------------------------------------------------------------- call
+    def forward(self, *inputs, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define forward()")
+
+    def __call__(self, *inputs, **kwargs):
+        return self.forward(*inputs, **kwargs)
+
+    def full_name(self):
+        """This layer's unique name, such as ``linear_0``."""
+        return self._full_name
+
+    def extra_repr(self):
+        """Text shown inside this layer's repr; subclasses describe their settings."""
+        return ""
+
+    def __repr__(self):
+        lines = [f"({name}): " + repr(layer).replace("\n", "\n  ")
+                 for name, layer in self._sub_layers.items()]
+        head = f"{type(self).__name__}({self.extra_repr()}"
+        if not lines:
+            return head + ")"
+        return head + "\n  " + "\n  ".join(lines) + "\n)"
