@@ -1,0 +1,70 @@
+"""Adam: adaptive moment estimation."""
+import numpy as np
+
+from pylayer.optimizer.optimizer import Optimizer, _number
+
+__all__ = ["Adam"]
+
+
+class Adam(Optimizer):
+    """Adam with bias correction, in Paddle's form. At step ``t``::
+
+        m = beta1 * m + (1 - beta1) * grad
+        v = beta2 * v + (1 - beta2) * grad ** 2
+        lr_t = lr * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)
+        param = param - lr_t * m / (sqrt(v) + epsilon * sqrt(1 - beta2 ** t))
+
+    which equals ``lr * m_hat / (sqrt(v_hat) + epsilon)`` with the
+    bias-corrected moments. With ``amsgrad=True``, ``v`` in the denominator
+    is replaced by its running maximum. ``weight_decay`` adds
+    ``weight_decay * param`` to ``grad`` (L2 regularization, not AdamW's
+    decoupled decay). The state per parameter is ``moment1``, ``moment2``
+    (and ``moment2_max``), ``beta1_pow`` and ``beta2_pow``. ``lazy_mode``,
+    ``multi_precision`` and ``use_multi_tensor`` are accepted for
+    compatibility; gradients are always dense here.
+
+    >>> import pylayer
+    >>> w = pylayer.create_parameter([1], 'float64', default_initializer=pylayer.nn.initializer.Constant(1.0))
+    >>> opt = pylayer.optimizer.Adam(learning_rate=0.1, parameters=[w])
+    >>> (w * 3.0).sum().backward()
+    >>> opt.step()
+    >>> w.numpy().round(6)
+    array([0.9])
+    """
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
+                 parameters=None, weight_decay=None, grad_clip=None, lazy_mode=False,
+                 multi_precision=False, use_multi_tensor=False, amsgrad=False, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._beta1 = _number(beta1, "Adam", "beta1")
+        self._beta2 = _number(beta2, "Adam", "beta2")
+        self._epsilon = _number(epsilon, "Adam", "epsilon")
+        for arg, value in (("beta1", self._beta1), ("beta2", self._beta2)):
+            if not 0 <= value < 1:
+                raise ValueError(f"Adam(): argument '{arg}' must be in [0, 1), got {value}")
+        if self._epsilon < 0:
+            raise ValueError(f"Adam(): argument 'epsilon' must be non-negative, got {epsilon}")
+        self._amsgrad = bool(amsgrad)
+
+    def _update_array(self, param, grad, state, lr):
+        if not state:
+            state["moment1"] = np.zeros_like(param)
+            state["moment2"] = np.zeros_like(param)
+            if self._amsgrad:
+                state["moment2_max"] = np.zeros_like(param)
+            state["beta1_pow"] = self._beta1
+            state["beta2_pow"] = self._beta2
+        m, v = state["moment1"], state["moment2"]
+        m *= self._beta1
+        m += (1 - self._beta1) * grad
+        v *= self._beta2
+        v += (1 - self._beta2) * np.square(grad)
+        if self._amsgrad:
+            np.maximum(state["moment2_max"], v, out=state["moment2_max"])
+            v = state["moment2_max"]
+        correction = np.sqrt(1 - state["beta2_pow"])
+        lr_t = lr * correction / (1 - state["beta1_pow"])
+        param -= (lr_t * m / (np.sqrt(v) + self._epsilon * correction)).astype(param.dtype,
+                                                                                copy=False)
+        state["beta1_pow"] *= self._beta1
+        state["beta2_pow"] *= self._beta2

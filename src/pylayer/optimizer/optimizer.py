@@ -1,0 +1,168 @@
+"""``Optimizer``: the shared machinery of SGD and Adam.
+
+``step()`` collects ``(param, grad)`` for the trainable parameters that have
+a gradient, clips the gradients (``grad_clip``), adds L2 weight decay
+(``grad + coeff * param``, where ``coeff`` is the parameter's
+``regularizer`` or else the optimizer's ``weight_decay``), and then writes
+each update into the parameter's own array, bumping its version. Updates
+work on numpy arrays under ``no_grad``: they are never recorded.
+
+Subclasses implement ``_update_array(param, grad, state, lr)``: it changes
+the ndarray ``param`` in place from ``grad``, the per-parameter dict
+``state`` (its accumulators) and the learning rate ``lr`` (already
+multiplied by the parameter's ``learning_rate`` factor).
+"""
+import numpy as np
+
+from pylayer import _state
+from pylayer._tensor import Tensor
+from pylayer.autograd import no_grad
+
+__all__ = ["Optimizer"]
+
+
+def _number(value, cls, arg):
+    if isinstance(value, Tensor):
+        value = value.item()
+    if not isinstance(value, (int, float, np.floating, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"{cls}(): argument '{arg}' must be a number, got {type(value).__name__}")
+    return float(value)
+
+
+class Optimizer:
+    """Base class of the optimizers; see the module documentation for ``step()``.
+
+    A subclass only writes the update of one parameter array:
+
+    >>> import pylayer
+    >>> class SignDescent(pylayer.optimizer.Optimizer):
+    ...     def _update_array(self, param, grad, state, lr):
+    ...         param -= lr * (grad > 0) - lr * (grad < 0)
+    >>> w = pylayer.create_parameter([2], 'float64', is_bias=True)
+    >>> opt = SignDescent(0.5, parameters=[w])
+    >>> (w * pylayer.to_tensor([3.0, -2.0], dtype='float64')).sum().backward()
+    >>> opt.step()
+    >>> w.numpy()
+    array([-0.5,  0.5])
+    """
+
+    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
+                 name=None):
+        cls = type(self).__name__
+        self._learning_rate = _number(learning_rate, cls, "learning_rate")
+        if self._learning_rate < 0:
+            raise ValueError(f"{cls}(): argument 'learning_rate' must be non-negative, "
+                             f"got {learning_rate}")
+        if parameters is not None:
+            parameters = list(parameters)
+            for i, p in enumerate(parameters):
+                if not isinstance(p, Tensor) and not getattr(type(p), "_is_parameter", False):
+                    raise TypeError(f"{cls}(): argument 'parameters' must hold Tensors "
+                                    f"(parameter groups as dicts are not supported), item {i} "
+                                    f"is a {type(p).__name__}")
+        elif not _state.static_mode:
+            raise ValueError(f"{cls}(): argument 'parameters' is required in dynamic mode; "
+                             f"pass model.parameters()")
+        self._parameter_list = parameters
+        self._weight_decay = None if weight_decay is None else _number(weight_decay, cls,
+                                                                        "weight_decay")
+        if grad_clip is not None and not callable(grad_clip):
+            raise TypeError(f"{cls}(): argument 'grad_clip' must be a ClipGradBy* object, "
+                            f"got {type(grad_clip).__name__}")
+        self._grad_clip = grad_clip
+        self._name = name
+        self._accumulators = {}
+
+    # ---------------------------------------------------------- learning rate
+    def get_lr(self):
+        """The current learning rate (a float)."""
+        return self._learning_rate
+
+    def set_lr(self, value):
+        """Change the learning rate used by the next steps."""
+        self._learning_rate = _number(value, type(self).__name__, "value")
+
+    # ------------------------------------------------------------- updates
+    def _state_for(self, param):
+        """The accumulators of one parameter, keyed by its name."""
+        return self._accumulators.setdefault(param.name, {})
+
+    def _update_array(self, param, grad, state, lr):
+        raise NotImplementedError(f"{type(self).__name__} does not implement _update_array()")
+
+    def _params_grads(self, parameters=None, no_grad_set=None):
+        params = self._parameter_list if parameters is None else list(parameters)
+        skip = set()
+        for item in no_grad_set or ():
+            skip.add(item if isinstance(item, str) else id(item))
+        return [(p, p.grad) for p in params
+                if not p.stop_gradient and p.grad is not None
+                and id(p) not in skip and p.name not in skip]
+
+    def _apply_gradients(self, params_grads):
+        """Clip, decay and update: the body of ``step()``."""
+        with no_grad():
+            if self._grad_clip is not None and params_grads:
+                params_grads = self._grad_clip(params_grads)
+            for param, grad in params_grads:
+                array = param.numpy()
+                g = grad.numpy().astype(array.dtype, copy=False)
+                coeff = getattr(param, "regularizer", None)
+                coeff = self._weight_decay if coeff is None else coeff
+                if coeff:
+                    g = g + coeff * array
+                if not array.flags.writeable:
+                    array = np.array(array, copy=True)
+                lr = self._learning_rate * getattr(param, "optimize_attr",
+                                                   {}).get("learning_rate", 1.0)
+                self._update_array(array, g, self._state_for(param), lr)
+                param._set_array_inplace(array)
+        return params_grads
+
+    def step(self):
+        """Update every trainable parameter that has a gradient (in place)."""
+        self._apply_gradients(self._params_grads())
+
+    def clear_grad(self, set_to_zero=True):
+        """Reset the parameters' gradients: to zeros (default) or to None."""
+        for p in self._parameter_list or ():
+            if not p.stop_gradient:
+                p.clear_grad(set_to_zero)
+
+    clear_gradients = clear_grad
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        """Backward from ``loss``, then update; returns ``(optimize_ops, params_grads)``.
+
+        In static mode this appends the backward and update ops to the program
+        (through ``pylayer.static``) instead.
+        """
+        if _state.static_mode:
+            return _state.static_minimize(self, loss, parameters=parameters,
+                                          no_grad_set=no_grad_set)
+        if not isinstance(loss, Tensor):
+            raise TypeError(f"minimize(): argument 'loss' must be a Tensor, "
+                            f"got {type(loss).__name__}")
+        loss.backward()
+        return [], self._apply_gradients(self._params_grads(parameters, no_grad_set))
+
+    # --------------------------------------------------------------- state
+    def state_dict(self):
+        """The accumulators, keyed ``<param name>_<accumulator>``, plus the learning rate."""
+        result = {"learning_rate": self._learning_rate}
+        for name, state in self._accumulators.items():
+            for key, value in state.items():
+                result[f"{name}_{key}"] = value
+        return result
+
+    def set_state_dict(self, state_dict):
+        """Restore what :meth:`state_dict` returned."""
+        self._learning_rate = float(state_dict.get("learning_rate", self._learning_rate))
+        for p in self._parameter_list or ():
+            prefix = f"{p.name}_"
+            for key, value in state_dict.items():
+                if key.startswith(prefix):
+                    value = np.array(value.numpy() if isinstance(value, Tensor) else value,
+                                     copy=True)
+                    self._state_for(p)[key[len(prefix):]] = value[()] if value.ndim == 0 \
+                        else value
