@@ -1,0 +1,482 @@
+"""The hot ops of ``pylayer._ops``: forward against numpy, gradients against
+central differences (first and second order), broadcasting, 0-d, empty and
+non-contiguous inputs, dtypes, saved tensors and argument errors."""
+import warnings
+
+import numpy as np
+import pytest
+
+import pylayer
+from pylayer import _engine
+from pylayer.autograd import gradcheck, gradgradcheck
+
+
+def leaf(array, dtype="float64"):
+    """A float tensor that needs a gradient."""
+    return pylayer.to_tensor(np.asarray(array), dtype=dtype, stop_gradient=False)
+
+
+def non_contiguous(array, stop_gradient=True):
+    """A tensor holding ``array``'s values through a transposed (strided) view."""
+    array = np.asarray(array)
+    perm = list(range(array.ndim))[::-1]
+    base = pylayer.to_tensor(np.ascontiguousarray(np.transpose(array, perm)),
+                             stop_gradient=stop_gradient)
+    view = pylayer.transpose(base, perm)
+    assert not view.numpy().flags.c_contiguous
+    return view
+
+
+RNG = np.random.default_rng(20240601)
+
+
+def rand(*shape, low=-2.0, high=2.0):
+    return RNG.uniform(low, high, size=shape)
+
+
+# ------------------------------------------------------- elementwise binary
+BINARY = [
+    ("add", pylayer.add, np.add),
+    ("subtract", pylayer.subtract, np.subtract),
+    ("multiply", pylayer.multiply, np.multiply),
+    ("divide", pylayer.divide, np.divide),
+]
+
+BROADCAST_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 2)),
+                    ((4, 1, 3), (2, 1)), ((0, 3), (3,)), ((), ())]
+
+
+@pytest.mark.parametrize("name, op, ref", BINARY, ids=[b[0] for b in BINARY])
+@pytest.mark.parametrize("shapes", BROADCAST_SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_binary_forward_matches_numpy(name, op, ref, shapes, dtype):
+    a = rand(*shapes[0]).astype(dtype)
+    b = (rand(*shapes[1], low=0.5, high=2.0)).astype(dtype)
+    out = op(pylayer.to_tensor(a), pylayer.to_tensor(b))
+    expected = ref(a, b)
+    assert out.shape == list(expected.shape)
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name, op, ref", BINARY, ids=[b[0] for b in BINARY])
+@pytest.mark.parametrize("shapes", [s for s in BROADCAST_SHAPES if 0 not in s[0] + s[1]],
+                         ids=str)
+def test_binary_gradients_are_summed_back_to_each_shape(name, op, ref, shapes):
+    x = leaf(rand(*shapes[0]))
+    y = leaf(rand(*shapes[1], low=0.5, high=2.0))
+    assert gradcheck(op, (x, y))
+    assert gradgradcheck(op, (x, y))
+    out = op(x, y)
+    out.sum().backward()
+    assert x.grad.shape == list(shapes[0])
+    assert y.grad.shape == list(shapes[1])
+
+
+@pytest.mark.parametrize("name, op, ref", BINARY, ids=[b[0] for b in BINARY])
+def test_binary_with_python_numbers_on_either_side(name, op, ref):
+    a = rand(2, 3, low=0.5, high=2.0)
+    x = leaf(a, "float32")
+    left = op(x, 3.0)
+    right = op(3.0, x)
+    assert left.dtype == "float32" and right.dtype == "float32"
+    np.testing.assert_allclose(left.numpy(), ref(a.astype(np.float32), 3.0), rtol=1e-6)
+    np.testing.assert_allclose(right.numpy(), ref(3.0, a.astype(np.float32)), rtol=1e-6)
+    x64 = leaf(a)
+    assert gradcheck(lambda t: op(t, 3.0), x64)
+    assert gradcheck(lambda t: op(3.0, t), x64)
+    assert gradgradcheck(lambda t: op(3.0, t), x64)
+
+
+@pytest.mark.parametrize("name, op, ref", BINARY, ids=[b[0] for b in BINARY])
+def test_binary_non_contiguous_inputs(name, op, ref):
+    a = rand(3, 4)
+    b = rand(3, 4, low=0.5, high=2.0)
+    out = op(non_contiguous(a), non_contiguous(b))
+    np.testing.assert_allclose(out.numpy(), ref(a, b), rtol=1e-6)
+    base = leaf(a.T.copy())
+    assert gradcheck(lambda t, u: op(pylayer.transpose(t, [1, 0]), u),
+                     (base, leaf(b)))
+
+
+@pytest.mark.parametrize("name, op, ref", BINARY, ids=[b[0] for b in BINARY])
+def test_binary_shape_mismatch_is_an_error(name, op, ref):
+    with pytest.raises(ValueError):
+        op(pylayer.ones([2, 3]), pylayer.ones([4]))
+
+
+@pytest.mark.parametrize("name, op, ref", BINARY, ids=[b[0] for b in BINARY])
+def test_binary_rejects_non_numeric_arguments(name, op, ref):
+    with pytest.raises(TypeError, match=rf"{name}\(\).*'y'.*position 2"):
+        op(pylayer.ones([2]), "a")
+    with pytest.raises(TypeError, match=rf"{name}\(\).*'x'.*position 1"):
+        op(None, pylayer.ones([2]))
+
+
+def test_integer_arithmetic_keeps_integers_and_divide_gives_float32():
+    a = pylayer.to_tensor([7, -7])
+    assert pylayer.add(a, 1).dtype == "int64"
+    assert pylayer.multiply(a, 2).numpy().tolist() == [14, -14]
+    quotient = pylayer.divide(a, 2)
+    assert quotient.dtype == "float32"
+    np.testing.assert_allclose(quotient.numpy(), [3.5, -3.5])
+
+
+def test_mixed_float_widths_promote_like_numpy():
+    out = pylayer.add(pylayer.ones([2], "float32"), pylayer.ones([2], "float64"))
+    assert out.dtype == "float64"
+
+
+def test_divide_by_zero_gives_inf_and_nan_silently():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = pylayer.divide(pylayer.to_tensor([1.0, 0.0, -1.0]), 0.0).numpy()
+    assert out[0] == np.inf and np.isnan(out[1]) and out[2] == -np.inf
+
+
+# ---------------------------------------------------------- elementwise unary
+UNARY = [
+    ("neg", pylayer.neg, np.negative, (-2, 2)),
+    ("tanh", pylayer.tanh, np.tanh, (-2, 2)),
+    ("exp", pylayer.exp, np.exp, (-2, 2)),
+    ("log", pylayer.log, np.log, (0.2, 3)),
+    ("sigmoid", pylayer.sigmoid, lambda a: 1 / (1 + np.exp(-a)), (-4, 4)),
+    ("square", pylayer.square, np.square, (-2, 2)),
+    ("sqrt", pylayer.sqrt, np.sqrt, (0.2, 3)),
+]
+
+
+@pytest.mark.parametrize("name, op, ref, domain", UNARY, ids=[u[0] for u in UNARY])
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (2, 3), (2, 0, 3)], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unary_forward_matches_numpy(name, op, ref, domain, shape, dtype):
+    a = rand(*shape, low=domain[0], high=domain[1]).astype(dtype)
+    out = op(pylayer.to_tensor(a))
+    assert out.shape == list(shape)
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out.numpy(), ref(a), rtol=2e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", UNARY, ids=[u[0] for u in UNARY])
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)], ids=str)
+def test_unary_gradients(name, op, ref, domain, shape):
+    x = leaf(rand(*shape, low=domain[0], high=domain[1]))
+    assert gradcheck(op, x)
+    assert gradgradcheck(op, x)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", UNARY, ids=[u[0] for u in UNARY])
+def test_unary_non_contiguous_inputs(name, op, ref, domain):
+    a = rand(3, 4, low=domain[0], high=domain[1])
+    np.testing.assert_allclose(op(non_contiguous(a)).numpy(), ref(a), rtol=1e-6)
+    base = leaf(a.T.copy())
+    assert gradcheck(lambda t: op(pylayer.transpose(t, [1, 0])), base)
+    assert gradgradcheck(lambda t: op(pylayer.transpose(t, [1, 0])), base)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", UNARY, ids=[u[0] for u in UNARY])
+def test_unary_float32_gradient_stays_float32(name, op, ref, domain):
+    x = leaf(rand(2, 3, low=domain[0], high=domain[1]), "float32")
+    op(x).sum().backward()
+    assert x.grad.dtype == "float32"
+    assert x.grad.shape == [2, 3]
+
+
+def test_fused_kernels_match_the_numpy_formulas_for_large_inputs():
+    a = rand(1000, low=-30, high=30)
+    np.testing.assert_allclose(pylayer.tanh(pylayer.to_tensor(a)).numpy(), np.tanh(a))
+    np.testing.assert_allclose(pylayer.sigmoid(pylayer.to_tensor(a)).numpy(),
+                               1 / (1 + np.exp(-a)), rtol=1e-12)
+    x = leaf(a)
+    pylayer.sigmoid(x).sum().backward()
+    s = 1 / (1 + np.exp(-a))
+    np.testing.assert_allclose(x.grad.numpy(), s * (1 - s), rtol=1e-10, atol=1e-300)
+
+
+def test_log_and_sqrt_of_out_of_domain_values_give_nan_silently():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(pylayer.log(pylayer.to_tensor([-1.0])).numpy()[0])
+        assert pylayer.log(pylayer.to_tensor([0.0])).numpy()[0] == -np.inf
+        assert np.isnan(pylayer.sqrt(pylayer.to_tensor([-1.0])).numpy()[0])
+
+
+def test_sigmoid_of_extreme_values_saturates_without_nan():
+    out = pylayer.sigmoid(pylayer.to_tensor([-1000.0, 1000.0], dtype="float64")).numpy()
+    np.testing.assert_array_equal(out, [0.0, 1.0])
+
+
+# -------------------------------------------------------------------- scale
+@pytest.mark.parametrize("bias_after_scale", [True, False])
+def test_scale_forward_and_gradient(bias_after_scale):
+    a = rand(2, 3)
+    out = pylayer.scale(pylayer.to_tensor(a), scale=2.5, bias=1.0,
+                        bias_after_scale=bias_after_scale)
+    expected = a * 2.5 + 1.0 if bias_after_scale else (a + 1.0) * 2.5
+    np.testing.assert_allclose(out.numpy(), expected)
+    x = leaf(a)
+    fn = lambda t: pylayer.scale(t, scale=2.5, bias=1.0, bias_after_scale=bias_after_scale)
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_scale_accepts_a_one_element_tensor_and_keeps_float32():
+    out = pylayer.scale(pylayer.ones([2], "float32"), scale=pylayer.to_tensor(3.0))
+    assert out.dtype == "float32"
+    np.testing.assert_allclose(out.numpy(), [3.0, 3.0])
+
+
+# ------------------------------------------------------------------- matmul
+MATMUL_SHAPES = [((3,), (3,)), ((3,), (3, 2)), ((2, 3), (3,)), ((2, 3), (3, 4)),
+                 ((5, 2, 3), (3, 4)), ((2, 1, 2, 3), (5, 3, 2)), ((3,), (4, 3, 2)),
+                 ((4, 2, 3), (3,))]
+
+
+@pytest.mark.parametrize("shapes", MATMUL_SHAPES, ids=str)
+def test_matmul_matches_numpy_and_gradchecks(shapes):
+    a, b = rand(*shapes[0]), rand(*shapes[1])
+    out = pylayer.matmul(pylayer.to_tensor(a), pylayer.to_tensor(b))
+    np.testing.assert_allclose(out.numpy(), np.matmul(a, b), rtol=1e-6)
+    x, y = leaf(a), leaf(b)
+    assert gradcheck(pylayer.matmul, (x, y))
+    assert gradgradcheck(pylayer.matmul, (x, y))
+
+
+@pytest.mark.parametrize("transpose_x", [False, True])
+@pytest.mark.parametrize("transpose_y", [False, True])
+@pytest.mark.parametrize("batch", [(), (2,)], ids=str)
+def test_matmul_transpose_flags(transpose_x, transpose_y, batch):
+    a = rand(*batch, 4, 3) if transpose_x else rand(*batch, 3, 4)
+    b = rand(*batch, 2, 4) if transpose_y else rand(*batch, 4, 2)
+    expected = np.matmul(np.swapaxes(a, -1, -2) if transpose_x else a,
+                         np.swapaxes(b, -1, -2) if transpose_y else b)
+    fn = lambda s, t: pylayer.matmul(s, t, transpose_x=transpose_x, transpose_y=transpose_y)
+    np.testing.assert_allclose(fn(pylayer.to_tensor(a), pylayer.to_tensor(b)).numpy(),
+                               expected, rtol=1e-6)
+    x, y = leaf(a), leaf(b)
+    assert gradcheck(fn, (x, y))
+    assert gradgradcheck(fn, (x, y))
+
+
+def test_matmul_non_contiguous_and_empty():
+    a, b = rand(3, 4), rand(4, 2)
+    out = pylayer.matmul(non_contiguous(a), non_contiguous(b))
+    np.testing.assert_allclose(out.numpy(), a @ b, rtol=1e-6)
+    empty = pylayer.matmul(pylayer.ones([0, 3]), pylayer.ones([3, 2]))
+    assert empty.shape == [0, 2]
+    zero_inner = pylayer.matmul(pylayer.ones([2, 0]), pylayer.ones([0, 3]))
+    np.testing.assert_array_equal(zero_inner.numpy(), np.zeros((2, 3)))
+
+
+def test_matmul_shape_mismatch_names_both_shapes():
+    with pytest.raises(ValueError, match=r"matmul\(\).*\[2, 3\].*\[4, 2\]"):
+        pylayer.matmul(pylayer.ones([2, 3]), pylayer.ones([4, 2]))
+
+
+def test_matmul_saves_both_inputs():
+    x, y = leaf(rand(2, 3)), leaf(rand(3, 2))
+    assert saved_by(lambda: pylayer.matmul(x, y)) == [id(x), id(y)]
+
+
+# -------------------------------------------------------------- reductions
+REDUCE_AXES = [None, 0, 1, -1, [0, 2], (0, 1, 2), []]
+
+
+@pytest.mark.parametrize("axis", REDUCE_AXES, ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_sum_and_mean_match_numpy(axis, keepdim):
+    a = rand(2, 3, 4)
+    np_axis = None if axis in (None, []) else tuple(np.atleast_1d(axis))
+    for op, ref in ((pylayer.sum, np.sum), (pylayer.mean, np.mean)):
+        out = op(pylayer.to_tensor(a), axis=axis, keepdim=keepdim)
+        np.testing.assert_allclose(out.numpy(), ref(a, axis=np_axis, keepdims=keepdim),
+                                   rtol=1e-6)
+        fn = lambda t: op(t, axis=axis, keepdim=keepdim)
+        x = leaf(a)
+        assert gradcheck(fn, x)
+        assert gradgradcheck(fn, x)
+
+
+def test_sum_of_integers_and_bools_is_int64_and_dtype_argument_is_honoured():
+    assert pylayer.sum(pylayer.to_tensor([1, 2], dtype="int32")).dtype == "int64"
+    assert pylayer.sum(pylayer.to_tensor([True, True, False])).numpy() == 2
+    out = pylayer.sum(pylayer.ones([2], "float32"), dtype="float64")
+    assert out.dtype == "float64"
+
+
+def test_sum_gradient_reaches_a_float32_leaf_through_a_float64_sum():
+    x = leaf(rand(3), "float32")
+    pylayer.sum(x, dtype="float64").backward()
+    assert x.grad.dtype == "float32"
+    np.testing.assert_array_equal(x.grad.numpy(), np.ones(3, np.float32))
+
+
+def test_reductions_of_zero_d_and_empty_tensors():
+    x = leaf(2.5)
+    assert pylayer.sum(x).shape == []
+    assert gradcheck(pylayer.sum, x)
+    assert gradcheck(lambda t: pylayer.mean(t, axis=0), x)
+    assert pylayer.sum(pylayer.zeros([0, 3]), axis=0).numpy().tolist() == [0, 0, 0]
+    empty = leaf(np.zeros((0, 3)))
+    pylayer.sum(empty).backward()
+    assert empty.grad.shape == [0, 3]
+
+
+def test_reductions_on_non_contiguous_input():
+    a = rand(3, 4)
+    np.testing.assert_allclose(pylayer.sum(non_contiguous(a), axis=1).numpy(), a.sum(1))
+    np.testing.assert_allclose(pylayer.mean(non_contiguous(a), axis=0).numpy(), a.mean(0))
+
+
+def test_mean_of_integers_is_a_type_error():
+    with pytest.raises(TypeError, match=r"mean\(\).*'x'.*floating-point.*int64"):
+        pylayer.mean(pylayer.to_tensor([1, 2]))
+
+
+@pytest.mark.parametrize("op", [pylayer.sum, pylayer.mean])
+def test_reduction_axis_errors(op):
+    x = pylayer.ones([2, 3])
+    with pytest.raises(ValueError, match="out of range"):
+        op(x, axis=2)
+    with pytest.raises(TypeError, match="'axis'"):
+        op(x, axis=1.5)
+
+
+def test_sum_and_mean_save_nothing():
+    x = leaf(rand(3))
+    assert saved_by(lambda: pylayer.sum(x)) == []
+    assert saved_by(lambda: pylayer.mean(x)) == []
+    assert saved_by(lambda: pylayer.add(x, x)) == []
+
+
+# ------------------------------------------------------------- manipulation
+def test_reshape_forward_gradient_and_special_sizes():
+    a = rand(2, 3, 4)
+    out = pylayer.reshape(pylayer.to_tensor(a), [0, -1])
+    assert out.shape == [2, 12]
+    np.testing.assert_array_equal(out.numpy(), a.reshape(2, 12))
+    x = leaf(a)
+    fn = lambda t: pylayer.reshape(t, [4, 6]) * pylayer.to_tensor(np.arange(24.0).reshape(4, 6))
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+    assert pylayer.reshape(pylayer.to_tensor(3.0), [1, 1]).shape == [1, 1]
+    assert pylayer.reshape(pylayer.ones([1, 1]), []).shape == []
+    assert pylayer.reshape(pylayer.zeros([0, 4]), [-1, 2]).shape == [0, 2]
+    assert pylayer.reshape(non_contiguous(a), [24]).numpy().tolist() == a.reshape(24).tolist()
+
+
+def test_reshape_errors():
+    with pytest.raises(ValueError, match=r"reshape\(\).*\[2, 3\].*6 elements"):
+        pylayer.reshape(pylayer.ones([2, 3]), [4, 2])
+    with pytest.raises(TypeError, match=r"reshape\(\).*'shape'"):
+        pylayer.reshape(pylayer.ones([2, 3]), "6")
+
+
+@pytest.mark.parametrize("op", [pylayer.broadcast_to, pylayer.expand])
+def test_broadcast_to_and_expand(op):
+    a = rand(3, 1)
+    out = op(pylayer.to_tensor(a), [2, 3, 4])
+    np.testing.assert_array_equal(out.numpy(), np.broadcast_to(a, (2, 3, 4)))
+    x = leaf(a)
+    weights = pylayer.to_tensor(rand(2, 3, 4))
+    fn = lambda t: op(t, [2, 3, 4]) * weights
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+    assert op(pylayer.to_tensor(a), [-1, 5]).shape == [3, 5]
+    with pytest.raises(ValueError, match="cannot broadcast"):
+        op(pylayer.ones([3]), [2, 4])
+
+
+def test_cast_changes_dtype_and_casts_the_gradient_back():
+    x = leaf(rand(3), "float32")
+    y = pylayer.cast(x, "float64")
+    assert y.dtype == "float64" and not y.stop_gradient
+    (y * y).sum().backward()
+    assert x.grad.dtype == "float32"
+    np.testing.assert_allclose(x.grad.numpy(), 2 * x.numpy(), rtol=1e-6)
+    ints = pylayer.cast(x, "int64")
+    assert ints.dtype == "int64" and ints.stop_gradient
+    assert gradgradcheck(lambda t: pylayer.cast(t, "float32") * 1.0, leaf(rand(3)),
+                         atol=1e-3, rtol=1e-2)
+
+
+def test_cast_rejects_unknown_dtypes():
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        pylayer.cast(pylayer.ones([1]), "complex64")
+
+
+def test_assign_copies_and_stays_on_the_graph():
+    x = leaf(rand(3))
+    y = pylayer.assign(x)
+    assert not np.shares_memory(x.numpy(), y.numpy())
+    assert gradcheck(pylayer.assign, x)
+    target = pylayer.zeros([3], "float64")
+    version = target.inplace_version
+    result = pylayer.assign(pylayer.to_tensor([1.0, 2.0, 3.0], dtype="float64"), target)
+    assert result is target and target.inplace_version == version + 1
+    assert target.numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("perm", [[1, 0, 2], [2, 0, 1], [-1, 0, 1], [0, 1, 2]], ids=str)
+def test_transpose_forward_and_gradient(perm):
+    a = rand(2, 3, 4)
+    out = pylayer.transpose(pylayer.to_tensor(a), perm)
+    np.testing.assert_array_equal(out.numpy(), np.transpose(a, [p % 3 for p in perm]))
+    x = leaf(a)
+    weights = pylayer.to_tensor(rand(*out.shape))
+    fn = lambda t: pylayer.transpose(t, perm) * weights
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_transpose_rejects_a_repeated_axis():
+    with pytest.raises(ValueError, match=r"transpose\(\).*not a permutation"):
+        pylayer.transpose(pylayer.ones([2, 3]), [0, 0])
+
+
+# --------------------------------------------------------- graph recording
+def test_ops_record_only_when_an_input_needs_a_gradient():
+    plain = pylayer.ones([2])
+    assert pylayer.exp(plain).stop_gradient
+    assert pylayer.exp(plain).grad_fn is None
+    x = leaf([1.0, 2.0])
+    y = pylayer.exp(x)
+    assert not y.stop_gradient
+    assert y.grad_fn.name() == "ExpGradNode"
+    with pylayer.no_grad():
+        assert pylayer.exp(x).stop_gradient
+
+
+def saved_by(make):
+    """ids of the tensors an op packs for backward (through the saved-tensor hooks)."""
+    packed = []
+
+    def pack(t):
+        packed.append(t)
+        return t
+
+    _engine.push_saved_tensors_hooks(pack, lambda t: t)
+    try:
+        out = make()
+    finally:
+        _engine.pop_saved_tensors_hooks()
+    return [id(t) if not np.shares_memory(t.numpy(), out.numpy()) else "output"
+            for t in packed]
+
+
+def test_saved_tensors_follow_paddle():
+    x, y = leaf(rand(3)), leaf(rand(3))
+    assert saved_by(lambda: pylayer.multiply(x, y)) == [id(x), id(y)]
+    assert saved_by(lambda: pylayer.tanh(x)) == ["output"]
+    assert saved_by(lambda: pylayer.exp(x)) == ["output"]
+    assert saved_by(lambda: pylayer.square(x)) == [id(x)]
+
+
+def test_in_place_change_of_a_saved_input_is_detected():
+    x = leaf(rand(3))
+    y = x * 1.0
+    z = pylayer.square(y)
+    with pylayer.no_grad():
+        y += 1.0
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()

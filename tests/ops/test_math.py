@@ -1,0 +1,1210 @@
+"""pylayer.ops.math: forward against numpy, gradients against central
+differences (first and second order), broadcasting, 0-d, empty and
+non-contiguous inputs, dtypes, argument errors, and the Tensor operators that
+route to these functions."""
+import inspect
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import pylayer
+from pylayer import _engine, _state
+from pylayer.autograd import gradcheck, gradgradcheck
+from pylayer.ops import math as pmath
+
+RNG = np.random.default_rng(7)
+
+
+def rand(*shape, low=-2.0, high=2.0):
+    return RNG.uniform(low, high, size=shape)
+
+
+def leaf(array, dtype="float64"):
+    """A float tensor that needs a gradient."""
+    return pylayer.to_tensor(np.asarray(array), dtype=dtype, stop_gradient=False)
+
+
+def non_contiguous(array):
+    """A tensor holding ``array``'s values through a transposed (strided) view."""
+    array = np.asarray(array)
+    perm = list(range(array.ndim))[::-1]
+    view = pylayer.transpose(pylayer.to_tensor(np.ascontiguousarray(np.transpose(array, perm))),
+                             perm)
+    assert not view.numpy().flags.c_contiguous
+    return view
+
+
+def through_transpose(fn, array):
+    """(function of a leaf, leaf) where the leaf reaches ``fn`` as a strided view."""
+    base = leaf(np.ascontiguousarray(np.asarray(array).T))
+    return (lambda t: fn(pylayer.transpose(t, list(range(t.ndim))[::-1]))), base
+
+
+def grad_of(fn, *inputs):
+    out = fn(*inputs)
+    out.sum().backward()
+    return [t.grad.numpy() if t.grad is not None else None for t in inputs]
+
+
+def assert_silent(fn):
+    """Run fn with every warning turned into an error."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return fn()
+
+
+_vector_erf = np.vectorize(math.erf, otypes=[float])
+
+# --------------------------------------------------- floating-point unary ops
+FLOAT_UNARY = [
+    ("log1p", pylayer.log1p, np.log1p, (-0.5, 2.0)),
+    ("rsqrt", pylayer.rsqrt, lambda a: 1 / np.sqrt(a), (0.3, 3.0)),
+    ("sin", pylayer.sin, np.sin, (-3.0, 3.0)),
+    ("cos", pylayer.cos, np.cos, (-3.0, 3.0)),
+    ("tan", pylayer.tan, np.tan, (-1.2, 1.2)),
+    ("erf", pylayer.erf, _vector_erf, (-3.0, 3.0)),
+    ("reciprocal", pylayer.reciprocal, np.reciprocal, (0.3, 3.0)),
+]
+FLOAT_UNARY_IDS = [u[0] for u in FLOAT_UNARY]
+
+
+@pytest.mark.parametrize("name, op, ref, domain", FLOAT_UNARY, ids=FLOAT_UNARY_IDS)
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (2, 3), (2, 0, 4)], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float_unary_forward_matches_numpy(name, op, ref, domain, shape, dtype):
+    a = rand(*shape, low=domain[0], high=domain[1]).astype(dtype)
+    out = op(pylayer.to_tensor(a))
+    assert out.shape == list(shape)
+    assert out.dtype == dtype
+    assert isinstance(out.numpy(), np.ndarray)
+    np.testing.assert_allclose(out.numpy(), ref(a.astype(np.float64)),
+                               rtol=1e-6 if dtype == "float32" else 1e-13, atol=1e-7)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", FLOAT_UNARY, ids=FLOAT_UNARY_IDS)
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)], ids=str)
+def test_float_unary_gradients_first_and_second_order(name, op, ref, domain, shape):
+    x = leaf(rand(*shape, low=domain[0], high=domain[1]))
+    assert gradcheck(op, x)
+    assert gradgradcheck(op, x)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", FLOAT_UNARY, ids=FLOAT_UNARY_IDS)
+def test_float_unary_non_contiguous_inputs(name, op, ref, domain):
+    a = rand(3, 4, low=domain[0], high=domain[1])
+    np.testing.assert_allclose(op(non_contiguous(a)).numpy(), ref(a), rtol=1e-13)
+    fn, base = through_transpose(op, a)
+    assert gradcheck(fn, base)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", FLOAT_UNARY, ids=FLOAT_UNARY_IDS)
+def test_float_unary_float32_gradient_stays_float32(name, op, ref, domain):
+    x = leaf(rand(2, 3, low=domain[0], high=domain[1]), "float32")
+    op(x).sum().backward()
+    assert x.grad.dtype == "float32" and x.grad.shape == [2, 3]
+
+
+@pytest.mark.parametrize("name, op, ref, domain", FLOAT_UNARY, ids=FLOAT_UNARY_IDS)
+@pytest.mark.parametrize("data", [[1, 2], [True, False]], ids=["int64", "bool"])
+def test_float_unary_refuses_integer_and_bool_tensors(name, op, ref, domain, data):
+    x = pylayer.to_tensor(data)
+    with pytest.raises(TypeError, match=rf"{name}\(\): argument 'x' \(position 1\) must be a "
+                                        rf"floating-point Tensor.*got dtype {x.dtype.name}"):
+        op(x)
+
+
+@pytest.mark.parametrize("name, op, ref, domain", FLOAT_UNARY, ids=FLOAT_UNARY_IDS)
+def test_float_unary_rejects_non_tensor_objects(name, op, ref, domain):
+    with pytest.raises(TypeError, match=rf"{name}\(\).*'x'.*got str"):
+        op("1.0")
+
+
+def test_float_unary_accepts_float16():
+    a = np.array([0.25, 0.5], np.float16)
+    for op, ref in ((pylayer.sin, np.sin), (pylayer.erf, _vector_erf)):
+        out = op(pylayer.to_tensor(a))
+        assert out.dtype == "float16"
+        np.testing.assert_allclose(out.numpy(), ref(a.astype(np.float64)), rtol=1e-3)
+
+
+def test_out_of_domain_values_give_nan_and_inf_silently():
+    def run():
+        return (pylayer.log1p(pylayer.to_tensor([-2.0, -1.0])).numpy(),
+                pylayer.rsqrt(pylayer.to_tensor([-1.0, 0.0])).numpy(),
+                pylayer.reciprocal(pylayer.to_tensor([0.0])).numpy(),
+                pylayer.tan(pylayer.to_tensor([np.inf])).numpy())
+    log1p, rsqrt, reciprocal, tan = assert_silent(run)
+    assert np.isnan(log1p[0]) and log1p[1] == -np.inf
+    assert np.isnan(rsqrt[0]) and rsqrt[1] == np.inf
+    assert reciprocal[0] == np.inf
+    assert np.isnan(tan[0])
+
+
+def test_nan_propagates_through_every_elementwise_op():
+    nan = pylayer.to_tensor([np.nan])
+    for op in (pylayer.log1p, pylayer.rsqrt, pylayer.sin, pylayer.cos, pylayer.tan,
+               pylayer.erf, pylayer.reciprocal, pylayer.abs, pylayer.sign, pylayer.floor,
+               pylayer.ceil, pylayer.round):
+        assert np.isnan(op(nan).numpy()[0]), op.__name__
+
+
+def test_float_unary_saved_tensors():
+    x = leaf(rand(3, low=0.5, high=1.5))
+    for op in (pylayer.sin, pylayer.cos, pylayer.tan, pylayer.erf, pylayer.log1p):
+        assert saved_by(lambda: op(x)) == [id(x)], op.__name__
+    for op in (pylayer.rsqrt, pylayer.reciprocal):
+        assert saved_by(lambda: op(x)) == ["output"], op.__name__
+
+
+# ---------------------------------------------------------------------- erf
+def test_erf_accuracy_against_math_erf_on_a_dense_grid():
+    grid = np.concatenate([np.linspace(-7, 7, 200001), np.linspace(-1.01, 1.01, 20001),
+                           np.geomspace(1e-300, 1e-2, 2001)])
+    out = pylayer.erf(pylayer.to_tensor(grid, dtype="float64")).numpy()
+    expected = _vector_erf(grid)
+    assert np.max(np.abs(out - expected)) < 2e-15
+    small = (np.abs(grid) < 1e-2) & (grid != 0)
+    relative = np.abs(out[small] - expected[small]) / np.abs(expected[small])
+    assert np.max(relative) < 1e-15
+
+
+def test_erf_special_values():
+    values = [0.0, -0.0, 1.0, -1.0, 6.0, -6.0, 30.0, np.inf, -np.inf, np.nan]
+    out = pylayer.erf(pylayer.to_tensor(values, dtype="float64")).numpy()
+    np.testing.assert_array_equal(out[[0, 6, 7, 8]], [0.0, 1.0, 1.0, -1.0])
+    assert np.signbit(out[1])
+    assert out[2] == pytest.approx(math.erf(1.0), abs=1e-16)
+    assert out[3] == -out[2]
+    assert out[4] == 1.0 and out[5] == -1.0
+    assert np.isnan(out[9])
+
+
+def test_erf_is_odd_and_monotone():
+    a = np.linspace(0, 8, 5001)
+    out = pylayer.erf(pylayer.to_tensor(a, dtype="float64")).numpy()
+    neg = pylayer.erf(pylayer.to_tensor(-a, dtype="float64")).numpy()
+    np.testing.assert_array_equal(neg, -out)
+    assert np.all(np.diff(out) >= 0)
+
+
+def test_erf_gradient_is_the_gaussian_density():
+    a = rand(7, low=-3, high=3)
+    (g,) = grad_of(pylayer.erf, leaf(a))
+    np.testing.assert_allclose(g, 2 / np.sqrt(np.pi) * np.exp(-a * a), rtol=1e-14)
+
+
+# --------------------------------------------------------------- abs / sign
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_abs_and_sign_forward(dtype):
+    a = np.array([-3, -1, 0, 2, 5]).astype(dtype)
+    t = pylayer.to_tensor(a)
+    np.testing.assert_array_equal(pylayer.abs(t).numpy(), np.abs(a))
+    np.testing.assert_array_equal(pylayer.sign(t).numpy(), np.sign(a))
+    assert pylayer.abs(t).dtype == dtype and pylayer.sign(t).dtype == dtype
+
+
+def test_abs_gradient_is_sign_and_zero_at_zero():
+    x = leaf([-2.0, 0.0, 3.0])
+    (g,) = grad_of(pylayer.abs, x)
+    np.testing.assert_array_equal(g, [-1.0, 0.0, 1.0])
+    y = leaf(rand(2, 3, low=0.2, high=2) * np.sign(rand(2, 3)))
+    assert gradcheck(pylayer.abs, y)
+    assert gradgradcheck(pylayer.abs, y)
+
+
+def test_abs_and_sign_on_zero_d_empty_and_strided_inputs():
+    assert pylayer.abs(pylayer.to_tensor(-2.5)).numpy() == 2.5
+    assert pylayer.abs(pylayer.to_tensor(-2.5)).shape == []
+    assert pylayer.sign(pylayer.zeros([0, 2])).shape == [0, 2]
+    a = rand(3, 4)
+    np.testing.assert_array_equal(pylayer.abs(non_contiguous(a)).numpy(), np.abs(a))
+
+
+def test_abs_and_sign_refuse_bool():
+    for op in (pylayer.abs, pylayer.sign):
+        with pytest.raises(TypeError, match=rf"{op.__name__}\(\).*numeric Tensor.*bool"):
+            op(pylayer.to_tensor([True]))
+
+
+# ------------------------------------------------------------------ rounding
+def test_floor_and_ceil_match_numpy():
+    a = np.array([-2.5, -1.0, -0.2, 0.0, 0.7, 1.5])
+    np.testing.assert_array_equal(pylayer.floor(pylayer.to_tensor(a)).numpy(),
+                                  np.floor(a).astype(np.float32))
+    np.testing.assert_array_equal(pylayer.ceil(pylayer.to_tensor(a, dtype="float64")).numpy(),
+                                  np.ceil(a))
+
+
+def test_round_goes_half_away_from_zero():
+    a = np.array([-2.5, -1.5, -0.5, -0.2, 0.5, 1.5, 2.5, 0.49999999999999994, 2.4])
+    out = pylayer.round(pylayer.to_tensor(a, dtype="float64")).numpy()
+    np.testing.assert_array_equal(out, [-3, -2, -1, -0.0, 1, 2, 3, 0, 2])
+    assert np.signbit(out[3])
+
+
+def test_round_with_decimals():
+    a = np.array([1.25, -1.35, 123.456])
+    out = pylayer.round(pylayer.to_tensor(a, dtype="float64"), decimals=1).numpy()
+    np.testing.assert_allclose(out, [1.3, -1.4, 123.5])
+    ints = pylayer.round(pylayer.to_tensor([1234, -1250, 49]), decimals=-2)
+    assert ints.dtype == "int64"
+    assert ints.numpy().tolist() == [1200, -1300, 0]
+
+
+@pytest.mark.parametrize("op", [pylayer.floor, pylayer.ceil, pylayer.round])
+def test_rounding_keeps_integers_and_shapes(op):
+    ints = pylayer.to_tensor([[3, -4]], dtype="int32")
+    out = op(ints)
+    assert out.dtype == "int32" and out.numpy().tolist() == [[3, -4]]
+    assert op(pylayer.to_tensor(2.5)).shape == []
+    assert op(pylayer.zeros([2, 0])).shape == [2, 0]
+    a = rand(3, 4) * 10
+    np.testing.assert_array_equal(op(non_contiguous(a)).numpy(),
+                                  op(pylayer.to_tensor(a)).numpy())
+
+
+@pytest.mark.parametrize("op", [pylayer.floor, pylayer.ceil, pylayer.round, pylayer.sign])
+def test_piecewise_constant_ops_have_a_zero_gradient(op):
+    x = leaf(rand(2, 3))
+    y = op(x)
+    assert not y.stop_gradient
+    (g,) = grad_of(op, x)
+    np.testing.assert_array_equal(g, np.zeros((2, 3)))
+    assert gradcheck(op, leaf([0.3, 1.7, -2.2]))
+
+
+def test_round_rejects_bad_decimals_and_bool_input():
+    with pytest.raises(TypeError, match=r"round\(\).*'decimals'.*got float"):
+        pylayer.round(pylayer.ones([1]), decimals=1.5)
+    with pytest.raises(TypeError, match=r"floor\(\).*bool"):
+        pylayer.floor(pylayer.to_tensor([True]))
+
+
+# ---------------------------------------------------------------------- pow
+POW_CASES = [
+    ("tensor ** number", lambda x, y: pylayer.pow(x, 3), ((2, 3), None)),
+    ("tensor ** fraction", lambda x, y: pylayer.pow(x, 0.5), ((4,), None)),
+    ("tensor ** negative", lambda x, y: pylayer.pow(x, -2.0), ((4,), None)),
+    ("tensor ** tensor", pylayer.pow, ((2, 3), (2, 3))),
+    ("tensor ** broadcast tensor", pylayer.pow, ((2, 3), (3,))),
+    ("broadcast tensor ** tensor", pylayer.pow, ((3, 1), (1, 2))),
+    ("0-d ** tensor", pylayer.pow, ((), (4,))),
+    ("number ** tensor", lambda x, y: pylayer.pow(2.0, y), (None, (2, 3))),
+    ("operator **", lambda x, y: x ** y, ((2, 2), (2,))),
+    ("operator rpow", lambda x, y: 3 ** y, (None, (3,))),
+]
+
+
+@pytest.mark.parametrize("label, fn, shapes", POW_CASES, ids=[c[0] for c in POW_CASES])
+def test_pow_forward_and_gradients(label, fn, shapes):
+    x = leaf(rand(*shapes[0], low=0.5, high=2.0)) if shapes[0] is not None else None
+    y = leaf(rand(*shapes[1], low=-1.5, high=2.0)) if shapes[1] is not None else None
+    out = fn(x, y)
+    xs = x.numpy() if x is not None else None
+    ys = y.numpy() if y is not None else None
+    expected = {"tensor ** number": lambda: xs ** 3, "tensor ** fraction": lambda: xs ** 0.5,
+                "tensor ** negative": lambda: xs ** -2.0, "number ** tensor": lambda: 2.0 ** ys,
+                "operator rpow": lambda: 3 ** ys}.get(label, lambda: xs ** ys)()
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-13)
+    inputs = tuple(t for t in (x, y) if t is not None)
+    call = (lambda *ts: fn(*ts)) if len(inputs) == 2 else \
+        ((lambda t: fn(t, None)) if x is not None else (lambda t: fn(None, t)))
+    assert gradcheck(call, inputs)
+    assert gradgradcheck(call, inputs)
+
+
+def test_pow_gradient_edge_cases_are_finite():
+    x = leaf([0.0, 2.0])
+    (g,) = grad_of(lambda t: pylayer.pow(t, 0), x)
+    np.testing.assert_array_equal(g, [0.0, 0.0])
+    base, exponent = leaf([0.0, 0.0]), leaf([2.0, 0.0])
+    gx, gy = grad_of(pylayer.pow, base, exponent)
+    np.testing.assert_array_equal(gx, [0.0, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, 0.0])
+    y = leaf([1.0, 2.0])
+    (g,) = grad_of(lambda t: pylayer.pow(0.0, t), y)
+    np.testing.assert_array_equal(g, [0.0, 0.0])
+
+
+def test_pow_dtypes():
+    ints = pylayer.to_tensor([1, 2, 3])
+    assert pylayer.pow(ints, 2).dtype == "int64"
+    assert pylayer.pow(ints, 2).numpy().tolist() == [1, 4, 9]
+    root = pylayer.pow(ints, 0.5)
+    assert root.dtype == "float32"
+    np.testing.assert_allclose(root.numpy(), np.sqrt([1, 2, 3]), rtol=1e-6)
+    assert pylayer.pow(pylayer.ones([2], "float32"), 2).dtype == "float32"
+    assert pylayer.pow(pylayer.ones([2], "float16"), 2.5).dtype == "float16"
+    assert pylayer.pow(pylayer.ones([2], "float32"), pylayer.ones([2], "float64")).dtype \
+        == "float64"
+    assert pylayer.pow(pylayer.ones([2], "float32"), pylayer.to_tensor([1, 2])).dtype \
+        == "float32"
+
+
+def test_pow_errors():
+    with pytest.raises(ValueError, match=r"pow\(\).*negative integer power"):
+        pylayer.pow(pylayer.to_tensor([2, 3]), -1)
+    with pytest.raises(ValueError, match=r"pow\(\).*\[2\].*\[3\].*broadcast"):
+        pylayer.pow(pylayer.ones([2]), pylayer.ones([3]))
+    with pytest.raises(TypeError, match=r"pow\(\).*'y'.*position 2.*str"):
+        pylayer.pow(pylayer.ones([2]), "2")
+
+
+def test_pow_on_empty_and_strided_inputs():
+    assert pylayer.pow(pylayer.zeros([0, 3]), 2).shape == [0, 3]
+    a = rand(3, 4, low=0.5, high=2)
+    np.testing.assert_allclose(pylayer.pow(non_contiguous(a), 3).numpy(), a ** 3, rtol=1e-6)
+    fn, base = through_transpose(lambda t: pylayer.pow(t, 3), a)
+    assert gradcheck(fn, base)
+
+
+def test_pow_saves_its_tensor_inputs():
+    x, y = leaf([1.0, 2.0]), leaf([2.0, 3.0])
+    assert saved_by(lambda: pylayer.pow(x, 2)) == [id(x)]
+    assert saved_by(lambda: pylayer.pow(x, y)) == [id(x), id(y)]
+
+
+# -------------------------------------------------------- maximum / minimum
+EXTREMES = [("maximum", pylayer.maximum, np.maximum), ("minimum", pylayer.minimum, np.minimum)]
+
+
+@pytest.mark.parametrize("name, op, ref", EXTREMES, ids=[e[0] for e in EXTREMES])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)),
+                                    ((), (2, 2)), ((0, 3), (3,))], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_extremes_forward(name, op, ref, shapes, dtype):
+    a, b = rand(*shapes[0]).astype(dtype), rand(*shapes[1]).astype(dtype)
+    out = op(pylayer.to_tensor(a), pylayer.to_tensor(b))
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), ref(a, b))
+
+
+@pytest.mark.parametrize("name, op, ref", EXTREMES, ids=[e[0] for e in EXTREMES])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)),
+                                    ((), (2, 2))], ids=str)
+def test_extremes_gradients(name, op, ref, shapes):
+    x, y = leaf(rand(*shapes[0])), leaf(rand(*shapes[1]))
+    assert gradcheck(op, (x, y))
+    assert gradgradcheck(op, (x, y))
+    assert gradcheck(lambda t: op(t, 0.3), x)
+
+
+@pytest.mark.parametrize("name, op, ref", EXTREMES, ids=[e[0] for e in EXTREMES])
+def test_extremes_split_the_gradient_evenly_at_ties(name, op, ref):
+    x, y = leaf([1.0, 2.0, 3.0]), leaf([1.0, 0.0, 5.0])
+    gx, gy = grad_of(op, x, y)
+    if name == "maximum":
+        np.testing.assert_array_equal(gx, [0.5, 1.0, 0.0])
+        np.testing.assert_array_equal(gy, [0.5, 0.0, 1.0])
+    else:
+        np.testing.assert_array_equal(gx, [0.5, 0.0, 1.0])
+        np.testing.assert_array_equal(gy, [0.5, 1.0, 0.0])
+
+
+@pytest.mark.parametrize("name, op, ref", EXTREMES, ids=[e[0] for e in EXTREMES])
+def test_extremes_propagate_nan_and_route_its_gradient(name, op, ref):
+    x, y = leaf([np.nan, 1.0]), leaf([1.0, np.nan])
+    out = op(x, y)
+    assert np.isnan(out.numpy()).all()
+    gx, gy = grad_of(op, x, y)
+    np.testing.assert_array_equal(gx, [1.0, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, 1.0])
+
+
+@pytest.mark.parametrize("name, op, ref", EXTREMES, ids=[e[0] for e in EXTREMES])
+def test_extremes_with_numbers_integers_and_strided_inputs(name, op, ref):
+    ints = pylayer.to_tensor([1, 5])
+    assert op(ints, 3).dtype == "int64"
+    assert op(ints, 3).numpy().tolist() == ref(np.array([1, 5]), 3).tolist()
+    assert op(ints, 2.5).dtype == "float32"
+    assert op(3.0, pylayer.to_tensor([1.0, 5.0])).numpy().tolist() == \
+        ref(3.0, np.array([1.0, 5.0])).tolist()
+    a, b = rand(3, 4), rand(3, 4)
+    np.testing.assert_array_equal(op(non_contiguous(a), non_contiguous(b)).numpy(), ref(a, b))
+    with pytest.raises(ValueError, match=rf"{name}\(\).*\[2\].*\[3\]"):
+        op(pylayer.ones([2]), pylayer.ones([3]))
+
+
+def test_extremes_save_both_inputs():
+    x, y = leaf([1.0]), leaf([2.0])
+    assert saved_by(lambda: pylayer.maximum(x, y)) == [id(x), id(y)]
+
+
+# ---------------------------------------------------------------------- clip
+def test_clip_forward_matches_numpy():
+    a = rand(3, 4, low=-3, high=3)
+    for lo, hi in ((-1.0, 1.0), (None, 0.5), (-0.5, None), (None, None), (1.0, 1.0)):
+        out = pylayer.clip(pylayer.to_tensor(a, dtype="float64"), min=lo, max=hi)
+        expected = np.clip(a, -np.inf if lo is None else lo, np.inf if hi is None else hi)
+        np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_clip_gradient_passes_strictly_inside_the_bounds():
+    x = leaf([-2.0, -1.0, 0.0, 1.0, 2.0])
+    (g,) = grad_of(lambda t: pylayer.clip(t, -1.0, 1.0), x)
+    np.testing.assert_array_equal(g, [0.0, 0.0, 1.0, 0.0, 0.0])
+    y = leaf(rand(2, 5, low=-3, high=3))
+    fn = lambda t: pylayer.clip(t, min=-1.0, max=1.5) * t
+    assert gradcheck(fn, y)
+    assert gradgradcheck(fn, y)
+
+
+def test_clip_keeps_dtype_and_clips_integers_to_integers():
+    ints = pylayer.to_tensor([-3, 0, 1, 2, 9], dtype="int32")
+    out = pylayer.clip(ints, min=0.5, max=2.5)
+    assert out.dtype == "int32"
+    assert out.numpy().tolist() == [1, 1, 1, 2, 2]
+    assert pylayer.clip(ints, min=-np.inf, max=np.inf).numpy().tolist() == [-3, 0, 1, 2, 9]
+    assert pylayer.clip(pylayer.ones([2], "float32"), 0, 2).dtype == "float32"
+
+
+def test_clip_accepts_tensor_bounds():
+    a = np.array([[-2.0, 0.0, 3.0], [1.0, 5.0, -1.0]])
+    one = pylayer.clip(pylayer.to_tensor(a), min=pylayer.to_tensor(-1.0),
+                       max=pylayer.to_tensor([2.0]))
+    np.testing.assert_array_equal(one.numpy(), np.clip(a, -1, 2).astype(np.float32))
+    row_max = np.array([0.0, 1.0, 2.0])
+    out = pylayer.clip(pylayer.to_tensor(a, dtype="float64"), max=pylayer.to_tensor(row_max))
+    np.testing.assert_array_equal(out.numpy(), np.minimum(a, row_max))
+
+
+def test_clip_zero_d_empty_strided_and_nan():
+    assert pylayer.clip(pylayer.to_tensor(5.0), 0, 1).numpy() == 1.0
+    assert pylayer.clip(pylayer.zeros([0, 2]), 0, 1).shape == [0, 2]
+    a = rand(3, 4)
+    np.testing.assert_array_equal(pylayer.clip(non_contiguous(a), -1, 1).numpy(),
+                                  np.clip(a, -1, 1))
+    assert np.isnan(pylayer.clip(pylayer.to_tensor([np.nan]), 0, 1).numpy()[0])
+
+
+def test_clip_errors():
+    x = pylayer.ones([3])
+    with pytest.raises(ValueError, match=r"clip\(\).*'min' must not exceed 'max'"):
+        pylayer.clip(x, min=2.0, max=1.0)
+    with pytest.raises(TypeError, match=r"clip\(\).*'min'.*position 2.*str"):
+        pylayer.clip(x, min="0")
+    with pytest.raises(ValueError, match=r"clip\(\).*'max'.*\[2\].*\[3\]"):
+        pylayer.clip(x, max=pylayer.ones([2]))
+    with pytest.raises(ValueError, match=r"clip\(\).*'max'.*NaN"):
+        pylayer.clip(x, max=float("nan"))
+    with pytest.raises(TypeError, match=r"clip\(\).*bool"):
+        pylayer.clip(pylayer.to_tensor([True]), 0, 1)
+
+
+def test_clip_saves_its_input():
+    x = leaf([1.0, 2.0])
+    assert saved_by(lambda: pylayer.clip(x, 0.0, 1.5)) == [id(x)]
+
+
+# ----------------------------------------------------------------------- dot
+@pytest.mark.parametrize("shape", [(3,), (4, 3), (0,), (2, 0)], ids=str)
+def test_dot_matches_numpy(shape):
+    a, b = rand(*shape), rand(*shape)
+    out = pylayer.dot(pylayer.to_tensor(a, dtype="float64"), pylayer.to_tensor(b, dtype="float64"))
+    np.testing.assert_allclose(out.numpy(), np.sum(a * b, axis=-1), rtol=1e-13)
+    assert out.shape == list(shape[:-1])
+
+
+@pytest.mark.parametrize("shape", [(3,), (4, 3)], ids=str)
+def test_dot_gradients(shape):
+    x, y = leaf(rand(*shape)), leaf(rand(*shape))
+    assert gradcheck(pylayer.dot, (x, y))
+    assert gradgradcheck(pylayer.dot, (x, y))
+    assert gradcheck(lambda t: pylayer.dot(t, t), x)
+
+
+def test_dot_on_integers_and_strided_inputs():
+    assert pylayer.dot(pylayer.to_tensor([1, 2]), pylayer.to_tensor([3, 4])).numpy() == 11
+    a, b = rand(3, 4), rand(3, 4)
+    np.testing.assert_allclose(pylayer.dot(non_contiguous(a), non_contiguous(b)).numpy(),
+                               np.sum(a * b, axis=-1), rtol=1e-13)
+
+
+def test_dot_errors():
+    with pytest.raises(ValueError, match=r"dot\(\).*same shape.*\[3\].*\[2\]"):
+        pylayer.dot(pylayer.ones([3]), pylayer.ones([2]))
+    with pytest.raises(ValueError, match=r"dot\(\).*1-D or 2-D"):
+        pylayer.dot(pylayer.ones([2, 2, 2]), pylayer.ones([2, 2, 2]))
+    with pytest.raises(ValueError, match=r"dot\(\).*1-D or 2-D"):
+        pylayer.dot(pylayer.to_tensor(1.0), pylayer.to_tensor(1.0))
+    with pytest.raises(TypeError, match=r"dot\(\).*'y'.*position 2"):
+        pylayer.dot(pylayer.ones([2]), object())
+
+
+def test_dot_saves_both_inputs():
+    x, y = leaf([1.0]), leaf([2.0])
+    assert saved_by(lambda: pylayer.dot(x, y)) == [id(x), id(y)]
+
+
+# --------------------------------------------------------------- max / min
+AXES = [None, 0, 1, -1, [0, 2], (1, 2), [0, 1, 2], []]
+
+
+@pytest.mark.parametrize("name, op, ref", [("max", pylayer.max, np.max),
+                                           ("min", pylayer.min, np.min)], ids=["max", "min"])
+@pytest.mark.parametrize("axis", AXES, ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_max_min_match_numpy_and_gradcheck(name, op, ref, axis, keepdim):
+    a = rand(2, 3, 4)
+    np_axis = None if axis in (None, []) else tuple(np.atleast_1d(axis))
+    out = op(pylayer.to_tensor(a, dtype="float64"), axis=axis, keepdim=keepdim)
+    np.testing.assert_array_equal(out.numpy(), ref(a, axis=np_axis, keepdims=keepdim))
+    fn = lambda t: op(t, axis=axis, keepdim=keepdim)
+    x = leaf(a)
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_max_splits_the_gradient_evenly_among_ties():
+    x = leaf([[3.0, 1.0, 3.0], [2.0, 2.0, 2.0]])
+    (g,) = grad_of(lambda t: pylayer.max(t, axis=1), x)
+    np.testing.assert_allclose(g, [[0.5, 0.0, 0.5], [1 / 3, 1 / 3, 1 / 3]])
+    (g,) = grad_of(pylayer.min, leaf([1.0, 1.0, 4.0, 1.0]))
+    np.testing.assert_allclose(g, [1 / 3, 1 / 3, 0.0, 1 / 3])
+
+
+def test_max_propagates_nan_and_gives_it_the_gradient():
+    x = leaf([1.0, np.nan, 3.0])
+    assert np.isnan(pylayer.max(x).numpy())
+    (g,) = grad_of(pylayer.max, x)
+    np.testing.assert_array_equal(g, [0.0, 1.0, 0.0])
+
+
+def test_max_min_on_integers_zero_d_strided_and_methods():
+    ints = pylayer.to_tensor([[1, 7], [4, 2]], dtype="int32")
+    assert pylayer.max(ints).dtype == "int32" and pylayer.max(ints).numpy() == 7
+    assert pylayer.min(ints, axis=0).numpy().tolist() == [1, 2]
+    scalar = leaf(2.5)
+    assert pylayer.max(scalar).shape == [] and pylayer.max(scalar, axis=0).numpy() == 2.5
+    assert gradcheck(pylayer.max, scalar)
+    a = rand(3, 4)
+    np.testing.assert_array_equal(pylayer.max(non_contiguous(a), axis=0).numpy(), a.max(0))
+    t = pylayer.to_tensor(a)
+    assert t.max().numpy() == pytest.approx(a.max())
+    assert t.min(axis=1, keepdim=True).shape == [3, 1]
+    assert pylayer.max(pylayer.zeros([0, 3]), axis=1).shape == [0]
+
+
+def test_max_min_errors():
+    with pytest.raises(ValueError, match=r"max\(\).*axis of size 0.*\[0, 3\]"):
+        pylayer.max(pylayer.zeros([0, 3]))
+    with pytest.raises(ValueError, match=r"min\(\).*axis 2 is out of range.*rank 2"):
+        pylayer.min(pylayer.ones([2, 2]), axis=2)
+    with pytest.raises(TypeError, match=r"max\(\).*'axis'.*float"):
+        pylayer.max(pylayer.ones([2, 2]), axis=0.5)
+
+
+def test_max_saves_input_and_output():
+    x = leaf([1.0, 2.0])
+    assert saved_by(lambda: pylayer.max(x)) == [id(x), "output"]
+
+
+# ---------------------------------------------------------------------- prod
+@pytest.mark.parametrize("axis", AXES, ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_prod_matches_numpy_and_gradchecks(axis, keepdim):
+    a = rand(2, 3, 2, low=0.5, high=1.5) * np.sign(rand(2, 3, 2))
+    np_axis = None if axis in (None, []) else tuple(np.atleast_1d(axis))
+    out = pylayer.prod(pylayer.to_tensor(a, dtype="float64"), axis=axis, keepdim=keepdim)
+    np.testing.assert_allclose(out.numpy(), np.prod(a, axis=np_axis, keepdims=keepdim),
+                               rtol=1e-13)
+    fn = lambda t: pylayer.prod(t, axis=axis, keepdim=keepdim)
+    x = leaf(a)
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_prod_gradient_is_exact_with_zeros():
+    a = np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 5.0], [1.0, 2.0, 4.0]])
+    (g,) = grad_of(lambda t: pylayer.prod(t, axis=1), leaf(a))
+    np.testing.assert_array_equal(g, [[6.0, 0.0, 0.0], [0.0, 0.0, 0.0], [8.0, 4.0, 2.0]])
+    for axis in (0, 1, None):
+        fn = lambda t: pylayer.prod(t, axis=axis)
+        assert gradcheck(fn, leaf(a))
+        assert gradgradcheck(fn, leaf(a))
+    assert gradgradcheck(pylayer.prod, leaf(0.0))
+
+
+def test_prod_dtypes_zero_d_empty_and_strided():
+    ints = pylayer.to_tensor([2, 3, 4], dtype="int32")
+    assert pylayer.prod(ints).dtype == "int32" and pylayer.prod(ints).numpy() == 24
+    assert pylayer.prod(pylayer.to_tensor([True, True])).dtype == "int64"
+    as_float = pylayer.prod(ints, dtype="float64")
+    assert as_float.dtype == "float64" and as_float.numpy() == 24.0
+    x = leaf([1.0, 2.0], "float32")
+    pylayer.prod(x, dtype="float64").backward()
+    assert x.grad.dtype == "float32"
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 1.0])
+    assert pylayer.prod(pylayer.to_tensor(3.0)).numpy() == 3.0
+    assert pylayer.prod(pylayer.zeros([0])).numpy() == 1.0
+    assert pylayer.prod(pylayer.zeros([2, 0]), axis=1).numpy().tolist() == [1.0, 1.0]
+    a = rand(3, 4)
+    np.testing.assert_allclose(pylayer.prod(non_contiguous(a), axis=1).numpy(), a.prod(1))
+
+
+def test_prod_saves_input_and_output():
+    x = leaf([1.0, 2.0])
+    assert saved_by(lambda: pylayer.prod(x)) == [id(x), "output"]
+
+
+# ----------------------------------------------------------------- var / std
+@pytest.mark.parametrize("name, op, ref", [("var", pylayer.var, np.var),
+                                           ("std", pylayer.std, np.std)], ids=["var", "std"])
+@pytest.mark.parametrize("axis", [None, 0, -1, [0, 2], []], ids=str)
+@pytest.mark.parametrize("unbiased", [True, False])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_var_std_match_numpy_and_gradcheck(name, op, ref, axis, unbiased, keepdim):
+    a = rand(3, 2, 4)
+    np_axis = None if axis in (None, []) else tuple(np.atleast_1d(axis))
+    out = op(pylayer.to_tensor(a, dtype="float64"), axis=axis, unbiased=unbiased,
+             keepdim=keepdim)
+    np.testing.assert_allclose(out.numpy(), ref(a, axis=np_axis, ddof=int(unbiased),
+                                                keepdims=keepdim), rtol=1e-12)
+    fn = lambda t: op(t, axis=axis, unbiased=unbiased, keepdim=keepdim)
+    x = leaf(a)
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_var_std_float32_and_strided():
+    a = rand(4, 5).astype(np.float32)
+    out = pylayer.var(pylayer.to_tensor(a), axis=1)
+    assert out.dtype == "float32"
+    np.testing.assert_allclose(out.numpy(), np.var(a, axis=1, ddof=1), rtol=1e-5)
+    np.testing.assert_allclose(pylayer.std(non_contiguous(a), axis=0).numpy(),
+                               np.std(a, axis=0, ddof=1), rtol=1e-5)
+
+
+def test_var_std_degenerate_cases_are_nan_silently():
+    def run():
+        one = pylayer.var(pylayer.to_tensor([3.0]))
+        empty = pylayer.std(pylayer.zeros([0]), unbiased=False)
+        return one.numpy(), empty.numpy()
+    one, empty = assert_silent(run)
+    assert np.isnan(one) and np.isnan(empty)
+    assert pylayer.var(pylayer.to_tensor([3.0]), unbiased=False).numpy() == 0.0
+    assert pylayer.var(pylayer.to_tensor(2.0), unbiased=False).shape == []
+
+
+def test_std_gradient_is_zero_where_std_is_zero():
+    x = leaf([[2.0, 2.0, 2.0], [1.0, 2.0, 3.0]])
+    (g,) = grad_of(lambda t: pylayer.std(t, axis=1), x)
+    np.testing.assert_array_equal(g[0], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(g[1], [-0.5, 0.0, 0.5])
+
+
+def test_var_std_refuse_integers():
+    for op in (pylayer.var, pylayer.std):
+        with pytest.raises(TypeError, match=rf"{op.__name__}\(\).*floating-point.*int64"):
+            op(pylayer.to_tensor([1, 2, 3]))
+
+
+def test_var_saves_input_and_std_input_and_output():
+    x = leaf([1.0, 2.0, 4.0])
+    assert saved_by(lambda: pylayer.var(x)) == [id(x)]
+    assert saved_by(lambda: pylayer.std(x)) == [id(x), "output"]
+
+
+# ---------------------------------------------------------------- logsumexp
+def _reference_logsumexp(a, axis, keepdims):
+    return np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1, [0, 2], []], ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_logsumexp_matches_numpy_and_gradchecks(axis, keepdim):
+    a = rand(3, 2, 4)
+    np_axis = None if axis in (None, []) else tuple(np.atleast_1d(axis))
+    out = pylayer.logsumexp(pylayer.to_tensor(a, dtype="float64"), axis=axis, keepdim=keepdim)
+    np.testing.assert_allclose(out.numpy(), _reference_logsumexp(a, np_axis, keepdim),
+                               rtol=1e-13)
+    fn = lambda t: pylayer.logsumexp(t, axis=axis, keepdim=keepdim)
+    x = leaf(a)
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_logsumexp_is_stable_for_large_and_small_values():
+    a = np.array([[1000.0, 1000.0], [-1000.0, -1001.0]])
+    out = pylayer.logsumexp(pylayer.to_tensor(a, dtype="float64"), axis=1).numpy()
+    np.testing.assert_allclose(out, [1000 + np.log(2), -1000 + np.log1p(np.exp(-1))])
+    (g,) = grad_of(lambda t: pylayer.logsumexp(t, axis=1), leaf(a))
+    np.testing.assert_allclose(g.sum(axis=1), [1.0, 1.0])
+    out32 = pylayer.logsumexp(pylayer.to_tensor([100.0, 100.0]))
+    assert out32.dtype == "float32" and np.isfinite(out32.numpy())
+
+
+def test_logsumexp_of_infinities_and_empty_slices():
+    out = assert_silent(lambda: pylayer.logsumexp(
+        pylayer.to_tensor([[-np.inf, -np.inf], [np.inf, 1.0]]), axis=1).numpy())
+    assert out[0] == -np.inf and out[1] == np.inf
+    empty = assert_silent(lambda: pylayer.logsumexp(pylayer.zeros([2, 0]), axis=1).numpy())
+    np.testing.assert_array_equal(empty, [-np.inf, -np.inf])
+    assert pylayer.logsumexp(pylayer.to_tensor(1.5)).numpy() == pytest.approx(1.5)
+
+
+def test_logsumexp_strided_and_refuses_integers():
+    a = rand(3, 4)
+    np.testing.assert_allclose(pylayer.logsumexp(non_contiguous(a), axis=0).numpy(),
+                               _reference_logsumexp(a, 0, False), rtol=1e-6)
+    with pytest.raises(TypeError, match=r"logsumexp\(\).*floating-point.*int64"):
+        pylayer.logsumexp(pylayer.to_tensor([1, 2]))
+
+
+def test_logsumexp_saves_input_and_output():
+    x = leaf([1.0, 2.0])
+    assert saved_by(lambda: pylayer.logsumexp(x)) == [id(x), "output"]
+
+
+# -------------------------------------------------------------------- cumsum
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, 2], ids=str)
+def test_cumsum_matches_numpy_and_gradchecks(axis):
+    a = rand(2, 3, 4)
+    out = pylayer.cumsum(pylayer.to_tensor(a, dtype="float64"), axis=axis)
+    np.testing.assert_allclose(out.numpy(), np.cumsum(a, axis=axis), rtol=1e-13)
+    fn = lambda t: pylayer.cumsum(t, axis=axis)
+    x = leaf(a)
+    assert gradcheck(fn, x)
+    assert gradgradcheck(fn, x)
+
+
+def test_cumsum_gradient_is_the_reversed_running_sum():
+    (g,) = grad_of(pylayer.cumsum, leaf([1.0, 2.0, 3.0, 4.0]))
+    np.testing.assert_array_equal(g, [4.0, 3.0, 2.0, 1.0])
+
+
+def test_cumsum_dtypes():
+    ints = pylayer.to_tensor([1, 2, 3], dtype="int32")
+    assert pylayer.cumsum(ints).dtype == "int32"
+    flags = pylayer.cumsum(pylayer.to_tensor([True, True, False]))
+    assert flags.dtype == "int64" and flags.numpy().tolist() == [1, 2, 2]
+    widened = pylayer.cumsum(pylayer.ones([3], "float32"), dtype="float64")
+    assert widened.dtype == "float64" and widened.numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+def test_cumsum_zero_d_empty_and_strided():
+    assert pylayer.cumsum(pylayer.to_tensor(2.0)).shape == [1]
+    assert pylayer.cumsum(pylayer.to_tensor(2.0), axis=0).shape == []
+    assert gradcheck(lambda t: pylayer.cumsum(t, axis=-1), leaf(2.0))
+    assert pylayer.cumsum(pylayer.zeros([0, 3]), axis=1).shape == [0, 3]
+    a = rand(3, 4)
+    np.testing.assert_allclose(pylayer.cumsum(non_contiguous(a), axis=1).numpy(),
+                               np.cumsum(a, axis=1), rtol=1e-6)
+
+
+def test_cumsum_errors():
+    with pytest.raises(TypeError, match=r"cumsum\(\).*'axis'.*list"):
+        pylayer.cumsum(pylayer.ones([2, 2]), axis=[0])
+    with pytest.raises(ValueError, match=r"cumsum\(\).*axis 2 is out of range"):
+        pylayer.cumsum(pylayer.ones([2, 2]), axis=2)
+
+
+# ------------------------------------------------------------ argmax/argmin
+@pytest.mark.parametrize("name, op, ref", [("argmax", pylayer.argmax, np.argmax),
+                                           ("argmin", pylayer.argmin, np.argmin)],
+                         ids=["argmax", "argmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1], ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_arg_extremes_match_numpy(name, op, ref, axis, keepdim):
+    a = rand(3, 4)
+    out = op(pylayer.to_tensor(a), axis=axis, keepdim=keepdim)
+    expected = ref(a.astype(np.float32), axis=axis, keepdims=keepdim)
+    assert out.dtype == "int64" and out.stop_gradient
+    assert out.shape == list(np.shape(expected))
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_arg_extremes_details():
+    x = leaf([[1.0, 3.0, 3.0], [np.nan, 0.0, 5.0]])
+    assert pylayer.argmax(x, axis=1).numpy().tolist() == [1, 0]
+    assert pylayer.argmin(x, axis=1).numpy().tolist() == [0, 0]
+    assert pylayer.argmax(x, axis=1).stop_gradient
+    assert pylayer.argmax(x, dtype="int32").dtype == "int32"
+    assert pylayer.argmax(pylayer.to_tensor(4.0)).numpy() == 0
+    a = rand(3, 4)
+    np.testing.assert_array_equal(pylayer.argmin(non_contiguous(a), axis=0).numpy(),
+                                  np.argmin(a, axis=0))
+    assert pylayer.to_tensor(a).argmax().numpy() == np.argmax(a.astype(np.float32))
+
+
+def test_arg_extremes_errors():
+    x = pylayer.ones([2, 3])
+    with pytest.raises(ValueError, match=r"argmax\(\).*'dtype'.*'int32' or 'int64'"):
+        pylayer.argmax(x, dtype="float32")
+    with pytest.raises(ValueError, match=r"argmin\(\).*'dtype'"):
+        pylayer.argmin(x, dtype="nonsense")
+    with pytest.raises(TypeError, match=r"argmax\(\).*'axis'.*list"):
+        pylayer.argmax(x, axis=[0])
+    with pytest.raises(ValueError, match=r"argmin\(\).*no elements"):
+        pylayer.argmin(pylayer.zeros([0]))
+    with pytest.raises(ValueError, match=r"argmax\(\).*out of range"):
+        pylayer.argmax(x, axis=-3)
+
+
+# ----------------------------------------------------------------- all / any
+@pytest.mark.parametrize("name, op, ref", [("all", pylayer.all, np.all),
+                                           ("any", pylayer.any, np.any)], ids=["all", "any"])
+@pytest.mark.parametrize("axis", [None, 0, 1, [0, 1], []], ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_truth_reductions_match_numpy(name, op, ref, axis, keepdim):
+    a = np.array([[True, False, True], [True, True, True]])
+    np_axis = None if axis in (None, []) else tuple(np.atleast_1d(axis))
+    out = op(pylayer.to_tensor(a), axis=axis, keepdim=keepdim)
+    assert out.dtype == "bool"
+    np.testing.assert_array_equal(out.numpy(), ref(a, axis=np_axis, keepdims=keepdim))
+
+
+def test_truth_reductions_on_numbers_zero_d_and_empty():
+    assert pylayer.all(pylayer.to_tensor([1.0, 2.0])).numpy()
+    assert not pylayer.any(pylayer.to_tensor([0, 0])).numpy()
+    assert pylayer.all(pylayer.zeros([0])).numpy() and not pylayer.any(pylayer.zeros([0])).numpy()
+    assert pylayer.any(pylayer.to_tensor(True)).shape == []
+    assert pylayer.to_tensor([True, False]).any().numpy()
+    assert not pylayer.to_tensor([True, False]).all().numpy()
+
+
+# -------------------------------------------------------------- comparisons
+COMPARISONS = [
+    ("equal", pylayer.equal, np.equal, lambda x, y: x == y),
+    ("not_equal", pylayer.not_equal, np.not_equal, lambda x, y: x != y),
+    ("less_than", pylayer.less_than, np.less, lambda x, y: x < y),
+    ("less_equal", pylayer.less_equal, np.less_equal, lambda x, y: x <= y),
+    ("greater_than", pylayer.greater_than, np.greater, lambda x, y: x > y),
+    ("greater_equal", pylayer.greater_equal, np.greater_equal, lambda x, y: x >= y),
+]
+
+
+@pytest.mark.parametrize("name, op, ref, operator", COMPARISONS, ids=[c[0] for c in COMPARISONS])
+def test_comparisons_match_numpy_and_return_bool_without_graph(name, op, ref, operator):
+    a = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+    b = np.array([2.0, 2.0, 2.0])
+    x = leaf(a)
+    for out in (op(x, pylayer.to_tensor(b, dtype="float64")), operator(x, pylayer.to_tensor(b, dtype="float64"))):
+        assert out.dtype == "bool"
+        assert out.stop_gradient and out.grad_fn is None
+        np.testing.assert_array_equal(out.numpy(), ref(a, b))
+    np.testing.assert_array_equal(operator(x, 2).numpy(), ref(a, 2))
+    np.testing.assert_array_equal(operator(2.0, x).numpy(), ref(2.0, a))
+    np.testing.assert_array_equal(op(pylayer.to_tensor([1, 2, 3]), 2).numpy(),
+                                  ref(np.array([1, 2, 3]), 2))
+    np.testing.assert_array_equal(op(pylayer.to_tensor([np.nan]), np.nan).numpy(),
+                                  ref(np.array([np.nan]), np.nan))
+
+
+@pytest.mark.parametrize("name, op, ref, operator", COMPARISONS, ids=[c[0] for c in COMPARISONS])
+def test_comparisons_on_zero_d_empty_and_strided(name, op, ref, operator):
+    assert op(pylayer.to_tensor(1.0), 1.0).shape == []
+    assert op(pylayer.zeros([0, 2]), 0.0).shape == [0, 2]
+    a, b = rand(3, 4), rand(3, 4)
+    np.testing.assert_array_equal(op(non_contiguous(a), non_contiguous(b)).numpy(), ref(a, b))
+
+
+@pytest.mark.parametrize("name, op, ref, operator", COMPARISONS, ids=[c[0] for c in COMPARISONS])
+def test_comparison_errors(name, op, ref, operator):
+    with pytest.raises(ValueError, match=rf"{name}\(\).*\[2\].*\[3\].*broadcast"):
+        op(pylayer.ones([2]), pylayer.ones([3]))
+    with pytest.raises(TypeError, match=rf"{name}\(\).*'y'.*position 2.*NoneType"):
+        op(pylayer.ones([2]), None)
+
+
+def test_equal_all():
+    x = pylayer.to_tensor([1, 2])
+    assert pylayer.equal_all(x, pylayer.to_tensor([1, 2])).numpy()
+    assert not pylayer.equal_all(x, pylayer.to_tensor([1, 3])).numpy()
+    assert not pylayer.equal_all(x, pylayer.to_tensor([[1, 2]])).numpy()
+    assert not pylayer.equal_all(pylayer.to_tensor([np.nan]), pylayer.to_tensor([np.nan])).numpy()
+    out = pylayer.equal_all(pylayer.zeros([0]), pylayer.zeros([0]))
+    assert out.shape == [] and out.dtype == "bool" and out.numpy()
+
+
+def test_isclose_and_allclose():
+    a = pylayer.to_tensor([1.0, 2.0, np.nan], dtype="float64")
+    b = pylayer.to_tensor([1.0 + 1e-9, 2.1, np.nan], dtype="float64")
+    np.testing.assert_array_equal(pylayer.isclose(a, b).numpy(), [True, False, False])
+    np.testing.assert_array_equal(pylayer.isclose(a, b, equal_nan=True).numpy(),
+                                  [True, False, True])
+    np.testing.assert_array_equal(pylayer.isclose(a, b, rtol=0.1, equal_nan=True).numpy(),
+                                  [True, True, True])
+    close = pylayer.allclose(a, b, rtol=0.1, equal_nan=True)
+    assert close.shape == [] and close.dtype == "bool" and close.numpy()
+    assert not pylayer.allclose(a, b).numpy()
+    assert pylayer.allclose(pylayer.ones([2, 3]), pylayer.ones([3])).numpy()
+    assert pylayer.isclose(pylayer.ones([2, 3]), 1.0).shape == [2, 3]
+
+
+def test_isclose_and_allclose_errors():
+    x = pylayer.ones([2])
+    with pytest.raises(TypeError, match=r"allclose\(\).*'rtol'.*str"):
+        pylayer.allclose(x, x, rtol="0.1")
+    with pytest.raises(ValueError, match=r"isclose\(\).*'atol'.*non-negative"):
+        pylayer.isclose(x, x, atol=-1.0)
+    with pytest.raises(ValueError, match=r"allclose\(\).*\[2\].*\[3\]"):
+        pylayer.allclose(x, pylayer.ones([3]))
+
+
+# --------------------------------------------------------------------- where
+@pytest.mark.parametrize("shapes", [((3,), (3,), (3,)), ((2, 3), (3,), (2, 1)),
+                                    ((3,), (), (2, 3)), ((2, 1), (1, 3), ())], ids=str)
+def test_where_forward_and_gradients(shapes):
+    condition = RNG.uniform(size=shapes[0]) > 0.5
+    a, b = rand(*shapes[1]), rand(*shapes[2])
+    out = pylayer.where(pylayer.to_tensor(condition), pylayer.to_tensor(a, dtype="float64"),
+                        pylayer.to_tensor(b, dtype="float64"))
+    np.testing.assert_array_equal(out.numpy(), np.where(condition, a, b))
+    cond = pylayer.to_tensor(condition)
+    fn = lambda s, t: pylayer.where(cond, s, t)
+    x, y = leaf(a), leaf(b)
+    assert gradcheck(fn, (x, y))
+    assert gradgradcheck(fn, (x, y))
+    x.clear_grad(), y.clear_grad()
+    gx, gy = grad_of(fn, x, y)
+    assert gx.shape == a.shape and gy.shape == b.shape
+    full = np.broadcast_to(condition, np.broadcast_shapes(condition.shape, a.shape, b.shape))
+    assert gx.sum() + gy.sum() == pytest.approx(full.size)
+    assert gx.sum() == pytest.approx(full.sum())
+
+
+def test_where_with_numbers_keeps_the_tensor_dtype():
+    cond = pylayer.to_tensor([True, False])
+    assert pylayer.where(cond, pylayer.ones([2], "float32"), 0.0).dtype == "float32"
+    assert pylayer.where(cond, 1.0, 0.0).dtype == "float32"
+    assert pylayer.where(cond, 1, 0).dtype == "int64"
+    assert pylayer.where(cond, 1, 0).numpy().tolist() == [1, 0]
+    assert pylayer.where(cond, pylayer.ones([2], "float64"), 0).dtype == "float64"
+
+
+def test_where_condition_forms():
+    numeric = pylayer.where(pylayer.to_tensor([0, 2]), 1.0, -1.0)
+    assert numeric.numpy().tolist() == [-1.0, 1.0]
+    rows, cols = pylayer.where(pylayer.to_tensor([[True, False], [False, True]]))
+    assert rows.dtype == "int64" and rows.shape == [2, 1]
+    assert rows.numpy().ravel().tolist() == [0, 1] and cols.numpy().ravel().tolist() == [0, 1]
+    (single,) = pylayer.where(pylayer.to_tensor(True))
+    assert single.numpy().ravel().tolist() == [0]
+    a = rand(3, 4)
+    cond = non_contiguous(a > 0)
+    np.testing.assert_array_equal(pylayer.where(cond, non_contiguous(a), 0.0).numpy(),
+                                  np.where(a > 0, a, 0))
+    assert pylayer.where(pylayer.zeros([0], "bool"), 1.0, 2.0).shape == [0]
+
+
+def test_where_errors():
+    cond = pylayer.to_tensor([True, False])
+    with pytest.raises(ValueError, match=r"where\(\).*both 'x' and 'y'"):
+        pylayer.where(cond, pylayer.ones([2]))
+    with pytest.raises(ValueError, match=r"where\(\).*\[2\].*\[3\]"):
+        pylayer.where(cond, pylayer.ones([3]), 0.0)
+    with pytest.raises(TypeError, match=r"where\(\).*'condition'.*str"):
+        pylayer.where("yes", 1.0, 0.0)
+
+
+def test_where_saves_only_the_condition():
+    cond = pylayer.to_tensor([True, False])
+    x, y = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    assert saved_by(lambda: pylayer.where(cond, x, y)) == [id(cond)]
+
+
+# ---------------------------------------------- floor_divide and remainder
+DIVISIONS = [("floor_divide", pylayer.floor_divide, np.floor_divide, lambda x, y: x // y),
+             ("remainder", pylayer.remainder, np.remainder, lambda x, y: x % y)]
+
+
+@pytest.mark.parametrize("name, op, ref, operator", DIVISIONS, ids=[d[0] for d in DIVISIONS])
+def test_divisions_match_numpy_and_python(name, op, ref, operator):
+    a = np.array([7, -7, 7, -7, 0])
+    b = np.array([2, 2, -2, -2, 3])
+    for out in (op(pylayer.to_tensor(a), pylayer.to_tensor(b)),
+                operator(pylayer.to_tensor(a), pylayer.to_tensor(b))):
+        assert out.dtype == "int64"
+        assert out.numpy().tolist() == [operator(int(p), int(q)) for p, q in zip(a, b)]
+    f = rand(2, 3) * 5
+    g = rand(3, low=0.5, high=2) * np.array([1, -1, 1])
+    out = op(pylayer.to_tensor(f, dtype="float64"), pylayer.to_tensor(g, dtype="float64"))
+    np.testing.assert_allclose(out.numpy(), ref(f, g), rtol=1e-13, atol=1e-14)
+    np.testing.assert_array_equal(operator(pylayer.to_tensor(a), 3).numpy(), ref(a, 3))
+    np.testing.assert_array_equal(operator(20, pylayer.to_tensor([3, -6])).numpy(),
+                                  ref(20, np.array([3, -6])))
+    assert op(pylayer.to_tensor([7]), 2.0).dtype == "float32"
+    assert op(pylayer.to_tensor(7.0), 2.0).shape == []
+    assert op(pylayer.zeros([0]), 2.0).shape == [0]
+
+
+@pytest.mark.parametrize("name, op, ref, operator", DIVISIONS, ids=[d[0] for d in DIVISIONS])
+def test_integer_division_by_zero_raises_and_float_gives_nan(name, op, ref, operator):
+    with pytest.raises(ZeroDivisionError, match=rf"{name}\(\).*division by zero"):
+        op(pylayer.to_tensor([1, 2]), pylayer.to_tensor([1, 0]))
+    with pytest.raises(ZeroDivisionError):
+        operator(pylayer.to_tensor([1]), 0)
+    out = assert_silent(lambda: op(pylayer.to_tensor([1.0, 0.0]), 0.0).numpy())
+    expected = np.array([np.inf, np.nan]) if name == "floor_divide" else np.array([np.nan] * 2)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_floor_divide_has_a_zero_gradient():
+    x, y = leaf([7.0, -3.5]), leaf([2.0, 1.5])
+    gx, gy = grad_of(pylayer.floor_divide, x, y)
+    np.testing.assert_array_equal(gx, [0.0, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, 0.0])
+    gx, = grad_of(lambda t: pylayer.floor_divide(t, pylayer.ones([2, 2], "float64")), leaf([1.0, 2.0]))
+    assert gx.shape == (2,)
+
+
+def test_remainder_gradients():
+    x = leaf(rand(2, 3, low=0.1, high=5))
+    y = leaf(rand(3, low=0.7, high=1.3))
+    assert gradcheck(pylayer.remainder, (x, y))
+    assert gradgradcheck(pylayer.remainder, (x, y))
+    gx, gy = grad_of(pylayer.remainder, leaf([7.5]), leaf([2.0]))
+    assert gx.tolist() == [1.0] and gy.tolist() == [-3.0]
+    assert gradcheck(lambda t: t % 1.5, leaf([0.2, 2.0, 4.0]))
+
+
+def test_remainder_saves_both_inputs():
+    x, y = leaf([1.0]), leaf([2.0])
+    assert saved_by(lambda: pylayer.remainder(x, y)) == [id(x), id(y)]
+
+
+# --------------------------------------------------------------------- logic
+LOGICAL = [("logical_and", pylayer.logical_and, np.logical_and, lambda x, y: x & y),
+           ("logical_or", pylayer.logical_or, np.logical_or, lambda x, y: x | y),
+           ("logical_xor", pylayer.logical_xor, np.logical_xor, lambda x, y: x ^ y)]
+
+
+@pytest.mark.parametrize("name, op, ref, operator", LOGICAL, ids=[l[0] for l in LOGICAL])
+def test_logical_binary_ops(name, op, ref, operator):
+    a = np.array([[True, True, False, False]])
+    b = np.array([[True], [False]])
+    for out in (op(pylayer.to_tensor(a), pylayer.to_tensor(b)),
+                operator(pylayer.to_tensor(a), pylayer.to_tensor(b))):
+        assert out.dtype == "bool" and out.stop_gradient
+        np.testing.assert_array_equal(out.numpy(), ref(a, b))
+    np.testing.assert_array_equal(op(pylayer.to_tensor([0.0, 2.0]), 1).numpy(),
+                                  ref(np.array([0.0, 2.0]), 1))
+    assert op(pylayer.to_tensor(True), False).shape == []
+    target = pylayer.zeros([2], "bool")
+    version = target.inplace_version
+    result = op(pylayer.to_tensor([True, False]), True, out=target)
+    assert result is target and target.inplace_version == version + 1
+    np.testing.assert_array_equal(target.numpy(), ref(np.array([True, False]), True))
+    with pytest.raises(ValueError, match=rf"{name}\(\).*broadcast"):
+        op(pylayer.ones([2]), pylayer.ones([3]))
+    with pytest.raises(TypeError, match=rf"{name}\(\).*'out'"):
+        op(pylayer.ones([2]), pylayer.ones([2]), out=[0, 0])
+
+
+def test_logical_not_and_invert_operator():
+    t = pylayer.to_tensor([True, False])
+    np.testing.assert_array_equal(pylayer.logical_not(t).numpy(), [False, True])
+    np.testing.assert_array_equal((~t).numpy(), [False, True])
+    np.testing.assert_array_equal(pylayer.logical_not(pylayer.to_tensor([0.0, 3.0])).numpy(),
+                                  [True, False])
+    assert pylayer.logical_not(pylayer.to_tensor(False)).shape == []
+
+
+CLASSIFIERS = [("isnan", pylayer.isnan, np.isnan), ("isinf", pylayer.isinf, np.isinf),
+               ("isfinite", pylayer.isfinite, np.isfinite)]
+
+
+@pytest.mark.parametrize("name, op, ref", CLASSIFIERS, ids=[c[0] for c in CLASSIFIERS])
+def test_classifiers(name, op, ref):
+    a = np.array([1.0, np.nan, np.inf, -np.inf, 0.0])
+    for dtype in ("float16", "float32", "float64"):
+        out = op(pylayer.to_tensor(a, dtype=dtype))
+        assert out.dtype == "bool" and out.stop_gradient
+        np.testing.assert_array_equal(out.numpy(), ref(a))
+    ints = op(pylayer.to_tensor([[1, 2]]))
+    assert ints.shape == [1, 2] and ints.dtype == "bool"
+    np.testing.assert_array_equal(ints.numpy(), ref(np.array([[1.0, 2.0]])))
+    np.testing.assert_array_equal(op(pylayer.to_tensor([True])).numpy(), ref(np.array([1.0])))
+    assert op(pylayer.to_tensor(np.nan)).shape == []
+    b = np.array([[1.0, np.nan], [np.inf, 2.0]])
+    np.testing.assert_array_equal(op(non_contiguous(b)).numpy(), ref(b))
+
+
+# ------------------------------------------------------- Tensor operators
+def test_tensor_operators_route_to_math_functions():
+    x = pylayer.to_tensor([7.0, -7.0, 2.5])
+    np.testing.assert_array_equal((x // 2).numpy(), np.floor_divide(x.numpy(), 2))
+    np.testing.assert_array_equal((x % 2).numpy(), np.remainder(x.numpy(), 2))
+    np.testing.assert_array_equal((x ** 2).numpy(), x.numpy() ** 2)
+    np.testing.assert_allclose((2 ** x).numpy(), 2.0 ** x.numpy(), rtol=1e-6)
+    np.testing.assert_array_equal(abs(x).numpy(), np.abs(x.numpy()))
+    assert (x ** 2).dtype == "float32" and (2 ** x).dtype == "float32"
+    flags = x > 0
+    np.testing.assert_array_equal((flags & (x < 5)).numpy(), [False, False, True])
+    np.testing.assert_array_equal((flags | (x < -5)).numpy(), [True, True, True])
+    np.testing.assert_array_equal((~flags).numpy(), [False, True, False])
+
+
+def test_tensor_operators_record_gradients():
+    x = leaf([1.5, 2.0, 3.0])
+    assert gradcheck(lambda t: t ** 3, x)
+    assert gradcheck(lambda t: 2 ** t, x)
+    assert gradcheck(lambda t: t ** t, x)
+    assert gradcheck(lambda t: abs(t - 2.5), x)
+    assert gradgradcheck(lambda t: t ** 3 + 2 ** t, x)
+    assert gradcheck(lambda t: t % 0.7, x)
+
+
+def test_math_functions_are_tensor_methods():
+    a = np.array([[1.0, 4.0], [9.0, 16.0]])
+    t = pylayer.to_tensor(a)
+    assert t.max().numpy() == 16.0
+    assert t.min(axis=0).numpy().tolist() == [1.0, 4.0]
+    np.testing.assert_allclose(t.rsqrt().numpy(), 1 / np.sqrt(a), rtol=1e-6)
+    np.testing.assert_array_equal(t.clip(2.0, 10.0).numpy(), np.clip(a, 2, 10))
+    np.testing.assert_array_equal(t.pow(2).numpy(), a ** 2)
+    assert t.argmax().numpy() == 3
+    assert t.isnan().any().numpy() == np.False_
+    assert t.equal(t).all().numpy()
+    np.testing.assert_allclose(t.logsumexp(axis=1).numpy(),
+                               _reference_logsumexp(a, 1, False), rtol=1e-6)
+    y = pylayer.to_tensor([1.0, -1.0])
+    y.abs_()
+    assert y.numpy().tolist() == [1.0, 1.0] and y.inplace_version == 1
+
+
+# --------------------------------------------------------- API contract
+def test_every_public_name_is_exported_documented_and_static_aware(monkeypatch):
+    calls = []
+
+    def record(fn, *args, **kwargs):
+        calls.append(fn)
+        return "static"
+
+    monkeypatch.setattr(_state, "static_mode", True)
+    monkeypatch.setattr(_state, "static_call", record)
+    for name in pmath.__all__:
+        fn = getattr(pmath, name)
+        assert getattr(pylayer, name) is fn, name
+        assert ">>>" in (fn.__doc__ or ""), name
+        params = list(inspect.signature(fn).parameters)
+        args = [pylayer.ones([1])] * sum(
+            1 for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty)
+        assert fn(*args) == "static", name
+        assert calls[-1] is fn, name
+        assert params[-1] == "name", name
+
+
+def test_module_docstring_states_the_dtype_rule():
+    assert "TypeError" in pmath.__doc__ and "float32" in pmath.__doc__
+
+
+# ----------------------------------------------------------- saved tensors
+def saved_by(make):
+    """What an op packs for backward: input ids, or "output" for its own result."""
+    packed = []
+
+    def pack(t):
+        packed.append(t)
+        return t
+
+    _engine.push_saved_tensors_hooks(pack, lambda t: t)
+    try:
+        out = make()
+    finally:
+        _engine.pop_saved_tensors_hooks()
+    return ["output" if np.shares_memory(t.numpy(), out.numpy()) else id(t) for t in packed]
