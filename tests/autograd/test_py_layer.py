@@ -740,3 +740,30 @@ def test_the_context_does_not_keep_marked_tensors_alive():
     gone = weakref.ref(index)
     del index
     assert gone() is None and y.grad_fn is not None
+
+
+def test_a_pylayer_records_into_a_static_program_and_its_backward_is_used():
+    calls = []
+
+    class CountedTanh(Tanh):
+        @staticmethod
+        def backward(ctx, dy):
+            calls.append(1)
+            return Tanh.backward(ctx, dy)
+
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [-1, 2], "float64")
+            x.stop_gradient = False
+            y = CountedTanh.apply(x)
+            (gx,) = paddle.static.gradients([paddle.sum(y)], [x])
+        data = np.array([[0.5, -1.0]])
+        out, grad = paddle.static.Executor(paddle.static.CPUPlace()).run(
+            main, feed={"x": data}, fetch_list=[y, gx])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(out, np.tanh(data))
+    np.testing.assert_allclose(grad, 1 - np.tanh(data) ** 2)
+    assert calls

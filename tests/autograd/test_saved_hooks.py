@@ -334,3 +334,28 @@ def test_hooks_must_be_callable():
         saved_tensors_hooks(3, lambda p: p)
     with pytest.raises(TypeError, match="unpack_hook.*callable.*str"):
         saved_tensors_hooks(lambda t: t, "no")
+
+
+@pytest.mark.parametrize("hooks", [
+    lambda: saved_tensors_hooks(lambda t: t.numpy().copy(), lambda p: paddle.to_tensor(p)),
+    lambda: saved_tensors_hooks(lambda t: t, lambda p: p),
+], ids=["copying hooks", "identity hooks"])
+def test_saved_inputs_under_hooks_still_support_double_backward(hooks):
+    a = leaf([1.5, -2.0])
+    b = paddle.tanh(leaf([0.5, 0.25]))          # a non-leaf input
+    with hooks():
+        out = Mul.apply(a, b)
+    ga, gb = paddle.grad(out.sum(), [a, b], create_graph=True)
+    np.testing.assert_allclose(ga.numpy(), b.numpy())
+    (gab,) = paddle.grad(ga.sum(), [b])          # d(ga)/db = 1, through the saved b
+    np.testing.assert_allclose(gab.numpy(), [1.0, 1.0])
+    (gba,) = paddle.grad(gb.sum(), [a])
+    np.testing.assert_allclose(gba.numpy(), [1.0, 1.0])
+
+
+def test_gradgradcheck_passes_on_a_pylayer_under_hooks():
+    def hooked_mul(a, b):
+        with saved_tensors_hooks(lambda t: t.numpy().copy(), lambda p: paddle.to_tensor(p)):
+            return Mul.apply(a, b)
+
+    assert paddle.autograd.gradgradcheck(hooked_mul, (leaf([0.5, 1.0]), leaf([2.0, -1.0])))

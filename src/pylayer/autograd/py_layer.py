@@ -54,10 +54,42 @@ class _PackedNone:
         return _call_hook(self.unpack_hook, self.packed)
 
 
+def _pass_gradient(node, grads):
+    return (grads[0],)
+
+
+class _HookedInput:
+    """An input that needs a gradient, saved through hooks.
+
+    The unpack hook gives a new tensor with no history; while recording
+    (double backward), it is linked back to where the input came from, so
+    that second-order gradients still reach it.
+    """
+    __slots__ = ("saved", "edge", "edge_index")
+
+    def __init__(self, saved, tensor):
+        self.saved = saved
+        self.edge = tensor if tensor.is_leaf else tensor.grad_fn
+        self.edge_index = tensor._out_index
+
+    def unpack(self, node):
+        value = self.saved.get(node)
+        if value.stop_gradient and value.grad_fn is None and is_grad_enabled():
+            link = new_node((), "UnpackedSavedTensor", _pass_gradient)
+            link.next_nodes = (self.edge,)
+            link.next_indices = (self.edge_index,)
+            attach_node(link, value, 0)
+        return value
+
+
 def _pack(item, output_index, hooks):
     """Turn what was given to ``save_for_backward`` into what the node keeps."""
     if isinstance(item, Tensor):
-        return save_tensor(item, output_index(item))
+        index = output_index(item)
+        saved = save_tensor(item, index)
+        if hooks is not None and index < 0 and not item.stop_gradient:
+            return _HookedInput(saved, item)
+        return saved
     if item is None:
         return None if hooks is None else _PackedNone(_call_hook(hooks[0], None), hooks[1])
     if isinstance(item, list):
@@ -70,6 +102,8 @@ def _pack(item, output_index, hooks):
 def _unpack(item, node):
     if isinstance(item, SavedTensor):
         return item.get(node)
+    if isinstance(item, _HookedInput):
+        return item.unpack(node)
     if isinstance(item, _PackedNone):
         return item.unpack()
     if isinstance(item, list):
