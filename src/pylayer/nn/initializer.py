@@ -9,6 +9,7 @@ makes them repeat.
 import numpy as np
 
 from pylayer._tensor import Tensor, convert_dtype
+from pylayer.autograd import no_grad
 from pylayer.ops import creation
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform"]
@@ -41,13 +42,8 @@ class Initializer:
 
     def __call__(self, param, block=None):
         """Fill ``param`` in place (bumps its version) and return it."""
-        target = param.numpy()
-        values = self.generate(target.shape, target.dtype)
-        if target.flags.writeable:
-            np.copyto(target, values)
-        else:
-            target = values
-        param._set_array_inplace(target)
+        with no_grad():
+            param.set_value(self.generate(param.shape, param.numpy().dtype))
         return param
 
     def __repr__(self):

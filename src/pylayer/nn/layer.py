@@ -22,20 +22,6 @@ def _snake(name):
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def assign_values(target, values, where):
-    """Write ``values`` into tensor ``target`` in place (no graph; bumps its version)."""
-    array = np.asarray(values.numpy() if isinstance(values, Tensor) else values)
-    current = target.numpy()
-    if array.shape != current.shape:
-        raise ValueError(f"{where}: got a value of shape {list(array.shape)}, but the "
-                         f"tensor has shape {list(current.shape)}")
-    if current.flags.writeable:
-        np.copyto(current, array, casting="unsafe")
-    else:
-        current = array.astype(current.dtype)
-    target._set_array_inplace(current)
-
-
 class Layer:
     """A building block of models: subclass it and define ``forward``.
 
@@ -284,7 +270,7 @@ class Layer:
                 missing.append(key)
                 continue
             with no_grad():
-                assign_values(target, value, "set_state_dict")
+                target.set_value(value)
         used = set(keys.values())
         return missing, [k for k in state_dict if k not in used]
 
