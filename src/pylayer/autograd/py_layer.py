@@ -141,18 +141,17 @@ class PyLayerContext:
     array([3., 3.], dtype=float32)
     """
 
+    # Defaults, shadowed per instance when set (keeps making a context cheap).
     _forward_cls = None
-
-    def __init__(self):
-        self._saved = None               # what save_for_backward got (until packed)
-        self._saved_hooks = None         # the hook pair active when it was called
-        self._packed = _NOTHING          # what the node keeps once it is built
-        self._node_ref = None            # weakref to the node: no ctx <-> node cycle
-        self._not_inplace = ()
-        self._non_differentiable = ()
-        self._materialize_grads = True
-        self._grad_in_dtype_consistent = True
-        self._needs_input_grad = ()
+    _saved = None               # what save_for_backward got (until packed)
+    _saved_hooks = None         # the hook pair active when it was called
+    _packed = _NOTHING          # what the node keeps once it is built
+    _node_ref = None            # weakref to the node: no ctx <-> node cycle
+    _not_inplace = ()
+    _non_differentiable = ()
+    _materialize_grads = True
+    _grad_in_dtype_consistent = True
+    _needs_input_grad = ()
 
     def save_for_backward(self, *tensors):
         """Keep ``tensors`` for ``backward``; call it in ``forward`` (the last call wins).
@@ -512,16 +511,14 @@ class PyLayer:
             raise NotImplementedError(f"{cls.__name__} must define a static forward(ctx, ...) "
                                       f"to be applied")
         ctx = cls._context_class()
-        slots = [v for v in (*args, *kwargs.values()) if _tensors_in(v)]
-        recording = is_grad_enabled()
-        ctx._needs_input_grad = tuple(
-            recording and any(not t.stop_gradient for t in _tensors_in(slot)) for slot in slots)
+        inputs, spans, ctx._needs_input_grad = _gather_inputs((*args, *kwargs.values()),
+                                                              is_grad_enabled())
         previous = set_grad_enabled_flag(False)
         try:
             returned = cls.forward(ctx, *args, **kwargs)
         finally:
             set_grad_enabled_flag(previous)
-        return _finish_apply(cls, ctx, slots, _Outputs(returned))
+        return _finish_apply(cls, ctx, inputs, spans, _Outputs(returned))
 
 
 Function = PyLayer
@@ -532,17 +529,39 @@ def _layer_name(ctx):
     return cls.__name__ if cls is not None else "PyLayer"
 
 
-def _finish_apply(cls, ctx, slots, outputs):
+def _gather_inputs(values, recording):
+    """The input slots of a call.
+
+    Returns the flat list of input Tensors, per slot its flat index (or the
+    list of flat indices of a list slot), and per slot whether it needs a
+    gradient.
+    """
+    tensors, spans, needs = [], [], []
+    for value in values:
+        if isinstance(value, Tensor):
+            spans.append(len(tensors))
+            tensors.append(value)
+            needs.append(recording and not value.stop_gradient)
+        elif isinstance(value, (list, tuple)):
+            items = [item for item in value if isinstance(item, Tensor)]
+            if items:
+                spans.append(list(range(len(tensors), len(tensors) + len(items))))
+                tensors.extend(items)
+                needs.append(recording and any(not t.stop_gradient for t in items))
+    return tensors, spans, tuple(needs)
+
+
+def _finish_apply(cls, ctx, inputs, spans, outputs):
     """Wire the outputs of ``forward`` to a new node (when one is needed)."""
     if not outputs.tensors:
         raise ValueError(f"{cls.__name__}.forward returned {type(outputs.returned).__name__}, "
                          f"but at least one output of PyLayer.forward must be a Tensor")
     build = any(ctx._needs_input_grad)
-    input_tensors = [t for slot in slots for t in _tensors_in(slot)]
-    input_ids = {id(t) for t in input_tensors}
+    input_ids = {id(t) for t in inputs}
     not_inplace = {id(t) for t in ctx._not_inplace}
     non_differentiable = {id(t) for t in ctx._non_differentiable}
-    ctx._not_inplace = ctx._non_differentiable = ()  # no references to outputs from ctx
+    if not_inplace or non_differentiable:
+        ctx._not_inplace = ctx._non_differentiable = ()  # no references to outputs from ctx
 
     in_place, skipped, seen = [], set(), set()
     for k, t in enumerate(list(outputs.tensors)):
@@ -564,15 +583,15 @@ def _finish_apply(cls, ctx, slots, outputs):
     if not build:
         return outputs.result()
 
-    node = new_node(tuple(input_tensors), f"GradNodePyLayer_{cls.__name__}", _node_backward,
+    node = new_node(tuple(inputs), f"GradNodePyLayer_{cls.__name__}", _node_backward,
                     attrs=ctx, n_outputs=len(outputs.tensors), multi_output=True)
     if is_anomaly_enabled():
         node.creation_stack = "".join(traceback.format_stack()[:-2])  # up to the apply() call
     ctx._node_ref = weakref.ref(node)
-    ctx._input_slots = _slot_spans(slots)
-    ctx._input_shapes = tuple(t.numpy().shape for t in input_tensors)
+    ctx._input_slots = spans
+    ctx._input_shapes = tuple([t._array.shape for t in inputs])
     ctx._output_slots = outputs.slots
-    ctx._output_meta = tuple((t.numpy().shape, t.numpy().dtype) for t in outputs.tensors)
+    ctx._output_meta = tuple([(t._array.shape, t._array.dtype) for t in outputs.tensors])
     for t in in_place:
         t._set_array_inplace(t.numpy())
     _pack_saved(ctx, outputs, skipped)
@@ -582,20 +601,6 @@ def _finish_apply(cls, ctx, slots, outputs):
         else:
             attach_node(node, t, k)
     return outputs.result()
-
-
-def _slot_spans(slots):
-    """Per input slot: its flat index, or the list of flat indices of a list slot."""
-    spans, k = [], 0
-    for slot in slots:
-        if isinstance(slot, Tensor):
-            spans.append(k)
-            k += 1
-        else:
-            n = len(_tensors_in(slot))
-            spans.append(list(range(k, k + n)))
-            k += n
-    return spans
 
 
 def _pack_saved(ctx, outputs, skipped):
