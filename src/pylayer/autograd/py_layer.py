@@ -434,7 +434,8 @@ class PyLayer:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._context_class = type(f"{cls.__name__}Context", (PyLayerContext,),
-                                  {"_forward_cls": cls, "__module__": cls.__module__})
+                                  {"_forward_cls": cls, "__module__": cls.__module__,
+                                   "__qualname__": f"{cls.__qualname__}Context"})
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -606,9 +607,9 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
 def _pack_saved(ctx, outputs, skipped):
     """Pack what save_for_backward got, under the hooks that were active when it was called."""
     saved, hooks = ctx._saved, ctx._saved_hooks
-    ctx._saved = ctx._saved_hooks = None
     if saved is None:
         return
+    ctx._saved = ctx._saved_hooks = None
     attached = {id(t): k for k, t in enumerate(outputs.tensors) if k not in skipped}
 
     def output_index(t):
