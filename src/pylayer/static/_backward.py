@@ -246,126 +246,62 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
 
 
 # -------------------------------------------------------------- optimizers
-def _learning_rate(optimizer):
-    get_lr = getattr(optimizer, "get_lr", None)
-    if callable(get_lr):
-        return float(get_lr())
-    lr = getattr(optimizer, "_learning_rate", None)
-    if lr is None:
-        lr = getattr(optimizer, "learning_rate")
-    return float(lr() if callable(lr) else lr)
+class _OptimizerStep:
+    """Run time of an update op: the optimizer's own dynamic-mode update.
 
-
-def _hyper(optimizer, *names, default=None):
-    for name in names:
-        value = getattr(optimizer, name, None)
-        if value is not None:
-            return float(value() if callable(value) else value)
-    return default
-
-
-def _weight_decay(optimizer):
-    value = getattr(optimizer, "_weight_decay", getattr(optimizer, "weight_decay", None))
-    if value is None or isinstance(value, (int, float)):
-        return float(value or 0.0)
-    coeff = getattr(value, "coeff", getattr(value, "_coeff", None))
-    return float(coeff or 0.0)
-
-
-class _SGDUpdate:
-    """``p -= lr * (g + weight_decay * p)`` for every (parameter, gradient) pair."""
-    __name__ = "sgd"
-    slots = ()
+    Each parameter's value is copied into a Tensor that carries the
+    parameter's name and settings, and ``optimizer._apply_gradients`` updates
+    it (clipping, weight decay, the learning-rate factor and the optimizer's
+    accumulators, exactly as ``step()`` does in dynamic mode).
+    """
 
     def __init__(self, optimizer, params):
         self.optimizer = optimizer
-        self.scales = [p.learning_rate for p in params]
-
-    def start_values(self, param):
-        return []
+        self.meta = [(p.name, p.regularizer, p.learning_rate) for p in params]
+        self.__name__ = type(optimizer).__name__.lower()
 
     def __call__(self, *tensors):
-        n = len(self.scales)
-        lr = _learning_rate(self.optimizer)
-        decay = _weight_decay(self.optimizer)
-        new = []
-        for p, g, scale in zip(tensors[:n], tensors[n:2 * n], self.scales):
-            pa, ga = p.numpy(), g.numpy()
-            if decay:
-                ga = ga + decay * pa
-            new.append(make_tensor((pa - (lr * scale) * ga).astype(pa.dtype, copy=False)))
-        return new
+        n = len(self.meta)
+        pairs = []
+        for (name, regularizer, learning_rate), p, g in zip(self.meta, tensors[:n], tensors[n:]):
+            value = make_tensor(np.array(p.numpy(), copy=True), False)
+            value.name = name
+            value.regularizer = regularizer
+            value.optimize_attr = {"learning_rate": learning_rate}
+            pairs.append((value, g))
+        self.optimizer._apply_gradients(pairs)
+        return [value for value, _ in pairs]
 
 
-class _AdamUpdate:
-    """Adam with bias correction; per parameter two moments and the powers of the betas."""
-    __name__ = "adam"
-    slots = ("moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc")
+class _ResetOptimizerState:
+    """Startup op: forget the optimizer's accumulators of these parameters."""
 
-    def __init__(self, optimizer, params):
+    def __init__(self, optimizer, names):
         self.optimizer = optimizer
-        self.scales = [p.learning_rate for p in params]
-        self.beta1 = _hyper(optimizer, "_beta1", "beta1", default=0.9)
-        self.beta2 = _hyper(optimizer, "_beta2", "beta2", default=0.999)
-        self.epsilon = _hyper(optimizer, "_epsilon", "epsilon", default=1e-8)
-
-    def start_values(self, param):
-        zeros = np.zeros(param.shape, param.dtype.np_dtype)
-        return [zeros, zeros, np.array([self.beta1], np.float64),
-                np.array([self.beta2], np.float64)]
-
-    def __call__(self, *tensors):
-        n = len(self.scales)
-        lr = _learning_rate(self.optimizer)
-        decay = _weight_decay(self.optimizer)
-        b1, b2, eps = self.beta1, self.beta2, self.epsilon
-        params, grads, state = tensors[:n], tensors[n:2 * n], tensors[2 * n:]
-        new_params, new_state = [], []
-        for i, (p, g, scale) in enumerate(zip(params, grads, self.scales)):
-            m, v, b1_pow, b2_pow = (t.numpy() for t in state[4 * i:4 * i + 4])
-            pa, ga = p.numpy(), g.numpy()
-            if decay:
-                ga = ga + decay * pa
-            m = b1 * m + (1 - b1) * ga
-            v = b2 * v + (1 - b2) * ga * ga
-            correction = np.sqrt(1 - b2_pow[0])
-            step = (lr * scale) * correction / (1 - b1_pow[0])
-            pa = pa - step * m / (np.sqrt(v) + eps * correction)
-            new_params.append(make_tensor(pa.astype(p.numpy().dtype, copy=False)))
-            new_state += [make_tensor(m.astype(pa.dtype, copy=False)),
-                          make_tensor(v.astype(pa.dtype, copy=False)),
-                          make_tensor(b1_pow * b1), make_tensor(b2_pow * b2)]
-        return new_params + new_state
-
-
-_UPDATES = {"SGD": _SGDUpdate, "Adam": _AdamUpdate}
-
-
-class _ConstantInit:
-    __name__ = "fill_constant"
-
-    def __init__(self, array):
-        self.array = array
+        self.names = list(names)
+        self.__name__ = f"reset_{type(optimizer).__name__.lower()}_state"
 
     def __call__(self):
-        return make_tensor(np.array(self.array, copy=True))
+        accumulators = getattr(self.optimizer, "_accumulators", {})
+        for name in self.names:
+            accumulators.pop(name, None)
 
 
 def minimize(optimizer, loss, parameters=None, no_grad_set=None, startup_program=None):
     """Append backward and update ops for ``optimizer``; returns (ops, params_grads).
 
-    Installed as ``pylayer._state.static_minimize``, which the optimizers'
-    ``minimize`` calls in static mode. Update state (Adam's moments) lives
-    in persistable variables that the startup program initialises.
+    Installed as ``pylayer._state.static_minimize``, which an optimizer's
+    ``minimize`` calls in static mode. The update op runs the optimizer's
+    dynamic-mode update on the parameters' values in the scope, so static
+    and dynamic training give the same numbers; running the startup program
+    again also resets the optimizer's accumulators (Adam's moments).
     """
     if not isinstance(loss, Variable):
         raise TypeError(f"{type(optimizer).__name__}.minimize: loss must be a Variable in "
                         f"static mode, got {type(loss).__name__}")
-    kind = next((c for c in (k.__name__ for k in type(optimizer).__mro__) if c in _UPDATES),
-                None)
-    if kind is None:
-        raise TypeError(f"{type(optimizer).__name__}.minimize: static mode supports "
-                        f"{sorted(_UPDATES)} (and their subclasses)")
+    if not callable(getattr(optimizer, "_apply_gradients", None)):
+        raise TypeError(f"minimize: {type(optimizer).__name__} is not a pylayer optimizer "
+                        f"(it has no _apply_gradients)")
     block = loss.block
     if parameters is not None and not all(isinstance(p, (Variable, str)) for p in parameters):
         parameters = None   # dynamic-mode parameters mean nothing in a program
@@ -373,20 +309,12 @@ def minimize(optimizer, loss, parameters=None, no_grad_set=None, startup_program
     if not params_grads:
         return [], params_grads
     params = [p for p, _ in params_grads]
-    update = _UPDATES[kind](optimizer, params)
     startup = startup_program if startup_program is not None else default_startup_program()
-    state = []
-    for p in params:
-        for slot, start in zip(update.slots, update.start_values(p)):
-            name = block.program._unique_name(f"{p.name}_{slot}")
-            var = Variable(block, name, list(start.shape), start.dtype.name, stop_gradient=True,
-                           persistable=True, kind="var")
-            block._add_var(var)
-            startup.global_block()._append_init(var, _ConstantInit(start))
-            state.append(var)
-    grads = [g for _, g in params_grads]
-    args = params + grads + state
-    outputs = params + state
-    op = block.append_op(kind.lower(), update, args, {}, args, outputs,
-                         list(range(len(outputs))), [False] * len(outputs), role="optimize")
+    reset = _ResetOptimizerState(optimizer, [p.name for p in params])
+    startup.global_block().append_op(reset.__name__, reset, (), {}, [], [], [], [],
+                                     role="init")
+    update = _OptimizerStep(optimizer, params)
+    args = params + [g for _, g in params_grads]
+    op = block.append_op(update.__name__, update, args, {}, args, params,
+                         list(range(len(params))), [False] * len(params), role="optimize")
     return [op], params_grads
