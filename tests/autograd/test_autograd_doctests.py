@@ -25,6 +25,7 @@ def test_every_public_name_has_a_docstring_with_an_example(name):
             for attr, value in vars(obj).items():
                 if attr.startswith("_"):
                     continue
-                doc = getattr(value, "__doc__", None) if not isinstance(value, (staticmethod, classmethod)) \
-                    else value.__func__.__doc__
+                if isinstance(value, (staticmethod, classmethod)):
+                    value = value.__func__
+                doc = getattr(value, "__doc__", None)
                 assert ">>>" in (doc or ""), f"{public}.{attr}"

@@ -1,4 +1,4 @@
-"""PyLayerContext: saving tensors, needs_input_grad, saved_tensors (paddle-behavior.md section 4)."""
+"""PyLayerContext: saved tensors, needs_input_grad, saved_tensors (paddle-behavior.md §4)."""
 import numpy as np
 import pytest
 

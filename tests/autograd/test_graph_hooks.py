@@ -1,4 +1,4 @@
-"""Ready-made hooks in pylayer.autograd.graph: save_on_disk, save_as, disable_saved_tensors_hooks."""
+"""pylayer.autograd.graph: save_on_disk, save_as, disable_saved_tensors_hooks."""
 import gc
 import os
 import tracemalloc
@@ -41,7 +41,8 @@ def test_save_on_disk_writes_npy_files_into_the_directory_and_removes_them_after
     files = npy_files(tmp_path)
     assert len(files) == 3                           # a, b, and tanh's output
     contents = sorted(np.load(tmp_path / name).tolist() for name in files)
-    np.testing.assert_allclose(contents, sorted([[1.0, 2.0], [3.0, 4.0], np.tanh([1.0, 2.0]).tolist()]))
+    expected = sorted([[1.0, 2.0], [3.0, 4.0], np.tanh([1.0, 2.0]).tolist()])
+    np.testing.assert_allclose(contents, expected)
     y.sum().backward()
     assert npy_files(tmp_path) == [] and tmp_path.exists()
     np.testing.assert_allclose(a.grad.numpy(), [3.0, 4.0] + (1 - np.tanh([1.0, 2.0]) ** 2))

@@ -549,7 +549,8 @@ def test_more_gradients_than_inputs_is_a_value_error():
 
 
 def test_a_gradient_for_an_input_with_stop_gradient_is_a_value_error_naming_the_position():
-    with pytest.raises(ValueError, match=r"GradNodePyLayer_Pair.*None at position 1.*stop_gradient=True"):
+    with pytest.raises(ValueError,
+                       match=r"GradNodePyLayer_Pair.*None at position 1.*stop_gradient=True"):
         run_pair(lambda dz: (dz, dz), y_needs_grad=False)
 
 
@@ -569,7 +570,8 @@ def test_none_means_no_gradient_and_leaves_grad_untouched():
 
 
 def test_only_a_tuple_is_unpacked_and_other_values_are_value_errors():
-    with pytest.raises(ValueError, match=r"GradNodePyLayer_Pair.*Tensor or None at position 0.*list"):
+    with pytest.raises(ValueError,
+                       match=r"GradNodePyLayer_Pair.*Tensor or None at position 0.*list"):
         run_pair(lambda dz: [dz, dz])
     with pytest.raises(ValueError, match=r"Tensor or None at position 1.*int"):
         run_pair(lambda dz: (dz, 3))

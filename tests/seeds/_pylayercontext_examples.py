@@ -160,8 +160,9 @@ def check_tanh_layer(layer):
     y = layer.apply(x)
     np.testing.assert_allclose(y.numpy(), np.tanh(data))
     assert y.grad_fn.name() == f"GradNodePyLayer_{layer.__name__}"
-    (y * paddle.to_tensor(np.arange(6.0).reshape(2, 3))).sum().backward()
-    np.testing.assert_allclose(x.grad.numpy(), np.arange(6.0).reshape(2, 3) * (1 - np.tanh(data) ** 2))
+    upstream = np.arange(6.0).reshape(2, 3)
+    (y * paddle.to_tensor(upstream)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), upstream * (1 - np.tanh(data) ** 2))
     assert paddle.autograd.gradcheck(layer.apply, paddle.to_tensor(data, stop_gradient=False))
 
 

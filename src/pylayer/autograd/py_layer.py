@@ -25,7 +25,7 @@ __all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
 # ------------------------------------------------------------------ helpers
 def _tensors_in(value):
-    """The Tensors of an argument or output: [value] for a Tensor, the Tensor items of a list/tuple."""
+    """The Tensors of an argument or output: itself, or the Tensor items of a list/tuple."""
     if isinstance(value, Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
