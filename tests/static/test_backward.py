@@ -187,3 +187,15 @@ def test_append_backward_parameter_list_and_no_grad_set(static):
         paddle.static.append_backward(paddle.ones([1]))
     with pytest.raises(TypeError, match="parameter_list must hold"):
         paddle.static.append_backward(loss, parameter_list=[1])
+
+
+def test_only_gradients_that_are_differentiated_again_record_their_backward(static):
+    main, _ = static
+    x = paddle.static.data("x", [3], "float64")
+    x.stop_gradient = False
+    dx, = paddle.static.gradients(paddle.sum(x * x * x), x)
+    other, = paddle.static.gradients(paddle.sum(paddle.exp(x)), x)
+    first, second = [op.fn for op in main.global_block().ops if op.role == "backward"]
+    assert not first.create_graph and not second.create_graph
+    paddle.static.gradients(paddle.sum(dx), x)
+    assert first.create_graph and not second.create_graph

@@ -21,7 +21,9 @@ def test_ops_record_in_static_mode_and_compute_in_dynamic_mode(static):
     y = paddle.tanh(x)
     assert isinstance(y, Variable)
     assert [op.type for op in main.global_block().ops] == ["tanh"]
-    assert main.global_block().ops[0].inputs == [x]
+    op = main.global_block().ops[0]
+    assert op.inputs == [x] and op.outputs == [y]
+    assert op.input_arg_names == ["x"] and op.output_arg_names == [y.name]
     paddle.disable_static()
     t = paddle.tanh(paddle.ones([2]))
     assert isinstance(t, paddle.Tensor)
@@ -181,6 +183,8 @@ def test_build_time_errors_name_the_inputs(static):
         paddle.matmul(a, b)
     assert any("a: [-1, 3]" in note and "b: [4, 5]" in note
                for note in getattr(info.value, "__notes__", []))
+    assert _state.static_mode and paddle.is_grad_enabled()
+    assert isinstance(paddle.exp(a), Variable)
 
 
 def test_a_call_without_variables_is_computed_at_once(static):
@@ -257,3 +261,27 @@ def test_clone_for_test_drops_training_ops_and_evaluates(static, exe):
     fc_out_name = test_program.global_block().ops[-3].outputs[0].name
     fc_out, = exe.run(test_program, feed=feed, fetch_list=[fc_out_name])
     np.testing.assert_array_equal(no_dropout, fc_out)
+
+
+def test_an_op_that_returns_its_input_records_nothing(static):
+    main, _ = static
+
+    def identity(x):
+        if _state.static_mode:
+            return _state.static_call(identity, x)
+        return x
+
+    x = paddle.static.data("x", [2], "float32")
+    assert identity(x) is x
+    assert main.global_block().ops == []
+
+
+def test_an_op_that_writes_into_an_input_makes_it_an_output(static, exe):
+    main, _ = static
+    x = paddle.static.data("x", [2], "float32")
+    target = main.current_block().create_var(name="target", dtype="float32", shape=[2])
+    assert paddle.assign(paddle.exp(x), output=target) is target
+    op = main.global_block().ops[-1]
+    assert op.type == "assign" and op.outputs == [target]
+    got, = exe.run(feed={"x": np.zeros([2], "float32")}, fetch_list=[target])
+    np.testing.assert_array_equal(got, [1.0, 1.0])

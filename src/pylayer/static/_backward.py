@@ -80,6 +80,15 @@ def _reaches(block, source, targets, needs):
     return any(t.name in deps for t in targets)
 
 
+def _ancestors(block, targets):
+    """Names of the variables that ``targets`` are computed from (themselves included)."""
+    found = {t.name for t in targets}
+    for op in reversed(block.ops):
+        if any(v.name in found for v in op.outputs):
+            found.update(v.name for v in op.inputs)
+    return found
+
+
 class _GradientOp:
     """Run time of a gradient op: the dynamic engine over the replayed forward ops."""
     __name__ = "gradients"
@@ -173,8 +182,11 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     wanted = [x for x in inputs if _reaches(block, x, targets, needs)]
     if not wanted:
         return [None] * len(inputs)
+    # An earlier gradient op whose results lead to these targets must record
+    # its own backward, so that this one can differentiate through it.
+    upstream = _ancestors(block, targets)
     for op in block.ops:
-        if op.role == "backward":
+        if op.role == "backward" and any(v.name in upstream for v in op.outputs):
             op.fn.create_graph = True
     blocked = [v for name, v in block.vars.items()
                if name in blocked_names or (v._stop_set and v.stop_gradient and v.op is not None)]

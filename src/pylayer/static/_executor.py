@@ -198,13 +198,16 @@ class _Plan:
         self.required, self.loaded = [], []
         seen = set()
         for op in self.ops:
+            written_here = {v.name for v in op.outputs}
             for var in op.inputs:
                 if var.name in seen:
                     continue
                 seen.add(var.name)
-                target = self.loaded if var.persistable else self.required
-                target.append((var.name, self.slots[var.name], var))
-            seen.update(v.name for v in op.outputs)
+                if var.persistable:
+                    self.loaded.append((var.name, self.slots[var.name], var))
+                elif var.name not in written_here:   # (an op's ``output=`` argument)
+                    self.required.append((var.name, self.slots[var.name], var))
+            seen.update(written_here)
         self.write_back = [(name, self.slots[name]) for name in sorted(written)
                            if block.vars[name].persistable]
         self.steps = [_compile_op(op, self.slots) for op in self.ops]

@@ -340,6 +340,14 @@ class Operator:
         self.differentiable = list(differentiable)
         self.role = role
 
+    @property
+    def input_arg_names(self):
+        return [v.name for v in self.inputs]
+
+    @property
+    def output_arg_names(self):
+        return [v.name for v in self.outputs]
+
     def __repr__(self):
         return f"<Operator {self._describe()}>"
 
@@ -865,10 +873,13 @@ def record_op(fn, *args, **kwargs):
 
     def bind(tensor, other, index):
         existing = by_stand_in.get(id(tensor))
-        if existing is not None:        # the op hands back one of its inputs
-            outputs.append(existing)
-            differentiable.append(True)
-            out_index.append(index)
+        if existing is not None:
+            # The op hands back one of its inputs: unchanged (nothing to
+            # record for it), or written in place (like assign's ``output``).
+            if tensor.inplace_version:
+                outputs.append(existing)
+                differentiable.append(True)
+                out_index.append(index)
             return existing
         if name is not None and name not in block.vars and not outputs:
             var_name = name
@@ -893,6 +904,7 @@ def record_op(fn, *args, **kwargs):
         value = type(result)(items) if isinstance(result, list) else tuple(items)
     else:
         return result
-    block.append_op(fn.__name__, fn, args, kwargs, variables, outputs, out_index,
-                    differentiable)
+    if outputs:
+        block.append_op(fn.__name__, fn, args, kwargs, variables, outputs, out_index,
+                        differentiable)
     return value
