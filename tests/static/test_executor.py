@@ -237,3 +237,22 @@ def test_a_program_is_replanned_after_it_changes(static, exe):
     np.testing.assert_array_equal(exe.run(feed=feed, fetch_list=[y])[0], [1.0])
     z = y * 10.0
     np.testing.assert_array_equal(exe.run(feed=feed, fetch_list=[z])[0], [10.0])
+
+
+def test_variables_inside_lists_and_keywords_are_bound(static, exe):
+    def weighted(x, parts=(), scale=None):
+        if _state.static_mode:
+            return _state.static_call(weighted, x, parts=parts, scale=scale)
+        total = x
+        for p in parts:
+            total = total + p
+        return total * scale
+
+    a = paddle.static.data("a", [2], "float32")
+    b = paddle.static.data("b", [2], "float32")
+    s = paddle.static.data("s", [1], "float32")
+    out = weighted(a, parts=[b, (a,)[0]], scale=s)
+    assert out.shape == [2]
+    got, = exe.run(feed={"a": np.array([1, 2], "float32"), "b": np.array([10, 20], "float32"),
+                         "s": np.array([2], "float32")}, fetch_list=[out])
+    np.testing.assert_array_equal(got, [24.0, 48.0])

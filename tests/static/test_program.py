@@ -285,3 +285,18 @@ def test_an_op_that_writes_into_an_input_makes_it_an_output(static, exe):
     assert op.type == "assign" and op.outputs == [target]
     got, = exe.run(feed={"x": np.zeros([2], "float32")}, fetch_list=[target])
     np.testing.assert_array_equal(got, [1.0, 1.0])
+
+
+def test_parameters_with_the_same_name_are_shared(static, exe):
+    main, startup = static
+    x = paddle.static.data("x", [-1, 2], "float32")
+    shared = paddle.ParamAttr(name="shared_w")
+    a = paddle.static.nn.fc(x, 2, weight_attr=shared, bias_attr=False)
+    b = paddle.static.nn.fc(x, 2, weight_attr=shared, bias_attr=False)
+    assert [p.name for p in main.all_parameters()] == ["shared_w"]
+    assert len(startup.global_block().ops) == 1
+    exe.run(startup)
+    got_a, got_b = exe.run(feed={"x": np.ones([1, 2], "float32")}, fetch_list=[a, b])
+    np.testing.assert_array_equal(got_a, got_b)
+    with pytest.raises(ValueError, match="'shared_w' already exists as shared_w: float32\\[2, 2\\]"):
+        paddle.static.nn.fc(x, 3, weight_attr=shared)

@@ -13,6 +13,7 @@ and stays ``-1`` in every output dimension that changes with it.
 import contextlib
 import inspect
 import itertools
+import weakref
 
 import numpy as np
 
@@ -433,11 +434,20 @@ class Block:
 
     def create_parameter(self, name, shape, dtype, initializer, trainable=True,
                          learning_rate=1.0, regularizer=None, startup_program=None):
-        """Make a Parameter here and the op that initialises it in the startup program."""
-        if name in self.vars:
-            raise ValueError(f"create_parameter: a variable named {name!r} already exists")
-        param = Parameter(self, name, _as_shape(shape, "create_parameter"), dtype,
-                          initializer, trainable, learning_rate, regularizer)
+        """Make a Parameter here and the op that initialises it in the startup program.
+
+        A Parameter of the same name, shape and dtype is shared: it is returned.
+        """
+        dims = _as_shape(shape, "create_parameter")
+        existing = self.vars.get(name)
+        if existing is not None:
+            if isinstance(existing, Parameter) and existing._shape == dims \
+                    and existing.dtype == _as_dtype(dtype):
+                return existing
+            raise ValueError(f"create_parameter: {name!r} already exists as "
+                             f"{existing._describe()}")
+        param = Parameter(self, name, dims, dtype, initializer, trainable, learning_rate,
+                          regularizer)
         self._add_var(param)
         startup = startup_program if startup_program is not None else default_startup_program()
         startup.global_block()._append_init(param, _ParamInit(initializer, param.shape,
@@ -735,18 +745,23 @@ def _substitute(value, mapping):
     return value
 
 
-_signatures = {}
+_signatures = weakref.WeakKeyDictionary()
 
 
 def _parameters(fn):
     """The parameters of ``fn`` (empty when it has no readable signature)."""
-    found = _signatures.get(fn)
-    if found is None:
-        try:
-            found = inspect.signature(fn).parameters
-        except (TypeError, ValueError):
-            found = {}
+    try:
+        return _signatures[fn]
+    except (KeyError, TypeError):
+        pass
+    try:
+        found = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        found = {}
+    try:
         _signatures[fn] = found
+    except TypeError:       # not weakly referenceable: look it up each time
+        pass
     return found
 
 
@@ -759,6 +774,8 @@ def _same_as_default(value, default):
 
 def trimmed_kwargs(fn, kwargs):
     """Drop keyword arguments that only repeat the function's defaults (cheaper calls)."""
+    if not kwargs:
+        return {}
     params = _parameters(fn)
     kept = {}
     for key, value in kwargs.items():
