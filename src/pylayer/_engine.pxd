@@ -26,6 +26,8 @@ cdef class GradNode:
 
 cdef class SavedTensor:
     cdef object tensor
+    cdef object source                 # hooked input: its node, or the leaf itself
+    cdef Py_ssize_t source_index
     cdef object packed
     cdef object unpack_hook
     cdef VersionCounter counter
@@ -33,6 +35,7 @@ cdef class SavedTensor:
     cdef Py_ssize_t output_index
     cdef bint hooked
     cdef object unpack(self, GradNode node)
+    cdef object _relink(self, Tensor value)
 
 
 cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,

@@ -119,6 +119,8 @@ cdef class SavedTensor:
                 raise TypeError(f"unpack_hook must return a Tensor, got {type(value).__name__}")
         else:
             value = self.tensor
+        if self.source is not None and grad_enabled():
+            return self._relink(value)
         if self.output_index >= 0:
             # An op's own output is saved as its bare array (no cycle through
             # the node); give it back its place in the graph for double backward.
@@ -128,6 +130,16 @@ cdef class SavedTensor:
             result._out_index = self.output_index
             return result
         return value
+
+    cdef object _relink(self, Tensor value):
+        """A hooked input, reconnected to where it came from (double backward)."""
+        cdef Tensor result
+        if isinstance(self.source, Tensor):
+            return self.source  # a leaf: its data passed the version check
+        result = wrap(value._array, False)
+        result._node = self.source
+        result._out_index = self.source_index
+        return result
 
     def get(self, node):
         return self.unpack(node)
@@ -142,6 +154,10 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
         pack_hook, s.unpack_hook = _hook_state.stack[-1]
         s.hooked = True
         s.counter = t.version_counter()
+        if output_index < 0 and not t.stop_gradient:
+            # Keep the way back into the graph (not the data) for create_graph.
+            s.source = t if t._node is None else t._node
+            s.source_index = t._out_index
         previous = set_grad_enabled_flag(False)
         try:
             s.packed = pack_hook(t)
@@ -267,7 +283,7 @@ cdef GradNode _new_node(tuple inputs, str op_name, object backward_fn, object at
     node.seq = _next_seq
     _next_seq += 1
     if _anomaly:
-        node.creation_stack = "".join(traceback.format_stack()[:-2])
+        node.creation_stack = "".join(traceback.format_stack())  # compiled frames do not show
     return node
 
 

@@ -20,7 +20,7 @@ cnp.import_array()
 
 __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp", "log",
            "sigmoid", "relu", "square", "sqrt", "matmul", "sum", "mean", "reshape",
-           "broadcast_to", "expand", "cast", "assign", "transpose", "unbroadcast",
+           "broadcast_to", "expand", "cast", "assign", "transpose", "unbroadcast", "reshape_exact",
            "as_tensor_arg"]
 
 
@@ -91,10 +91,14 @@ cdef inline void* _data(object a):
     return cnp.PyArray_DATA(<cnp.ndarray>a)
 
 
-def _require_float(str fn, Tensor x):
-    if x._array.dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor, "
-                        f"got dtype {x._array.dtype}")
+cdef inline object _float_arg(object value, str fn):
+    """The argument as a Tensor, refusing integer and bool tensors."""
+    cdef Tensor x = <Tensor>_arg(value, fn, "x", 1)
+    if not _is_float_array(x._array) and x._array.dtype.kind != "f":
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor "
+                        f"(float16, float32 or float64), got dtype {x._array.dtype}; cast it "
+                        f"first, e.g. x.astype('float32')")
+    return x
 
 
 cpdef object unbroadcast(object g, tuple shape):
@@ -110,7 +114,7 @@ cpdef object unbroadcast(object g, tuple shape):
             axes.append(i + lead)
     if axes:
         g = sum(g, axis=axes, keepdim=True)
-    return reshape(g, list(shape))
+    return reshape_exact(g, shape)
 
 
 cdef inline tuple _shape(object x):
@@ -389,7 +393,7 @@ def tanh(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(tanh, x, name=name)
-    x = _arg(x, "tanh", "x", 1)
+    x = _float_arg(x, "tanh")
     a = (<Tensor>x)._array
     if _kernel_ready(a):
         out = _tanh_array(a)
@@ -429,8 +433,10 @@ def exp(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(exp, x, name=name)
-    x = _arg(x, "exp", "x", 1)
-    return make_output(np.exp((<Tensor>x)._array), (x,), "exp", _exp_bw, (), True, None)
+    x = _float_arg(x, "exp")
+    with np.errstate(over="ignore"):
+        out = np.exp((<Tensor>x)._array)
+    return make_output(out, (x,), "exp", _exp_bw, (), True, None)
 
 
 def _log_bw(GradNode node, g):
@@ -446,7 +452,7 @@ def log(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(log, x, name=name)
-    x = _arg(x, "log", "x", 1)
+    x = _float_arg(x, "log")
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log((<Tensor>x)._array)
     return make_output(out, (x,), "log", _log_bw, (x,), False, None)
@@ -465,7 +471,7 @@ def sigmoid(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(sigmoid, x, name=name)
-    x = _arg(x, "sigmoid", "x", 1)
+    x = _float_arg(x, "sigmoid")
     a = (<Tensor>x)._array
     if _kernel_ready(a):
         out = _sigmoid_array(a)
@@ -503,7 +509,7 @@ def relu(x, name=None):
     """Elementwise ``max(x, 0)``; saves its output.
 
     >>> import pylayer
-    >>> pylayer.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
+    >>> pylayer.nn.functional.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)
     """
     if _state.static_mode:
@@ -544,7 +550,9 @@ def square(x, name=None):
         return _state.static_call(square, x, name=name)
     x = _arg(x, "square", "x", 1)
     a = (<Tensor>x)._array
-    return make_output(np.multiply(a, a), (x,), "square", _square_bw, (x,), False, None)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.multiply(a, a)
+    return make_output(out, (x,), "square", _square_bw, (x,), False, None)
 
 
 def _sqrt_bw(GradNode node, g):
@@ -561,7 +569,7 @@ def sqrt(x, name=None):
     """
     if _state.static_mode:
         return _state.static_call(sqrt, x, name=name)
-    x = _arg(x, "sqrt", "x", 1)
+    x = _float_arg(x, "sqrt")
     with np.errstate(invalid="ignore"):
         out = np.sqrt((<Tensor>x)._array)
     return make_output(out, (x,), "sqrt", _sqrt_bw, (), True, None)
@@ -650,14 +658,7 @@ cdef object _axes(object axis, int ndim, str fn):
 
 def _sum_bw(GradNode node, g):
     shape, axes, keepdim = node.attrs
-    if not keepdim and axes is not None and len(shape):
-        kept = list(shape)
-        for a in axes:
-            kept[a] = 1
-        g = reshape(g, kept)
-    elif not keepdim and axes is None:
-        g = reshape(g, [1] * len(shape))
-    return (broadcast_to(g, list(shape)),)
+    return (_sum_bw_expand(g, shape, axes, keepdim),)
 
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
@@ -689,13 +690,13 @@ def _mean_bw(GradNode node, g):
 
 
 cdef object _sum_bw_expand(g, shape, axes, keepdim):
+    """Spread a reduction's gradient back over the reduced axes."""
     if not keepdim and len(shape):
         kept = list(shape)
         for a in (axes if axes is not None else range(len(shape))):
             kept[a] = 1
-        g = reshape(g, kept)
-    out = broadcast_to(g, list(shape))
-    return out
+        g = reshape_exact(g, tuple(kept))
+    return broadcast_to(g, list(shape))
 
 
 def mean(x, axis=None, keepdim=False, name=None):
@@ -715,9 +716,12 @@ def mean(x, axis=None, keepdim=False, name=None):
     axes = _axes(axis, a.ndim, "mean")
     if a.ndim == 0:
         axes = None
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.asarray(np.mean(a, axis=axes, keepdims=bool(keepdim)), dtype=a.dtype)
     count = a.size if axes is None else int(np.prod([a.shape[i] for i in axes]))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        # sum / count rather than np.mean, which warns on an empty slice.
+        out = np.asarray(np.sum(a, axis=axes, keepdims=bool(keepdim)) / count
+                         if count else np.full(np.sum(a, axis=axes, keepdims=bool(keepdim)).shape,
+                                               np.nan), dtype=a.dtype)
     return make_output(out, (x,), "mean", _mean_bw, (), False, (a.shape, axes, bool(keepdim), count))
 
 
@@ -741,7 +745,16 @@ cdef object _shape_arg(object shape, str fn):
 
 
 def _reshape_bw(GradNode node, g):
-    return (reshape(g, list(node.attrs)),)
+    return (reshape_exact(g, node.attrs),)
+
+
+cpdef object reshape_exact(object x, tuple shape):
+    """Differentiable reshape to exactly ``shape`` (no 0/-1 rules; for backward rules)."""
+    cdef Tensor t = <Tensor>x
+    if t._array.shape == shape:
+        return x
+    return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False,
+                       t._array.shape)
 
 
 def reshape(x, shape, name=None):
@@ -862,7 +875,8 @@ def transpose(x, perm, name=None):
     x = _arg(x, "transpose", "x", 1)
     a = (<Tensor>x)._array
     perm = _shape_arg(perm, "transpose")
-    if sorted(p % max(a.ndim, 1) for p in perm) != list(range(a.ndim)):
+    if any(not -a.ndim <= p < a.ndim for p in perm) or \
+            sorted(p % a.ndim for p in perm) != list(range(a.ndim)):
         raise ValueError(f"transpose(): perm {perm} is not a permutation of the "
                          f"{a.ndim} dimensions of x")
     perm = [p % a.ndim for p in perm]

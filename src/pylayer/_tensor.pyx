@@ -307,8 +307,9 @@ cdef class Tensor:
     def grad(self, value):
         if value is not None and not isinstance(value, Tensor):
             raise TypeError(f"Tensor.grad must be a Tensor or None, got {type(value).__name__}")
+        if value is not None:
+            (<Tensor>value)._grad_owned = False
         self._grad = value
-        self._grad_owned = False
 
     @property
     def is_leaf(self):
@@ -399,7 +400,7 @@ cdef class Tensor:
     def clear_grad(self, set_to_zero=False):
         if set_to_zero and self._grad is not None:
             self._grad = wrap(np.zeros_like(self._grad._array))
-            self._grad_owned = True
+            (<Tensor>self._grad)._grad_owned = True
         else:
             self._grad = None
 
@@ -537,16 +538,25 @@ cdef class Tensor:
         return _ops.abs(self)
 
     def __invert__(self):
-        return _ops.logical_not(self)
+        return _ops.bitwise_not(self)
 
     def __and__(self, other):
-        return _ops.logical_and(self, other)
+        return _ops.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _ops.bitwise_and(self, other)
 
     def __or__(self, other):
-        return _ops.logical_or(self, other)
+        return _ops.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _ops.bitwise_or(self, other)
 
     def __xor__(self, other):
-        return _ops.logical_xor(self, other)
+        return _ops.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _ops.bitwise_xor(self, other)
 
     def __eq__(self, other):
         return _ops.equal(self, other)

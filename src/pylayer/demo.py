@@ -79,7 +79,14 @@ class MLP(paddle.nn.Layer):
 
 
 def main(epochs=40, batch_size=32, out=sys.stdout):
-    """Train, print progress, gradcheck Swish; return 0 on success, 1 otherwise."""
+    """Train, print progress, gradcheck Swish; return 0 on success, 1 otherwise.
+
+    >>> import io
+    >>> report = io.StringIO()
+    >>> status = main(epochs=2, out=report)
+    >>> report.getvalue().splitlines()[1][:20]
+    'epoch  1/2  loss 0.8'
+    """
     start = time.perf_counter()
     paddle.seed(2024)
     features, labels = make_spirals()

@@ -7,6 +7,7 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+import sys
 
 import pytest
 
@@ -66,7 +67,9 @@ def test_public_name_has_a_runnable_example(qualname, obj):
         member_doc = inspect.getdoc(member) or ""
         if ">>>" not in member_doc:
             continue
-        test = parser.get_doctest(member_doc, {"pylayer": pylayer}, name, None, 0)
+        module = sys.modules.get(getattr(obj, "__module__", ""), pylayer)
+        globs = dict(vars(module), pylayer=pylayer)
+        test = parser.get_doctest(member_doc, globs, name, None, 0)
         runner.run(test, out=lambda text: None)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} example(s) failed in {qualname}; run " \

@@ -257,3 +257,24 @@ def test_output_saved_without_reference_cycle():
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_double_backward_through_hooked_saved_inputs():
+    # Hooks give back data without history; the engine must relink it to the
+    # graph, or second derivatives silently vanish.
+    x = leaf([3.0])
+    a = x * 1
+    with paddle.autograd.saved_tensors_hooks(lambda t: t.numpy(), paddle.to_tensor):
+        y = x * x      # saves a leaf
+        z = a * a      # saves a non-leaf
+    for out in (y, z):
+        (g,) = paddle.grad(out, x, create_graph=True)
+        (gg,) = paddle.grad(g, x)
+        assert gg.numpy()[0] == 2.0
+
+
+def test_anomaly_stack_names_the_line_that_made_the_op():
+    x = leaf([1.0])
+    with paddle.autograd.detect_anomaly():
+        y = paddle.tanh(x)  # the line the stack must end with
+    assert "y = paddle.tanh(x)  # the line" in y.grad_fn.creation_stack.strip().splitlines()[-1]

@@ -8,7 +8,16 @@ __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
 class GradcheckError(AssertionError):
-    """An analytical gradient disagrees with the numerical one."""
+    """An analytical gradient disagrees with the numerical one.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([1.0], dtype='float64', stop_gradient=False)
+    >>> try:
+    ...     pylayer.autograd.gradcheck(lambda t: t + t.detach(), x)
+    ... except pylayer.autograd.GradcheckError as error:
+    ...     print(str(error).splitlines()[0][:60])
+    gradcheck failed for <lambda>: the gradient of output elemen
+    """
 
 
 def _tensor_outputs(result):
@@ -78,6 +87,14 @@ def _analytical_jacobians(func, inputs, targets):
     return jacobians, outputs
 
 
+def _function_name(func):
+    """``MyLayer.apply`` for a PyLayer, else the function's qualified name."""
+    owner = getattr(func, "__self__", None)
+    if isinstance(owner, type):
+        return f"{owner.__name__}.{func.__name__}"
+    return getattr(func, "__qualname__", repr(func))
+
+
 def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
     """Compare ``func``'s backward with central differences.
 
@@ -102,15 +119,16 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
                             f"floating-point inputs (float64 is recommended)")
     analytical, outputs = _analytical_jacobians(func, args, targets)
     numerical = _numerical_jacobians(func, args, targets, eps)
-    name = getattr(func, "__qualname__", repr(func))
+    name = _function_name(func)
     for j, (a, n) in enumerate(zip(analytical, numerical)):
         bad = ~np.isclose(a, n, rtol=rtol, atol=atol, equal_nan=True)
         if bad.any():
             out_row, elem = (int(v) for v in np.argwhere(bad)[0])
             message = (f"gradcheck failed for {name}: the gradient of output element "
                        f"{out_row} with respect to input {j} (element {elem}, index "
-                       f"{np.unravel_index(elem, targets[j].shape)}) is {a[out_row, elem]!r} "
-                       f"by backward but {n[out_row, elem]!r} by central differences.\n"
+                       f"{tuple(int(i) for i in np.unravel_index(elem, targets[j].shape))}) is "
+                       f"{float(a[out_row, elem])!r} by backward but {float(n[out_row, elem])!r} "
+                       f"by central differences.\n"
                        f"analytical:\n{a}\nnumerical:\n{n}")
             if raise_exception:
                 raise GradcheckError(message)
@@ -144,6 +162,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
                                      grad_outputs=list(all_args[n_args:]), create_graph=True,
                                      allow_unused=True) if g is not None)
 
-    first_derivative.__qualname__ = f"gradient of {getattr(func, '__qualname__', repr(func))}"
+    first_derivative.__qualname__ = f"gradient of {_function_name(func)}"
     return gradcheck(first_derivative, args + tuple(grad_outputs), eps=eps, atol=atol,
                      rtol=rtol, raise_exception=raise_exception)

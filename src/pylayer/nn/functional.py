@@ -57,15 +57,7 @@ def _reduce(loss, reduction):
 
 
 # ------------------------------------------------------------ activations
-def relu(x, name=None):
-    """``max(x, 0)`` by the fused kernel of :func:`pylayer._ops.relu`; saves its output.
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> F.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
-    array([0., 2.], dtype=float32)
-    """
-    return _ops.relu(x, name)
+relu = _ops.relu  # compiled; its own docstring has the example
 
 
 def _leaky_relu_bw(node, g):

@@ -27,7 +27,13 @@ def seed(value):
 
 
 def get_rng():
-    """The numpy Generator behind pylayer's random functions."""
+    """The numpy Generator behind pylayer's random functions.
+
+    >>> import pylayer
+    >>> _ = pylayer.seed(3)
+    >>> type(pylayer.get_rng()).__name__
+    'Generator'
+    """
     return _rng
 
 

@@ -39,8 +39,8 @@ __all__ = ["pow", "log1p", "rsqrt", "abs", "sign", "sin", "cos", "tan", "erf", "
            "prod", "var", "std", "logsumexp", "cumsum", "argmax", "argmin", "all", "any",
            "equal", "equal_all", "allclose", "isclose", "where", "floor_divide", "remainder",
            "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
-           "logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isinf",
-           "isfinite"]
+           "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
+           "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite"]
 
 
 # ------------------------------------------------------------------ helpers
@@ -1365,6 +1365,72 @@ def logical_xor(x, y, out=None, name=None):
     if _state.static_mode:
         return _state.static_call(logical_xor, x, y, out=out, name=name)
     return _logical("logical_xor", np.logical_xor, x, y, out)
+
+
+def _integer_or_bool(x, fn, arg, position):
+    x = as_tensor_arg(x, fn, arg, position)
+    if x._array.dtype.kind not in "biu":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be an integer or "
+                        f"bool Tensor, got dtype {x.dtype.name}")
+    return x
+
+
+def _bitwise(fn, ufunc, x, y, out):
+    x = _integer_or_bool(x, fn, "x", 1)
+    if not isinstance(y, Tensor) and isinstance(y, (int, bool)):
+        y_array = y
+    else:
+        y_array = _integer_or_bool(y, fn, "y", 2)._array
+    return _into(out, _binary_array(fn, ufunc, x._array, y_array), fn)
+
+
+def bitwise_and(x, y, out=None, name=None):
+    """Elementwise bitwise AND of integer or bool tensors (``x & y``).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_and(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    array([8, 2])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_and, x, y, out=out, name=name)
+    return _bitwise("bitwise_and", np.bitwise_and, x, y, out)
+
+
+def bitwise_or(x, y, out=None, name=None):
+    """Elementwise bitwise OR of integer or bool tensors (``x | y``).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_or(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    array([14, 14])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_or, x, y, out=out, name=name)
+    return _bitwise("bitwise_or", np.bitwise_or, x, y, out)
+
+
+def bitwise_xor(x, y, out=None, name=None):
+    """Elementwise bitwise XOR of integer or bool tensors (``x ^ y``).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_xor(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    array([ 6, 12])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_xor, x, y, out=out, name=name)
+    return _bitwise("bitwise_xor", np.bitwise_xor, x, y, out)
+
+
+def bitwise_not(x, out=None, name=None):
+    """Elementwise bitwise NOT of an integer or bool tensor (``~x``; logical NOT for bool).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_not(pylayer.to_tensor([0, 5])).numpy()
+    array([-1, -6])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_not, x, out=out, name=name)
+    x = _integer_or_bool(x, "bitwise_not", "x", 1)
+    return _into(out, np.asarray(np.invert(x._array)), "bitwise_not")
 
 
 def logical_not(x, out=None, name=None):
