@@ -256,3 +256,20 @@ def test_variables_inside_lists_and_keywords_are_bound(static, exe):
     got, = exe.run(feed={"a": np.array([1, 2], "float32"), "b": np.array([10, 20], "float32"),
                          "s": np.array([2], "float32")}, fetch_list=[out])
     np.testing.assert_array_equal(got, [24.0, 48.0])
+
+
+def test_item_assignment_writes_the_variable_in_program_order(static, exe):
+    x = paddle.static.data("x", [3], "float32")
+    before = x * 1.0
+    x[0] = 7.0
+    y = x * 2.0
+    y[1:] = paddle.static.data("tail", [2], "float32")
+    value = np.array([1.0, 2.0, 3.0], "float32")
+    got_before, got_x, got_y = exe.run(
+        feed={"x": value, "tail": np.array([-1.0, -2.0], "float32")},
+        fetch_list=[before, x, y])
+    np.testing.assert_array_equal(got_before, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(got_x, [7.0, 2.0, 3.0])
+    np.testing.assert_array_equal(got_y, [14.0, -1.0, -2.0])
+    np.testing.assert_array_equal(value, [1.0, 2.0, 3.0])    # the caller's array is intact
+    got_x[0] = 0.0                                            # results belong to the caller

@@ -192,22 +192,25 @@ class _Plan:
         self.vars = block.vars
         self.ops = list(block.ops)
         self.record_grad = any(op.role == "backward" for op in self.ops)
-        written = {v.name for op in self.ops for v in op.outputs}
-        self.feedable = {name: (self.slots[name], var) for name, var in block.vars.items()
-                         if name not in written}
+        # A variable is computed when an op writes it before any op reads it;
+        # every other variable can be fed, and must be when an op reads it.
         self.required, self.loaded = [], []
-        seen = set()
+        seen, computed = set(), set()
         for op in self.ops:
-            written_here = {v.name for v in op.outputs}
+            write_only = {v.name for v in op.write_only}
             for var in op.inputs:
-                if var.name in seen:
+                if var.name in seen or var.name in write_only:
                     continue
                 seen.add(var.name)
-                if var.persistable:
-                    self.loaded.append((var.name, self.slots[var.name], var))
-                elif var.name not in written_here:   # (an op's ``output=`` argument)
-                    self.required.append((var.name, self.slots[var.name], var))
-            seen.update(written_here)
+                target = self.loaded if var.persistable else self.required
+                target.append((var.name, self.slots[var.name], var))
+            for var in op.outputs:
+                if var.name not in seen:
+                    seen.add(var.name)
+                    computed.add(var.name)
+        self.feedable = {name: (self.slots[name], var) for name, var in block.vars.items()
+                         if name not in computed}
+        written = {v.name for op in self.ops for v in op.outputs}
         self.write_back = [(name, self.slots[name]) for name in sorted(written)
                            if block.vars[name].persistable]
         self.steps = [_compile_op(op, self.slots) for op in self.ops]
@@ -241,7 +244,14 @@ def _feed_tensor(var, value, stop_gradient):
         raise ValueError(f"Executor.run: the feed for {var.name!r} has shape "
                          f"{list(array.shape)}, but the variable is declared with shape "
                          f"{shape} (-1 matches any size)")
-    return make_tensor(array, stop_gradient)
+    return make_tensor(_read_only(array), stop_gradient)
+
+
+def _read_only(array):
+    """A view that ops cannot write into (fed arrays and scope values stay intact)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _fetch_name(item, program, position):
@@ -356,7 +366,7 @@ class Executor:
                     raise ValueError(f"Executor.run: persistable variable {name!r} has no "
                                      f"value in the scope; run the startup program first "
                                      f"(exe.run(paddle.static.default_startup_program()))")
-                env[slot] = make_tensor(array, not record or var.stop_gradient)
+                env[slot] = make_tensor(_read_only(array), not record or var.stop_gradient)
         fetch_slots = []
         for i, item in enumerate(fetch_list):
             name = _fetch_name(item, program, i)
@@ -365,7 +375,7 @@ class Executor:
                 raise ValueError(f"Executor.run: cannot fetch {name!r}: the program has no "
                                  f"variable of that name")
             if env[slot] is None and plan.vars[name].persistable and name in values:
-                env[slot] = make_tensor(values[name])
+                env[slot] = make_tensor(_read_only(values[name]))
             fetch_slots.append((name, slot))
 
         previous_mode = _state.static_mode
@@ -386,5 +396,9 @@ class Executor:
             if value is None:
                 raise ValueError(f"Executor.run: cannot fetch {name!r}: no op of the program "
                                  f"computes it and it was not fed")
-            results.append(value.numpy() if return_numpy else value)
+            if return_numpy:
+                array = value.numpy()
+                results.append(array if array.flags.writeable else np.array(array))
+            else:
+                results.append(value)
         return results

@@ -163,8 +163,7 @@ class Variable:
         return _api().getitem(self, index)
 
     def __setitem__(self, index, value):
-        raise TypeError(f"Variable '{self.name}' does not support item assignment in static "
-                        f"mode; build the new value with ops instead")
+        _api().setitem(self, index, value)
 
     def __add__(self, other):
         return _api().add(self, other)
@@ -329,8 +328,9 @@ class Operator:
     """
 
     def __init__(self, block, type, fn, args, kwargs, inputs, outputs, out_index,
-                 differentiable, role="forward"):
+                 differentiable, role="forward", write_only=()):
         self.block = block
+        self.write_only = list(write_only)    # outputs passed in as ``output=``/``out=``
         self.type = type
         self.fn = fn
         self.args = tuple(args)
@@ -469,9 +469,9 @@ class Block:
                               [False], role="init")
 
     def append_op(self, type, fn, args, kwargs, inputs, outputs, out_index, differentiable,
-                  role="forward"):
+                  role="forward", write_only=()):
         op = Operator(self, type, fn, args, kwargs, inputs, outputs, out_index,
-                      differentiable, role)
+                      differentiable, role, write_only)
         self.ops.append(op)
         for var in outputs:
             var.op = op
@@ -581,7 +581,7 @@ class Program:
             target.append_op(op.type, op.fn, _substitute(op.args, mapping), kwargs,
                              [mapping[id(v)] for v in op.inputs],
                              [mapping[id(v)] for v in op.outputs], op.out_index,
-                             op.differentiable, op.role)
+                             op.differentiable, op.role, [mapping[id(v)] for v in op.write_only])
         if for_test:
             used = {v.name for op in target.ops for v in itertools.chain(op.inputs, op.outputs)}
             for name, var in list(target.vars.items()):
@@ -814,10 +814,12 @@ def _random_streams_kept():
 def _stand_in(var, size):
     shape = [size if d < 0 else d for d in var._shape]
     np_dtype = var._dtype.np_dtype
-    fill = 0.5 if np_dtype.kind in "fc" else 0
+    if np_dtype.kind not in "fc":
+        return make_tensor(np.zeros(shape, np_dtype))
     # Floating stand-ins need a gradient, so that the trial shows which
-    # outputs are differentiable.
-    return make_tensor(np.full(shape, fill, np_dtype), np_dtype.kind not in "fc")
+    # outputs are differentiable; an op output rather than a leaf, so that
+    # in-place ops (``x[0] = v``) accept them.
+    return _api().assign(make_tensor(np.full(shape, 0.5, np_dtype), False))
 
 
 def _trial(fn, args, kwargs, variables, size):
@@ -923,5 +925,17 @@ def record_op(fn, *args, **kwargs):
         return result
     if outputs:
         block.append_op(fn.__name__, fn, args, kwargs, variables, outputs, out_index,
-                        differentiable)
+                        differentiable, write_only=_write_only(fn, args, kwargs))
     return value
+
+
+def _write_only(fn, args, kwargs):
+    """Variables given as a call's ``output``/``out`` argument: written, not read."""
+    names = [n for n in ("output", "out") if n in _parameters(fn)]
+    if not names:
+        return []
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        return []
+    return [bound[n] for n in names if isinstance(bound.get(n), Variable)]
