@@ -874,19 +874,19 @@ def record_op(fn, *args, **kwargs):
             return fn(*args, **kwargs)
     program = default_main_program()
     block = program.current_block()
+    op_type = getattr(fn, "__name__", type(fn).__name__)
     for v in variables:
         if v.block.program is not program:
-            raise ValueError(f"{fn.__name__}: Variable '{v.name}' belongs to another Program "
+            raise ValueError(f"{op_type}: Variable '{v.name}' belongs to another Program "
                              f"than the one being built; build ops inside the program_guard "
                              f"of the program that holds their inputs")
         if v._shape is None:
-            raise ValueError(f"{fn.__name__}: Variable '{v.name}' has no shape; give it one "
+            raise ValueError(f"{op_type}: Variable '{v.name}' has no shape; give it one "
                              f"when creating it (create_var(..., shape=[...]))")
     result, stand_ins, second = _infer(fn, args, kwargs, variables)
     by_stand_in = {id(t): v for v, t in zip(variables, stand_ins.values())}
     needs_grad = any(not v._stop_gradient for v in variables)
-    prefix = name or fn.__name__
-    op_id = program._unique_name(prefix) if name is None else None
+    op_id = program._unique_name(op_type) if name is None else None
 
     outputs, out_index, differentiable = [], [], []
 
@@ -924,7 +924,7 @@ def record_op(fn, *args, **kwargs):
     else:
         return result
     if outputs:
-        block.append_op(fn.__name__, fn, args, kwargs, variables, outputs, out_index,
+        block.append_op(op_type, fn, args, kwargs, variables, outputs, out_index,
                         differentiable, write_only=_write_only(fn, args, kwargs))
     return value
 

@@ -120,7 +120,10 @@ def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
 
     At run time ``func(*x)`` receives read-only numpy arrays and returns one
     array (or Tensor) per variable of ``out``, which the caller creates with
-    a shape and dtype (``Block.create_var``). ``backward_func`` receives the
+    a shape and dtype (``Block.create_var``); each result is converted to its
+    variable's dtype and must fit its shape (``-1`` matches any size).
+    Without outputs, ``func`` runs for its side effects and what it returns
+    is ignored. ``backward_func`` receives the
     inputs, the outputs and the outputs' gradients (minus the variables in
     ``skip_vars_in_backward_input``) and returns one gradient per input,
     None where an input has none. Without ``backward_func`` no gradient
