@@ -105,8 +105,9 @@ def test_parameters_come_from_the_startup_program_and_live_in_the_scope(static, 
 
 def test_scope_guard_and_explicit_scope_keep_values_apart(static, exe):
     main, startup = static
-    paddle.static.create_parameter(
-        [1], "float32", attr=paddle.ParamAttr(name="p", initializer=paddle.nn.initializer.Constant(3.0)))
+    three = paddle.nn.initializer.Constant(3.0)
+    paddle.static.create_parameter([1], "float32",
+                                   attr=paddle.ParamAttr(name="p", initializer=three))
     mine = paddle.static.Scope()
     with paddle.static.scope_guard(mine):
         assert paddle.static.global_scope() is mine

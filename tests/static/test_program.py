@@ -298,5 +298,5 @@ def test_parameters_with_the_same_name_are_shared(static, exe):
     exe.run(startup)
     got_a, got_b = exe.run(feed={"x": np.ones([1, 2], "float32")}, fetch_list=[a, b])
     np.testing.assert_array_equal(got_a, got_b)
-    with pytest.raises(ValueError, match="'shared_w' already exists as shared_w: float32\\[2, 2\\]"):
+    with pytest.raises(ValueError, match=r"'shared_w' already exists as shared_w: float32\[2, 2\]"):
         paddle.static.nn.fc(x, 3, weight_attr=shared)

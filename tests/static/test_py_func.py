@@ -215,7 +215,8 @@ def test_returning_none_is_allowed_only_without_outputs(x, exe):
 def test_a_wrong_number_of_results_names_both_counts(x, exe):
     first, second = new_var("first"), new_var("second")
     paddle.static.py_func(lambda v: (v, v, v), x, [first, second])
-    with pytest.raises(ValueError, match=r"<lambda> returned 3 value\(s\), but there are 2 outputs"):
+    with pytest.raises(ValueError,
+                       match=r"<lambda> returned 3 value\(s\), but there are 2 outputs"):
         exe.run(feed={"x": X1}, fetch_list=[first])
 
 
@@ -229,7 +230,8 @@ def test_none_for_several_outputs_names_both_counts(x, exe):
 def test_a_result_of_the_wrong_shape_is_named(x, exe):
     out = new_var("out")
     paddle.static.py_func(lambda v: np.zeros([3, 2]), x, out)
-    with pytest.raises(ValueError, match=r"returned shape \[3, 2\] for output 'out', declared as \[2, 3\]"):
+    with pytest.raises(ValueError,
+                       match=r"returned shape \[3, 2\] for output 'out', declared as \[2, 3\]"):
         exe.run(feed={"x": X1}, fetch_list=[out])
 
 
