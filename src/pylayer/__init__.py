@@ -36,7 +36,7 @@ from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
 from pylayer import nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
-from pylayer.static import enable_static, disable_static, in_dynamic_mode
+from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -47,7 +47,8 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "log", "sigmoid", "square", "sqrt", "matmul", "sum", "mean", "reshape",
          "broadcast_to", "expand", "cast", "assign", "transpose", "grad", "no_grad",
          "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
-         "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode"]
+         "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
+         "CPUPlace"]
 
 __all__ = (_CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
            + list(_param_all))

@@ -15,6 +15,7 @@ import weakref
 import numpy as np
 
 from pylayer import _state
+from pylayer._ops import cast
 from pylayer._engine import (SavedTensor, attach_node, current_saved_tensors_hooks,
                              is_anomaly_enabled, new_node, pop_saved_tensors_hooks,
                              push_saved_tensors_hooks, save_tensor)
@@ -82,10 +83,13 @@ class _HookedInput:
         return value
 
 
-def _pack(item, output_index, hooks):
-    """Turn what was given to ``save_for_backward`` into what the node keeps."""
+def _pack(item, attached, hooks):
+    """Turn what was given to ``save_for_backward`` into what the node keeps.
+
+    ``attached`` maps id() of the node's own outputs to their output index.
+    """
     if isinstance(item, Tensor):
-        index = output_index(item)
+        index = attached.get(id(item), -1)
         saved = save_tensor(item, index)
         if hooks is not None and index < 0 and not item.stop_gradient:
             return _HookedInput(saved, item)
@@ -93,9 +97,9 @@ def _pack(item, output_index, hooks):
     if item is None:
         return None if hooks is None else _PackedNone(_call_hook(hooks[0], None), hooks[1])
     if isinstance(item, list):
-        return [_pack(i, output_index, hooks) for i in item]
+        return [_pack(i, attached, hooks) for i in item]
     if isinstance(item, tuple):
-        return tuple(_pack(i, output_index, hooks) for i in item)
+        return tuple([_pack(i, attached, hooks) for i in item])
     return item
 
 
@@ -109,7 +113,7 @@ def _unpack(item, node):
     if isinstance(item, list):
         return [_unpack(i, node) for i in item]
     if isinstance(item, tuple):
-        return tuple(_unpack(i, node) for i in item)
+        return tuple([_unpack(i, node) for i in item])
     return item
 
 
@@ -558,28 +562,9 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
         raise ValueError(f"{cls.__name__}.forward returned {type(outputs.returned).__name__}, "
                          f"but at least one output of PyLayer.forward must be a Tensor")
     build = any(ctx._needs_input_grad)
-    input_ids = {id(t) for t in inputs}
-    not_inplace = {id(t) for t in ctx._not_inplace}
-    non_differentiable = {id(t) for t in ctx._non_differentiable}
-    if not_inplace or non_differentiable:
-        ctx._not_inplace = ctx._non_differentiable = ()  # no references to outputs from ctx
-
-    in_place, skipped, seen = [], set(), set()
-    for k, t in enumerate(list(outputs.tensors)):
-        if id(t) in non_differentiable:
-            skipped.add(k)
-        if id(t) in seen or (id(t) in input_ids and id(t) in not_inplace):
-            # A new Tensor object shares the data; the original keeps its history.
-            outputs.replace(k, make_tensor(t.numpy()))
-        elif id(t) in input_ids:
-            if build and t.is_leaf and not t.stop_gradient:
-                raise ValueError(
-                    f"{cls.__name__}.forward returned its input (output {k}) in place, but that "
-                    f"input is a leaf tensor that needs a gradient (stop_gradient=False), which "
-                    f"cannot be changed in place; return a new tensor, or call "
-                    f"ctx.mark_not_inplace on it")
-            in_place.append(t)
-        seen.add(id(t))
+    in_place, skipped = [], set()
+    if ctx._not_inplace or ctx._non_differentiable or _shares_an_object(inputs, outputs.tensors):
+        in_place, skipped = _sort_outputs(cls, ctx, inputs, outputs, build)
 
     if not build:
         return outputs.result()
@@ -604,23 +589,57 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
     return outputs.result()
 
 
+def _shares_an_object(inputs, tensors):
+    """Whether an output is an input, or appears twice among the outputs."""
+    if len(tensors) == 1:
+        only = tensors[0]
+        return any(t is only for t in inputs)
+    ids = [id(t) for t in tensors]
+    return len(set(ids)) < len(ids) or not set(ids).isdisjoint(id(t) for t in inputs)
+
+
+def _sort_outputs(cls, ctx, inputs, outputs, build):
+    """Apply mark_not_inplace / mark_non_differentiable and find in-place outputs.
+
+    Returns the outputs changed in place and the flat indices of the
+    non-differentiable ones.
+    """
+    input_ids = {id(t) for t in inputs}
+    not_inplace = {id(t) for t in ctx._not_inplace}
+    non_differentiable = {id(t) for t in ctx._non_differentiable}
+    ctx._not_inplace = ctx._non_differentiable = ()  # no references to outputs from ctx
+    in_place, skipped, seen = [], set(), set()
+    for k, t in enumerate(list(outputs.tensors)):
+        if id(t) in non_differentiable:
+            skipped.add(k)
+        if id(t) in seen or (id(t) in input_ids and id(t) in not_inplace):
+            # A new Tensor object shares the data; the original keeps its history.
+            outputs.replace(k, make_tensor(t.numpy()))
+        elif id(t) in input_ids:
+            if build and t.is_leaf and not t.stop_gradient:
+                raise ValueError(
+                    f"{cls.__name__}.forward returned its input (output {k}) in place, but that "
+                    f"input is a leaf tensor that needs a gradient (stop_gradient=False), which "
+                    f"cannot be changed in place; return a new tensor, or call "
+                    f"ctx.mark_not_inplace on it")
+            in_place.append(t)
+        seen.add(id(t))
+    return in_place, skipped
+
+
 def _pack_saved(ctx, outputs, skipped):
     """Pack what save_for_backward got, under the hooks that were active when it was called."""
     saved, hooks = ctx._saved, ctx._saved_hooks
     if saved is None:
         return
     ctx._saved = ctx._saved_hooks = None
+    # The node's own outputs are kept without their node (no cycle).
     attached = {id(t): k for k, t in enumerate(outputs.tensors) if k not in skipped}
-
-    def output_index(t):
-        # The node's own outputs are kept without their node (no cycle).
-        return attached.get(id(t), -1)
-
     switch = hooks is not None and hooks != current_saved_tensors_hooks()
     if switch:
         push_saved_tensors_hooks(*hooks)
     try:
-        ctx._packed = _pack(saved, output_index, hooks)
+        ctx._packed = _pack(saved, attached, hooks)
     finally:
         if switch:
             pop_saved_tensors_hooks()
@@ -646,7 +665,6 @@ def _node_backward(node, grads):
 
 def _incoming_grads(ctx, grads):
     """Zeros (or None) for outputs that got no gradient; cast to each output's dtype."""
-    from pylayer._ops import cast
     prepared = []
     for g, (shape, dtype) in zip(grads, ctx._output_meta):
         if g is None:
