@@ -29,8 +29,8 @@ from numpy.polynomial import chebyshev as _cheb
 from pylayer import _state
 from pylayer._engine import make_output
 from pylayer._ops import (add, as_tensor_arg, broadcast_to, cast, divide, exp, log, mean,
-                          multiply, neg, reshape, scale, square, subtract, transpose,
-                          unbroadcast)
+                          multiply, neg, reshape, reshape_exact, scale, square, subtract,
+                          transpose, unbroadcast)
 from pylayer._ops import sum as _sum
 from pylayer._tensor import Tensor, convert_dtype, make_tensor
 
@@ -165,7 +165,7 @@ def _kept_shape(shape, axes):
 def _expand_grad(g, shape, axes, keepdim):
     """Broadcast a reduction's gradient back over the reduced axes (recorded ops)."""
     if not keepdim:
-        g = reshape(g, _kept_shape(shape, axes))
+        g = reshape_exact(g, tuple(_kept_shape(shape, axes)))
     return broadcast_to(g, list(shape))
 
 
@@ -667,7 +667,7 @@ def clip(x, min=None, max=None, name=None):
 # ------------------------------------------------------------------- dot
 def _dot_bw(node, g):
     x, y = node.saved_tensors()
-    g = reshape(g, list(g._array.shape) + [1])
+    g = reshape_exact(g, g._array.shape + (1,))
     gx = multiply(g, y) if node.next_nodes[0] is not None else None
     gy = multiply(g, x) if node.next_nodes[1] is not None else None
     return (gx, gy)
@@ -774,10 +774,10 @@ def _products_of_others(x, axes):
     perm = kept_axes + list(axes)
     kept_dims = [shape[i] for i in kept_axes]
     k = _reduced_count(shape, axes)
-    rows = reshape(transpose(x, perm) if shape else x, kept_dims + [1, k])
+    rows = reshape_exact(transpose(x, perm) if shape else x, tuple(kept_dims + [1, k]))
     square_rows = broadcast_to(rows, kept_dims + [k, k])
     others = where(make_tensor(np.eye(k, dtype=bool)), 1.0, square_rows)
-    result = reshape(prod(others, axis=-1), [shape[i] for i in perm])
+    result = reshape_exact(prod(others, axis=-1), tuple(shape[i] for i in perm))
     return transpose(result, list(np.argsort(perm))) if shape else result
 
 
@@ -930,7 +930,7 @@ def _cumsum_bw(node, g):
     in_shape, axis, reverse = node.attrs
     gx = _cumsum(g, axis, not reverse)
     if tuple(g._array.shape) != tuple(in_shape):
-        gx = reshape(gx, list(in_shape))
+        gx = reshape_exact(gx, tuple(in_shape))
     return (gx,)
 
 
