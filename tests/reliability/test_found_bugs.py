@@ -21,3 +21,20 @@ def test_reduction_backward_over_an_empty_tensor_keeps_its_zero_sized_dims(reduc
     x = leaf([5, 0, 2])
     reduce(x).sum().backward()
     assert x.grad.shape == [5, 0, 2]
+
+
+def test_pow_second_derivative_in_the_exponent_at_exponent_zero():
+    # d/dy (d/dx x**y) = x**(y-1) * (1 + y*log(x)), which is 1/x at y == 0.
+    x = pylayer.to_tensor([1.0, 2.0, 0.5], dtype="float64", stop_gradient=False)
+    y = pylayer.to_tensor([0.0, 0.0, 0.0], dtype="float64", stop_gradient=False)
+    (dx,) = pylayer.grad(pylayer.pow(x, y).sum(), [x], create_graph=True)
+    (dxdy,) = pylayer.grad(dx.sum(), [y])
+    np.testing.assert_allclose(dxdy.numpy(), [1.0, 0.5, 2.0])
+    assert gradgradcheck(pylayer.pow, [x, y])
+
+
+def test_pow_gradient_stays_zero_where_base_and_exponent_are_zero():
+    x = pylayer.to_tensor([0.0, 0.0], dtype="float64", stop_gradient=False)
+    y = pylayer.to_tensor([0.0, 2.0], dtype="float64", stop_gradient=False)
+    (dx,) = pylayer.grad(pylayer.pow(x, y).sum(), [x])
+    np.testing.assert_array_equal(dx.numpy(), [0.0, 0.0])

@@ -181,8 +181,11 @@ def _pow_bw(node, g):
     gx = gy = None
     if node.next_nodes[0] is not None:
         if isinstance(y, Tensor):
-            # d/dx x**y = y * x**(y-1); where y == 0 the derivative is 0, not 0 * x**-1.
-            slope = where(equal(y, 0), 0.0, multiply(y, pow(x, subtract(y, 1))))
+            # d/dx x**y = y * x**(y-1). Where x == y == 0 that reads 0 * 0**-1: the
+            # base is taken as 1 there, so the slope is 0 and keeps its own
+            # derivative in y (selecting a constant 0 wherever y == 0 would cut it).
+            base = where(logical_and(equal(x, 0), equal(y, 0)), 1.0, x)
+            slope = multiply(y, pow(base, subtract(y, 1)))
         elif y == 0:
             slope = _zeros_like(x)
         else:
