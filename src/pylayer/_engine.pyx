@@ -13,8 +13,7 @@ import numpy as np
 cimport cython
 cimport numpy as cnp
 from pylayer._kernels cimport binary_loop, add_into_loop
-from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled
-from pylayer._tensor import set_grad_enabled_flag
+from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode
 
 cnp.import_array()
 
@@ -108,11 +107,11 @@ cdef class SavedTensor:
                 f"by an inplace operation: it is at version {current}, but was saved at "
                 f"version {self.version}. Use an out-of-place op, or save a copy.")
         if self.hooked:
-            previous = set_grad_enabled_flag(False)
+            previous = set_grad_mode(False)
             try:
                 value = self.unpack_hook(self.packed)
             finally:
-                set_grad_enabled_flag(previous)
+                set_grad_mode(previous)
             if isinstance(value, np.ndarray):
                 value = wrap(value)
             elif not isinstance(value, Tensor):
@@ -158,11 +157,11 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
             # Keep the way back into the graph (not the data) for create_graph.
             s.source = t if t._node is None else t._node
             s.source_index = t._out_index
-        previous = set_grad_enabled_flag(False)
+        previous = set_grad_mode(False)
         try:
             s.packed = pack_hook(t)
         finally:
-            set_grad_enabled_flag(previous)
+            set_grad_mode(previous)
     elif output_index >= 0:
         s.counter = t.version_counter()
         s.tensor = t._array
@@ -601,7 +600,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
         if node.pending == 0:
             heapq.heappush(ready, (-node.seq, node))
 
-    previous_mode = set_grad_enabled_flag(create_graph)
+    previous_mode = set_grad_mode(create_graph)
     try:
         while ready:
             node = <GradNode>heapq.heappop(ready)[1]
@@ -657,7 +656,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                 elif g is not None:
                     _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
     finally:
-        set_grad_enabled_flag(previous_mode)
+        set_grad_mode(previous_mode)
         for node in order:
             node.buffer = None
 

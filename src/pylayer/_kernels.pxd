@@ -1,17 +1,11 @@
 # Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
 # and equal sizes first (see _ops.pyx); _kernels.pyx wraps each loop with a
 # typed-memoryview entry point for tests and the bounds-checked build.
-from libc.math cimport tanh as c_tanh, exp as c_exp
+from libc.math cimport exp as c_exp
 
 ctypedef fused real:
     float
     double
-
-
-cdef inline void tanh_forward_loop(const real* x, real* out, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
-        out[i] = c_tanh(x[i])
 
 
 cdef inline void tanh_backward_loop(const real* y, const real* dy, real* out,

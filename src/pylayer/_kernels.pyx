@@ -11,20 +11,13 @@ cdef extern from *:
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_forward", "tanh_backward", "sigmoid_forward",
+__all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
            "sigmoid_backward", "relu_backward", "scale_add", "add_into"]
 
 
 cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
     if a != b:
         raise ValueError(f"kernel arguments differ in length: {a} and {b}")
-
-
-def tanh_forward(const real[::1] x, real[::1] out):
-    """out = tanh(x)"""
-    _same_length(x.shape[0], out.shape[0])
-    if x.shape[0]:
-        tanh_forward_loop(&x[0], &out[0], x.shape[0])
 
 
 def tanh_backward(const real[::1] y, const real[::1] dy, real[::1] out):

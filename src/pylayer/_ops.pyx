@@ -10,7 +10,7 @@ cimport numpy as cnp
 
 from pylayer._tensor cimport Tensor, wrap
 from pylayer._engine cimport GradNode, make_output
-from pylayer._kernels cimport (tanh_forward_loop, tanh_backward_loop, sigmoid_forward_loop,
+from pylayer._kernels cimport (tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
 from pylayer._tensor import to_array, convert_dtype
@@ -339,19 +339,20 @@ cdef object _arith(int op, object x, object y):
     return out
 
 
-cdef object _tanh_array(object a):
-    cdef cnp.ndarray out = _empty_like(a)
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
-    if _is_single(a):
-        tanh_forward_loop(<const float*>_data(a), <float*>_data(out), n)
-    else:
-        tanh_forward_loop(<const double*>_data(a), <double*>_data(out), n)
-    return out
+# Below this many elements the C loop beats numpy's dispatch; above it
+# numpy's vectorised exp wins.
+cdef Py_ssize_t SIGMOID_LOOP_MAX = 256
 
 
 cdef object _sigmoid_array(object a):
-    cdef cnp.ndarray out = _empty_like(a)
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    cdef cnp.ndarray out
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(<cnp.ndarray>a)
+    if n > SIGMOID_LOOP_MAX:
+        with np.errstate(over="ignore"):
+            out = np.exp(np.negative(a))
+        out += 1
+        return np.reciprocal(out, out=out)
+    out = _empty_like(a)
     if _is_single(a):
         sigmoid_forward_loop(<const float*>_data(a), <float*>_data(out), n)
     else:
@@ -394,12 +395,7 @@ def tanh(x, name=None):
     if _state.static_mode:
         return _state.static_call(tanh, x, name=name)
     x = _float_arg(x, "tanh")
-    a = (<Tensor>x)._array
-    if _kernel_ready(a):
-        out = _tanh_array(a)
-    else:
-        out = np.tanh(a)
-    return make_output(out, (x,), "tanh", _tanh_bw, (), True, None)
+    return make_output(np.tanh((<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
 
 
 def _tanh_grad_bw(GradNode node, gg):
@@ -477,7 +473,7 @@ def sigmoid(x, name=None):
         out = _sigmoid_array(a)
     else:
         with np.errstate(over="ignore"):
-            out = 1 / (1 + np.exp(-a))
+            out = np.asarray(1 / (1 + np.exp(-a)), dtype=a.dtype)
     return make_output(out, (x,), "sigmoid", _sigmoid_bw, (), True, None)
 
 
@@ -581,26 +577,29 @@ def _matmul_bw(GradNode node, g):
     tx, ty = node.attrs
     xs = (<Tensor>x)._array.shape
     ys = (<Tensor>y)._array.shape
-    a = reshape(x, [1, xs[0]]) if len(xs) == 1 else x
-    b = reshape(y, [ys[0], 1]) if len(ys) == 1 else y
-    if len(xs) == 1:
-        g = reshape(g, (<Tensor>g)._array.shape[:-1] + (1,) + (<Tensor>g)._array.shape[-1:]) \
-            if len(ys) > 1 else reshape(g, [1, 1])
-    if len(ys) == 1 and len(xs) > 1:
-        g = reshape(g, list((<Tensor>g)._array.shape) + [1])
+    gs = (<Tensor>g)._array.shape
+    # Work with matrices: a vector x is a row [1, k], a vector y a column [k, 1].
+    a = reshape_exact(x, (1,) + xs) if len(xs) == 1 else x
+    b = reshape_exact(y, ys + (1,)) if len(ys) == 1 else y
+    if len(xs) == 1 and len(ys) == 1:
+        g = reshape_exact(g, (1, 1))
+    elif len(xs) == 1:
+        g = reshape_exact(g, gs[:-1] + (1,) + gs[-1:])
+    elif len(ys) == 1:
+        g = reshape_exact(g, gs + (1,))
     gx = gy = None
     if node.next_nodes[0] is not None:
         if tx:
             gx = matmul(b, g, transpose_x=ty, transpose_y=True)
         else:
             gx = matmul(g, b, transpose_y=not ty)
-        gx = reshape(unbroadcast(gx, (<Tensor>a)._array.shape), list(xs))
+        gx = reshape_exact(unbroadcast(gx, (<Tensor>a)._array.shape), xs)
     if node.next_nodes[1] is not None:
         if ty:
             gy = matmul(g, a, transpose_x=True, transpose_y=tx)
         else:
             gy = matmul(a, g, transpose_x=not tx)
-        gy = reshape(unbroadcast(gy, (<Tensor>b)._array.shape), list(ys))
+        gy = reshape_exact(unbroadcast(gy, (<Tensor>b)._array.shape), ys)
     return (gx, gy)
 
 

@@ -23,3 +23,4 @@ cdef class Tensor:
 
 cdef Tensor wrap(object array, bint stop_gradient=*)
 cdef bint grad_enabled() noexcept
+cdef bint set_grad_mode(bint enabled) noexcept

@@ -30,12 +30,16 @@ def is_grad_enabled():
     return not pylayer_grad_off
 
 
-def set_grad_enabled_flag(bint enabled):
-    """Set this thread's gradient mode and return the previous one."""
+cdef bint set_grad_mode(bint enabled) noexcept:
     global pylayer_grad_off
     cdef bint previous = not pylayer_grad_off
     pylayer_grad_off = not enabled
     return previous
+
+
+def set_grad_enabled_flag(bint enabled):
+    """Set this thread's gradient mode and return the previous one."""
+    return set_grad_mode(enabled)
 
 
 # ------------------------------------------------------------------- dtypes
