@@ -1,0 +1,45 @@
+"""Sphinx settings shared by the English and the Chinese site.
+
+Each language's ``conf.py`` runs ``from conf_common import *`` and then sets
+``language`` and the two ``bilingual_*`` values. Nothing here reaches the
+network: no intersphinx, and the theme (furo) is installed from the ``docs``
+extra.
+"""
+import os
+
+SHARED = os.path.dirname(os.path.abspath(__file__))
+
+project = "pylayer"
+author = "the pylayer authors"
+copyright = "the pylayer authors"
+release = version = "0.1.0"
+
+extensions = ["bilingual"]  # docs/_shared/bilingual.py; conf.py put this folder on sys.path
+
+root_doc = "index"
+exclude_patterns = ["_build"]
+templates_path = [os.path.join(SHARED, "_templates")]
+html_static_path = [os.path.join(SHARED, "_static")]
+html_css_files = ["bilingual.css"]
+
+# Every cross-reference must resolve: a missing target is a warning, and the
+# builds run with -W.
+nitpicky = True
+default_role = "literal"
+add_module_names = False
+python_display_short_literal_types = True
+
+html_theme = "furo"
+html_title = "pylayer"
+html_copy_source = False
+html_show_sourcelink = False
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "language.html",
+        "sidebar/search.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ],
+}
