@@ -12,7 +12,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._kernels cimport binary_loop, add_into_loop
+from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop
 from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode
 
 cnp.import_array()
@@ -371,6 +371,7 @@ cdef inline bint _same_float_layout(object a, object b):
         return False
     kind = cnp.PyArray_TYPE(<cnp.ndarray>a)
     return ((kind == cnp.NPY_FLOAT32 or kind == cnp.NPY_FLOAT64)
+            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY
             and kind == cnp.PyArray_TYPE(<cnp.ndarray>b)
             and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
             and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>b)
@@ -631,6 +632,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                         any_grad = True
                 if any_grad:
                     results = _call_backward(node, grads)
+                    grads = None  # free incoming gradients now: their memory is reused hot
                     if not isinstance(results, (tuple, list)) or len(results) != n:
                         raise RuntimeError(
                             f"{node.name()}: backward returned {results!r}, expected "
@@ -655,6 +657,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                         heapq.heappush(ready, (-child.seq, child))
                 elif g is not None:
                     _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
+            g = results = None
     finally:
         set_grad_mode(previous_mode)
         for node in order:
