@@ -3,6 +3,11 @@
 # typed-memoryview entry point for tests and the bounds-checked build.
 from libc.math cimport exp as c_exp
 
+# Up to this many elements a C loop beats numpy's per-call dispatch; beyond it
+# numpy's run-time-dispatched SIMD loops win, so the fast paths hand over.
+cdef enum:
+    SMALL_ARRAY = 2048
+
 ctypedef fused real:
     float
     double

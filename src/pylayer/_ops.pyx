@@ -10,7 +10,7 @@ cimport numpy as cnp
 
 from pylayer._tensor cimport Tensor, wrap
 from pylayer._engine cimport GradNode, make_output
-from pylayer._kernels cimport (tanh_backward_loop, sigmoid_forward_loop,
+from pylayer._kernels cimport (SMALL_ARRAY, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
 from pylayer._tensor import to_array, convert_dtype
@@ -67,8 +67,9 @@ cdef inline bint _is_float_array(object a):
 
 
 cdef inline bint _kernel_ready(object a):
-    """A float32/float64 C-contiguous array: the fused loops can run on it."""
-    return _is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+    """A small float32/float64 C-contiguous array: a C loop beats numpy on it."""
+    return (_is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY)
 
 
 cdef inline bint _fusable(object a, object b):
