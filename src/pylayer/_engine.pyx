@@ -51,37 +51,47 @@ def is_anomaly_enabled():
 
 
 # --------------------------------------------------- saved-tensor hooks
+from cpython.ref cimport PyObject
+
 cdef extern from *:
     """
     static _Thread_local int pylayer_hook_depth = 0;
+    static _Thread_local PyObject *pylayer_innermost_hooks = NULL;
     """
     int pylayer_hook_depth
+    # Borrowed: the tuple on top of this thread's stack, which keeps it alive.
+    PyObject *pylayer_innermost_hooks
 
 _hook_state = threading.local()
 
 
+cdef void _sync_innermost(list stack):
+    global pylayer_hook_depth, pylayer_innermost_hooks
+    pylayer_hook_depth = len(stack)
+    pylayer_innermost_hooks = <PyObject*>stack[-1] if stack else NULL
+
+
 def push_saved_tensors_hooks(pack_hook, unpack_hook):
     """Make (pack_hook, unpack_hook) the innermost pair of this thread."""
-    global pylayer_hook_depth
     stack = getattr(_hook_state, "stack", None)
     if stack is None:
         stack = _hook_state.stack = []
     stack.append((pack_hook, unpack_hook))
-    pylayer_hook_depth = len(stack)
+    _sync_innermost(stack)
 
 
 def pop_saved_tensors_hooks():
-    global pylayer_hook_depth
+    """Remove this thread's innermost pair."""
     stack = _hook_state.stack
     stack.pop()
-    pylayer_hook_depth = len(stack)
+    _sync_innermost(stack)
 
 
 def current_saved_tensors_hooks():
     """The innermost (pack_hook, unpack_hook) pair of this thread, or None."""
     if pylayer_hook_depth == 0:
         return None
-    return _hook_state.stack[-1]
+    return <tuple>pylayer_innermost_hooks
 
 
 @cython.freelist(64)
@@ -150,7 +160,7 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
     s.output_index = output_index
     s.version = t._version
     if pylayer_hook_depth:
-        pack_hook, s.unpack_hook = _hook_state.stack[-1]
+        pack_hook, s.unpack_hook = <tuple>pylayer_innermost_hooks
         s.hooked = True
         s.counter = t.version_counter()
         if output_index < 0 and not t.stop_gradient:
