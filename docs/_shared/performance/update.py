@@ -35,7 +35,7 @@ def _cell(entry, absent):
     if absent:
         return "absent"
     if entry is None:
-        return "--"
+        return "\u2014"
     if entry["status"] == "ok":
         return _number(entry["median"])
     return "n/a" if entry["status"] == "unavailable" else "error"
@@ -72,23 +72,24 @@ def render_table(result):
     rows, notes = [], []
     for key, workload in result["workloads"].items():
         for index, (case, entries) in enumerate(workload["cases"].items()):
-            label = f"({key}) {workload['title']}, {workload['unit']}" if index == 0 else ""
-            rows.append([_escape(label), "``" + case + "``"]
+            number, label = (key, f"{workload['title']}, {workload['unit']}") if index == 0 \
+                else ("", "")
+            rows.append([number, _escape(label), "``" + case + "``"]
                         + [_cell(entries.get(lib), lib in absent) for lib in libs])
             for lib, entry in entries.items():
                 if entry["status"] != "ok":
                     notes.append(f"({key}) {case} {lib}: {entry.get('reason', entry['status'])}")
-    lines += _list_table(["Workload", "Case"] + libs, rows, [38, 8] + [9] * len(libs))
+    lines += _list_table(["#", "Workload", "Case"] + libs, rows, [4, 34, 8] + [9] * len(libs))
     lines.append("")
 
     target_rows = []
     for target in result["targets"]:
-        value = "--" if target["value"] is None else f"{target['value']:.2f}"
+        value = "\u2014" if target["value"] is None else f"{target['value']:.2f}"
         status = target["status"].split(" ")[0]
-        target_rows.append([_escape(f"({target['workload']}) {target['text']}"),
-                            str(target["limit"]),
+        target_rows.append([target["workload"], _escape(target["text"]), str(target["limit"]),
                             value, f"**{status}**"])
-    lines += _list_table(["Target", "Limit", "Measured", "Result"], target_rows, [55, 10, 15, 20])
+    lines += _list_table(["#", "Target", "Limit", "Measured", "Result"], target_rows,
+                         [4, 51, 10, 15, 20])
     lines.append("")
 
     if notes or absent:
