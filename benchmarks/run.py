@@ -56,16 +56,13 @@ def parse_args(argv):
     return args
 
 
-def child_env(lib):
+def child_env():
     env = dict(os.environ)
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                 "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
         env[var] = "1"
     env["GLOG_minloglevel"] = "2"          # Paddle's C++ logging
     env["PYTHONWARNINGS"] = "ignore"
-    if lib == "pylayer":
-        src = os.path.join(ROOT, "src")
-        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
 
@@ -73,7 +70,7 @@ def call_worker(python, lib, worker_args):
     """Run the worker; return its JSON answer, or an error dict."""
     cmd = [python, WORKER, lib] + worker_args
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=child_env(lib),
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=child_env(),
                               cwd=ROOT, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return {"status": "error", "available": False, "reason": f"timed out after {TIMEOUT_S} s"}
