@@ -15,7 +15,6 @@ settings.register_profile(
     "reliability", derandomize=True, database=None, deadline=None, max_examples=40,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile("reliability")
 
 
 def global_state():

@@ -70,10 +70,10 @@ def _reduced_count(v, axis):
 
 def _gap_to_second(v, axis):
     """Smallest distance between the extreme and the runner-up along ``axis``."""
-    flat = v.reshape(-1, 1) if axis is None else np.moveaxis(v, axis, -1)
-    if flat.shape[-1] < 2:
+    rows = v.reshape(1, -1) if axis is None else np.moveaxis(v, axis, -1)
+    if rows.shape[-1] < 2 or rows.size == 0:
         return np.inf
-    s = np.sort(flat if axis is not None else flat.reshape(1, -1), axis=-1)
+    s = np.sort(rows, axis=-1)
     return min(np.min(s[..., -1] - s[..., -2]), np.min(s[..., 1] - s[..., 0]))
 
 
