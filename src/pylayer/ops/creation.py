@@ -2,7 +2,9 @@
 import numpy as np
 
 from pylayer import _state
-from pylayer._tensor import Tensor, convert_dtype, make_tensor, to_array
+from pylayer._tensor import Tensor, make_tensor, to_array
+from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
+                                    check_number, describe)
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn",
@@ -54,13 +56,13 @@ def _shape(shape, fn):
         if d < 0:
             raise ValueError(f"{fn}(): argument 'shape' must hold non-negative sizes, got {list(shape)}")
         dims.append(int(d))
-    if int(np.prod(dims, dtype=np.float64)) > 2 ** 40:
-        raise ValueError(f"{fn}(): shape {dims} is too large to allocate")
+    if int(np.prod(dims, dtype=np.float64)) > MAX_ELEMENTS:
+        raise ValueError(f"{fn}(): argument 'shape' {dims} is too large to allocate")
     return dims
 
 
-def _dtype(dtype, default="float32"):
-    return convert_dtype(default if dtype is None else dtype)
+def _dtype(dtype, fn, default="float32", kinds="biuf"):
+    return check_dtype(default if dtype is None else dtype, fn, kinds=kinds)
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
@@ -78,11 +80,24 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
                                                      np.generic, Tensor)):
         return _state.static_call(to_tensor, data, dtype=dtype, place=place,
                                   stop_gradient=stop_gradient)
-    if data is None or isinstance(data, (str, bytes, dict, set)):
+    if data is None or isinstance(data, (str, bytes, dict, set)) or (
+            isinstance(data, np.ndarray) and data.dtype.kind not in "biuf"):
         raise TypeError(f"to_tensor(): argument 'data' (position 1) must be a number, a nested "
-                        f"list of numbers, a numpy array or a Tensor, got {type(data).__name__}")
-    array = np.array(to_array(data, dtype), copy=True)
+                        f"list of numbers, a numpy array of numbers or a Tensor, got "
+                        f"{_data_type(data)}")
+    np_dtype = _dtype(dtype, "to_tensor", default=None) if dtype is not None else None
+    try:
+        array = np.array(to_array(data, np_dtype), copy=True)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"to_tensor(): argument 'data' (position 1) could not be converted: "
+                        f"{exc}") from None
     return make_tensor(array, bool(stop_gradient))
+
+
+def _data_type(data):
+    if isinstance(data, np.ndarray):
+        return f"data of numpy dtype {data.dtype}"
+    return type(data).__name__
 
 
 def zeros(shape, dtype=None, name=None):
@@ -92,7 +107,7 @@ def zeros(shape, dtype=None, name=None):
     >>> pylayer.zeros([2]).numpy()
     array([0., 0.], dtype=float32)
     """
-    return make_tensor(np.zeros(_shape(shape, "zeros"), _dtype(dtype)))
+    return make_tensor(np.zeros(_shape(shape, "zeros"), _dtype(dtype, "zeros")))
 
 
 def ones(shape, dtype=None, name=None):
@@ -102,7 +117,7 @@ def ones(shape, dtype=None, name=None):
     >>> pylayer.ones([2], dtype='int64').numpy()
     array([1, 1])
     """
-    return make_tensor(np.ones(_shape(shape, "ones"), _dtype(dtype)))
+    return make_tensor(np.ones(_shape(shape, "ones"), _dtype(dtype, "ones")))
 
 
 def full(shape, fill_value, dtype=None, name=None):
@@ -112,15 +127,20 @@ def full(shape, fill_value, dtype=None, name=None):
     >>> pylayer.full([2], 7.0).numpy()
     array([7., 7.], dtype=float32)
     """
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    if not isinstance(fill_value, (int, float, bool, np.number, np.bool_)):
-        raise TypeError(f"full(): argument 'fill_value' must be a number, "
-                        f"got {type(fill_value).__name__}")
+    fill_value = _fill_value(fill_value, "full")
     if dtype is None:
         dtype = "bool" if isinstance(fill_value, bool) else (
             "int64" if isinstance(fill_value, (int, np.integer)) else "float32")
-    return make_tensor(np.full(_shape(shape, "full"), fill_value, _dtype(dtype)))
+    return make_tensor(np.full(_shape(shape, "full"), fill_value, _dtype(dtype, "full")))
+
+
+def _fill_value(value, fn):
+    if isinstance(value, Tensor):
+        value = value.item()
+    if not isinstance(value, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"{fn}(): argument 'fill_value' must be a number, "
+                        f"got {describe(value)}")
+    return value
 
 
 def empty(shape, dtype=None, name=None):
@@ -130,15 +150,19 @@ def empty(shape, dtype=None, name=None):
     >>> pylayer.empty([2, 3]).shape
     [2, 3]
     """
-    return make_tensor(np.empty(_shape(shape, "empty"), _dtype(dtype)))
+    return make_tensor(np.empty(_shape(shape, "empty"), _dtype(dtype, "empty")))
 
 
-def _like(x, fn):
-    if not isinstance(x, Tensor):
-        if isinstance(x, np.ndarray):
-            return x
-        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got {type(x).__name__}")
-    return x.numpy()
+def _like(x, fn, dtype):
+    """The array of ``x`` and the dtype of the result (``dtype``, else x's)."""
+    if isinstance(x, Tensor):
+        a = x.numpy()
+    elif isinstance(x, np.ndarray) and x.dtype.kind in "biuf":
+        a = x
+    else:
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got "
+                        f"{_data_type(x)}")
+    return a, a.dtype if dtype is None else _dtype(dtype, fn)
 
 
 def zeros_like(x, dtype=None, name=None):
@@ -148,8 +172,8 @@ def zeros_like(x, dtype=None, name=None):
     >>> pylayer.zeros_like(pylayer.ones([2])).numpy()
     array([0., 0.], dtype=float32)
     """
-    a = _like(x, "zeros_like")
-    return make_tensor(np.zeros(a.shape, convert_dtype(dtype) if dtype else a.dtype))
+    a, np_dtype = _like(x, "zeros_like", dtype)
+    return make_tensor(np.zeros(a.shape, np_dtype))
 
 
 def ones_like(x, dtype=None, name=None):
@@ -159,8 +183,8 @@ def ones_like(x, dtype=None, name=None):
     >>> pylayer.ones_like(pylayer.zeros([2])).numpy()
     array([1., 1.], dtype=float32)
     """
-    a = _like(x, "ones_like")
-    return make_tensor(np.ones(a.shape, convert_dtype(dtype) if dtype else a.dtype))
+    a, np_dtype = _like(x, "ones_like", dtype)
+    return make_tensor(np.ones(a.shape, np_dtype))
 
 
 def full_like(x, fill_value, dtype=None, name=None):
@@ -170,8 +194,8 @@ def full_like(x, fill_value, dtype=None, name=None):
     >>> pylayer.full_like(pylayer.zeros([2]), 3.0).numpy()
     array([3., 3.], dtype=float32)
     """
-    a = _like(x, "full_like")
-    return make_tensor(np.full(a.shape, fill_value, convert_dtype(dtype) if dtype else a.dtype))
+    a, np_dtype = _like(x, "full_like", dtype)
+    return make_tensor(np.full(a.shape, _fill_value(fill_value, "full_like"), np_dtype))
 
 
 def empty_like(x, dtype=None, name=None):
@@ -181,15 +205,16 @@ def empty_like(x, dtype=None, name=None):
     >>> pylayer.empty_like(pylayer.zeros([2])).shape
     [2]
     """
-    a = _like(x, "empty_like")
-    return make_tensor(np.empty(a.shape, convert_dtype(dtype) if dtype else a.dtype))
+    a, np_dtype = _like(x, "empty_like", dtype)
+    return make_tensor(np.empty(a.shape, np_dtype))
 
 
 def _number(value, fn, arg):
+    """A number, keeping ints as ints (arange's dtype depends on it)."""
     if isinstance(value, Tensor):
         value = value.item()
-    if not isinstance(value, (int, float, np.number)) or isinstance(value, bool):
-        raise TypeError(f"{fn}(): argument '{arg}' must be a number, got {type(value).__name__}")
+    if not isinstance(value, (int, float, np.number)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a number, got {describe(value)}")
     return value
 
 
@@ -210,7 +235,9 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     if dtype is None:
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
-    return make_tensor(np.arange(start, end, step).astype(_dtype(dtype)))
+    np_dtype = _dtype(dtype, "arange")
+    check_count(max(0, int(np.ceil((float(end) - float(start)) / float(step)))), "arange", "end")
+    return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
 
 def linspace(start, stop, num, dtype=None, name=None):
@@ -220,11 +247,11 @@ def linspace(start, stop, num, dtype=None, name=None):
     >>> pylayer.linspace(0, 1, 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
     """
-    num = _number(num, "linspace", "num")
-    if not isinstance(num, (int, np.integer)) or num < 0:
-        raise ValueError(f"linspace(): argument 'num' must be a non-negative int, got {num!r}")
+    num = check_int(num, "linspace", "num", minimum=0)
+    check_count(num, "linspace", "num")
+    np_dtype = _dtype(dtype, "linspace")
     return make_tensor(np.linspace(_number(start, "linspace", "start"),
-                                   _number(stop, "linspace", "stop"), int(num)).astype(_dtype(dtype)))
+                                   _number(stop, "linspace", "stop"), num).astype(np_dtype))
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):
@@ -235,9 +262,12 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
-    rows = _shape([num_rows], "eye")[0]
-    cols = rows if num_columns is None else _shape([num_columns], "eye")[0]
-    return make_tensor(np.eye(rows, cols, dtype=_dtype(dtype)))
+    rows = check_int(num_rows, "eye", "num_rows", minimum=0)
+    cols = check_int(num_columns, "eye", "num_columns", minimum=0, allow_none=True)
+    cols = rows if cols is None else cols
+    check_count(rows, "eye", "num_rows")
+    check_count(rows * cols, "eye", "num_columns")
+    return make_tensor(np.eye(rows, cols, dtype=_dtype(dtype, "eye")))
 
 
 def rand(shape, dtype=None, name=None):
@@ -247,7 +277,8 @@ def rand(shape, dtype=None, name=None):
     >>> pylayer.rand([2, 2]).shape
     [2, 2]
     """
-    return make_tensor(_rng.random(_shape(shape, "rand")).astype(_dtype(dtype)))
+    np_dtype = _dtype(dtype, "rand", kinds="f")
+    return make_tensor(_rng.random(_shape(shape, "rand")).astype(np_dtype))
 
 
 def randn(shape, dtype=None, name=None):
@@ -257,7 +288,8 @@ def randn(shape, dtype=None, name=None):
     >>> pylayer.randn([3]).dtype
     pylayer.float32
     """
-    return make_tensor(_rng.standard_normal(_shape(shape, "randn")).astype(_dtype(dtype)))
+    np_dtype = _dtype(dtype, "randn", kinds="f")
+    return make_tensor(_rng.standard_normal(_shape(shape, "randn")).astype(np_dtype))
 
 
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
@@ -267,11 +299,14 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     >>> int(pylayer.randint(0, 1, [2]).sum())
     0
     """
+    low = check_int(low, "randint", "low")
+    high = check_int(high, "randint", "high", allow_none=True)
     if high is None:
         low, high = 0, low
     if high <= low:
         raise ValueError(f"randint(): 'high' ({high}) must be greater than 'low' ({low})")
-    return make_tensor(_rng.integers(low, high, _shape(shape, "randint")).astype(_dtype(dtype, "int64")))
+    np_dtype = _dtype(dtype, "randint", "int64", kinds="iu")
+    return make_tensor(_rng.integers(low, high, _shape(shape, "randint")).astype(np_dtype))
 
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
@@ -281,8 +316,14 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
     >>> bool((pylayer.uniform([4], min=2.0, max=3.0).numpy() >= 2.0).all())
     True
     """
+    low = check_number(min, "uniform", "min")
+    high = check_number(max, "uniform", "max")
+    if low > high:
+        raise ValueError(f"uniform(): 'min' ({low}) must not exceed 'max' ({high})")
+    seed = check_int(seed, "uniform", "seed", minimum=0)
+    np_dtype = _dtype(dtype, "uniform", kinds="f")
     rng = np.random.default_rng(seed) if seed else _rng
-    return make_tensor(rng.uniform(min, max, _shape(shape, "uniform")).astype(_dtype(dtype)))
+    return make_tensor(rng.uniform(low, high, _shape(shape, "uniform")).astype(np_dtype))
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None):
@@ -292,5 +333,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
     >>> pylayer.normal(shape=[2]).shape
     [2]
     """
+    mean = check_number(mean, "normal", "mean")
+    std = check_number(std, "normal", "std", minimum=0)
     shape = [1] if shape is None else shape
     return make_tensor(_rng.normal(mean, std, _shape(shape, "normal")).astype(np.float32))
