@@ -38,3 +38,11 @@ def test_pow_gradient_stays_zero_where_base_and_exponent_are_zero():
     y = pylayer.to_tensor([0.0, 2.0], dtype="float64", stop_gradient=False)
     (dx,) = pylayer.grad(pylayer.pow(x, y).sum(), [x])
     np.testing.assert_array_equal(dx.numpy(), [0.0, 0.0])
+
+
+def test_to_tensor_with_a_float64_dtype_keeps_python_floats_exact():
+    # Python floats went through float32 before the cast: 0.1 became 0.10000000149.
+    assert pylayer.to_tensor(0.1, dtype="float64").item() == 0.1
+    assert pylayer.to_tensor([0.1, [0.2][0]], dtype="float64").numpy().tolist() == [0.1, 0.2]
+    assert pylayer.to_tensor([[1e-300]], dtype="float64").item() == 1e-300
+    assert pylayer.to_tensor(0.1).dtype == pylayer.float32  # the default stays float32

@@ -86,12 +86,29 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
                         f"list of numbers, a numpy array of numbers or a Tensor, got "
                         f"{_data_type(data)}")
     np_dtype = _dtype(dtype, "to_tensor", default=None) if dtype is not None else None
+    if np_dtype is not None and _plain_python(data):
+        # Straight to the target dtype: through float32 first, 0.1 would not be 0.1 in float64.
+        data = _exact_array(data)
     try:
         array = np.array(to_array(data, np_dtype), copy=True)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"to_tensor(): argument 'data' (position 1) could not be converted: "
                         f"{exc}") from None
     return make_tensor(array, bool(stop_gradient))
+
+
+def _plain_python(data):
+    if isinstance(data, (list, tuple)):
+        return all(_plain_python(item) for item in data)
+    return isinstance(data, (bool, int, float))
+
+
+def _exact_array(data):
+    """Python numbers as an array at full precision; ragged data is left to to_array."""
+    try:
+        return np.array(data)
+    except ValueError:
+        return data
 
 
 def _data_type(data):
