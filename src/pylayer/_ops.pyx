@@ -72,6 +72,14 @@ cdef inline bint _kernel_ready(object a):
             and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY)
 
 
+cdef inline bint _same_layout(object a, object b):
+    """Two float arrays of one dtype and shape, both C-contiguous (any size)."""
+    return (_is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_Check(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
 cdef inline bint _fusable(object a, object b):
     return (_kernel_ready(a) and cnp.PyArray_Check(b)
             and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
@@ -524,7 +532,9 @@ def relu_grad(y, dy):
     """``dy`` where ``y > 0``, else 0."""
     ya = (<Tensor>y)._array
     ga = (<Tensor>dy)._array
-    if _fusable(ya, ga):
+    if _same_layout(ya, ga):
+        # The select loop beats np.where at every size; dy * (y > 0) would be
+        # faster still, but turns a NaN upstream gradient into NaN where y <= 0.
         out = _grad_kernel(2, ya, ga)
     else:
         out = np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
