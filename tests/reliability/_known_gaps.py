@@ -573,12 +573,6 @@ KNOWN_GAPS = {
         'accepted the hostile value and returned a function',
     'pylayer.autograd.once_differentiable(backward=an int)':
         'accepted the hostile value and returned a function',
-    'pylayer.chunk(chunks=parts that do not divide the axis)':
-        "the message does not name the argument (chunks): 'chunk(): the split axis has size 3, which cannot be divided ",
-    'pylayer.chunk(chunks=zero parts)':
-        "the message does not name the argument (chunks): 'chunk(): the split axis has size 3, which cannot be divided ",
-    'pylayer.concat(shapes that differ off the axis)':
-        "the message does not name the argument (x): 'concat(): shapes [[2, 3], [3, 3]] must match except along axis 1'",
     'pylayer.create_parameter(attr=a dict)':
         "the message does not name the function (create_parameter): 'a parameter attribute must be a ParamAttr, a name,",
     'pylayer.create_parameter(attr=a list)':
@@ -593,14 +587,6 @@ KNOWN_GAPS = {
         'the message does not name the function (create_parameter): "unsupported dtype \'float17\'; expected one of [\'boo',
     'pylayer.create_parameter(shape=a huge shape)':
         "the message does not name the function (create_parameter): 'array is too big; `arr.size * arr.dtype.itemsize` ",
-    'pylayer.cumsum(dtype=a dict)':
-        'the message does not name the function (cumsum): "unsupported dtype {\'a\': 1}"',
-    'pylayer.cumsum(dtype=a number as dtype)':
-        "the message does not name the function (cumsum): 'unsupported dtype 3.5'",
-    'pylayer.cumsum(dtype=an unknown dtype name)':
-        'the message does not name the function (cumsum): "unsupported dtype \'float17\'; expected one of [\'bool\', \'float',
-    'pylayer.index_select(axis=None)':
-        'accepted the hostile value and returned a Tensor',
     'pylayer.nn.ClipGradByGlobalNorm(group_name=None)':
         'accepted the hostile value and returned a ClipGradByGlobalNorm',
     'pylayer.nn.ClipGradByGlobalNorm(group_name=a dict)':
@@ -1047,24 +1033,6 @@ KNOWN_GAPS = {
         'accepted the hostile value and returned a Tensor',
     'pylayer.nn.loss.MSELoss.forward(label=an integer tensor)':
         'accepted the hostile value and returned a Tensor',
-    'pylayer.ops.inplace.inplace(op=None)':
-        'the message does not name the function (inplace): "\'NoneType\' object is not callable"',
-    'pylayer.ops.inplace.inplace(op=a string)':
-        'the message does not name the function (inplace): "\'str\' object is not callable"',
-    'pylayer.ops.inplace.inplace(op=an int)':
-        'the message does not name the function (inplace): "\'int\' object is not callable"',
-    'pylayer.ops.inplace.inplace(x=None)':
-        "the message does not name the function (inplace): 'in-place exp: expected a Tensor, got NoneType'",
-    'pylayer.ops.inplace.inplace(x=a complex array)':
-        "the message does not name the function (inplace): 'in-place exp: expected a Tensor, got ndarray'",
-    'pylayer.ops.inplace.inplace(x=a dict)':
-        "the message does not name the function (inplace): 'in-place exp: expected a Tensor, got dict'",
-    'pylayer.ops.inplace.inplace(x=a ragged nested list)':
-        "the message does not name the function (inplace): 'in-place exp: expected a Tensor, got list'",
-    'pylayer.ops.inplace.inplace(x=a string)':
-        "the message does not name the function (inplace): 'in-place exp: expected a Tensor, got str'",
-    'pylayer.ops.inplace.inplace(x=an object array)':
-        "the message does not name the function (inplace): 'in-place exp: expected a Tensor, got ndarray'",
     'pylayer.optimizer.Adam(parameters=an int)':
         'the message does not name the function (Adam): "\'int\' object is not iterable"',
     'pylayer.optimizer.Optimizer(parameters=an int)':
@@ -1087,28 +1055,4 @@ KNOWN_GAPS = {
         "expected TypeError or ValueError, got AttributeError: 'str' object has no attribute 'get'",
     'pylayer.optimizer.optimizer.Optimizer.set_state_dict(state_dict=an int)':
         "expected TypeError or ValueError, got AttributeError: 'int' object has no attribute 'get'",
-    'pylayer.prod(dtype=a dict)':
-        'the message does not name the function (prod): "unsupported dtype {\'a\': 1}"',
-    'pylayer.prod(dtype=a number as dtype)':
-        "the message does not name the function (prod): 'unsupported dtype 3.5'",
-    'pylayer.prod(dtype=an unknown dtype name)':
-        'the message does not name the function (prod): "unsupported dtype \'float17\'; expected one of [\'bool\', \'float16',
-    'pylayer.split(num_or_sections=parts that do not divide the axis)':
-        "the message does not name the argument (num_or_sections): 'split(): the split axis has size 3, which cannot be",
-    'pylayer.split(num_or_sections=sections that do not add up)':
-        "the message does not name the argument (num_or_sections): 'split(): sections [1, 5] do not add up to the size ",
-    'pylayer.split(num_or_sections=zero parts)':
-        "the message does not name the argument (num_or_sections): 'split(): the split axis has size 3, which cannot be",
-    'pylayer.stack(shapes that differ)':
-        "the message does not name the argument (x): 'stack(): all tensors must have the same shape, got [[2, 3], [3]]'",
-    'pylayer.unstack(num=a dict)':
-        'accepted the hostile value and returned a list',
-    'pylayer.unstack(num=a float)':
-        'accepted the hostile value and returned a list',
-    'pylayer.unstack(num=a huge int)':
-        'accepted the hostile value and returned a list',
-    'pylayer.unstack(num=a negative int)':
-        'accepted the hostile value and returned a list',
-    'pylayer.unstack(num=a string)':
-        'accepted the hostile value and returned a list',
 }

@@ -28,13 +28,18 @@ def inplace(x, op, *args, **kwargs):
     >>> x.numpy(), x.inplace_version
     (array([2., 2.], dtype=float32), 1)
     """
+    if not callable(op):
+        raise TypeError(f"inplace(): argument 'op' (position 2) must be callable, "
+                        f"got {type(op).__name__}")
     if _state.static_mode:
         return op(x, *args, **kwargs)
+    name = getattr(op, "__name__", "op")
     if not isinstance(x, Tensor):
-        raise TypeError(f"in-place {op.__name__}: expected a Tensor, got {type(x).__name__}")
+        raise TypeError(f"inplace(): argument 'x' (position 1) of the in-place {name} must be "
+                        f"a Tensor, got {type(x).__name__}")
     recording = needs_grad(x, *args)
     if recording and x.is_leaf and not x.stop_gradient:
-        raise ValueError(f"in-place {op.__name__}: a leaf tensor that needs a gradient "
+        raise ValueError(f"in-place {name}: a leaf tensor that needs a gradient "
                          f"(stop_gradient=False) cannot be changed in place")
     # When recording, the op reads an alias of the old value: x's own array is
     # replaced (not overwritten), so what the op saved stays valid.
@@ -55,7 +60,7 @@ def inplace(x, op, *args, **kwargs):
     else:
         target = x.numpy()
         if np.shape(result.numpy()) != target.shape:
-            raise ValueError(f"in-place {op.__name__}: the result has shape "
+            raise ValueError(f"in-place {name}: the result has shape "
                              f"{list(np.shape(result.numpy()))}, which does not fit x's shape "
                              f"{list(target.shape)}")
         if target.flags.writeable:

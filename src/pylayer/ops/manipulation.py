@@ -170,8 +170,9 @@ def concat(x, axis=0, name=None):
     try:
         out = np.concatenate(arrays, axis=axis)
     except ValueError:
-        raise ValueError(f"concat(): shapes {[list(a.shape) for a in arrays]} must match "
-                         f"except along axis {axis}") from None
+        raise ValueError(f"concat(): the tensors in argument 'x' must have the same shape "
+                         f"except along axis {axis}, got shapes "
+                         f"{[list(a.shape) for a in arrays]}") from None
     sizes = tuple(a.shape[axis] for a in arrays)
     return make_output(out, tuple(tensors), "concat", _concat_bw, attrs=(sizes, axis))
 
@@ -194,7 +195,7 @@ def stack(x, axis=0, name=None):
     arrays = [t.numpy() for t in tensors]
     axis = _axis(axis, arrays[0].ndim + 1, "stack")
     if len({a.shape for a in arrays}) > 1:
-        raise ValueError(f"stack(): all tensors must have the same shape, got "
+        raise ValueError(f"stack(): the tensors in argument 'x' must have the same shape, got "
                          f"{[list(a.shape) for a in arrays]}")
     return make_output(np.stack(arrays, axis=axis), tuple(tensors), "stack", _stack_bw,
                        attrs=axis)
@@ -218,6 +219,9 @@ def unstack(x, axis=0, num=None):
     if a.ndim == 0:
         raise ValueError("unstack(): argument 'x' (position 1) must have at least one dimension")
     axis = _axis(axis, a.ndim, "unstack")
+    if num is not None and _int(num, "unstack", "num") != a.shape[axis]:
+        raise ValueError(f"unstack(): argument 'num' must be the size {a.shape[axis]} of axis "
+                         f"{axis}, got {num}")
     moved = np.moveaxis(a, axis, 0)
     return make_outputs([moved[i] for i in range(a.shape[axis])], (x,), "unstack",
                         _unstack_bw, attrs=axis)
@@ -227,10 +231,10 @@ def _split_bw(node, grads):
     return (concat(_zeros_for_missing(node, grads), node.attrs),)
 
 
-def _section_sizes(num_or_sections, dim, fn):
+def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
     if isinstance(num_or_sections, (list, tuple)) or (
             isinstance(num_or_sections, Tensor) and num_or_sections.ndim == 1):
-        sizes = _ints(num_or_sections, fn, "num_or_sections")
+        sizes = _ints(num_or_sections, fn, arg)
         unknown = [i for i, s in enumerate(sizes) if s == -1]
         if len(unknown) > 1 or any(s < -1 for s in sizes):
             raise ValueError(f"{fn}(): 'num_or_sections' {sizes} may hold at most one -1 and "
@@ -238,13 +242,13 @@ def _section_sizes(num_or_sections, dim, fn):
         if unknown:
             sizes[unknown[0]] = dim - (builtins.sum(sizes) + 1)
         if builtins.sum(sizes) != dim or min(sizes) < 0:
-            raise ValueError(f"{fn}(): sections {sizes} do not add up to the size {dim} of "
-                             f"the split axis")
+            raise ValueError(f"{fn}(): argument '{arg}' gives sections {sizes}, which do not "
+                             f"add up to the size {dim} of the split axis")
         return sizes
-    num = _int(num_or_sections, fn, "num_or_sections")
+    num = _int(num_or_sections, fn, arg)
     if num <= 0 or dim % num:
-        raise ValueError(f"{fn}(): the split axis has size {dim}, which cannot be divided "
-                         f"into {num} equal parts")
+        raise ValueError(f"{fn}(): argument '{arg}' must divide the size {dim} of the split "
+                         f"axis into equal parts, got {num}")
     return [dim // num] * num
 
 
@@ -285,8 +289,8 @@ def chunk(x, chunks, axis=0, name=None):
     if a.ndim == 0:
         raise ValueError("chunk(): argument 'x' (position 1) must have at least one dimension")
     axis = _axis(axis, a.ndim, "chunk")
-    return _split(x, _section_sizes(_int(chunks, "chunk", "chunks"), a.shape[axis], "chunk"),
-                  axis)
+    return _split(x, _section_sizes(_int(chunks, "chunk", "chunks"), a.shape[axis], "chunk",
+                                    "chunks"), axis)
 
 
 # ------------------------------------------------------------- repetition
@@ -377,7 +381,7 @@ def index_select(x, index, axis=0, name=None):
     """
     if _state.static_mode:
         return _state.static_call(index_select, x, index, axis=axis, name=name)
-    return _take_along(x, index, axis, "index_select", (1,))
+    return _take_along(x, index, _int(axis, "index_select", "axis"), "index_select", (1,))
 
 
 def slice(x, axes, starts, ends):

@@ -33,6 +33,7 @@ from pylayer._ops import (add, as_tensor_arg, broadcast_to, cast, divide, exp, l
                           transpose, unbroadcast)
 from pylayer._ops import sum as _sum
 from pylayer._tensor import Tensor, convert_dtype, make_tensor
+from pylayer.ops._arguments import check_dtype
 
 __all__ = ["pow", "log1p", "rsqrt", "abs", "sign", "sin", "cos", "tan", "erf", "maximum",
            "minimum", "clip", "floor", "ceil", "round", "reciprocal", "dot", "max", "min",
@@ -809,7 +810,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
         return _state.static_call(prod, x, axis=axis, keepdim=keepdim, dtype=dtype, name=name)
     x = as_tensor_arg(x, "prod", "x", 1)
     if dtype is not None:
-        x = cast(x, dtype)
+        x = cast(x, check_dtype(dtype, "prod"))
     axes = _axes(axis, x._array.ndim, "prod")
     a = x._array
     out_dtype = np.int64 if a.dtype.kind == "b" else a.dtype
@@ -967,7 +968,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
         return _state.static_call(cumsum, x, axis=axis, dtype=dtype, name=name)
     x = as_tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:
-        x = cast(x, dtype)
+        x = cast(x, check_dtype(dtype, "cumsum"))
     elif x._array.dtype.kind == "b":
         x = cast(x, "int64")
     if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
