@@ -247,8 +247,8 @@ def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
         return sizes
     num = _int(num_or_sections, fn, arg)
     if num <= 0 or dim % num:
-        raise ValueError(f"{fn}(): argument '{arg}' must divide the size {dim} of the split "
-                         f"axis into equal parts, got {num}")
+        raise ValueError(f"{fn}(): argument '{arg}' is {num}, but the split axis has size "
+                         f"{dim}, which cannot be divided into {num} equal parts")
     return [dim // num] * num
 
 
