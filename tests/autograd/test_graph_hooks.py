@@ -191,3 +191,28 @@ def test_nested_disable_blocks_restore_the_outer_message():
 def test_disable_saved_tensors_hooks_needs_a_string_message():
     with pytest.raises(TypeError, match="error_message.*str.*int"):
         disable_saved_tensors_hooks(5)
+
+
+def test_ready_made_hooks_accept_a_saved_none():
+    import pylayer as paddle
+    from pylayer.autograd import PyLayer
+    from pylayer.autograd.graph import save_as, save_on_disk
+
+    class KeepsNone(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, None)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, dy):
+            x, nothing = ctx.saved_tensor()
+            assert nothing is None
+            return dy * 2
+
+    for hooks in (save_on_disk(), save_as("float16")):
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        with hooks:
+            y = KeepsNone.apply(x)
+        y.sum().backward()
+        assert x.grad.numpy().tolist() == [2.0, 2.0]

@@ -7,7 +7,8 @@ import weakref
 import numpy as np
 
 from pylayer._engine import current_saved_tensors_hooks
-from pylayer._tensor import convert_dtype, make_tensor
+from pylayer._tensor import make_tensor
+from pylayer.ops._arguments import check_dtype
 from pylayer.autograd.saved_hooks import (disabled_message, saved_tensors_hooks,
                                           set_disabled_message)
 
@@ -101,9 +102,7 @@ class save_as(saved_tensors_hooks):
     """
 
     def __init__(self, dtype):
-        self._dtype = convert_dtype(dtype)
-        if self._dtype.kind != "f":
-            raise ValueError(f"save_as(): dtype must be a floating-point dtype, got {self._dtype}")
+        self._dtype = check_dtype(dtype, "save_as", kinds="f", allow_none=False)
         super().__init__(self._pack, self._unpack)
 
     def _pack(self, tensor):
