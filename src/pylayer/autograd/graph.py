@@ -75,13 +75,15 @@ class save_on_disk(saved_tensors_hooks):
         super().__init__(self._pack, self._unpack)
 
     def _pack(self, tensor):
+        if tensor is None:  # a PyLayer may save None; hooks see it too
+            return None
         if self._spill is None:
             self._spill = _SpillDirectory(self._directory)
         return _SpilledTensor(self._spill, tensor.numpy())
 
     @staticmethod
     def _unpack(spilled):
-        return make_tensor(spilled.load())
+        return None if spilled is None else make_tensor(spilled.load())
 
 
 class save_as(saved_tensors_hooks):
@@ -106,6 +108,8 @@ class save_as(saved_tensors_hooks):
         super().__init__(self._pack, self._unpack)
 
     def _pack(self, tensor):
+        if tensor is None:  # a PyLayer may save None; hooks see it too
+            return None
         array = tensor.numpy()
         if array.dtype.kind != "f":
             return array, None
@@ -113,6 +117,8 @@ class save_as(saved_tensors_hooks):
 
     @staticmethod
     def _unpack(packed):
+        if packed is None:
+            return None
         array, dtype = packed
         return make_tensor(array if dtype is None else array.astype(dtype))
 
