@@ -559,20 +559,6 @@ KNOWN_GAPS = {
     'pylayer.grad(a gradient of the wrong shape)':
         "the message does not name the function (grad): 'backward: the gradient has shape [3], but the tensor it is for",
     # ---- mine
-    'pylayer.autograd.graph.save_as(dtype=None)':
-        "expected TypeError or ValueError, got AttributeError: 'NoneType' object has no attribute 'kind'",
-    'pylayer.autograd.graph.save_as(dtype=a dict)':
-        'the message does not name the function (save_as): "unsupported dtype {\'a\': 1}"',
-    'pylayer.autograd.graph.save_as(dtype=a number as dtype)':
-        "the message does not name the function (save_as): 'unsupported dtype 3.5'",
-    'pylayer.autograd.graph.save_as(dtype=an unknown dtype name)':
-        'the message does not name the function (save_as): "unsupported dtype \'float17\'; expected one of [\'bool\', \'floa',
-    'pylayer.autograd.once_differentiable(backward=None)':
-        'accepted the hostile value and returned a function',
-    'pylayer.autograd.once_differentiable(backward=a string)':
-        'accepted the hostile value and returned a function',
-    'pylayer.autograd.once_differentiable(backward=an int)':
-        'accepted the hostile value and returned a function',
     'pylayer.create_parameter(attr=a dict)':
         "the message does not name the function (create_parameter): 'a parameter attribute must be a ParamAttr, a name,",
     'pylayer.create_parameter(attr=a list)':

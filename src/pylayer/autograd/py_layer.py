@@ -103,6 +103,19 @@ def _pack(item, attached, hooks):
     return item
 
 
+def _pack_plain(saved, output):
+    """The common case of _pack: only Tensors saved, no hooks, one output.
+
+    Returns None when the case does not apply.
+    """
+    packed = []
+    for item in saved:
+        if not isinstance(item, Tensor):
+            return None
+        packed.append(save_tensor(item, 0 if item is output else -1))
+    return tuple(packed)
+
+
 def _unpack(item, node):
     if isinstance(item, SavedTensor):
         return item.get(node)
@@ -440,6 +453,7 @@ class PyLayer:
         cls._context_class = type(f"{cls.__name__}Context", (PyLayerContext,),
                                   {"_forward_cls": cls, "__module__": cls.__module__,
                                    "__qualname__": f"{cls.__qualname__}Context"})
+        cls._node_op_name = f"GradNodePyLayer_{cls.__name__}"
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -569,8 +583,8 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
     if not build:
         return outputs.result()
 
-    node = new_node(tuple(inputs), f"GradNodePyLayer_{cls.__name__}", _node_backward,
-                    attrs=ctx, n_outputs=len(outputs.tensors), multi_output=True)
+    node = new_node(tuple(inputs), cls._node_op_name, _node_backward, ctx,
+                    len(outputs.tensors), True)
     if is_anomaly_enabled():
         node.creation_stack = "".join(traceback.format_stack()[:-2])  # up to the apply() call
     ctx._node_ref = weakref.ref(node)
@@ -633,6 +647,10 @@ def _pack_saved(ctx, outputs, skipped):
     if saved is None:
         return
     ctx._saved = ctx._saved_hooks = None
+    if hooks is None and len(outputs.tensors) == 1 and not skipped:
+        ctx._packed = _pack_plain(saved, outputs.tensors[0])
+        if ctx._packed is not None:
+            return
     # The node's own outputs are kept without their node (no cycle).
     attached = {id(t): k for k, t in enumerate(outputs.tensors) if k not in skipped}
     switch = hooks is not None and hooks != current_saved_tensors_hooks()
@@ -665,6 +683,10 @@ def _node_backward(node, grads):
 
 def _incoming_grads(ctx, grads):
     """Zeros (or None) for outputs that got no gradient; cast to each output's dtype."""
+    if len(grads) == 1:
+        g = grads[0]
+        if g is not None and g._array.dtype == ctx._output_meta[0][1]:
+            return grads
     prepared = []
     for g, (shape, dtype) in zip(grads, ctx._output_meta):
         if g is None:
@@ -772,6 +794,10 @@ def once_differentiable(backward):
     >>> x.grad.numpy()
     array([1.], dtype=float32)
     """
+    if not callable(backward):
+        raise TypeError(f"once_differentiable(): argument 'backward' must be the backward "
+                        f"function to decorate, got {type(backward).__name__}")
+
     @functools.wraps(backward)
     def run_once(ctx, *grads):
         previous = set_grad_enabled_flag(False)
