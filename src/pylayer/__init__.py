@@ -102,8 +102,6 @@ def _set_value(x, value):
 
 
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
-                  "copy_": lambda x, src, *a: _set_value(x, src),
-                  "add_n": None}
-_EXTRA_METHODS.pop("add_n")
+                  "copy_": lambda x, src, *a: _set_value(x, src)}
 
 _tensor.install(__import__(__name__), _engine.run_backward)

@@ -46,13 +46,6 @@ cdef inline void relu_backward_loop(const real* y, const real* dy, real* out,
         out[i] = dy[i] if y[i] > 0 else 0
 
 
-cdef inline void scale_add_loop(const real* x, real scale, real bias, real* out,
-                                Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
-        out[i] = x[i] * scale + bias
-
-
 cdef inline void add_into_loop(real* acc, const real* x, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(n):

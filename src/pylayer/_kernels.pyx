@@ -12,7 +12,7 @@ cdef extern from *:
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
 __all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
-           "sigmoid_backward", "relu_backward", "scale_add", "add_into"]
+           "sigmoid_backward", "relu_backward", "add_into"]
 
 
 cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
@@ -49,13 +49,6 @@ def relu_backward(const real[::1] y, const real[::1] dy, real[::1] out):
     _same_length(y.shape[0], out.shape[0])
     if y.shape[0]:
         relu_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
-
-
-def scale_add(const real[::1] x, real scale, real bias, real[::1] out):
-    """out = x * scale + bias"""
-    _same_length(x.shape[0], out.shape[0])
-    if x.shape[0]:
-        scale_add_loop(&x[0], scale, bias, &out[0], x.shape[0])
 
 
 def add_into(real[::1] acc, const real[::1] x):

@@ -54,12 +54,9 @@ def test_arithmetic_loops(dtype):
         np.testing.assert_allclose(out, ref(dtype(1.5), a), **tol)
 
 
-def test_scale_add_and_accumulate(dtype):
+def test_accumulate(dtype):
     a, b, _ = arrays(dtype)
     tol = tolerance(dtype)
-    out = np.empty_like(a)
-    _kernels.scale_add(a, 2.0, -1.0, out)
-    np.testing.assert_allclose(out, a * 2 - 1, **tol)
     acc = a.copy()
     _kernels.add_into(acc, b)
     np.testing.assert_allclose(acc, a + b, **tol)
