@@ -1,6 +1,7 @@
 """Activation layers: thin wrappers over :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
+from pylayer.ops._arguments import check_int, check_number
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
 
@@ -30,7 +31,7 @@ class LeakyReLU(Layer):
 
     def __init__(self, negative_slope=0.01, name=None):
         super().__init__()
-        self.negative_slope = negative_slope
+        self.negative_slope = check_number(negative_slope, "LeakyReLU", "negative_slope")
 
     def forward(self, x):
         return F.leaky_relu(x, self.negative_slope)
@@ -98,7 +99,7 @@ class Softmax(Layer):
 
     def __init__(self, axis=-1, name=None):
         super().__init__()
-        self.axis = axis
+        self.axis = check_int(axis, "Softmax", "axis")
 
     def forward(self, x):
         return F.softmax(x, self.axis)
@@ -117,7 +118,7 @@ class LogSoftmax(Layer):
 
     def __init__(self, axis=-1, name=None):
         super().__init__()
-        self.axis = axis
+        self.axis = check_int(axis, "LogSoftmax", "axis")
 
     def forward(self, x):
         return F.log_softmax(x, self.axis)

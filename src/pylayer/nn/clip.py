@@ -6,6 +6,7 @@ a new one; parameters whose ``need_clip`` is False are passed through.
 import numpy as np
 
 from pylayer._tensor import make_tensor
+from pylayer.ops._arguments import check_number, check_str
 
 __all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 
@@ -31,8 +32,8 @@ class ClipGradByValue:
     """
 
     def __init__(self, max, min=None):
-        self.max = float(max)
-        self.min = -self.max if min is None else float(min)
+        self.max = check_number(max, "ClipGradByValue", "max")
+        self.min = -self.max if min is None else check_number(min, "ClipGradByValue", "min")
         if self.min > self.max:
             raise ValueError(f"ClipGradByValue(): 'min' ({self.min}) must not exceed "
                              f"'max' ({self.max})")
@@ -79,7 +80,7 @@ class ClipGradByGlobalNorm:
 
     def __init__(self, clip_norm, group_name="default_group"):
         self.clip_norm = _positive(clip_norm, "ClipGradByGlobalNorm", "clip_norm")
-        self.group_name = group_name
+        self.group_name = check_str(group_name, "ClipGradByGlobalNorm", "group_name")
 
     def __call__(self, params_grads):
         squares = [np.sum(np.square(g.numpy(), dtype=np.float64))

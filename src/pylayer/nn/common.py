@@ -3,6 +3,8 @@ from collections import OrderedDict
 
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
+from pylayer.nn.param import ParamAttr
+from pylayer.ops._arguments import check_count
 
 __all__ = ["Linear", "Dropout", "Sequential"]
 
@@ -28,8 +30,12 @@ class Linear(Layer):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"Linear(): argument '{arg}' must be a non-negative int, "
                                  f"got {value!r}")
+            check_count(value, "Linear", arg)
+        check_count(in_features * out_features, "Linear", "out_features")
         self.in_features = in_features
         self.out_features = out_features
+        weight_attr = ParamAttr._to_attr(weight_attr, "Linear", "weight_attr")
+        bias_attr = ParamAttr._to_attr(bias_attr, "Linear", "bias_attr")
         self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
         self.bias = self.create_parameter([out_features], attr=bias_attr, is_bias=True)
         self.name = name
@@ -54,7 +60,7 @@ class Dropout(Layer):
 
     def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None):
         super().__init__()
-        self.p = p
+        self.p = F.check_dropout_arguments(p, axis, mode, "Dropout")
         self.axis = axis
         self.mode = mode
 
@@ -80,10 +86,12 @@ class Sequential(Layer):
         if len(layers) == 1 and isinstance(layers[0], (OrderedDict, dict)):
             layers = tuple(layers[0].items())
         for index, item in enumerate(layers):
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                self.add_sublayer(str(item[0]), item[1])
-            else:
-                self.add_sublayer(str(index), item)
+            name, layer = item if isinstance(item, (list, tuple)) and len(item) == 2 \
+                else (index, item)
+            if not isinstance(layer, Layer):
+                raise TypeError(f"Sequential(): argument 'layers' item {index} must be a Layer "
+                                f"or a (name, Layer) pair, got {type(item).__name__}")
+            self.add_sublayer(str(name), layer)
 
     def __getitem__(self, index):
         layers = list(self._sub_layers.values())

@@ -15,6 +15,7 @@ from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, me
                           neg, sigmoid, square, subtract, tanh, sum as reduce_sum)
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops import creation
+from pylayer.ops._arguments import check_choice, check_dtype, check_int, check_number
 from pylayer.ops.math import erf
 
 __all__ = ["relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -23,11 +24,11 @@ __all__ = ["relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_soft
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-def _float_input(x, fn, arg="x"):
-    x = as_tensor_arg(x, fn, arg, 1)
+def _float_input(x, fn, arg="x", position=1):
+    x = as_tensor_arg(x, fn, arg, position)
     if x.numpy().dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument '{arg}' (position 1) must be a floating-point "
-                        f"Tensor, got dtype {x.dtype.name}")
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a "
+                        f"floating-point Tensor, got dtype {x.dtype.name}")
     return x
 
 
@@ -77,6 +78,7 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     if _state.static_mode:
         return _state.static_call(leaky_relu, x, negative_slope=negative_slope, name=name)
     x = _float_input(x, "leaky_relu")
+    negative_slope = check_number(negative_slope, "leaky_relu", "negative_slope")
     a = x.numpy()
     out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
     return make_output(out, (x,), "leaky_relu", _leaky_relu_bw, (x,), False,
@@ -129,7 +131,7 @@ def gelu(x, approximate=False, name=None):
 def _softmax_input(x, axis, dtype, fn):
     x = _float_input(x, fn)
     if dtype is not None:
-        x = cast(x, dtype)
+        x = cast(x, check_dtype(dtype, fn, kinds="f"))
     return x, _axis(axis, x.ndim, fn)
 
 
@@ -182,6 +184,16 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
 
 
 # ---------------------------------------------------------------- dropout
+def check_dropout_arguments(p, axis, mode, fn):
+    """Check dropout's settings (for ``dropout`` and ``Dropout``); returns ``p`` as a float."""
+    p = check_number(p, fn, "p", minimum=0.0, maximum=1.0)
+    check_choice(mode, fn, "mode", ("upscale_in_train", "downscale_in_infer"))
+    for item in axis if isinstance(axis, (list, tuple)) else [axis]:
+        if item is not None:
+            check_int(item, fn, "axis")
+    return p
+
+
 def _dropout_bw(node, g):
     return (multiply(g, node.saved_tensors()[0]),)
 
@@ -206,11 +218,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     if _state.static_mode:
         return _state.static_call(dropout, x, p=p, axis=axis, training=training, mode=mode,
                                   name=name)
-    if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
-        raise ValueError(f"dropout(): argument 'p' must be a number in [0, 1], got {p!r}")
-    if mode not in ("upscale_in_train", "downscale_in_infer"):
-        raise ValueError(f"dropout(): argument 'mode' must be 'upscale_in_train' or "
-                         f"'downscale_in_infer', got {mode!r}")
+    p = check_dropout_arguments(p, axis, mode, "dropout")
     x = _float_input(x, "dropout")
     if not training:
         return x if mode == "upscale_in_train" else multiply(x, 1.0 - p)
@@ -241,7 +249,10 @@ def mse_loss(input, label, reduction="mean", name=None):
         return _state.static_call(mse_loss, input, label, reduction=reduction, name=name)
     _check_reduction(reduction, "mse_loss")
     input = _float_input(input, "mse_loss", "input")
-    label = as_tensor_arg(label, "mse_loss", "label", 2)
+    label = _float_input(label, "mse_loss", "label", 2)
+    if input.shape != label.shape:
+        raise ValueError(f"mse_loss(): argument 'label' must have the shape {input.shape} of "
+                         f"'input', got {label.shape}")
     return _reduce(square(subtract(input, label)), reduction)
 
 
@@ -271,6 +282,24 @@ def _hard_targets(input, label, axis, ignore_index, label_smoothing):
     return onehot.astype(a.dtype), lab, kept
 
 
+def check_cross_entropy_arguments(weight, ignore_index, reduction, axis, label_smoothing, fn):
+    """Check cross entropy's settings (for ``cross_entropy`` and ``CrossEntropyLoss``).
+
+    Returns ``weight`` as a float Tensor (or None).
+    """
+    _check_reduction(reduction, fn)
+    check_int(ignore_index, fn, "ignore_index")
+    check_int(axis, fn, "axis")
+    check_number(label_smoothing, fn, "label_smoothing", minimum=0.0, maximum=1.0)
+    if weight is None:
+        return None
+    weight = as_tensor_arg(weight, fn, "weight", 3)
+    if weight.numpy().dtype.kind not in "iuf":
+        raise TypeError(f"{fn}(): argument 'weight' (position 3) must be a numeric Tensor, got "
+                        f"dtype {weight.dtype.name}")
+    return weight
+
+
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
     """Softmax cross entropy between logits ``input`` and ``label``, through ``log_softmax``.
@@ -295,10 +324,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                                   ignore_index=ignore_index, reduction=reduction,
                                   soft_label=soft_label, axis=axis, use_softmax=use_softmax,
                                   label_smoothing=label_smoothing, name=name)
-    _check_reduction(reduction, "cross_entropy")
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"cross_entropy(): 'label_smoothing' must be in [0, 1], "
-                         f"got {label_smoothing}")
+    weight = check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
+                                           label_smoothing, "cross_entropy")
     input = _float_input(input, "cross_entropy", "input")
     label = as_tensor_arg(label, "cross_entropy", "label", 2)
     if input.ndim == 0:
@@ -307,8 +334,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     dtype = input.numpy().dtype
     class_weight = None
     if weight is not None:
-        class_weight = np.asarray(weight.numpy() if isinstance(weight, Tensor) else weight,
-                                  dtype=dtype)
+        class_weight = weight.numpy().astype(dtype)
         if class_weight.shape != (input.shape[axis],):
             raise ValueError(f"cross_entropy(): 'weight' must have one entry per class "
                              f"({input.shape[axis]}), got shape {list(class_weight.shape)}")
@@ -360,5 +386,17 @@ def linear(x, weight, bias=None, name=None):
     """
     if _state.static_mode:
         return _state.static_call(linear, x, weight, bias=bias, name=name)
+    x = _float_input(x, "linear")
+    weight = _float_input(weight, "linear", "weight", 2)
+    if weight.ndim != 2 or x.ndim < 1 or x.shape[-1] != weight.shape[0]:
+        raise ValueError(f"linear(): argument 'weight' must have shape [in_features, "
+                         f"out_features] with in_features = {x.shape[-1:]} (the last dim of "
+                         f"'x', shape {x.shape}), got {weight.shape}")
     out = matmul(x, weight)
-    return out if bias is None else add(out, bias)
+    if bias is None:
+        return out
+    bias = _float_input(bias, "linear", "bias", 3)
+    if bias.shape not in ([weight.shape[1]], [1], []):
+        raise ValueError(f"linear(): argument 'bias' must have shape [{weight.shape[1]}] "
+                         f"(out_features), got {bias.shape}")
+    return add(out, bias)

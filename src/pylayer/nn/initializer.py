@@ -8,9 +8,10 @@ makes them repeat.
 """
 import numpy as np
 
-from pylayer._tensor import Tensor, convert_dtype
+from pylayer._tensor import Tensor
 from pylayer.autograd import no_grad
 from pylayer.ops import creation
+from pylayer.ops._arguments import check_dtype, check_number
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform"]
 
@@ -40,6 +41,11 @@ class Initializer:
         """A new array of ``shape`` and numpy ``dtype`` holding initial values."""
         raise NotImplementedError(f"{type(self).__name__} does not implement generate()")
 
+    def _checked(self, shape, dtype):
+        """``generate``'s arguments as a list of sizes and a numpy dtype."""
+        fn = f"{type(self).__name__}.generate"
+        return creation._shape(shape, fn), check_dtype(dtype, fn, allow_none=False)
+
     def __call__(self, param, block=None):
         """Fill ``param`` in place (bumps its version) and return it."""
         with no_grad():
@@ -63,7 +69,8 @@ class Constant(Initializer):
         self.value = _number(value, "Constant", "value")
 
     def generate(self, shape, dtype):
-        return np.full(shape, self.value, convert_dtype(dtype))
+        shape, dtype = self._checked(shape, dtype)
+        return np.full(shape, self.value, dtype)
 
 
 class Normal(Initializer):
@@ -83,7 +90,8 @@ class Normal(Initializer):
             raise ValueError(f"Normal(): argument 'std' must be non-negative, got {std}")
 
     def generate(self, shape, dtype):
-        return creation.get_rng().normal(self.mean, self.std, shape).astype(convert_dtype(dtype))
+        shape, dtype = self._checked(shape, dtype)
+        return creation.get_rng().normal(self.mean, self.std, shape).astype(dtype)
 
 
 class Uniform(Initializer):
@@ -103,7 +111,8 @@ class Uniform(Initializer):
             raise ValueError(f"Uniform(): 'high' ({high}) must not be below 'low' ({low})")
 
     def generate(self, shape, dtype):
-        return creation.get_rng().uniform(self.low, self.high, shape).astype(convert_dtype(dtype))
+        shape, dtype = self._checked(shape, dtype)
+        return creation.get_rng().uniform(self.low, self.high, shape).astype(dtype)
 
 
 def compute_fans(shape):
@@ -133,14 +142,16 @@ class XavierUniform(Initializer):
     """
 
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
-        self.fan_in = None if fan_in is None else _number(fan_in, "XavierUniform", "fan_in")
-        self.fan_out = None if fan_out is None else _number(fan_out, "XavierUniform", "fan_out")
-        self.gain = _number(gain, "XavierUniform", "gain")
+        self.fan_in = check_number(fan_in, "XavierUniform", "fan_in", minimum=0, allow_none=True)
+        self.fan_out = check_number(fan_out, "XavierUniform", "fan_out", minimum=0,
+                                    allow_none=True)
+        self.gain = check_number(gain, "XavierUniform", "gain", minimum=0)
 
     def generate(self, shape, dtype):
+        shape, dtype = self._checked(shape, dtype)
         fan_in, fan_out = compute_fans(shape)
         fan_in = fan_in if self.fan_in is None else self.fan_in
         fan_out = fan_out if self.fan_out is None else self.fan_out
         total = fan_in + fan_out
         limit = self.gain * np.sqrt(6.0 / total) if total > 0 else 0.0
-        return creation.get_rng().uniform(-limit, limit, shape).astype(convert_dtype(dtype))
+        return creation.get_rng().uniform(-limit, limit, shape).astype(dtype)

@@ -10,6 +10,7 @@ from pylayer._tensor import Tensor
 from pylayer.autograd import no_grad
 from pylayer.nn import param as param_module
 from pylayer.nn.param import ParamAttr, unique_name
+from pylayer.ops._arguments import check_dtype, check_str
 
 __all__ = ["Layer"]
 
@@ -48,6 +49,8 @@ class Layer:
         object.__setattr__(self, "_sub_layers", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistable_buffers", set())
+        check_str(name_scope, "Layer", "name_scope", allow_none=True)
+        check_dtype(dtype, "Layer")
         self.training = True
         self._dtype = dtype
         self._full_name = unique_name(name_scope or _snake(type(self).__name__))
@@ -114,15 +117,17 @@ class Layer:
 
     def add_sublayer(self, name, sublayer):
         """Register ``sublayer`` under ``name`` and return it."""
+        check_str(name, "add_sublayer", "name")
         if not isinstance(sublayer, Layer) and sublayer is not None:
             raise TypeError(f"add_sublayer(): argument 'sublayer' must be a Layer, "
                             f"got {type(sublayer).__name__}")
-        self._forget(str(name))
-        self._registry("_sub_layers")[str(name)] = sublayer
+        self._forget(name)
+        self._registry("_sub_layers")[name] = sublayer
         return sublayer
 
     def add_parameter(self, name, parameter):
         """Register ``parameter`` under ``name`` and return it."""
+        check_str(name, "add_parameter", "name")
         if parameter is not None and not _is_parameter(parameter):
             raise TypeError(f"add_parameter(): argument 'parameter' must be a Parameter, "
                             f"got {type(parameter).__name__}")
@@ -132,6 +137,7 @@ class Layer:
 
     def register_buffer(self, name, tensor, persistable=True):
         """Keep ``tensor`` with the layer; a persistable buffer goes into ``state_dict``."""
+        check_str(name, "register_buffer", "name")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"register_buffer(): argument 'tensor' must be a Tensor, "
                             f"got {type(tensor).__name__}")
@@ -161,7 +167,11 @@ class Layer:
     # -------------------------------------------------------------- walking
     def named_sublayers(self, prefix="", include_self=False, layers_set=None):
         """Yield ``(dotted_name, layer)`` for every sub-layer, each once."""
-        layers_set = set() if layers_set is None else layers_set
+        check_str(prefix, "named_sublayers", "prefix")
+        return self._walk_sublayers(prefix, include_self,
+                                    set() if layers_set is None else layers_set)
+
+    def _walk_sublayers(self, prefix, include_self, layers_set):
         if include_self and id(self) not in layers_set:
             layers_set.add(id(self))
             yield prefix, self
@@ -171,7 +181,7 @@ class Layer:
             path = f"{prefix}.{name}" if prefix else name
             layers_set.add(id(layer))
             yield path, layer
-            yield from layer.named_sublayers(path, False, layers_set)
+            yield from layer._walk_sublayers(path, False, layers_set)
 
     def sublayers(self, include_self=False):
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
@@ -199,16 +209,18 @@ class Layer:
 
     def named_parameters(self, prefix="", include_sublayers=True):
         """Yield ``(dotted_name, parameter)`` for every parameter, each once."""
-        for path, value, _, _ in self._named_members("_parameters", prefix, include_sublayers):
-            yield path, value
+        check_str(prefix, "named_parameters", "prefix")
+        return ((path, value) for path, value, _, _ in
+                self._named_members("_parameters", prefix, include_sublayers))
 
     def parameters(self, include_sublayers=True):
         """All parameters of this layer and (by default) its sub-layers, as a list."""
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
     def named_buffers(self, prefix="", include_sublayers=True):
-        for path, value, _, _ in self._named_members("_buffers", prefix, include_sublayers):
-            yield path, value
+        check_str(prefix, "named_buffers", "prefix")
+        return ((path, value) for path, value, _, _ in
+                self._named_members("_buffers", prefix, include_sublayers))
 
     def buffers(self, include_sublayers=True):
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
@@ -235,6 +247,10 @@ class Layer:
     def state_dict(self, destination=None, include_sublayers=True,
                    structured_name_prefix="", use_hook=True):
         """Parameters and persistable buffers by dotted name (the tensors themselves)."""
+        if destination is not None and not isinstance(destination, dict):
+            raise TypeError(f"state_dict(): argument 'destination' must be a dict or None, "
+                            f"got {type(destination).__name__}")
+        check_str(structured_name_prefix, "state_dict", "structured_name_prefix")
         result = OrderedDict() if destination is None else destination
         prefix = structured_name_prefix.rstrip(".")
         for path, value in self.named_parameters(prefix, include_sublayers):
@@ -252,6 +268,9 @@ class Layer:
         A missing key or a shape mismatch is skipped with a warning. Returns
         ``(missing_keys, unexpected_keys)``.
         """
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"set_state_dict(): argument 'state_dict' must be a dict of "
+                            f"tensors or arrays, got {type(state_dict).__name__}")
         own = self.state_dict()
         keys = {path: (path if use_structured_name else t.name) for path, t in own.items()}
         missing = []

@@ -34,8 +34,8 @@ class CrossEntropyLoss(Layer):
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", soft_label=False,
                  axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
         super().__init__()
-        F._check_reduction(reduction, "CrossEntropyLoss")
-        self.weight = weight
+        self.weight = F.check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
+                                                      label_smoothing, "CrossEntropyLoss")
         self.ignore_index = ignore_index
         self.reduction = reduction
         self.soft_label = soft_label

@@ -18,7 +18,8 @@ from collections import defaultdict, namedtuple
 import numpy as np
 
 from pylayer import _state
-from pylayer._tensor import Tensor, convert_dtype
+from pylayer._tensor import Tensor
+from pylayer.ops._arguments import check_count, check_dtype
 from pylayer.nn.initializer import Constant, Initializer, XavierUniform
 
 __all__ = ["ParamAttr", "create_parameter"]
@@ -71,8 +72,11 @@ class ParamAttr:
         self.need_clip = bool(need_clip)
 
     @staticmethod
-    def _to_attr(arg):
-        """None, a name, an Initializer, True or a ParamAttr -> ParamAttr; False stays False."""
+    def _to_attr(arg, fn="create_parameter", name="attr"):
+        """None, a name, an Initializer, True or a ParamAttr -> ParamAttr; False stays False.
+
+        ``fn`` and ``name`` are the function and argument that an error names.
+        """
         if arg is None or arg is True:
             return ParamAttr()
         if arg is False or isinstance(arg, ParamAttr):
@@ -81,8 +85,8 @@ class ParamAttr:
             return ParamAttr(name=arg)
         if isinstance(arg, Initializer):
             return ParamAttr(initializer=arg)
-        raise TypeError(f"a parameter attribute must be a ParamAttr, a name, an Initializer, "
-                        f"a bool or None, got {type(arg).__name__}")
+        raise TypeError(f"{fn}(): argument '{name}' must be a ParamAttr, a name, an "
+                        f"Initializer, a bool or None, got {type(arg).__name__}")
 
     def __repr__(self):
         return (f"ParamAttr(name={self.name!r}, initializer={self.initializer!r}, "
@@ -134,6 +138,8 @@ def parameter_spec(shape, dtype, name=None, attr=None, is_bias=False, default_in
             isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0 for s in shape):
         raise TypeError(f"create_parameter(): argument 'shape' must be a list of non-negative "
                         f"ints, got {shape!r}")
+    check_count(int(np.prod([int(s) for s in shape], dtype=np.float64)), "create_parameter",
+                "shape")
     attr = ParamAttr(name=name) if attr is None else ParamAttr._to_attr(attr)
     if attr is False:
         raise ValueError("create_parameter(): argument 'attr' must not be False")
@@ -144,7 +150,8 @@ def parameter_spec(shape, dtype, name=None, attr=None, is_bias=False, default_in
         Constant(0.0) if is_bias else XavierUniform())
     return ParamSpec(name=attr.name or unique_name("create_parameter") + (".b_0" if is_bias
                                                                              else ".w_0"),
-                     shape=[int(s) for s in shape], dtype=convert_dtype(dtype or "float32"),
+                     shape=[int(s) for s in shape],
+                     dtype=check_dtype(dtype or "float32", "create_parameter"),
                      initializer=initializer, trainable=attr.trainable,
                      learning_rate=attr.learning_rate, regularizer=attr.regularizer,
                      need_clip=attr.need_clip, do_model_average=attr.do_model_average)
