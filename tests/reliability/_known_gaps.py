@@ -528,27 +528,4 @@ KNOWN_GAPS = {
         'the message does not name the function (gradgradcheck): "tanh(): argument \'x\' (position 1) must be a Tensor or',
     'pylayer.grad(a gradient of the wrong shape)':
         "the message does not name the function (grad): 'backward: the gradient has shape [3], but the tensor it is for",
-    # ---- mine
-    'pylayer.optimizer.Adam(parameters=an int)':
-        'the message does not name the function (Adam): "\'int\' object is not iterable"',
-    'pylayer.optimizer.Optimizer(parameters=an int)':
-        'the message does not name the function (Optimizer): "\'int\' object is not iterable"',
-    'pylayer.optimizer.SGD(parameters=an int)':
-        'the message does not name the function (SGD): "\'int\' object is not iterable"',
-    'pylayer.optimizer.optimizer.Optimizer.set_lr(value=None)':
-        'the message does not name the function (set_lr or Optimizer): "SGD(): argument \'value\' must be a number, got N',
-    'pylayer.optimizer.optimizer.Optimizer.set_lr(value=a dict)':
-        'the message does not name the function (set_lr or Optimizer): "SGD(): argument \'value\' must be a number, got d',
-    'pylayer.optimizer.optimizer.Optimizer.set_lr(value=a negative number)':
-        'accepted the hostile value and returned a NoneType',
-    'pylayer.optimizer.optimizer.Optimizer.set_lr(value=a string)':
-        'the message does not name the function (set_lr or Optimizer): "SGD(): argument \'value\' must be a number, got s',
-    'pylayer.optimizer.optimizer.Optimizer.set_state_dict(state_dict=None)':
-        "expected TypeError or ValueError, got AttributeError: 'NoneType' object has no attribute 'get'",
-    'pylayer.optimizer.optimizer.Optimizer.set_state_dict(state_dict=a list)':
-        "expected TypeError or ValueError, got AttributeError: 'list' object has no attribute 'get'",
-    'pylayer.optimizer.optimizer.Optimizer.set_state_dict(state_dict=a string)':
-        "expected TypeError or ValueError, got AttributeError: 'str' object has no attribute 'get'",
-    'pylayer.optimizer.optimizer.Optimizer.set_state_dict(state_dict=an int)':
-        "expected TypeError or ValueError, got AttributeError: 'int' object has no attribute 'get'",
 }

@@ -46,3 +46,12 @@ def test_to_tensor_with_a_float64_dtype_keeps_python_floats_exact():
     assert pylayer.to_tensor([0.1, [0.2][0]], dtype="float64").numpy().tolist() == [0.1, 0.2]
     assert pylayer.to_tensor([[1e-300]], dtype="float64").item() == 1e-300
     assert pylayer.to_tensor(0.1).dtype == pylayer.float32  # the default stays float32
+
+
+def test_mse_loss_refuses_a_label_that_would_broadcast():
+    # A [N, 1] prediction against a [N] label broadcast to an [N, N] loss: a
+    # silently wrong value (the mean of all pairwise errors).
+    prediction = pylayer.to_tensor([[1.0], [2.0], [3.0]])
+    label = pylayer.to_tensor([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="mse_loss.*'label'"):
+        pylayer.nn.functional.mse_loss(prediction, label)

@@ -54,6 +54,9 @@ class Optimizer:
             raise ValueError(f"{cls}(): argument 'learning_rate' must be non-negative, "
                              f"got {learning_rate}")
         if parameters is not None:
+            if isinstance(parameters, (str, bytes, dict)) or not hasattr(parameters, "__iter__"):
+                raise TypeError(f"{cls}(): argument 'parameters' must be a list of Tensors "
+                                f"(model.parameters()), got {type(parameters).__name__}")
             parameters = list(parameters)
             for i, p in enumerate(parameters):
                 if not isinstance(p, Tensor) and not getattr(type(p), "_is_parameter", False):
@@ -80,7 +83,10 @@ class Optimizer:
 
     def set_lr(self, value):
         """Change the learning rate used by the next steps."""
-        self._learning_rate = _number(value, type(self).__name__, "value")
+        value = _number(value, "set_lr", "value")
+        if value < 0:
+            raise ValueError(f"set_lr(): argument 'value' must be non-negative, got {value}")
+        self._learning_rate = value
 
     # ------------------------------------------------------------- updates
     def _state_for(self, param):
@@ -157,6 +163,9 @@ class Optimizer:
 
     def set_state_dict(self, state_dict):
         """Restore what :meth:`state_dict` returned."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"set_state_dict(): argument 'state_dict' must be a dict (what "
+                            f"state_dict() returned), got {type(state_dict).__name__}")
         self._learning_rate = float(state_dict.get("learning_rate", self._learning_rate))
         for p in self._parameter_list or ():
             prefix = f"{p.name}_"
