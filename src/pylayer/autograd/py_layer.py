@@ -357,6 +357,18 @@ class PyLayerContext:
         """
         self._grad_in_dtype_consistent = bool(flag)
 
+    def __getattr__(self, name):
+        # Only reached for attributes not found normally: outputs kept as attributes.
+        held = self.__dict__.get("_held_outputs")
+        if held is None or name not in held:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        array, index = held[name]
+        tensor = make_tensor(array)
+        node = self._node_ref()
+        if node is not None:
+            attach_node(node, tensor, index)  # back in the graph, for double backward
+        return tensor
+
     def _node_name(self):
         cls = self._forward_cls
         return f"GradNodePyLayer_{cls.__name__ if cls is not None else '?'}"
@@ -583,6 +595,10 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
     if not build:
         return outputs.result()
 
+    for value in ctx.__dict__.values():
+        if isinstance(value, Tensor):
+            _hold_outputs_weakly(ctx, outputs, skipped)
+            break
     node = new_node(tuple(inputs), cls._node_op_name, _node_backward, ctx,
                     len(outputs.tensors), True)
     if is_anomaly_enabled():
@@ -601,6 +617,26 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
         else:
             attach_node(node, t, k)
     return outputs.result()
+
+
+def _hold_outputs_weakly(ctx, outputs, skipped):
+    """Take outputs that ``forward`` kept as plain ctx attributes (``ctx.y = y``) out of ctx.
+
+    The node holds ctx and each output holds the node, so ``ctx.y`` would close
+    a cycle that only the cyclic collector frees. ctx keeps their data instead,
+    and reading ``ctx.y`` gives a tensor linked to the node again.
+    """
+    held = None
+    for name, value in ctx.__dict__.items():
+        if isinstance(value, Tensor):
+            for k, t in enumerate(outputs.tensors):
+                if t is value and k not in skipped:
+                    held = held or {}
+                    held[name] = (value._array, k)
+    if held:
+        for name in held:
+            del ctx.__dict__[name]
+        ctx._held_outputs = held
 
 
 def _shares_an_object(inputs, tensors):
