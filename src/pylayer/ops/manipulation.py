@@ -14,6 +14,7 @@ from pylayer import _state
 from pylayer._engine import make_output, make_outputs
 from pylayer._ops import as_tensor_arg, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops._arguments import check_count
 from pylayer.ops.indexing import take
 
 __all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk",
@@ -321,6 +322,8 @@ def tile(x, repeat_times, name=None):
     ndim = builtins.max(a.ndim, len(reps))
     padded = (1,) * (ndim - a.ndim) + a.shape
     reps = (1,) * (ndim - len(reps)) + tuple(reps)
+    check_count(int(np.prod(padded, dtype=np.float64) * np.prod(reps, dtype=np.float64)), "tile",
+                "repeat_times")
     out = np.tile(a.reshape(padded), reps)
     return make_output(out, (x,), "tile", _tile_bw, attrs=(a.shape, padded, reps))
 
