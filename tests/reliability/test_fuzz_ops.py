@@ -233,6 +233,7 @@ def _reduction(name, fn, np_fn, accepts=lambda v: True, valid=lambda v, axis: Tr
 
 def _np_logsumexp(v, axis, keepdims):
     peak = np.max(v, axis=axis, keepdims=True)
+    peak = np.where(np.isfinite(peak), peak, 0.0)  # an infinite peak: the sum says it all
     out = np.log(np.sum(np.exp(v - peak), axis=axis, keepdims=True)) + peak
     return out if keepdims else np.squeeze(out, axis=axis)
 
@@ -430,3 +431,25 @@ def test_unary_ops_propagate_nan_and_inf_like_numpy(op):
         expected = op.run(np, values, params, [values])
         got = op.run(pylayer, x, params, [x])
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)  # NaN/inf where numpy has them
+
+
+@pytest.mark.parametrize("op", BINARY, ids=repr)
+def test_binary_ops_propagate_nan_and_inf_like_numpy(op):
+    special = np.array([np.nan, np.inf, -np.inf, 0.5, -0.5, 2.0])
+    x = pylayer.to_tensor(special[:, None] * np.ones(6), stop_gradient=False)
+    y = pylayer.to_tensor(special[None, :] * np.ones((6, 1)))
+    with np.errstate(all="ignore"):
+        expected = op.run(np, x.numpy(), 1, [x.numpy(), y.numpy()])
+        got = op.run(pylayer, x, 1, [x, y])
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("op", [op for op in REDUCTIONS if op.name != "cumsum"], ids=repr)
+def test_reductions_propagate_nan_and_inf_like_numpy(op):
+    values = np.array([[np.nan, 1.0, 2.0], [np.inf, 1.0, 2.0], [-np.inf, 1.0, 2.0],
+                       [np.inf, -np.inf, 2.0]])
+    x = pylayer.to_tensor(values, stop_gradient=False)
+    with np.errstate(all="ignore"):
+        expected = op.run(np, values, (1, False), [values])
+        got = op.run(pylayer, x, (1, False), [x])
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
