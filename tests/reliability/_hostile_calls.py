@@ -13,8 +13,9 @@ methods whose arguments have nothing to corrupt (``*args`` pass-throughs,
 boolean flags).
 
 Argument values are factories ``lambda env: value`` (fresh objects for each
-call); ``env`` is what the entry's ``setup`` returned (a graph, a layer...).
-A kind of ``None`` means the argument accepts anything.
+call); ``env`` is what the entry's ``setup`` put there (a graph, a layer...).
+A kind of ``None`` means the argument accepts anything; boolean flags are
+such arguments (any value counts by its truth, as in Python).
 """
 import io
 
@@ -422,7 +423,7 @@ CALLS = {
                                    K("attr", _value(None), "param_attr"),
                                    K("default_initializer", _value(None),
                                      "initializer_or_none")),
-    pylayer.inplace: Call(A("x", f23, "tensor"), A("op", _value(pylayer.exp), "callable")),
+    inplace: Call(A("x", f23, "tensor"), A("op", _value(pylayer.exp), "callable")),
     # ---------------------------------------------------------- autograd
     autograd.backward: Call(A("tensors", lambda env: [env["y"]], "graph_tensors"),
                             K("grad_tensors", _value(None), "grads_or_none"), setup=_graph,

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer.autograd import gradcheck, gradgradcheck
+from pylayer.autograd import gradgradcheck
 
 
 def leaf(shape, low=-1.0, high=1.0, seed=0):
