@@ -241,7 +241,7 @@ SGD_CALL = Call(K("learning_rate", _value(0.1), "non_negative"),
 
 CALLS = {
     # ------------------------------------------------------- core ops
-    pylayer.Tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor"),
+    pylayer.Tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor_or_none"),
                          K("dtype", _value("float64"), "dtype")),
     pylayer.DType: Call(A("name", _value("float32"), "str"),
                         A("np_dtype", _value("float32"), "dtype_required")),
@@ -465,7 +465,7 @@ CALLS = {
     # ---------------------------------------------------------------- nn
     nn.Layer: Call(K("name_scope", _value("block"), "str_or_none"),
                    K("dtype", _value("float64"), "dtype")),
-    nn.Parameter: Call(A("data", _value([1.0, 2.0]), "tensor"),
+    nn.Parameter: Call(A("data", _value([1.0, 2.0]), "tensor_or_none"),
                        K("dtype", _value("float64"), "dtype")),
     nn.Linear: Call(A("in_features", _value(3), "size"), A("out_features", _value(2), "size"),
                     K("weight_attr", _value(None), "param_attr"),

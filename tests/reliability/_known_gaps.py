@@ -19,8 +19,6 @@ KNOWN_GAPS = {
         'the message does not name the function (DType): "Cannot interpret \'3.5\' as a data type"',
     'pylayer.DType(np_dtype=an unknown dtype name)':
         'the message does not name the function (DType): "data type \'float17\' not understood"',
-    'pylayer.Tensor(data=None)':
-        'accepted the hostile value and returned a Tensor',
     'pylayer.Tensor(data=a complex array)':
         'accepted the hostile value and returned a Tensor',
     'pylayer.Tensor(data=a dict)':
@@ -113,8 +111,6 @@ KNOWN_GAPS = {
         "the message does not name the argument (x or y): 'matmul(): shapes [2, 3] and [2, 2] do not match for a matrix",
     'pylayer.multiply(shapes that do not broadcast)':
         "the message does not name the function (multiply): 'operands could not be broadcast together with shapes (2,3)",
-    'pylayer.nn.Parameter(data=None)':
-        'accepted the hostile value and returned a Parameter',
     'pylayer.nn.Parameter(data=a complex array)':
         'accepted the hostile value and returned a Parameter',
     'pylayer.nn.Parameter(data=a dict)':
