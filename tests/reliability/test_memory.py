@@ -237,3 +237,40 @@ def test_five_thousand_training_steps_of_the_demo_model_do_not_grow_memory():
         tracemalloc.stop()
     assert last < first, "the model trained"
     assert grown < 64 * 1024, f"memory grew by {grown} bytes over 4,000 steps"
+
+
+def test_running_a_static_program_with_py_func_many_times_does_not_grow_memory():
+    main, startup = pylayer.static.Program(), pylayer.static.Program()
+    pylayer.enable_static()
+    try:
+        with pylayer.static.program_guard(main, startup):
+            x = pylayer.static.data("x", [-1, 3], "float32")
+            x.stop_gradient = False
+            out = main.current_block().create_var(name="out", dtype="float32", shape=[-1, 3])
+            pylayer.static.py_func(np.tanh, x, out,
+                                   backward_func=lambda x, y, dy: dy * (1 - y * y))
+            loss = pylayer.mean(pylayer.static.nn.fc(out, 4))
+            pylayer.optimizer.SGD(0.1).minimize(loss)
+        executor = pylayer.static.Executor()
+        executor.run(startup)
+        feed = {"x": np.ones([2, 3], "float32")}
+
+        def run(times):
+            for _ in range(times):
+                value, = executor.run(main, feed=feed, fetch_list=[loss])
+            return float(value)
+
+        first = run(300)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            last = run(1500)
+            gc.collect()
+            grown = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+    finally:
+        pylayer.disable_static()
+    assert last < first, "the program trained"
+    assert grown < 64 * 1024, f"memory grew by {grown} bytes over 1,500 runs"
