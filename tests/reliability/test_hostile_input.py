@@ -161,7 +161,7 @@ ENTRIES += [(f"{cls.__module__}.{cls.__name__}.{name}", cls, name, call)
 def hostile_cases():
     for qualname, target, method, call in ENTRIES:
         for arg in call.args:
-            for label, make in HOSTILE.get(arg.kind, []) if arg.kind else []:
+            for label, make in HOSTILE[arg.kind] if arg.kind else []:
                 yield case_id(qualname, f"{arg.name}={label}"), (
                     target, method, call, {arg.name: make}, (arg.name,))
         for label, replaced, blamed in call.extra:
