@@ -438,18 +438,22 @@ cdef object _add_into(object buffer, object g, bint create_graph):
     return _sum_grads(buffer, g, create_graph)
 
 
-cdef object _check_root_grad(Tensor t, object g):
+cdef object _check_root_grad(Tensor t, object g, str caller, str grad_arg):
+    """The starting gradient for ``t``: ones by default, else checked against ``t``."""
     if g is None:
         return wrap(np.ones_like(t._array), True)
     if not isinstance(g, Tensor):
-        if isinstance(g, np.ndarray):
-            g = wrap(g)
-        else:
-            raise TypeError(f"backward: grad_tensors must be Tensors or None, "
+        if not isinstance(g, np.ndarray):
+            raise TypeError(f"{caller}(): argument '{grad_arg}' must hold Tensors or None, "
                             f"got {type(g).__name__}")
+        g = wrap(g)
+    if (<Tensor>g)._array.dtype.kind not in "biuf":
+        raise TypeError(f"{caller}(): argument '{grad_arg}' must hold real numbers, got data "
+                        f"of numpy dtype {(<Tensor>g)._array.dtype}")
     if (<Tensor>g)._array.shape != t._array.shape:
-        raise ValueError(f"backward: the gradient has shape {list((<Tensor>g)._array.shape)}, "
-                         f"but the tensor it is for has shape {list(t._array.shape)}")
+        raise ValueError(f"{caller}(): argument '{grad_arg}' has a gradient of shape "
+                         f"{list((<Tensor>g)._array.shape)} for a tensor of shape "
+                         f"{list(t._array.shape)}; they must match")
     return g
 
 
@@ -513,7 +517,7 @@ cdef inline void _deposit(GradNode node, Py_ssize_t index, object g, bint create
 
 def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                  bint create_graph=False, inputs=None, bint allow_unused=False,
-                 blocked=None):
+                 blocked=None, str caller="backward", str grad_arg="grad_tensors"):
     """Backpropagate from ``tensors``.
 
     Without ``inputs``: accumulate into the ``.grad`` of the leaves. With
@@ -546,31 +550,32 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     elif isinstance(grad_tensors, Tensor):
         grad_tensors = [grad_tensors]
     if len(grad_tensors) != len(tensors):
-        raise ValueError(f"backward: got {len(tensors)} tensors but {len(grad_tensors)} "
-                         f"grad_tensors; pass one gradient (or None) per tensor")
+        raise ValueError(f"{caller}(): got {len(tensors)} tensors but {len(grad_tensors)} "
+                         f"entries in '{grad_arg}'; pass one gradient (or None) per tensor")
 
     if inputs is not None:
         captured = {}
         capture_nodes = {}
         for item in inputs:
-            t = <Tensor>item
+            t = <Tensor?>item
             if t._node is not None:
                 capture_nodes.setdefault(t._node, []).append(t._out_index)
 
     if blocked:
         cut = set()
         for item in blocked:
-            t = <Tensor>item
+            t = <Tensor?>item
             cut.add((t._node, t._out_index) if t._node is not None else id(t))
 
     root_grads = []
     for item, g in zip(tensors, grad_tensors):
         if not isinstance(item, Tensor):
-            raise TypeError(f"backward: expected Tensors, got {type(item).__name__}")
+            raise TypeError(f"{caller}(): expected Tensors to differentiate, "
+                            f"got {type(item).__name__}")
         t = <Tensor>item
         if t.stop_gradient:
             continue
-        g = _check_root_grad(t, g)
+        g = _check_root_grad(t, g, caller, grad_arg)
         if t._node is not None and (<GradNode>t._node).released:
             _raise_released(<GradNode>t._node)
         root_grads.append((t, g))

@@ -26,15 +26,15 @@ __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp
 
 # ------------------------------------------------------------ arguments
 def as_tensor_arg(value, str fn, str arg, int position):
-    """Accept a Tensor, a number, a numpy array or a nested list as an op argument."""
+    """Accept a Tensor, a number, a numpy array or a nested list as an op argument.
+
+    >>> as_tensor_arg([1, 2], "f", "x", 1).shape
+    [2]
+    """
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, np.ndarray, np.generic, list, tuple)):
-        try:
-            return wrap(to_array(value))
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{fn}(): argument '{arg}' (position {position}) could not be "
-                            f"converted to a Tensor: {exc}") from None
+        return wrap(to_array(value, None, fn, arg))
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
                     f"number, got {type(value).__name__}")
 
@@ -112,7 +112,7 @@ cdef inline object _float_arg(object value, str fn):
 
 cpdef object unbroadcast(object g, tuple shape):
     """Sum a broadcast gradient back to ``shape``."""
-    cdef Tensor tg = <Tensor>g
+    cdef Tensor tg = <Tensor?>g
     gshape = tg._array.shape
     if gshape == shape:
         return g
@@ -124,6 +124,11 @@ cpdef object unbroadcast(object g, tuple shape):
     if axes:
         g = sum(g, axis=axes, keepdim=True)
     return reshape_exact(g, shape)
+
+
+cdef object _broadcast_error(str fn, object xa, object ya):
+    return ValueError(f"{fn}(): x of shape {list(np.shape(xa))} and y of shape "
+                      f"{list(np.shape(ya))} cannot be broadcast together")
 
 
 cdef inline tuple _shape(object x):
@@ -149,7 +154,10 @@ def add(x, y, name=None):
     ya = _operand(y, "add", "y", 2)
     out = _arith(0, xa, ya)
     if out is None:
-        out = np.add(xa, ya)
+        try:
+            out = np.add(xa, ya)
+        except ValueError:
+            raise _broadcast_error("add", xa, ya) from None
     return make_output(out, (x, y), "add", _add_bw, (), False, (_shape(x), _shape(y)))
 
 
@@ -171,7 +179,10 @@ def subtract(x, y, name=None):
     ya = _operand(y, "subtract", "y", 2)
     out = _arith(1, xa, ya)
     if out is None:
-        out = np.subtract(xa, ya)
+        try:
+            out = np.subtract(xa, ya)
+        except ValueError:
+            raise _broadcast_error("subtract", xa, ya) from None
     return make_output(out, (x, y), "subtract", _sub_bw, (), False, (_shape(x), _shape(y)))
 
 
@@ -211,7 +222,10 @@ def multiply(x, y, name=None):
     ya = _operand(y, "multiply", "y", 2)
     out = _arith(2, xa, ya)
     if out is None:
-        out = np.multiply(xa, ya)
+        try:
+            out = np.multiply(xa, ya)
+        except ValueError:
+            raise _broadcast_error("multiply", xa, ya) from None
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
     # Times a number: a scale, which needs no saved tensor.
@@ -246,8 +260,11 @@ def divide(x, y, name=None):
     ya = _operand(y, "divide", "y", 2)
     out = _arith(3, xa, ya)
     if out is None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.true_divide(xa, ya)
+        try:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.true_divide(xa, ya)
+        except ValueError:
+            raise _broadcast_error("divide", xa, ya) from None
     if out.dtype == np.float64 and not (isinstance(xa, np.ndarray) and xa.dtype == np.float64) \
             and not (isinstance(ya, np.ndarray) and ya.dtype == np.float64):
         out = out.astype(np.float32)
@@ -289,8 +306,14 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         return _state.static_call(globals()["scale"], x, scale=scale, bias=bias,
                                   bias_after_scale=bias_after_scale, act=act, name=name)
     x = _arg(x, "scale", "x", 1)
-    if isinstance(scale, Tensor):
+    if isinstance(scale, Tensor) and (<Tensor>scale)._array.size == 1:
         scale = (<Tensor>scale).item()
+    if not isinstance(scale, (int, float, np.number)) or isinstance(scale, bool):
+        raise TypeError(f"scale(): argument 'scale' (position 2) must be a number or a "
+                        f"one-element Tensor, got {type(scale).__name__}")
+    if not isinstance(bias, (int, float, np.number)) or isinstance(bias, bool):
+        raise TypeError(f"scale(): argument 'bias' (position 3) must be a number, "
+                        f"got {type(bias).__name__}")
     a = (<Tensor>x)._array
     if not bias_after_scale:
         bias = bias * scale
@@ -416,8 +439,8 @@ def _tanh_grad_bw(GradNode node, gg):
 
 def tanh_grad(y, dy):
     """``dy * (1 - y**2)`` in one pass: the gradient of tanh given its output."""
-    ya = (<Tensor>y)._array
-    ga = (<Tensor>dy)._array
+    ya = (<Tensor?>y)._array
+    ga = (<Tensor?>dy)._array
     if _fusable(ya, ga):
         out = _grad_kernel(0, ya, ga)
     else:
@@ -497,8 +520,8 @@ def _sigmoid_grad_bw(GradNode node, gg):
 
 def sigmoid_grad(y, dy):
     """``dy * y * (1 - y)`` in one pass: the gradient of sigmoid given its output."""
-    ya = (<Tensor>y)._array
-    ga = (<Tensor>dy)._array
+    ya = (<Tensor?>y)._array
+    ga = (<Tensor?>dy)._array
     if _fusable(ya, ga):
         out = _grad_kernel(1, ya, ga)
     else:
@@ -530,8 +553,8 @@ def _relu_grad_bw(GradNode node, gg):
 
 def relu_grad(y, dy):
     """``dy`` where ``y > 0``, else 0."""
-    ya = (<Tensor>y)._array
-    ga = (<Tensor>dy)._array
+    ya = (<Tensor?>y)._array
+    ga = (<Tensor?>dy)._array
     if _same_layout(ya, ga):
         # The select loop beats np.where at every size; dy * (y > 0) would be
         # faster still, but turns a NaN upstream gradient into NaN where y <= 0.
@@ -636,8 +659,9 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     try:
         out = np.matmul(a, b)
     except ValueError:
-        raise ValueError(f"matmul(): shapes {list((<Tensor>x)._array.shape)} and "
-                         f"{list((<Tensor>y)._array.shape)} do not match for a matrix product "
+        raise ValueError(f"matmul(): x of shape {list((<Tensor>x)._array.shape)} and y of shape "
+                         f"{list((<Tensor>y)._array.shape)} do not fit a matrix product: the "
+                         f"last dimension of x must equal the first matrix dimension of y "
                          f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
     return make_output(out, (x, y), "matmul", _matmul_bw, (x, y), False, (bool(transpose_x and a.ndim > 1), bool(transpose_y and b.ndim > 1)))
 
@@ -685,7 +709,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     axes = _axes(axis, a.ndim, "sum")
     if a.ndim == 0:
         axes = None
-    np_dtype = convert_dtype(dtype)
+    np_dtype = convert_dtype(dtype, "sum")
     if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
         np_dtype = np.dtype(np.int64)
     out = np.sum(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
@@ -736,20 +760,24 @@ def mean(x, axis=None, keepdim=False, name=None):
 
 
 # ------------------------------------------------------------ manipulation
-cdef object _shape_arg(object shape, str fn):
+cdef object _shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
+    """A list of ints from a list/tuple/Tensor/int argument, each at least ``minimum``."""
     if isinstance(shape, Tensor):
         shape = (<Tensor>shape)._array.tolist()
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
-        return [int(shape)]
+        shape = [shape]
     if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of ints, "
+        raise TypeError(f"{fn}(): argument '{arg}' must be a list or tuple of ints, "
                         f"got {type(shape).__name__}")
     result = []
     for s in shape:
-        if isinstance(s, Tensor):
+        if isinstance(s, Tensor) and (<Tensor>s)._array.size == 1:
             s = (<Tensor>s).item()
         if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"{fn}(): argument 'shape' must hold ints, got {type(s).__name__}")
+            raise TypeError(f"{fn}(): argument '{arg}' must hold ints, got {type(s).__name__}")
+        if s < minimum:
+            raise ValueError(f"{fn}(): argument '{arg}' holds {s}, but its entries must be "
+                             f"at least {minimum}")
         result.append(int(s))
     return result
 
@@ -760,7 +788,7 @@ def _reshape_bw(GradNode node, g):
 
 cpdef object reshape_exact(object x, tuple shape):
     """Differentiable reshape to exactly ``shape`` (no 0/-1 rules; for backward rules)."""
-    cdef Tensor t = <Tensor>x
+    cdef Tensor t = <Tensor?>x
     if t._array.shape == shape:
         return x
     return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False,
@@ -792,6 +820,21 @@ def _broadcast_bw(GradNode node, g):
     return (unbroadcast(g, node.attrs),)
 
 
+cdef object _broadcast(object x, object shape, str fn):
+    """broadcast_to / expand: ``-1`` keeps a dimension of x."""
+    x = _arg(x, fn, "x", 1)
+    a = (<Tensor>x)._array
+    dims = _shape_arg(shape, fn)
+    lead = len(dims) - a.ndim
+    dims = [a.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(dims)]
+    try:
+        out = np.broadcast_to(a, dims)
+    except ValueError:
+        raise ValueError(f"{fn}(): cannot broadcast x of shape {list(a.shape)} to the shape "
+                         f"{list(shape)}") from None
+    return make_output(out, (x,), "broadcast_to", _broadcast_bw, (), False, a.shape)
+
+
 def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (numpy rules); the gradient is summed back.
 
@@ -801,17 +844,7 @@ def broadcast_to(x, shape, name=None):
     """
     if _state.static_mode:
         return _state.static_call(broadcast_to, x, shape, name=name)
-    x = _arg(x, "broadcast_to", "x", 1)
-    a = (<Tensor>x)._array
-    dims = _shape_arg(shape, "broadcast_to")
-    lead = len(dims) - a.ndim
-    dims = [a.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(dims)]
-    try:
-        out = np.broadcast_to(a, dims)
-    except ValueError:
-        raise ValueError(f"broadcast_to(): cannot broadcast shape {list(a.shape)} to "
-                         f"{list(shape)}") from None
-    return make_output(out, (x,), "broadcast_to", _broadcast_bw, (), False, a.shape)
+    return _broadcast(x, shape, "broadcast_to")
 
 
 def expand(x, shape, name=None):
@@ -823,7 +856,7 @@ def expand(x, shape, name=None):
     """
     if _state.static_mode:
         return _state.static_call(expand, x, shape, name=name)
-    return broadcast_to(x, shape)
+    return _broadcast(x, shape, "expand")
 
 
 def _cast_bw(GradNode node, g):
@@ -841,7 +874,10 @@ def cast(x, dtype):
         return _state.static_call(cast, x, dtype)
     x = _arg(x, "cast", "x", 1)
     a = (<Tensor>x)._array
-    target = convert_dtype(dtype)
+    if dtype is None:
+        raise TypeError("cast(): argument 'dtype' (position 2) must be a dtype such as "
+                        "'float32', got None")
+    target = convert_dtype(dtype, "cast")
     out = a.astype(target)
     if target.kind != "f":
         return wrap(out, True)
@@ -862,6 +898,9 @@ def assign(x, output=None):
     if _state.static_mode:
         return _state.static_call(assign, x, output)
     x = _arg(x, "assign", "x", 1)
+    if output is not None and not isinstance(output, Tensor):
+        raise TypeError(f"assign(): argument 'output' (position 2) must be a Tensor or None, "
+                        f"got {type(output).__name__}")
     out = make_output(np.array((<Tensor>x)._array, copy=True), (x,), "assign", _assign_bw)
     if output is not None:
         (<Tensor>output)._set_array_inplace(out._array)
@@ -884,7 +923,7 @@ def transpose(x, perm, name=None):
         return _state.static_call(transpose, x, perm, name=name)
     x = _arg(x, "transpose", "x", 1)
     a = (<Tensor>x)._array
-    perm = _shape_arg(perm, "transpose")
+    perm = _shape_arg(perm, "transpose", "perm", -(1 << 62))
     if any(not -a.ndim <= p < a.ndim for p in perm) or \
             sorted(p % a.ndim for p in perm) != list(range(a.ndim)):
         raise ValueError(f"transpose(): perm {perm} is not a permutation of the "

@@ -53,8 +53,18 @@ class DType:
     __slots__ = ("name", "np_dtype")
 
     def __init__(self, name, np_dtype):
+        if not isinstance(name, str):
+            raise TypeError(f"DType(): argument 'name' (position 1) must be a str, "
+                            f"got {type(name).__name__}")
+        if np_dtype is None or not isinstance(np_dtype, (str, type, np.dtype)):
+            raise TypeError(f"DType(): argument 'np_dtype' (position 2) must be a numpy dtype "
+                            f"or its name, got {type(np_dtype).__name__}")
+        try:
+            self.np_dtype = np.dtype(np_dtype)
+        except TypeError as exc:
+            raise TypeError(f"DType(): argument 'np_dtype' (position 2) is not a numpy dtype: "
+                            f"{exc}") from None
         self.name = name
-        self.np_dtype = np.dtype(np_dtype)
 
     def __eq__(self, other):
         if isinstance(other, DType):
@@ -97,8 +107,14 @@ _BY_NAME["float"] = float32
 _BY_NAME["int"] = int64
 
 
-def convert_dtype(dtype):
+_DTYPE_NAMES = "bool, uint8, int8, int16, int32, int64, float16, float32 or float64"
+
+
+def convert_dtype(dtype, fn=None, arg="dtype"):
     """Return the numpy dtype for ``dtype`` (a DType, a name or a numpy dtype).
+
+    ``None`` gives None. An unsupported value is a TypeError that names
+    ``fn`` and ``arg`` when given.
 
     >>> convert_dtype('float32')
     dtype('float32')
@@ -109,24 +125,26 @@ def convert_dtype(dtype):
         return (<object>dtype).np_dtype
     if isinstance(dtype, str):
         found = _BY_NAME.get(dtype)
-        if found is None:
-            raise TypeError(f"unsupported dtype {dtype!r}; expected one of "
-                            f"{sorted(k for k in _BY_NAME if k not in ('float', 'int', 'bool_'))}")
-        return found.np_dtype
-    if dtype is float:
+        if found is not None:
+            return found.np_dtype
+    elif dtype is float:
         return np.dtype(np.float32)
-    if dtype is int:
+    elif dtype is int:
         return np.dtype(np.int64)
-    if dtype is bool:
+    elif dtype is bool:
         return np.dtype(np.bool_)
-    try:
-        np_dtype = np.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"unsupported dtype {dtype!r}") from None
-    if np_dtype not in _BY_NUMPY:
-        raise TypeError(f"unsupported dtype {np_dtype}; pylayer supports "
-                        f"{sorted(d.name for d in _BY_NUMPY.values())}")
-    return np_dtype
+    elif isinstance(dtype, (np.dtype, type)):
+        try:
+            np_dtype = np.dtype(dtype)
+        except TypeError:
+            np_dtype = None
+        if np_dtype in _BY_NUMPY:
+            return np_dtype
+    where = f"{fn}(): argument '{arg}' must be" if fn else "the dtype must be"
+    shown = repr(dtype) if isinstance(dtype, (str, int, float, np.dtype, type)) \
+        else type(dtype).__name__
+    raise TypeError(f"{where} a dtype ({_DTYPE_NAMES}, as a name, a pylayer dtype or a "
+                    f"numpy dtype), got {shown}")
 
 
 def dtype_of(np_dtype):
@@ -134,51 +152,55 @@ def dtype_of(np_dtype):
 
 
 # ------------------------------------------------------------ conversions
-def _infer_array(data):
-    """Python data -> ndarray with Paddle's defaults (float32 for floats)."""
-    if isinstance(data, np.ndarray):
-        return data
-    if isinstance(data, bool):
-        return np.asarray(data, dtype=np.bool_)
-    if isinstance(data, int):
-        return np.asarray(data, dtype=np.int64)
-    if isinstance(data, float):
-        return np.asarray(data, dtype=np.float32)
-    if isinstance(data, (np.generic,)):
-        return np.asarray(data)
-    if isinstance(data, (list, tuple)):
-        if any(isinstance(item, Tensor) for item in data):
-            data = [item.numpy() if isinstance(item, Tensor) else item for item in data]
-        try:
-            arr = np.array(data)
-        except ValueError as exc:
-            raise ValueError(f"to_tensor: data must be a rectangular nested list of numbers, "
-                             f"got a ragged sequence ({exc})") from None
-        if arr.dtype == np.float64:
-            arr = arr.astype(np.float32)
-        return arr
-    raise TypeError(f"expected a Tensor, numpy array, number or nested list of numbers, "
-                    f"got {type(data).__name__}")
+def _from_python(data, target, str fn, str arg):
+    """An ndarray from Python data: straight to ``target``, else with Paddle's
+    defaults (a float is float32, an int int64)."""
+    if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
+        data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
+    if target is None:
+        if isinstance(data, bool):
+            return np.asarray(data, dtype=np.bool_)
+        if isinstance(data, int):
+            return np.asarray(data, dtype=np.int64)
+        if isinstance(data, float):
+            return np.asarray(data, dtype=np.float32)
+    try:
+        arr = np.array(data, dtype=target)
+    except ValueError as exc:
+        raise ValueError(f"{fn}(): argument '{arg}' must be a rectangular nested list of "
+                         f"numbers, got a ragged or mixed sequence ({exc})") from None
+    except TypeError as exc:
+        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
+    if target is None and arr.dtype == np.float64 and not isinstance(data, np.generic):
+        arr = arr.astype(np.float32)
+    return arr
 
 
-def to_array(data, dtype=None):
-    """Convert ``data`` to an ndarray of a supported dtype (no copy if possible)."""
+def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
+    """``data`` as an ndarray of a supported dtype (no copy when it already is one).
+
+    Errors are TypeError or ValueError naming ``fn`` and ``arg``.
+
+    >>> to_array([1.0, 2.0]).dtype
+    dtype('float32')
+    """
+    target = convert_dtype(dtype, fn) if dtype is not None else None
     if isinstance(data, Tensor):
         arr = (<Tensor>data)._array
+    elif isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, (bool, int, float, np.generic, list, tuple)):
+        arr = _from_python(data, target, fn, arg)
     else:
-        arr = _infer_array(data)
-    if dtype is not None:
-        arr = arr.astype(convert_dtype(dtype), copy=False)
-    elif arr.dtype not in _BY_NUMPY:
-        if arr.dtype.kind == "O" or arr.dtype.kind in "USVM":
-            raise TypeError(f"cannot make a tensor from data of numpy dtype {arr.dtype}; "
-                            f"expected numbers or booleans")
-        if arr.dtype.kind == "f":
-            arr = arr.astype(np.float64)
-        elif arr.dtype.kind in "iu":
-            arr = arr.astype(np.int64)
-        else:
-            raise TypeError(f"unsupported numpy dtype {arr.dtype}")
+        raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array, a number or "
+                        f"a nested list of numbers, got {type(data).__name__}")
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers or booleans, got "
+                        f"data of numpy dtype {arr.dtype}")
+    if target is not None:
+        return arr.astype(target, copy=False)
+    if arr.dtype not in _BY_NUMPY:
+        arr = arr.astype(np.float64 if arr.dtype.kind == "f" else np.int64)
     return arr
 
 
@@ -251,7 +273,8 @@ cdef class Tensor:
         self._out_index = 0
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
-        self._array = to_array(np.zeros([0], np.float32) if data is None else data, dtype)
+        self._array = to_array(np.zeros([0], np.float32) if data is None else data, dtype,
+                               type(self).__name__, "data")
         self.stop_gradient = stop_gradient
 
     cdef void bump_version(self):
@@ -342,6 +365,10 @@ cdef class Tensor:
 
     def item(self, *index):
         if index:
+            for i, value in enumerate(index):
+                if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                    raise TypeError(f"item(): argument 'index' {i} must be an int, "
+                                    f"got {type(value).__name__}")
             return self._array.item(*index)
         if self._array.size != 1:
             raise ValueError(f"item() needs a tensor with exactly one element, "
@@ -364,7 +391,10 @@ cdef class Tensor:
         return _ops.assign(self)
 
     def astype(self, dtype):
-        return _ops.cast(self, dtype)
+        if dtype is None:
+            raise TypeError("astype(): argument 'dtype' (position 1) must be a dtype such as "
+                            "'float32', got None")
+        return _ops.cast(self, convert_dtype(dtype, "astype"))
 
     def cpu(self):
         return self
@@ -374,7 +404,8 @@ cdef class Tensor:
 
     def backward(self, grad_tensor=None, retain_graph=False):
         """Compute gradients of this tensor w.r.t. graph leaves (accumulated in ``.grad``)."""
-        _engine_backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+        _engine_backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
+                         caller="backward", grad_arg="grad_tensor")
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed.
@@ -383,7 +414,8 @@ cdef class Tensor:
         whose ``remove()`` unregisters the hook.
         """
         if not callable(hook):
-            raise TypeError(f"register_hook expects a callable, got {type(hook).__name__}")
+            raise TypeError(f"register_hook(): argument 'hook' (position 1) must be a callable "
+                            f"taking the gradient, got {type(hook).__name__}")
         if self.stop_gradient:
             raise RuntimeError("cannot register a hook on a tensor with stop_gradient=True")
         if self._node is None:

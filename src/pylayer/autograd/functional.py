@@ -45,7 +45,7 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     """
     tensors = _as_tensor_list(tensors, "backward", "tensors")
     grads = _as_grad_list(grad_tensors, len(tensors), "backward", "grad_tensors")
-    run_backward(tensors, grads, bool(retain_graph))
+    run_backward(tensors, grads, bool(retain_graph), caller="backward", grad_arg="grad_tensors")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -75,7 +75,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if retain_graph is None:
         retain_graph = create_graph
     found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
-                         inputs=inputs_list, allow_unused=bool(allow_unused), blocked=blocked)
+                         inputs=inputs_list, allow_unused=bool(allow_unused), blocked=blocked,
+                         caller="grad", grad_arg="grad_outputs")
     for i, g in enumerate(found):
         if g is None and not allow_unused:
             raise ValueError(f"grad(): input {i} is not used to compute the outputs, so it has "

@@ -46,7 +46,8 @@ def _numerical_jacobians(func, inputs, targets, eps):
     jacobians = []
     for t in targets:
         original = t._array
-        work = np.array(original, dtype=original.dtype, copy=True)
+        # C order, so that the flat view below writes into the array func reads.
+        work = np.array(original, dtype=original.dtype, copy=True, order="C")
         flat = work.reshape(-1)
         jac = np.zeros((int(sum(sizes)), flat.size))
         t._array = work
@@ -87,6 +88,28 @@ def _analytical_jacobians(func, inputs, targets):
     return jacobians, outputs
 
 
+def _check_arguments(fn, func, inputs, eps, atol, rtol):
+    """Validate gradcheck's arguments; return the inputs as a tuple."""
+    if not callable(func):
+        raise TypeError(f"{fn}(): argument 'func' (position 1) must be callable, "
+                        f"got {type(func).__name__}")
+    args = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    for i, value in enumerate(args):
+        if not isinstance(value, (Tensor, int, float, bool)):
+            raise TypeError(f"{fn}(): argument 'inputs' (position 2) must be a Tensor or a "
+                            f"tuple of Tensors and numbers, but item {i} is a "
+                            f"{type(value).__name__}")
+    for name, value, strictly in (("eps", eps, True), ("atol", atol, False),
+                                  ("rtol", rtol, False)):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise TypeError(f"{fn}(): argument '{name}' must be a number, "
+                            f"got {type(value).__name__}")
+        if value < 0 or (strictly and value == 0):
+            raise ValueError(f"{fn}(): argument '{name}' must be "
+                             f"{'positive' if strictly else 'non-negative'}, got {value}")
+    return args
+
+
 def _function_name(func):
     """``MyLayer.apply`` for a PyLayer, else the function's qualified name."""
     owner = getattr(func, "__self__", None)
@@ -108,7 +131,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     >>> pylayer.autograd.gradcheck(pylayer.tanh, x)
     True
     """
-    args = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    args = _check_arguments("gradcheck", func, inputs, eps, atol, rtol)
     targets = [a for a in args if isinstance(a, Tensor) and not a.stop_gradient]
     if not targets:
         raise ValueError("gradcheck: no input has stop_gradient=False, so there is nothing "
@@ -145,7 +168,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     >>> pylayer.autograd.gradgradcheck(pylayer.tanh, x)
     True
     """
-    args = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    args = _check_arguments("gradgradcheck", func, inputs, eps, atol, rtol)
     n_args = len(args)
     positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stop_gradient]
     outputs = _differentiable(_tensor_outputs(func(*args)))
@@ -154,6 +177,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
         grad_outputs = [make_tensor(rng.standard_normal(o.shape), False) for o in outputs]
     elif isinstance(grad_outputs, Tensor):
         grad_outputs = [grad_outputs]
+    elif not isinstance(grad_outputs, (list, tuple)) or \
+            not all(isinstance(g, Tensor) for g in grad_outputs):
+        raise TypeError(f"gradgradcheck(): argument 'grad_outputs' must be a Tensor or a list "
+                        f"of Tensors, got {type(grad_outputs).__name__}")
 
     def first_derivative(*all_args):
         call_args = all_args[:n_args]

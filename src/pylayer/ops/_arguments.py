@@ -29,10 +29,7 @@ def check_dtype(dtype, fn, arg="dtype", kinds="biuf", allow_none=True):
         if allow_none:
             return None
         raise TypeError(f"{fn}(): argument '{arg}' must be a dtype such as 'float32', got None")
-    try:
-        np_dtype = convert_dtype(dtype)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{fn}(): argument '{arg}': {exc}") from None
+    np_dtype = convert_dtype(dtype, fn, arg)
     if np_dtype.kind not in kinds:
         raise ValueError(f"{fn}(): argument '{arg}' must be a {_KIND_WORDS.get(kinds, kinds)} "
                          f"dtype, got {np_dtype}")
