@@ -23,7 +23,13 @@ __all__ = ["GradNode", "SavedTensor", "make_output", "make_outputs", "run_backwa
            "is_anomaly_enabled"]
 
 cdef unsigned long long _next_seq = 0
-cdef bint _anomaly = False
+
+cdef extern from *:
+    """
+    static _Thread_local int pylayer_anomaly = 0;
+    """
+    # Per thread, like grad mode: detect_anomaly in one thread leaves others alone.
+    int _anomaly "pylayer_anomaly"
 
 
 def set_anomaly_enabled(bint enabled):
@@ -35,7 +41,7 @@ def set_anomaly_enabled(bint enabled):
     True
     """
     global _anomaly
-    previous = _anomaly
+    previous = bool(_anomaly)
     _anomaly = enabled
     return previous
 
@@ -47,7 +53,7 @@ def is_anomaly_enabled():
     >>> pylayer.autograd.is_anomaly_enabled()
     False
     """
-    return _anomaly
+    return bool(_anomaly)
 
 
 # --------------------------------------------------- saved-tensor hooks

@@ -278,3 +278,14 @@ def test_anomaly_stack_names_the_line_that_made_the_op():
     with paddle.autograd.detect_anomaly():
         y = paddle.tanh(x)  # the line the stack must end with
     assert "y = paddle.tanh(x)  # the line" in y.grad_fn.creation_stack.strip().splitlines()[-1]
+
+
+def test_anomaly_mode_is_per_thread():
+    seen = []
+    with paddle.autograd.detect_anomaly():
+        thread = threading.Thread(target=lambda: seen.append(paddle.autograd.is_anomaly_enabled()))
+        thread.start()
+        thread.join()
+        assert paddle.autograd.is_anomaly_enabled()
+    assert seen == [False]
+    assert not paddle.autograd.is_anomaly_enabled()
