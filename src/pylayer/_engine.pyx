@@ -49,8 +49,8 @@ def set_anomaly_enabled(bint enabled):
 def is_anomaly_enabled():
     """Whether anomaly detection is on (see ``pylayer.autograd.detect_anomaly``).
 
-    >>> import pylayer
-    >>> pylayer.autograd.is_anomaly_enabled()
+    >>> from pylayer.autograd.anomaly import is_anomaly_enabled
+    >>> is_anomaly_enabled()
     False
     """
     return bool(_anomaly)

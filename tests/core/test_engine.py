@@ -283,9 +283,9 @@ def test_anomaly_stack_names_the_line_that_made_the_op():
 def test_anomaly_mode_is_per_thread():
     seen = []
     with paddle.autograd.detect_anomaly():
-        thread = threading.Thread(target=lambda: seen.append(paddle.autograd.is_anomaly_enabled()))
+        thread = threading.Thread(target=lambda: seen.append(paddle.autograd.anomaly.is_anomaly_enabled()))
         thread.start()
         thread.join()
-        assert paddle.autograd.is_anomaly_enabled()
+        assert paddle.autograd.anomaly.is_anomaly_enabled()
     assert seen == [False]
-    assert not paddle.autograd.is_anomaly_enabled()
+    assert not paddle.autograd.anomaly.is_anomaly_enabled()
