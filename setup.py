@@ -24,10 +24,13 @@ DIRECTIVES = {
     "initializedcheck": DEBUG,
 }
 
-MODULES = ["_tensor", "_kernels", "_engine", "_ops"]
+# Compiled modules: the .pyx core, and py_layer.py, which stays plain Python
+# source (PyLayer and PyLayerContext are ordinary Python classes) but is
+# compiled too because PyLayer.apply runs once per custom op.
+MODULES = ["_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx", "autograd/py_layer.py"]
 
 extensions = [
-    Extension(f"pylayer.{name}", [f"src/pylayer/{name}.pyx"],
+    Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],
               include_dirs=[numpy.get_include()],
               define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
                              ("PYLAYER_BOUNDS_CHECKED", "1" if DEBUG else "0")],

@@ -6,7 +6,7 @@ import sys
 
 import pylayer
 
-COMPILED = ["_tensor", "_engine", "_ops", "_kernels"]
+COMPILED = ["_tensor", "_engine", "_ops", "_kernels", "autograd.py_layer"]
 
 
 def test_core_modules_are_extension_modules():

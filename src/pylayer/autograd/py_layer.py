@@ -9,7 +9,6 @@ of this thread) but never the node or the output tensors, so that a graph is
 freed as soon as nothing refers to it.
 """
 import functools
-import traceback
 import weakref
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from pylayer import _state
 from pylayer._ops import cast
 from pylayer._engine import (SavedTensor, attach_node, current_saved_tensors_hooks,
-                             is_anomaly_enabled, new_node, pop_saved_tensors_hooks,
+                             new_node, pop_saved_tensors_hooks,
                              push_saved_tensors_hooks, save_tensor)
 from pylayer._tensor import Tensor, is_grad_enabled, make_tensor, set_grad_enabled_flag
 
@@ -601,8 +600,6 @@ def _finish_apply(cls, ctx, inputs, spans, outputs):
             break
     node = new_node(tuple(inputs), cls._node_op_name, _node_backward, ctx,
                     len(outputs.tensors), True)
-    if is_anomaly_enabled():
-        node.creation_stack = "".join(traceback.format_stack()[:-2])  # up to the apply() call
     ctx._node_ref = weakref.ref(node)
     ctx._input_slots = spans
     ctx._input_shapes = tuple([t._array.shape for t in inputs])
