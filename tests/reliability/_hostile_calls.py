@@ -542,8 +542,10 @@ CALLS = {
     static.Program: Call(),
     static.Block: Call(A("program", lambda env: static.Program(), "program"),
                        K("idx", _value(0), "int")),
+    # shape=None makes a shapeless Variable, as Block.create_var(shape=None) does (documented)
     static.Variable: Call(A("block", lambda env: static.Program().global_block(), "program"),
-                          A("name", _value("v"), "str"), A("shape", _value([2, 3]), "shape"),
+                          A("name", _value("v"), "str"),
+                          A("shape", _value([2, 3]), "shape_or_none"),
                           A("dtype", _value("float32"), "dtype")),
     static.Parameter: Call(A("block", lambda env: static.Program().global_block(), "program"),
                            A("name", _value("w"), "str"), A("shape", _value([2, 3]), "shape"),
@@ -679,7 +681,7 @@ METHODS = {
     (static.Block, "has_var"): Call(A("name", _value("v"), "str"), setup=_block),
     (static.Block, "create_var"): Call(K("name", _value("v2"), "str_or_none"),
                                        K("dtype", _value("float32"), "dtype"),
-                                       K("shape", _value([2, 3]), "target_shape"),
+                                       K("shape", _value([2, 3]), "shape_or_none"),
                                        setup=_block),
     (static.Block, "create_parameter"): Call(
         A("name", _value("w9"), "str"), A("shape", _value([2, 3]), "shape"),

@@ -183,9 +183,9 @@ def test_append_backward_parameter_list_and_no_grad_set(static):
     assert paddle.static.append_backward(loss, no_grad_set=[w, b]) == []
     w.trainable = False
     assert [p.name for p, _ in paddle.static.append_backward(loss)] == ["b"]
-    with pytest.raises(TypeError, match="loss must be a Variable"):
+    with pytest.raises(TypeError, match="'loss' must be a Variable"):
         paddle.static.append_backward(paddle.ones([1]))
-    with pytest.raises(TypeError, match="parameter_list must hold"):
+    with pytest.raises(TypeError, match="'parameter_list' must hold"):
         paddle.static.append_backward(loss, parameter_list=[1])
 
 

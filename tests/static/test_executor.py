@@ -117,7 +117,7 @@ def test_scope_guard_and_explicit_scope_keep_values_apart(static, exe):
     other = paddle.static.Scope()
     exe.run(startup, scope=other)
     assert other.local_var_names() == ["p"]
-    with pytest.raises(TypeError, match="expected a Scope"):
+    with pytest.raises(TypeError, match="argument 'scope' must be a Scope"):
         with paddle.static.scope_guard({}):
             pass
 

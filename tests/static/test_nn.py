@@ -74,9 +74,9 @@ def test_fc_checks_its_arguments(static):
     x = paddle.static.data("x", [-1, 2], "float32")
     with pytest.raises(TypeError, match="'x' must be a Variable"):
         paddle.static.nn.fc(np.ones([2, 2]), 3)
-    with pytest.raises(ValueError, match="size must be a positive int"):
+    with pytest.raises(ValueError, match="'size' must be at least 1"):
         paddle.static.nn.fc(x, 0)
-    with pytest.raises(ValueError, match="num_flatten_dims must be an int >= 1"):
+    with pytest.raises(ValueError, match="'num_flatten_dims' must be at least 1"):
         paddle.static.nn.fc(x, 2, num_flatten_dims=0)
     with pytest.raises(ValueError, match="needs more than num_flatten_dims=2"):
         paddle.static.nn.fc(x, 2, num_flatten_dims=2)

@@ -52,7 +52,7 @@ def test_program_guard_restores_after_an_error_and_checks_types(static):
         with paddle.static.program_guard(Program()):
             raise KeyError("boom")
     assert paddle.static.default_main_program() is main
-    with pytest.raises(TypeError, match="main_program must be a Program"):
+    with pytest.raises(TypeError, match="argument 'main_program' must be a Program"):
         with paddle.static.program_guard("main"):
             pass
     with pytest.raises(TypeError, match="startup_program"):
@@ -82,7 +82,7 @@ def test_data_declares_a_feed_variable(static):
         paddle.static.data("img", [3], "float64")
     with pytest.raises(TypeError, match="shape"):
         paddle.static.data("bad", "3", "float32")
-    with pytest.raises(TypeError, match="shape is required"):
+    with pytest.raises(TypeError, match="argument 'shape' is required"):
         paddle.static.data("bad", None, "float32")
     assert paddle.static.data("default_dtype", [1]).dtype == "float32"
 

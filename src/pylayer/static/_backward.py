@@ -11,6 +11,7 @@ import numpy as np
 
 from pylayer._engine import run_backward
 from pylayer._tensor import make_tensor
+from pylayer.ops._arguments import describe
 from pylayer.static._framework import Variable, default_startup_program
 
 __all__ = ["gradients", "append_backward", "minimize"]
@@ -210,13 +211,20 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
 def _parameters_of(block, parameter_list, fn):
     if parameter_list is None:
         return [p for p in block.all_parameters() if p.trainable]
+    if not isinstance(parameter_list, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'parameter_list' must be a list or tuple of "
+                        f"Parameters or names, or None, got {describe(parameter_list)}")
     params = []
-    for item in parameter_list:
+    for i, item in enumerate(parameter_list):
         if isinstance(item, str):
-            item = block.var(item)
+            found = block.vars.get(item)
+            if found is None:
+                raise ValueError(f"{fn}(): argument 'parameter_list' item {i} names {item!r}, "
+                                 f"which is not a variable of the loss's program")
+            item = found
         if not isinstance(item, Variable):
-            raise TypeError(f"{fn}: parameter_list must hold Parameters or names, "
-                            f"got {type(item).__name__}")
+            raise TypeError(f"{fn}(): argument 'parameter_list' must hold Parameters or "
+                            f"names, item {i} is {describe(item)}")
         params.append(item)
     return params
 
@@ -246,7 +254,8 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
     >>> paddle.disable_static()
     """
     if not isinstance(loss, Variable):
-        raise TypeError(f"append_backward: loss must be a Variable, got {type(loss).__name__}")
+        raise TypeError(f"append_backward(): argument 'loss' must be a Variable, "
+                        f"got {describe(loss)}")
     block = loss.block
     params = _parameters_of(block, parameter_list, "append_backward")
     skipped = _names_of(no_grad_set, "append_backward")
@@ -315,8 +324,10 @@ def minimize(optimizer, loss, parameters=None, no_grad_set=None, startup_program
         raise TypeError(f"minimize: {type(optimizer).__name__} is not a pylayer optimizer "
                         f"(it has no _apply_gradients)")
     block = loss.block
-    if parameters is not None and not all(isinstance(p, (Variable, str)) for p in parameters):
-        parameters = None   # dynamic-mode parameters mean nothing in a program
+    if parameters is not None:
+        parameters = list(parameters)
+        if not all(isinstance(p, (Variable, str)) for p in parameters):
+            parameters = None   # dynamic-mode parameters mean nothing in a program
     params_grads = append_backward(loss, parameters, no_grad_set)
     if not params_grads:
         return [], params_grads

@@ -12,6 +12,7 @@ import numpy as np
 
 from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer.ops._arguments import check_str, describe
 from pylayer.static._framework import (Program, Variable, default_main_program, variables_in,
                                       trimmed_kwargs)
 
@@ -82,12 +83,13 @@ class Scope:
 
     def find_var(self, name):
         """A handle on ``name``'s value (``.get_tensor()``), or None if it has none."""
-        if name not in self._values:
+        if check_str(name, "Scope.find_var", "name") not in self._values:
             return None
         return _ScopeVar(self, name)
 
     def var(self, name):
-        self._values.setdefault(name, None)
+        """A handle on ``name``'s value, made empty when the scope has none yet."""
+        self._values.setdefault(check_str(name, "Scope.var", "name"), None)
         return _ScopeVar(self, name)
 
     def local_var_names(self):
@@ -107,7 +109,6 @@ def global_scope():
     return _current_scope
 
 
-@contextlib.contextmanager
 def scope_guard(scope):
     """Make ``scope`` the global scope inside the block.
 
@@ -117,9 +118,15 @@ def scope_guard(scope):
     ...     paddle.static.global_scope() is scope
     True
     """
-    global _current_scope
     if not isinstance(scope, Scope):
-        raise TypeError(f"scope_guard: expected a Scope, got {type(scope).__name__}")
+        raise TypeError(f"scope_guard(): argument 'scope' must be a Scope, "
+                        f"got {describe(scope)}")
+    return _scope_in_use(scope)
+
+
+@contextlib.contextmanager
+def _scope_in_use(scope):
+    global _current_scope
     previous = _current_scope
     _current_scope = scope
     try:
@@ -336,6 +343,9 @@ class Executor:
             fetch_list = []
         elif isinstance(fetch_list, (Variable, str)):
             fetch_list = [fetch_list]
+        elif not isinstance(fetch_list, (list, tuple)):
+            raise TypeError(f"Executor.run(): argument 'fetch_list' must be a Variable, a "
+                            f"variable name, or a list of them, got {describe(fetch_list)}")
         scope = scope if scope is not None else _current_scope
         plan = _plan_of(program)
         env = [None] * plan.size
@@ -372,8 +382,8 @@ class Executor:
             name = _fetch_name(item, program, i)
             slot = plan.slots.get(name)
             if slot is None:
-                raise ValueError(f"Executor.run: cannot fetch {name!r}: the program has no "
-                                 f"variable of that name")
+                raise ValueError(f"Executor.run: cannot fetch {name!r} (argument "
+                                 f"'fetch_list'): the program has no variable of that name")
             if env[slot] is None and plan.vars[name].persistable and name in values:
                 env[slot] = make_tensor(_read_only(values[name]))
             fetch_slots.append((name, slot))

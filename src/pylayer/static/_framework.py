@@ -13,13 +13,16 @@ and stays ``-1`` in every output dimension that changes with it.
 import contextlib
 import inspect
 import itertools
+import math
 import weakref
 
 import numpy as np
 
 from pylayer import _state
-from pylayer._tensor import (DType, Tensor, convert_dtype, dtype_of, make_tensor,
-                             set_grad_enabled_flag)
+from pylayer._tensor import DType, Tensor, dtype_of, make_tensor, set_grad_enabled_flag
+from pylayer.nn.initializer import Initializer, XavierUniform
+from pylayer.ops._arguments import (check_callable, check_count, check_dtype, check_int,
+                                    check_number, check_str, describe)
 
 __all__ = ["Program", "Block", "Variable", "Parameter", "Operator", "program_guard",
            "default_main_program", "default_startup_program", "data", "create_parameter"]
@@ -59,10 +62,11 @@ class Variable:
 
     def __init__(self, block, name, shape, dtype, stop_gradient=False, persistable=False,
                  kind="var"):
-        self.block = block
-        self.name = name
-        self._shape = None if shape is None else [int(d) for d in shape]
-        self._dtype = _as_dtype(dtype)
+        fn = type(self).__name__
+        self.block = _check_block(block, fn)
+        self.name = check_str(name, fn, "name")
+        self._shape = _as_shape(shape, fn)
+        self._dtype = _as_dtype(dtype, fn)
         self._stop_gradient = bool(stop_gradient)
         self._stop_set = False        # the user set stop_gradient on an op output
         self.persistable = bool(persistable)
@@ -150,6 +154,7 @@ class Variable:
         return fn.__get__(self)
 
     def astype(self, dtype):
+        check_dtype(dtype, "Variable.astype", allow_none=False)
         return _api().cast(self, dtype)
 
     def clone(self):
@@ -261,10 +266,15 @@ class Parameter(Variable):
 
     def __init__(self, block, name, shape, dtype, initializer=None, trainable=True,
                  learning_rate=1.0, regularizer=None):
+        fn = type(self).__name__
+        shape = _as_shape(shape, fn, unknown=False, allow_none=False)
+        if initializer is not None and not isinstance(initializer, Initializer):
+            raise TypeError(f"{fn}(): argument 'initializer' must be an Initializer or None, "
+                            f"got {describe(initializer)}")
         super().__init__(block, name, shape, dtype, stop_gradient=not trainable,
                          persistable=True, kind="parameter")
         self.initializer = initializer
-        self.learning_rate = float(learning_rate)
+        self.learning_rate = check_number(learning_rate, fn, "learning_rate", minimum=0)
         self.regularizer = regularizer
 
     @property
@@ -280,30 +290,42 @@ class Parameter(Variable):
         self.stop_gradient = not value
 
 
-def _as_dtype(dtype):
-    if dtype is None:
-        dtype = "float32"
+def _as_dtype(dtype, fn):
+    """The DType that ``dtype`` names (None means float32)."""
     if isinstance(dtype, DType):
         return dtype
-    return dtype_of(convert_dtype(dtype))
+    return dtype_of(check_dtype("float32" if dtype is None else dtype, fn))
 
 
-def _as_shape(shape, what):
-    if shape is None:
+def _as_shape(shape, fn, unknown=True, allow_none=True):
+    """``shape`` as a list of ints. With ``unknown``, -1 or None marks a size known
+    only at run time; ``allow_none`` lets the whole shape be None (not known yet)."""
+    if shape is None and allow_none:
         return None
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         shape = [shape]
+    sizes = "ints (-1 or None for unknown)" if unknown else "non-negative ints"
     if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"{what}: shape must be a list or tuple of ints (-1 or None for "
-                        f"unknown), got {type(shape).__name__}")
+        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of {sizes}, "
+                        f"got {describe(shape)}")
     dims = []
     for d in shape:
-        if d is None:
+        if d is None and unknown:
             d = -1
-        if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < -1:
-            raise TypeError(f"{what}: shape must hold ints >= -1 or None, got {list(shape)}")
+        if not isinstance(d, (int, np.integer)) or isinstance(d, (bool, np.bool_)):
+            raise TypeError(f"{fn}(): argument 'shape' must hold {sizes}, got "
+                            f"{describe(d)} in {list(shape)}")
+        if d < (-1 if unknown else 0):
+            raise ValueError(f"{fn}(): argument 'shape' must hold {sizes}, got {list(shape)}")
         dims.append(int(d))
+    check_count(math.prod(d for d in dims if d >= 0), fn, "shape")
     return dims
+
+
+def _check_block(block, fn):
+    if not isinstance(block, Block):
+        raise TypeError(f"{fn}(): argument 'block' must be a Block, got {describe(block)}")
+    return block
 
 
 # ---------------------------------------------------------------- Operator
@@ -329,16 +351,27 @@ class Operator:
 
     def __init__(self, block, type, fn, args, kwargs, inputs, outputs, out_index,
                  differentiable, role="forward", write_only=()):
-        self.block = block
-        self.write_only = list(write_only)    # outputs passed in as ``output=``/``out=``
-        self.type = type
-        self.fn = fn
-        self.args = tuple(args)
+        self.block = _check_block(block, "Operator")
+        self.type = check_str(type, "Operator", "type")
+        self.fn = check_callable(fn, "Operator", "fn")
+        self.args = tuple(_sequence(args, "args"))
+        if not isinstance(kwargs, dict):
+            raise TypeError(f"Operator(): argument 'kwargs' must be a dict, "
+                            f"got {describe(kwargs)}")
         self.kwargs = dict(kwargs)
-        self.inputs = list(inputs)
-        self.outputs = list(outputs)
-        self.out_index = list(out_index)
-        self.differentiable = list(differentiable)
+        self.inputs = _sequence(inputs, "inputs", Variable)
+        self.outputs = _sequence(outputs, "outputs", Variable)
+        self.out_index = _sequence(out_index, "out_index")
+        self.differentiable = _sequence(differentiable, "differentiable")
+        self.write_only = _sequence(write_only, "write_only", Variable)  # ``output=`` arguments
+        for arg, values in (("out_index", self.out_index),
+                            ("differentiable", self.differentiable)):
+            if len(values) != len(self.outputs):
+                raise ValueError(f"Operator(): argument '{arg}' needs one entry per output "
+                                 f"({len(self.outputs)}), got {len(values)}")
+        if role not in _ROLES:
+            raise ValueError(f"Operator(): argument 'role' must be one of {list(_ROLES)}, "
+                             f"got {describe(role)}")
         self.role = role
 
     @property
@@ -357,6 +390,22 @@ class Operator:
         args += [f"{k}={_show(v)}" for k, v in trimmed_kwargs(self.fn, self.kwargs).items()]
         outs = ", ".join(v.name for v in self.outputs) or "()"
         return f"{outs} = {self.type}({', '.join(args)})"
+
+
+_ROLES = ("forward", "backward", "optimize", "init")
+
+
+def _sequence(value, arg, item_type=None):
+    """``value`` (a list or tuple) as a new list, each item an ``item_type`` when given."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"Operator(): argument '{arg}' must be a list or tuple, "
+                        f"got {describe(value)}")
+    if item_type is not None:
+        for i, item in enumerate(value):
+            if not isinstance(item, item_type):
+                raise TypeError(f"Operator(): argument '{arg}' item {i} must be a "
+                                f"{item_type.__name__}, got {describe(item)}")
+    return list(value)
 
 
 def _show(value):
@@ -386,8 +435,11 @@ class Block:
     """
 
     def __init__(self, program, idx=0):
+        if not isinstance(program, Program):
+            raise TypeError(f"Block(): argument 'program' must be a Program, "
+                            f"got {describe(program)}")
         self.program = program
-        self.idx = idx
+        self.idx = check_int(idx, "Block", "idx", minimum=0)
         self.vars = {}
         self.ops = []
 
@@ -396,13 +448,13 @@ class Block:
 
     def var(self, name):
         """The Variable called ``name``; ValueError when there is none."""
-        found = self.vars.get(name)
+        found = self.vars.get(check_str(name, "Block.var", "name"))
         if found is None:
-            raise ValueError(f"block {self.idx} has no variable named {name!r}")
+            raise ValueError(f"Block.var(): block {self.idx} has no variable named {name!r}")
         return found
 
     def has_var(self, name):
-        return name in self.vars
+        return check_str(name, "Block.has_var", "name") in self.vars
 
     def all_parameters(self):
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
@@ -417,15 +469,16 @@ class Block:
         >>> v.name, v.shape
         ('out', [-1, 4])
         """
-        dims = _as_shape(shape, "create_var")
+        fn = "Block.create_var"
+        dims = _as_shape(shape, fn)
+        dtype = _as_dtype(dtype, fn)
         if name is None:
             name = self.program._unique_name("_generated_var")
-        elif not isinstance(name, str):
-            raise TypeError(f"create_var: name must be a str, got {type(name).__name__}")
+        check_str(name, fn, "name")
         existing = self.vars.get(name)
         if existing is not None:
             if dims is not None and existing._shape is not None and dims != existing._shape:
-                raise ValueError(f"create_var: variable {name!r} already exists with shape "
+                raise ValueError(f"{fn}(): variable {name!r} already exists with shape "
                                  f"{existing._shape}, not {dims}")
             return existing
         var = Variable(self, name, dims, dtype, stop_gradient=stop_gradient,
@@ -437,15 +490,26 @@ class Block:
         """Make a Parameter here and the op that initialises it in the startup program.
 
         A Parameter of the same name, shape and dtype is shared: it is returned.
+        ``initializer`` None means ``XavierUniform()``.
         """
-        dims = _as_shape(shape, "create_parameter")
+        fn = "Block.create_parameter"
+        check_str(name, fn, "name")
+        dims = _as_shape(shape, fn, unknown=False, allow_none=False)
+        dtype = _as_dtype(dtype, fn)
+        if initializer is None:
+            initializer = XavierUniform()
+        elif not isinstance(initializer, Initializer):
+            raise TypeError(f"{fn}(): argument 'initializer' must be an Initializer or None, "
+                            f"got {describe(initializer)}")
+        if startup_program is not None and not isinstance(startup_program, Program):
+            raise TypeError(f"{fn}(): argument 'startup_program' must be a Program or None, "
+                            f"got {describe(startup_program)}")
         existing = self.vars.get(name)
         if existing is not None:
             if isinstance(existing, Parameter) and existing._shape == dims \
-                    and existing.dtype == _as_dtype(dtype):
+                    and existing.dtype == dtype:
                 return existing
-            raise ValueError(f"create_parameter: {name!r} already exists as "
-                             f"{existing._describe()}")
+            raise ValueError(f"{fn}(): {name!r} already exists as {existing._describe()}")
         param = Parameter(self, name, dims, dtype, initializer, trainable, learning_rate,
                           regularizer)
         self._add_var(param)
@@ -542,6 +606,10 @@ class Program:
         return self.blocks[0]
 
     def block(self, index):
+        index = check_int(index, "Program.block", "index", minimum=0)
+        if index >= len(self.blocks):
+            raise ValueError(f"Program.block(): argument 'index' must be below the number of "
+                             f"blocks ({len(self.blocks)}), got {index}")
         return self.blocks[index]
 
     @property
@@ -631,7 +699,6 @@ def default_startup_program():
     return _default_startup
 
 
-@contextlib.contextmanager
 def program_guard(main_program, startup_program=None):
     """Make ``main_program`` (and ``startup_program``) the defaults inside the block.
 
@@ -641,13 +708,18 @@ def program_guard(main_program, startup_program=None):
     ...     paddle.static.default_main_program() is main
     True
     """
-    global _default_main, _default_startup
     if not isinstance(main_program, Program):
-        raise TypeError(f"program_guard: main_program must be a Program, "
-                        f"got {type(main_program).__name__}")
+        raise TypeError(f"program_guard(): argument 'main_program' must be a Program, "
+                        f"got {describe(main_program)}")
     if startup_program is not None and not isinstance(startup_program, Program):
-        raise TypeError(f"program_guard: startup_program must be a Program or None, "
-                        f"got {type(startup_program).__name__}")
+        raise TypeError(f"program_guard(): argument 'startup_program' must be a Program or "
+                        f"None, got {describe(startup_program)}")
+    return _programs_in_use(main_program, startup_program)
+
+
+@contextlib.contextmanager
+def _programs_in_use(main_program, startup_program):
+    global _default_main, _default_startup
     previous = _default_main, _default_startup
     _default_main = main_program
     if startup_program is not None:
@@ -670,14 +742,16 @@ def data(name, shape, dtype=None, lod_level=0):
     ([-1, 784], True)
     """
     if not isinstance(name, str) or not name:
-        raise TypeError(f"data: name must be a non-empty str, got {name!r}")
-    dims = _as_shape(shape, f"data({name!r})")
-    if dims is None:
-        raise TypeError(f"data({name!r}): shape is required")
+        raise TypeError(f"data(): argument 'name' must be a non-empty str, got {describe(name)}")
+    if shape is None:
+        raise TypeError(f"data(): argument 'shape' is required (a list of ints, -1 or None "
+                        f"for sizes known only when fed), got None for {name!r}")
+    dims = _as_shape(shape, "data")
+    dtype = _as_dtype(dtype, "data")
     block = default_main_program().global_block()
     existing = block.vars.get(name)
     if existing is not None:
-        if existing.kind != "data" or existing._shape != dims or existing.dtype != _as_dtype(dtype):
+        if existing.kind != "data" or existing._shape != dims or existing.dtype != dtype:
             raise ValueError(f"data: a variable named {name!r} already exists in the program "
                              f"({existing._describe()})")
         return existing

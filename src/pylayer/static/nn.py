@@ -2,6 +2,7 @@
 import itertools
 
 from pylayer import _state
+from pylayer.ops._arguments import check_count, check_int, check_str
 from pylayer.static._framework import Variable, _parameter
 from pylayer.static._py_func import py_func
 
@@ -12,10 +13,12 @@ _fc_counter = itertools.count()
 
 def _activation(name):
     import pylayer
-    functional = getattr(pylayer.nn, "functional", None)
-    fn = getattr(functional, name, None) or getattr(pylayer, name, None)
-    if not isinstance(name, str) or not callable(fn):
-        raise ValueError(f"fc: unknown activation {name!r}; use the name of a pylayer "
+    check_str(name, "fc", "activation", allow_none=True)
+    if name is None:
+        return None
+    fn = getattr(pylayer.nn.functional, name, None) or getattr(pylayer, name, None)
+    if name.startswith("_") or not callable(fn):
+        raise ValueError(f"fc(): unknown activation {name!r}; use the name of a pylayer "
                          f"activation such as 'relu', 'tanh', 'sigmoid' or 'softmax'")
     return fn
 
@@ -53,29 +56,30 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     inputs = list(x) if isinstance(x, (list, tuple)) else [x]
     for i, item in enumerate(inputs):
         if not isinstance(item, Variable):
-            raise TypeError(f"fc: argument 'x' must be a Variable or a list of Variables, "
+            raise TypeError(f"fc(): argument 'x' must be a Variable or a list of Variables, "
                             f"item {i} is {type(item).__name__}")
-    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
-        raise ValueError(f"fc: size must be a positive int, got {size!r}")
-    if not isinstance(num_flatten_dims, int) or num_flatten_dims < 1:
-        raise ValueError(f"fc: num_flatten_dims must be an int >= 1, got {num_flatten_dims!r}")
+    size = check_int(size, "fc", "size", minimum=1)
+    num_flatten_dims = check_int(num_flatten_dims, "fc", "num_flatten_dims", minimum=1)
+    check_str(name, "fc", "name", allow_none=True)
+    activation = _activation(activation)
     weight_attrs = list(weight_attr) if isinstance(weight_attr, (list, tuple)) \
         else [weight_attr] * len(inputs)
     if len(weight_attrs) != len(inputs):
-        raise ValueError(f"fc: {len(weight_attrs)} weight_attr entries for {len(inputs)} inputs")
+        raise ValueError(f"fc(): {len(weight_attrs)} weight_attr entries for {len(inputs)} inputs")
     prefix = name or f"fc_{next(_fc_counter)}"
     total = None
     for i, (item, attr) in enumerate(zip(inputs, weight_attrs)):
         shape = item.shape
         if len(shape) <= num_flatten_dims:
-            raise ValueError(f"fc: input '{item.name}' has shape {shape}, which needs more than "
+            raise ValueError(f"fc(): input '{item.name}' has shape {shape}, which needs more than "
                              f"num_flatten_dims={num_flatten_dims} dimensions")
         features = 1
         for d in shape[num_flatten_dims:]:
             if d < 0:
-                raise ValueError(f"fc: input '{item.name}' has shape {shape}; the dimensions "
+                raise ValueError(f"fc(): input '{item.name}' has shape {shape}; the dimensions "
                                  f"after num_flatten_dims must be known")
             features *= d
+        check_count(features * size, "fc", "size")
         weight = _parameter([features, size], item.dtype, attr=attr,
                             default_name=f"{prefix}.w_{i}")
         if len(shape) > num_flatten_dims + 1:
@@ -87,5 +91,5 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
                           default_name=f"{prefix}.b_0")
         total = pylayer.add(total, bias)
     if activation is not None:
-        total = _activation(activation)(total)
+        total = activation(total)
     return total
