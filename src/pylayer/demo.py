@@ -12,6 +12,7 @@ import numpy as np
 
 import pylayer as paddle
 from pylayer.autograd import PyLayer, gradcheck
+from pylayer.ops._arguments import check_count, check_int, describe
 
 __all__ = ["Swish", "make_spirals", "MLP", "main"]
 
@@ -47,15 +48,19 @@ def make_spirals(points_per_class=200, classes=3, seed=0):
     >>> x.shape, y.shape
     ((30, 2), (30,))
     """
+    points = check_int(points_per_class, "make_spirals", "points_per_class", minimum=1)
+    classes = check_int(classes, "make_spirals", "classes", minimum=1)
+    seed = check_int(seed, "make_spirals", "seed", minimum=0)
+    check_count(2 * points, "make_spirals", "points_per_class")
+    check_count(2 * points * classes, "make_spirals", "classes")
     rng = np.random.default_rng(seed)
-    features, labels = [], []
-    for k in range(classes):
-        radius = np.linspace(0.0, 1.0, points_per_class)
-        angle = (np.linspace(4.0 * k, 4.0 * (k + 1), points_per_class)
-                 + rng.normal(0.0, 0.2, points_per_class))
-        features.append(np.stack([radius * np.sin(angle), radius * np.cos(angle)], 1))
-        labels.append(np.full(points_per_class, k))
-    return np.concatenate(features).astype(np.float32), np.concatenate(labels).astype(np.int64)
+    labels = np.repeat(np.arange(classes), points)
+    radius = np.tile(np.linspace(0.0, 1.0, points), classes)
+    # Class k turns through [4k, 4k + 4] radians, plus noise.
+    angle = (4.0 * labels + np.tile(np.linspace(0.0, 4.0, points), classes)
+             + rng.normal(0.0, 0.2, classes * points))
+    features = np.stack([radius * np.sin(angle), radius * np.cos(angle)], 1)
+    return features.astype(np.float32), labels.astype(np.int64)
 
 
 class MLP(paddle.nn.Layer):
@@ -67,6 +72,12 @@ class MLP(paddle.nn.Layer):
     """
 
     def __init__(self, inputs, hidden, classes):
+        inputs = check_int(inputs, "MLP", "inputs", minimum=1)
+        hidden = check_int(hidden, "MLP", "hidden", minimum=1)
+        classes = check_int(classes, "MLP", "classes", minimum=1)
+        for arg, weight_size in (("hidden", hidden * hidden), ("inputs", inputs * hidden),
+                                 ("classes", hidden * classes)):
+            check_count(weight_size, "MLP", arg)
         super().__init__()
         self.first = paddle.nn.Linear(inputs, hidden)
         self.second = paddle.nn.Linear(hidden, hidden)
@@ -87,9 +98,17 @@ def main(epochs=40, batch_size=32, out=sys.stdout):
     >>> report.getvalue().splitlines()[1][:20]
     'epoch  1/2  loss 0.8'
     """
+    epochs = check_int(epochs, "main", "epochs", minimum=1)
+    batch_size = check_int(batch_size, "main", "batch_size", minimum=1)
+    if not callable(getattr(out, "write", None)):
+        raise TypeError(f"main(): argument 'out' must be a text stream with a write() "
+                        f"method, got {describe(out)}")
+    features, labels = make_spirals()
+    if batch_size > len(labels):
+        raise ValueError(f"main(): argument 'batch_size' must be at most the number of "
+                         f"training points ({len(labels)}), got {batch_size}")
     start = time.perf_counter()
     paddle.seed(2024)
-    features, labels = make_spirals()
     model = MLP(2, 64, 3)
     optimizer = paddle.optimizer.Adam(learning_rate=0.02, parameters=model.parameters())
     order = np.random.default_rng(0)
