@@ -92,3 +92,10 @@ cdef inline void scalar_loop(int op, const real* a, real s, bint scalar_first, r
     else:
         for i in range(n):
             out[i] = s / a[i]
+
+
+cdef inline void axpy_loop(real alpha, const real* x, real* y, Py_ssize_t n) noexcept nogil:
+    """y += alpha * x, in place: one pass and no temporary (optimizer updates)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        y[i] += alpha * x[i]

@@ -12,7 +12,7 @@ cdef extern from *:
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
 __all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
-           "sigmoid_backward", "relu_backward", "add_into"]
+           "sigmoid_backward", "relu_backward", "add_into", "axpy"]
 
 
 cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
@@ -71,3 +71,11 @@ def with_scalar(int op, const real[::1] a, real s, bint scalar_first, real[::1] 
     _same_length(a.shape[0], out.shape[0])
     if a.shape[0]:
         scalar_loop(op, &a[0], s, scalar_first, &out[0], a.shape[0])
+
+
+def axpy(double alpha, const real[::1] x, real[::1] y):
+    """y += alpha * x, in place (for parameter updates)."""
+    _same_length(x.shape[0], y.shape[0])
+    if x.shape[0]:
+        with nogil:
+            axpy_loop(<real>alpha, &x[0], &y[0], x.shape[0])

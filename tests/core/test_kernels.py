@@ -106,3 +106,10 @@ def test_kernels_match_ops_through_public_api():
     assert not zt.numpy().flags.c_contiguous
     np.testing.assert_allclose(paddle.tanh(zt).numpy(), np.tanh(z.numpy().T), rtol=1e-13)
     np.testing.assert_allclose((zt * 2.0 + zt).numpy(), 3 * z.numpy().T, rtol=1e-13)
+
+
+def test_axpy_updates_in_place(dtype):
+    x, y, _ = arrays(dtype)
+    expected = y + np.asarray(-0.5, dtype) * x
+    _kernels.axpy(-0.5, x, y)
+    np.testing.assert_allclose(y, expected, **tolerance(dtype))

@@ -1,5 +1,6 @@
 """Stochastic gradient descent."""
 from pylayer.optimizer.optimizer import Optimizer
+from pylayer._kernels import axpy
 
 __all__ = ["SGD"]
 
@@ -25,4 +26,8 @@ class SGD(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
     def _update_array(self, param, grad, state, lr):
-        param -= (lr * grad).astype(param.dtype, copy=False)
+        if (param.dtype == grad.dtype and param.dtype.kind == "f" and param.dtype.itemsize >= 4
+                and param.flags.c_contiguous and grad.flags.c_contiguous):
+            axpy(-lr, grad.reshape(-1), param.reshape(-1))  # one pass, no temporary
+        else:
+            param -= (lr * grad).astype(param.dtype, copy=False)
