@@ -131,6 +131,23 @@ cdef object _broadcast_error(str fn, object xa, object ya):
                       f"{list(np.shape(ya))} cannot be broadcast together")
 
 
+cdef inline object _arith_array(int op, str fn, object xa, object ya):
+    """The array of x (+ - * /) y: a C loop when it pays, else numpy."""
+    out = _arith(op, xa, ya)
+    if out is not None:
+        return out
+    try:
+        if op != 3:
+            return _UFUNCS[op](xa, ya)
+        with np.errstate(divide="ignore", invalid="ignore"):  # ~1 us: division only
+            return np.true_divide(xa, ya)
+    except ValueError:
+        raise _broadcast_error(fn, xa, ya) from None
+
+
+_UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
+
+
 cdef inline tuple _shape(object x):
     return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
 
@@ -152,12 +169,7 @@ def add(x, y, name=None):
         return _state.static_call(add, x, y, name=name)
     xa = _operand(x, "add", "x", 1)
     ya = _operand(y, "add", "y", 2)
-    out = _arith(0, xa, ya)
-    if out is None:
-        try:
-            out = np.add(xa, ya)
-        except ValueError:
-            raise _broadcast_error("add", xa, ya) from None
+    out = _arith_array(0, "add", xa, ya)
     return make_output(out, (x, y), "add", _add_bw, (), False, (_shape(x), _shape(y)))
 
 
@@ -177,12 +189,7 @@ def subtract(x, y, name=None):
         return _state.static_call(subtract, x, y, name=name)
     xa = _operand(x, "subtract", "x", 1)
     ya = _operand(y, "subtract", "y", 2)
-    out = _arith(1, xa, ya)
-    if out is None:
-        try:
-            out = np.subtract(xa, ya)
-        except ValueError:
-            raise _broadcast_error("subtract", xa, ya) from None
+    out = _arith_array(1, "subtract", xa, ya)
     return make_output(out, (x, y), "subtract", _sub_bw, (), False, (_shape(x), _shape(y)))
 
 
@@ -220,12 +227,7 @@ def multiply(x, y, name=None):
         return _state.static_call(multiply, x, y, name=name)
     xa = _operand(x, "multiply", "x", 1)
     ya = _operand(y, "multiply", "y", 2)
-    out = _arith(2, xa, ya)
-    if out is None:
-        try:
-            out = np.multiply(xa, ya)
-        except ValueError:
-            raise _broadcast_error("multiply", xa, ya) from None
+    out = _arith_array(2, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
     # Times a number: a scale, which needs no saved tensor.
@@ -258,13 +260,7 @@ def divide(x, y, name=None):
         return _state.static_call(divide, x, y, name=name)
     xa = _operand(x, "divide", "x", 1)
     ya = _operand(y, "divide", "y", 2)
-    out = _arith(3, xa, ya)
-    if out is None:
-        try:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.true_divide(xa, ya)
-        except ValueError:
-            raise _broadcast_error("divide", xa, ya) from None
+    out = _arith_array(3, "divide", xa, ya)
     if out.dtype == np.float64 and not (isinstance(xa, np.ndarray) and xa.dtype == np.float64) \
             and not (isinstance(ya, np.ndarray) and ya.dtype == np.float64):
         out = out.astype(np.float32)
