@@ -54,34 +54,6 @@ class _PackedNone:
         return _call_hook(self.unpack_hook, self.packed)
 
 
-def _pass_gradient(node, grads):
-    return (grads[0],)
-
-
-class _HookedInput:
-    """An input that needs a gradient, saved through hooks.
-
-    The unpack hook gives a new tensor with no history; while recording
-    (double backward), it is linked back to where the input came from, so
-    that second-order gradients still reach it.
-    """
-    __slots__ = ("saved", "edge", "edge_index")
-
-    def __init__(self, saved, tensor):
-        self.saved = saved
-        self.edge = tensor if tensor.is_leaf else tensor.grad_fn
-        self.edge_index = tensor._out_index
-
-    def unpack(self, node):
-        value = self.saved.get(node)
-        if value.stop_gradient and value.grad_fn is None and is_grad_enabled():
-            link = new_node((), "UnpackedSavedTensor", _pass_gradient)
-            link.next_nodes = (self.edge,)
-            link.next_indices = (self.edge_index,)
-            attach_node(link, value, 0)
-        return value
-
-
 def _pack(item, attached, hooks):
     """Turn what was given to ``save_for_backward`` into what the node keeps.
 
@@ -89,10 +61,8 @@ def _pack(item, attached, hooks):
     """
     if isinstance(item, Tensor):
         index = attached.get(id(item), -1)
-        saved = save_tensor(item, index)
-        if hooks is not None and index < 0 and not item.stop_gradient:
-            return _HookedInput(saved, item)
-        return saved
+        # Under hooks the engine keeps the input's way back into the graph.
+        return save_tensor(item, index)
     if item is None:
         return None if hooks is None else _PackedNone(_call_hook(hooks[0], None), hooks[1])
     if isinstance(item, list):
@@ -118,8 +88,6 @@ def _pack_plain(saved, output):
 def _unpack(item, node):
     if isinstance(item, SavedTensor):
         return item.get(node)
-    if isinstance(item, _HookedInput):
-        return item.unpack(node)
     if isinstance(item, _PackedNone):
         return item.unpack()
     if isinstance(item, list):
