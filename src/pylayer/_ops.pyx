@@ -20,7 +20,7 @@ cnp.import_array()
 
 __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp", "log",
            "sigmoid", "relu", "square", "sqrt", "matmul", "sum", "mean", "reshape",
-           "broadcast_to", "expand", "cast", "assign", "transpose", "unbroadcast", "reshape_exact",
+           "broadcast_to", "expand", "cast", "assign", "transpose", "unbroadcast", "reshape_exact", "shape_arg",
            "as_tensor_arg"]
 
 
@@ -756,8 +756,12 @@ def mean(x, axis=None, keepdim=False, name=None):
 
 
 # ------------------------------------------------------------ manipulation
-cdef object _shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
-    """A list of ints from a list/tuple/Tensor/int argument, each at least ``minimum``."""
+cpdef list shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
+    """A list of ints from a list/tuple/Tensor/int argument, each at least ``minimum``.
+
+    >>> shape_arg((2, 3), "zeros", minimum=0)
+    [2, 3]
+    """
     if isinstance(shape, Tensor):
         shape = (<Tensor>shape)._array.tolist()
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
@@ -802,7 +806,7 @@ def reshape(x, shape, name=None):
         return _state.static_call(reshape, x, shape, name=name)
     x = _arg(x, "reshape", "x", 1)
     a = (<Tensor>x)._array
-    dims = _shape_arg(shape, "reshape")
+    dims = shape_arg(shape, "reshape")
     dims = [a.shape[i] if d == 0 and i < a.ndim else d for i, d in enumerate(dims)]
     try:
         out = a.reshape(dims)
@@ -820,7 +824,7 @@ cdef object _broadcast(object x, object shape, str fn):
     """broadcast_to / expand: ``-1`` keeps a dimension of x."""
     x = _arg(x, fn, "x", 1)
     a = (<Tensor>x)._array
-    dims = _shape_arg(shape, fn)
+    dims = shape_arg(shape, fn)
     lead = len(dims) - a.ndim
     dims = [a.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(dims)]
     try:
@@ -919,7 +923,7 @@ def transpose(x, perm, name=None):
         return _state.static_call(transpose, x, perm, name=name)
     x = _arg(x, "transpose", "x", 1)
     a = (<Tensor>x)._array
-    perm = _shape_arg(perm, "transpose", "perm", -(1 << 62))
+    perm = shape_arg(perm, "transpose", "perm", -(1 << 62))
     if any(not -a.ndim <= p < a.ndim for p in perm) or \
             sorted(p % a.ndim for p in perm) != list(range(a.ndim)):
         raise ValueError(f"transpose(): perm {perm} is not a permutation of the "

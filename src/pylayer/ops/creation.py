@@ -2,6 +2,7 @@
 import numpy as np
 
 from pylayer import _state
+from pylayer._ops import shape_arg
 from pylayer._tensor import Tensor, make_tensor, to_array
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
                                     check_number, describe)
@@ -40,22 +41,8 @@ def get_rng():
 
 
 def _shape(shape, fn):
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
-        shape = [shape]
-    if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of ints, "
-                        f"got {type(shape).__name__}")
-    dims = []
-    for d in shape:
-        if isinstance(d, Tensor):
-            d = d.item()
-        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
-            raise TypeError(f"{fn}(): argument 'shape' must hold ints, got {type(d).__name__}")
-        if d < 0:
-            raise ValueError(f"{fn}(): argument 'shape' must hold non-negative sizes, got {list(shape)}")
-        dims.append(int(d))
+    """Non-negative sizes, refusing shapes too large to allocate."""
+    dims = shape_arg(shape, fn, "shape", 0)
     if int(np.prod(dims, dtype=np.float64)) > MAX_ELEMENTS:
         raise ValueError(f"{fn}(): argument 'shape' {dims} is too large to allocate")
     return dims
