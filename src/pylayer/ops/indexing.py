@@ -15,6 +15,7 @@ from pylayer import _state
 from pylayer._engine import make_output, needs_grad
 from pylayer._ops import cast, multiply, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops.inplace import refuse_leaf, take_over
 
 __all__ = []
 
@@ -144,10 +145,7 @@ def setitem(x, index, value):
         raise TypeError(f"setitem: the value must be a number, an array or a Tensor, "
                         f"got {type(value).__name__}")
     recording = needs_grad(x, value_tensor)
-    if recording and x.is_leaf and not x.stop_gradient:
-        raise ValueError("setitem: a leaf tensor that needs a gradient (stop_gradient=False) "
-                         "cannot be changed in place; write under pylayer.no_grad() or "
-                         "change a copy")
+    refuse_leaf(x, recording, "setitem")
     target = x.numpy()
     if recording or not target.flags.writeable:
         target = np.array(target, copy=True)
@@ -159,12 +157,8 @@ def setitem(x, index, value):
         raise ValueError(f"setitem: cannot write a value of shape {list(value_array.shape)} "
                          f"into x{_describe(index)}: {exc}") from None
     if recording:
-        out = make_output(target, (x, value_tensor), "set_value", _setitem_bw,
-                          attrs=(index, advanced, value_array.shape, value_array.dtype))
-        x._set_array_inplace(target)
-        x._node = out._node
-        x._out_index = 0
-        x.stop_gradient = False
+        take_over(x, make_output(target, (x, value_tensor), "set_value", _setitem_bw,
+                                 attrs=(index, advanced, value_array.shape, value_array.dtype)))
     else:
         x._set_array_inplace(target)
     return x

@@ -16,6 +16,22 @@ def _alias(x):
     return alias
 
 
+def refuse_leaf(x, recording, what):
+    """A leaf that needs a gradient cannot be changed in place while recording."""
+    if recording and x.is_leaf and not x.stop_gradient:
+        raise ValueError(f"{what}: a leaf tensor that needs a gradient (stop_gradient=False) "
+                         f"cannot be changed in place; change it under pylayer.no_grad() "
+                         f"or change a copy")
+
+
+def take_over(x, result):
+    """Make ``x`` hold ``result``'s data and place in the graph (an in-place change)."""
+    x._set_array_inplace(result.numpy())
+    x._node = result._node
+    x._out_index = result._out_index
+    x.stop_gradient = result.stop_gradient
+
+
 def inplace(x, op, *args, **kwargs):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself (bumps its version).
 
@@ -38,9 +54,7 @@ def inplace(x, op, *args, **kwargs):
         raise TypeError(f"inplace(): argument 'x' (position 1) of the in-place {name} must be "
                         f"a Tensor, got {type(x).__name__}")
     recording = needs_grad(x, *args)
-    if recording and x.is_leaf and not x.stop_gradient:
-        raise ValueError(f"in-place {name}: a leaf tensor that needs a gradient "
-                         f"(stop_gradient=False) cannot be changed in place")
+    refuse_leaf(x, recording, f"in-place {name}")
     # When recording, the op reads an alias of the old value: x's own array is
     # replaced (not overwritten), so what the op saved stays valid.
     if recording:
@@ -53,10 +67,7 @@ def inplace(x, op, *args, **kwargs):
         if result.numpy().dtype != x.numpy().dtype:
             from pylayer._ops import cast
             result = cast(result, x.dtype)
-        x._set_array_inplace(result.numpy())
-        x._node = result._node
-        x._out_index = result._out_index
-        x.stop_gradient = result.stop_gradient
+        take_over(x, result)
     else:
         target = x.numpy()
         if np.shape(result.numpy()) != target.shape:
