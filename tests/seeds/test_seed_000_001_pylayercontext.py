@@ -1,4 +1,5 @@
-"""Seed 001: the PyLayerContext page (rendered HTML page), one test per code example."""
+"""Seeds 000 and 001: the PyLayerContext page (its reStructuredText source and the rendered
+HTML page carry the same code examples), one test per example."""
 from _pylayercontext_examples import (check_mark_non_differentiable, check_mark_not_inplace,
                                       check_set_materialize_grads, check_tanh_layer,
                                       example_class, example_mark_non_differentiable,
