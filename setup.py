@@ -24,10 +24,12 @@ DIRECTIVES = {
     "initializedcheck": DEBUG,
 }
 
-# Compiled modules: the .pyx core, and py_layer.py, which stays plain Python
-# source (PyLayer and PyLayerContext are ordinary Python classes) but is
-# compiled too because PyLayer.apply runs once per custom op.
-MODULES = ["_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx", "autograd/py_layer.py"]
+# Compiled modules: the .pyx core (autograd/_apply.pyx runs every PyLayer
+# call), and py_layer.py, which stays plain Python source (PyLayer and
+# PyLayerContext are ordinary Python classes) but is compiled too because
+# save_for_backward and saved_tensor run once per custom op.
+MODULES = ["_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx", "autograd/_apply.pyx",
+           "autograd/py_layer.py"]
 
 extensions = [
     Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],

@@ -38,5 +38,8 @@ cdef class SavedTensor:
     cdef object _relink(self, Tensor value)
 
 
+cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, object attrs)
+cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=*)
+cdef object innermost_saved_hooks()
 cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,
                          tuple save=*, bint save_output=*, object attrs=*)

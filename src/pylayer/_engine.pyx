@@ -95,6 +95,10 @@ def pop_saved_tensors_hooks():
 
 def current_saved_tensors_hooks():
     """The innermost (pack_hook, unpack_hook) pair of this thread, or None."""
+    return innermost_saved_hooks()
+
+
+cdef object innermost_saved_hooks():
     if pylayer_hook_depth == 0:
         return None
     return <tuple>pylayer_innermost_hooks
@@ -271,7 +275,7 @@ cdef class GradNode:
         self.released = True
 
 
-cdef GradNode _new_node(tuple inputs, str op_name, object backward_fn, object attrs):
+cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, object attrs):
     global _next_seq
     cdef GradNode node = GradNode.__new__(GradNode)
     cdef Py_ssize_t n = len(inputs)
@@ -331,7 +335,7 @@ cpdef Tensor make_output(object array, tuple inputs, str op_name, object backwar
     if not _needs_grad(inputs):
         return wrap(array, True)
     out = wrap(array, False)
-    node = _new_node(inputs, op_name, backward_fn, attrs)
+    node = new_grad_node(inputs, op_name, backward_fn, attrs)
     if save or save_output:
         saved = [save_tensor(<Tensor>t) for t in save]
         if save_output:
@@ -349,7 +353,7 @@ def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple sa
     arrays = [a if cnp.PyArray_Check(a) else np.asarray(a) for a in arrays]
     if not _needs_grad(inputs):
         return [wrap(a, True) for a in arrays]
-    node = _new_node(inputs, op_name, backward_fn, attrs)
+    node = new_grad_node(inputs, op_name, backward_fn, attrs)
     node.multi_output = True
     node.n_outputs = len(arrays)
     node.out_meta = tuple((a.shape, a.dtype) for a in arrays)
@@ -374,7 +378,7 @@ def attach_node(GradNode node, Tensor t, Py_ssize_t index):
 def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_outputs=1,
              bint multi_output=True):
     """A bare node for custom ops (PyLayer) that attach outputs themselves."""
-    cdef GradNode node = _new_node(inputs, op_name, backward_fn, attrs)
+    cdef GradNode node = new_grad_node(inputs, op_name, backward_fn, attrs)
     node.n_outputs = n_outputs
     node.multi_output = multi_output
     return node
