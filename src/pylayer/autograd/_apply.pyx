@@ -1,12 +1,13 @@
 """The compiled half of PyLayer: ``apply``, and the backward of a PyLayer node.
 
 ``PyLayer`` and ``PyLayerContext`` (``py_layer.py``) are plain Python classes;
-every ``apply`` call runs through here. A call keeps its bookkeeping in one
-:class:`LayerCall` record held by the context (``ctx._call``): the input
-slots and which of them need a gradient, the outputs' shapes and dtypes, what
-``save_for_backward`` got, and once the node exists the packed saved tensors
-and a weak reference to the node. The node holds the context; nothing holds
-the node but its outputs, so a graph is freed as soon as nothing uses it.
+every ``apply`` call runs through here. A call keeps its bookkeeping in its
+context, whose compiled base :class:`ContextBase` has a typed field for each
+item: the input slots and which of them need a gradient, the outputs' shapes
+and dtypes, what ``save_for_backward`` got, and once the node exists the
+packed saved tensors and a weak reference to the node. The node holds the
+context; nothing holds the node but its outputs, so a graph is freed as soon
+as nothing uses it.
 
 The common call (positional Tensor inputs, one Tensor output, no marks)
 takes a path without per-call lists or dicts; everything else takes the
@@ -26,62 +27,63 @@ from pylayer._engine cimport (GradNode, SavedTensor, innermost_saved_hooks, new_
                               save_tensor)
 from pylayer._tensor cimport Tensor, grad_enabled, set_grad_mode, wrap
 
-__all__ = ["LayerCall", "apply", "node_backward", "node_of", "unpack_saved"]
-
 cdef extern from *:
     """
-    /* A context object without running __init__ (apply sets its one slot itself). */
-    static PyObject *pylayer_bare_instance(PyObject *type) {
-        PyObject *empty = PyTuple_New(0);
-        PyObject *obj;
-        if (empty == NULL) return NULL;
-        obj = PyBaseObject_Type.tp_new((PyTypeObject *)type, empty, NULL);
-        Py_DECREF(empty);
-        return obj;
+    /* The instance dict of an object, borrowed, or NULL while it has none. */
+    static PyObject *pylayer_instance_dict(PyObject *obj) {
+        PyObject **slot = _PyObject_GetDictPtr(obj);
+        return slot == NULL ? NULL : *slot;
     }
     """
-    object bare_instance "pylayer_bare_instance"(object type)
+    PyObject *instance_dict "pylayer_instance_dict"(object obj)
 
+__all__ = ["ContextBase", "apply", "node_backward", "node_of", "unpack_saved"]
 
-@cython.freelist(64)
-cdef class LayerCall:
-    """The bookkeeping of one ``apply`` call, kept by its context as ``ctx._call``.
+cdef class ContextBase:
+    """The compiled storage under ``PyLayerContext``: the bookkeeping of one ``apply`` call.
 
-    >>> from pylayer.autograd._apply import LayerCall
-    >>> call = LayerCall()
-    >>> call.built, call.materialize_grads
+    ``PyLayerContext`` (a Python class) derives from it; user attributes
+    (``ctx.scale = 2``) go to the instance dict, which is only made when one
+    is set.
+
+    >>> from pylayer.autograd import PyLayerContext
+    >>> ctx = PyLayerContext()
+    >>> ctx._built, ctx._materialize_grads
     (False, True)
     """
-    cdef public object layer                 # the PyLayer subclass
-    cdef public tuple needs                  # per input slot: does it need a gradient
-    cdef public object spans                 # None: slot i is input i; else int or list per slot
-    cdef public tuple input_shapes           # per flat input
-    cdef public object output_slots          # None: one Tensor output; else int or list per slot
-    cdef public tuple output_meta            # per flat output: (shape, dtype)
-    cdef public object saved                 # what save_for_backward got, until packed
-    cdef public object saved_hooks           # the hook pair active when it was called
-    cdef public object packed                # what the node keeps
-    cdef public bint built                   # a node was recorded (packed is set)
-    cdef public object node_ref              # weak reference to the node
-    cdef public tuple not_inplace
-    cdef public tuple non_differentiable
-    cdef public bint materialize_grads
-    cdef public bint grad_in_dtype_consistent
-    cdef public dict held_outputs            # ctx attributes that were outputs: (array, index)
+    cdef public object _layer                # the PyLayer subclass
+    cdef public tuple _needs                 # per input slot: does it need a gradient
+    cdef public object _spans                # None: slot i is input i; else int or list per slot
+    cdef public tuple _input_shapes          # per flat input
+    cdef public object _output_slots         # None: one Tensor output; else int or list per slot
+    cdef public tuple _output_meta           # per flat output: (shape, dtype); None for one output
+    cdef public object _output_dtype         # the dtype of a single output
+    cdef public object _saved                # what save_for_backward got, until packed
+    cdef public object _saved_hooks          # the hook pair active when it was called
+    cdef public object _packed               # what the node keeps
+    cdef public bint _built                  # a node was recorded (_packed is set)
+    cdef public object _node_ref             # weak reference to the node
+    cdef public tuple _not_inplace
+    cdef public tuple _non_differentiable
+    cdef public bint _materialize_grads
+    cdef public bint _grad_in_dtype_consistent
+    cdef public dict _held_outputs           # attributes that were outputs: (array, index)
+    cdef dict __dict__
+    cdef object __weakref__
 
     def __cinit__(self):
-        self.materialize_grads = True
-        self.grad_in_dtype_consistent = True
-        self.not_inplace = ()
-        self.non_differentiable = ()
-        self.needs = ()
+        self._materialize_grads = True
+        self._grad_in_dtype_consistent = True
+        self._not_inplace = ()
+        self._non_differentiable = ()
+        self._needs = ()
 
-    def node_name(self):
+    def _node_name(self):
         """``GradNodePyLayer_<layer>``, the name errors use."""
-        return getattr(self.layer, "_node_op_name", "GradNodePyLayer_PyLayer")
+        return getattr(self._layer, "_node_op_name", "GradNodePyLayer_PyLayer")
 
 
-cpdef object node_of(ctx):
+cpdef object node_of(ContextBase ctx):
     """The node recorded for a context, or None (not built, or already freed).
 
     >>> import pylayer as paddle
@@ -97,13 +99,17 @@ cpdef object node_of(ctx):
     >>> Keep.apply(paddle.ones([1], stop_gradient=False)).backward()
     GradNodePyLayer_Keep
     """
-    cdef LayerCall call = ctx._call
-    if call.node_ref is None:
+    if ctx._node_ref is None:
         return None
-    return <object>PyWeakref_GetObject(call.node_ref)
+    return <object>PyWeakref_GetObject(ctx._node_ref)
 
 
 # ------------------------------------------------------------------- apply
+# needs_input_grad of one or two Tensor inputs, shared instead of made per call.
+cdef tuple _NEEDS_1 = ((False,), (True,))
+cdef tuple _NEEDS_2 = ((False, False), (False, True), (True, False), (True, True))
+
+
 def apply(cls, *args, **kwargs):
     """Run the layer: call ``forward`` and, if an input needs a gradient, record the node.
 
@@ -128,42 +134,46 @@ def apply(cls, *args, **kwargs):
     >>> a.grad.numpy(), b.grad.numpy()
     (array([5.], dtype=float32), array([2.], dtype=float32))
     """
-    cdef LayerCall call
+    cdef ContextBase ctx
     cdef tuple inputs
     cdef bint previous
     if _state.static_mode:
         return _state.static_call(cls.apply, *args, **kwargs)
-    call = LayerCall.__new__(LayerCall)
-    call.layer = cls
-    ctx = bare_instance(cls._context_class)
-    ctx._call = call
-    inputs = _gather_inputs(call, args + tuple(kwargs.values()) if kwargs else args,
+    ctx = ContextBase.__new__(cls._context_class)
+    ctx._layer = cls
+    inputs = _gather_inputs(ctx, args + tuple(kwargs.values()) if kwargs else args,
                             grad_enabled())
     previous = set_grad_mode(False)
     try:
         returned = cls.forward(ctx, *args, **kwargs)
     finally:
         set_grad_mode(previous)
-    return _record(cls, ctx, call, inputs, returned)
+    return _record(cls, ctx, inputs, returned)
 
 
-cdef tuple _gather_inputs(LayerCall call, tuple values, bint recording):
-    """Set the input slots of ``call``; return the flat tuple of input Tensors."""
+cdef tuple _gather_inputs(ContextBase ctx, tuple values, bint recording):
+    """Set the input slots of ``ctx``; return the flat tuple of input Tensors."""
     cdef Py_ssize_t i, n = len(values)
     cdef tuple needs
     for value in values:
         if not isinstance(value, Tensor):
-            return _gather_inputs_general(call, values, recording)
-    needs = PyTuple_New(n)
-    for i in range(n):
-        flag = recording and not (<Tensor>values[i]).stop_gradient
-        Py_INCREF(flag)
-        PyTuple_SET_ITEM(needs, i, flag)
-    call.needs = needs
+            return _gather_inputs_general(ctx, values, recording)
+    if n == 1:
+        ctx._needs = _NEEDS_1[recording and not (<Tensor>values[0]).stop_gradient]
+    elif n == 2:
+        ctx._needs = _NEEDS_2[2 * (recording and not (<Tensor>values[0]).stop_gradient)
+                              + (recording and not (<Tensor>values[1]).stop_gradient)]
+    else:
+        needs = PyTuple_New(n)
+        for i in range(n):
+            flag = recording and not (<Tensor>values[i]).stop_gradient
+            Py_INCREF(flag)
+            PyTuple_SET_ITEM(needs, i, flag)
+        ctx._needs = needs
     return values
 
 
-cdef tuple _gather_inputs_general(LayerCall call, tuple values, bint recording):
+cdef tuple _gather_inputs_general(ContextBase ctx, tuple values, bint recording):
     """Input slots when some argument is not a Tensor: lists of Tensors, or other values."""
     cdef list tensors = [], spans = [], needs = []
     for value in values:
@@ -177,8 +187,8 @@ cdef tuple _gather_inputs_general(LayerCall call, tuple values, bint recording):
                 spans.append(list(range(len(tensors), len(tensors) + len(items))))
                 tensors.extend(items)
                 needs.append(recording and any(not (<Tensor>t).stop_gradient for t in items))
-    call.spans = spans
-    call.needs = tuple(needs)
+    ctx._spans = spans
+    ctx._needs = tuple(needs)
     return tuple(tensors)
 
 
@@ -196,64 +206,64 @@ cdef bint _any_true(tuple flags):
     return False
 
 
-cdef object _record(cls, ctx, LayerCall call, tuple inputs, returned):
+cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
     """Wire what ``forward`` returned to a new node, when one is needed."""
     cdef Tensor out
     cdef GradNode node
-    if (not isinstance(returned, Tensor) or call.not_inplace or call.non_differentiable
+    if (not isinstance(returned, Tensor) or ctx._not_inplace or ctx._non_differentiable
             or _is_one_of(returned, inputs)):
-        return _record_general(cls, ctx, call, inputs, _Outputs(returned))
-    if not _any_true(call.needs):
+        return _record_general(cls, ctx, inputs, _Outputs(returned))
+    if not _any_true(ctx._needs):
         return returned
     out = <Tensor>returned
-    call.output_meta = ((out._array.shape, out._array.dtype),)
-    attributes = ctx.__dict__
-    if attributes:
-        _hold_outputs_weakly(attributes, call, [out], ())
-    node = _new_layer_node(cls, ctx, call, inputs, 1)
-    _pack_saved(call, (out,), ())
+    ctx._output_dtype = out._array.dtype
+    if instance_dict(ctx) != NULL:
+        _hold_outputs_weakly(ctx, [out], ())
+    node = _new_layer_node(cls, ctx, inputs, 1)
+    _pack_saved(ctx, out, 1, ())
     out._node = node
     out._out_index = 0
     out.stop_gradient = False
     return out
 
 
-cdef GradNode _new_layer_node(cls, ctx, LayerCall call, tuple inputs, Py_ssize_t n_outputs):
+cdef GradNode _new_layer_node(cls, ContextBase ctx, tuple inputs, Py_ssize_t n_outputs):
     cdef GradNode node = new_grad_node(inputs, cls._node_op_name, node_backward, ctx)
     node.n_outputs = n_outputs
-    node.multi_output = True
-    call.node_ref = PyWeakref_NewRef(node, None)
+    node.multi_output = n_outputs > 1
+    ctx._node_ref = PyWeakref_NewRef(node, None)
     if len(inputs) == 1:
-        call.input_shapes = ((<Tensor>inputs[0])._array.shape,)
+        ctx._input_shapes = ((<Tensor>inputs[0])._array.shape,)
     else:
-        call.input_shapes = tuple([(<Tensor>t)._array.shape for t in inputs])
+        ctx._input_shapes = tuple([(<Tensor>t)._array.shape for t in inputs])
     return node
 
 
-cdef object _record_general(cls, ctx, LayerCall call, tuple inputs, _Outputs outputs):
+cdef object _record_general(cls, ContextBase ctx, tuple inputs, _Outputs outputs):
     """_record for several outputs, outputs that are inputs, and marked outputs."""
     cdef GradNode node
     cdef Py_ssize_t k
     if not outputs.tensors:
         raise ValueError(f"{cls.__name__}.forward returned {type(outputs.returned).__name__}, "
                          f"but at least one output of PyLayer.forward must be a Tensor")
-    build = _any_true(call.needs)
+    build = _any_true(ctx._needs)
     in_place, skipped = [], ()
-    if call.not_inplace or call.non_differentiable or _shares_an_object(inputs, outputs.tensors):
-        in_place, skipped = _sort_outputs(cls, call, inputs, outputs, build)
+    if ctx._not_inplace or ctx._non_differentiable or _shares_an_object(inputs, outputs.tensors):
+        in_place, skipped = _sort_outputs(cls, ctx, inputs, outputs, build)
     if not build:
         return outputs.result()
 
-    call.output_slots = outputs.slots
-    call.output_meta = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype)
+    ctx._output_slots = outputs.slots
+    ctx._output_meta = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype)
                               for t in outputs.tensors])
-    attributes = ctx.__dict__
-    if attributes:
-        _hold_outputs_weakly(attributes, call, outputs.tensors, skipped)
-    node = _new_layer_node(cls, ctx, call, inputs, len(outputs.tensors))
+    if instance_dict(ctx) != NULL:
+        _hold_outputs_weakly(ctx, outputs.tensors, skipped)
+    node = _new_layer_node(cls, ctx, inputs, len(outputs.tensors))
+    node.multi_output = True
     for t in in_place:
         (<Tensor>t)._set_array_inplace((<Tensor>t)._array)
-    _pack_saved(call, outputs.tensors, skipped)
+    _pack_saved(ctx, outputs.tensors[0], len(outputs.tensors), skipped,
+                outputs.tensors)
     for k, t in enumerate(outputs.tensors):
         if k in skipped:
             (<Tensor>t).stop_gradient = True
@@ -264,14 +274,14 @@ cdef object _record_general(cls, ctx, LayerCall call, tuple inputs, _Outputs out
     return outputs.result()
 
 
-cdef void _hold_outputs_weakly(dict attributes, LayerCall call, list tensors,
-                               skipped) except *:
+cdef void _hold_outputs_weakly(ContextBase ctx, list tensors, skipped) except *:
     """Take outputs that ``forward`` kept as plain ctx attributes (``ctx.y = y``) out of ctx.
 
     The node holds ctx and each output holds the node, so ``ctx.y`` would close
-    a cycle that only the cyclic collector frees. The record keeps their data
+    a cycle that only the cyclic collector frees. ctx keeps their data
     instead, and reading ``ctx.y`` gives a tensor linked to the node again.
     """
+    cdef dict attributes = <dict>instance_dict(ctx)
     cdef dict held = None
     cdef Py_ssize_t k
     for name, value in attributes.items():
@@ -284,7 +294,7 @@ cdef void _hold_outputs_weakly(dict attributes, LayerCall call, list tensors,
     if held:
         for name in held:
             del attributes[name]
-        call.held_outputs = held
+        ctx._held_outputs = held
 
 
 cdef bint _shares_an_object(tuple inputs, list tensors):
@@ -293,16 +303,16 @@ cdef bint _shares_an_object(tuple inputs, list tensors):
     return len(set(ids)) < len(ids) or not set(ids).isdisjoint([id(t) for t in inputs])
 
 
-cdef tuple _sort_outputs(cls, LayerCall call, tuple inputs, _Outputs outputs, bint build):
+cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, _Outputs outputs, bint build):
     """Apply mark_not_inplace / mark_non_differentiable and find in-place outputs.
 
     Returns the outputs changed in place and the flat indices of the
     non-differentiable ones.
     """
     input_ids = {id(t) for t in inputs}
-    not_inplace = {id(t) for t in call.not_inplace}
-    non_differentiable = {id(t) for t in call.non_differentiable}
-    call.not_inplace = call.non_differentiable = ()  # no references to outputs from the record
+    not_inplace = {id(t) for t in ctx._not_inplace}
+    non_differentiable = {id(t) for t in ctx._non_differentiable}
+    ctx._not_inplace = ctx._non_differentiable = ()  # no references to outputs from ctx
     in_place, skipped, seen = [], set(), set()
     for k, t in enumerate(list(outputs.tensors)):
         if id(t) in non_differentiable:
@@ -392,24 +402,30 @@ cdef object _call_hook(hook, value):
         set_grad_mode(previous)
 
 
-cdef void _pack_saved(LayerCall call, tensors, skipped) except *:
-    """Pack what save_for_backward got, under the hooks that were active when it was called."""
-    saved, hooks = call.saved, call.saved_hooks
-    call.built = True
-    call.saved = call.saved_hooks = None
+cdef void _pack_saved(ContextBase ctx, first, Py_ssize_t n_outputs, skipped,
+                      list tensors=None) except *:
+    """Pack what save_for_backward got, under the hooks that were active when it was called.
+
+    ``first`` is the first output; ``tensors`` all of them when there are several.
+    """
+    saved, hooks = ctx._saved, ctx._saved_hooks
+    ctx._built = True
+    ctx._saved = ctx._saved_hooks = None
     if saved is None:
         return
-    if hooks is None and len(tensors) == 1 and not skipped:
-        call.packed = _pack_plain(<tuple>saved, tensors[0])
-        if call.packed is not None:
+    if hooks is None and n_outputs == 1 and not skipped:
+        ctx._packed = _pack_plain(<tuple>saved, first)
+        if ctx._packed is not None:
             return
+    if tensors is None:
+        tensors = [first]
     # The node's own outputs are kept without their node (no cycle).
     attached = {id(t): k for k, t in enumerate(tensors) if k not in skipped}
     switch = hooks is not None and hooks != innermost_saved_hooks()
     if switch:
         push_saved_tensors_hooks(*hooks)
     try:
-        call.packed = _pack(saved, attached, hooks)
+        ctx._packed = _pack(saved, attached, hooks)
     finally:
         if switch:
             pop_saved_tensors_hooks()
@@ -446,23 +462,24 @@ cdef object _pack(item, dict attached, hooks):
     return item
 
 
-cpdef object unpack_saved(LayerCall call):
+cpdef object unpack_saved(ContextBase ctx):
     """What ``ctx.saved_tensor()`` returns: the saved tensors, unpacked (hooks run again).
 
-    >>> from pylayer.autograd._apply import LayerCall, unpack_saved
-    >>> print(unpack_saved(LayerCall()))   # nothing saved
+    >>> from pylayer.autograd import PyLayerContext
+    >>> from pylayer.autograd._apply import unpack_saved
+    >>> print(unpack_saved(PyLayerContext()))   # nothing saved
     None
     """
     cdef Py_ssize_t i, n
     cdef tuple packed, result
-    if not call.built:
-        return call.saved
-    node = None if call.node_ref is None else <object>PyWeakref_GetObject(call.node_ref)
+    if not ctx._built:
+        return ctx._saved
+    node = node_of(ctx)
     if node is None:
-        raise RuntimeError(f"{call.node_name()}: the graph this context belongs to has been "
+        raise RuntimeError(f"{ctx._node_name()}: the graph this context belongs to has been "
                            f"freed, so its saved tensors are gone")
-    if type(call.packed) is tuple:
-        packed = <tuple>call.packed
+    if type(ctx._packed) is tuple:
+        packed = <tuple>ctx._packed
         n = len(packed)
         result = PyTuple_New(n)
         for i in range(n):
@@ -472,7 +489,7 @@ cpdef object unpack_saved(LayerCall call):
             Py_INCREF(value)
             PyTuple_SET_ITEM(result, i, value)
         return result
-    return _unpack(call.packed, <GradNode>node)
+    return _unpack(ctx._packed, <GradNode>node)
 
 
 cdef object _unpack(item, GradNode node):
@@ -491,6 +508,9 @@ cdef object _unpack(item, GradNode node):
 def node_backward(GradNode node, grads):
     """backward_fn of a PyLayer node: one gradient (or None) per input tensor.
 
+    ``grads`` is the gradient of the output for a node with one output, and
+    the list of the outputs' gradients (None where none arrived) otherwise.
+
     >>> import pylayer as paddle
     >>> from pylayer.autograd._apply import node_backward
     >>> class Double(paddle.autograd.PyLayer):
@@ -504,50 +524,49 @@ def node_backward(GradNode node, grads):
     >>> y.grad_fn.backward_fn is node_backward
     True
     """
-    ctx = node.attrs
-    cdef LayerCall call = ctx._call
-    cls = call.layer
+    cdef ContextBase ctx = <ContextBase?>node.attrs
+    cls = ctx._layer
     try:
-        if call.output_slots is None and _plain_grad(call, grads[0]):
-            result = cls.backward(ctx, grads[0])
+        if ctx._output_slots is None:
+            result = cls.backward(ctx, _single_grad(ctx, grads))
         else:
-            result = cls.backward(ctx, *_per_slot(call, _incoming_grads(call, grads)))
+            result = cls.backward(ctx, *_per_slot(ctx, _incoming_grads(ctx, grads)))
     except Exception as exc:
         renamed = _name_the_layer(exc, node.name())
         if renamed is exc:
             raise
         raise renamed from exc
-    if (call.spans is None and len(call.needs) == 1 and isinstance(result, Tensor)
-            and call.needs[0] and (<Tensor>result)._array.shape == call.input_shapes[0]):
+    if (ctx._spans is None and len(ctx._needs) == 1 and isinstance(result, Tensor)
+            and ctx._needs[0] and (<Tensor>result)._array.shape == ctx._input_shapes[0]):
         return (result,)
-    return _input_grads(call, node, result)
+    return _input_grads(ctx, node, result)
 
 
-cdef inline bint _plain_grad(LayerCall call, g):
-    """The gradient of a single output can go to backward as it is."""
-    return g is not None and (not call.grad_in_dtype_consistent
-                              or (<Tensor>g)._array.dtype is (<tuple>call.output_meta[0])[1])
+cdef inline object _single_grad(ContextBase ctx, g):
+    """The gradient of a single output (never None: the engine skips nodes without one)."""
+    if ctx._grad_in_dtype_consistent and (<Tensor>g)._array.dtype is not ctx._output_dtype \
+            and (<Tensor>g)._array.dtype != ctx._output_dtype:
+        return cast(g, ctx._output_dtype)
+    return g
 
 
-cdef list _incoming_grads(LayerCall call, grads):
+cdef list _incoming_grads(ContextBase ctx, grads):
     """Zeros (or None) for outputs that got no gradient; cast to each output's dtype."""
     cdef list prepared = []
-    for g, (shape, dtype) in zip(grads, call.output_meta):
+    for g, (shape, dtype) in zip(grads, ctx._output_meta):
         if g is None:
-            if call.materialize_grads:
+            if ctx._materialize_grads:
                 g = wrap(np.zeros(shape, dtype), True)
-        elif call.grad_in_dtype_consistent and (<Tensor>g)._array.dtype != dtype:
+        elif ctx._grad_in_dtype_consistent and (<Tensor>g)._array.dtype != dtype:
             g = cast(g, dtype)
         prepared.append(g)
     return prepared
 
 
-cdef list _per_slot(LayerCall call, list grads):
+cdef list _per_slot(ContextBase ctx, list grads):
     """The gradients as backward's arguments: one per output slot (a list for a list slot)."""
-    if call.output_slots is None:
-        return grads
     return [grads[s] if isinstance(s, int) else [grads[k] for k in s]
-            for s in call.output_slots]
+            for s in ctx._output_slots]
 
 
 cdef object _name_the_layer(exc, name):
@@ -566,12 +585,12 @@ cdef object _name_the_layer(exc, name):
     return RuntimeError(f"{prefix}: {type(exc).__name__}: {exc}")
 
 
-cdef list _input_grads(LayerCall call, GradNode node, result):
+cdef list _input_grads(ContextBase ctx, GradNode node, result):
     """Check what the user's backward returned and spread it over the node's inputs."""
-    cdef Py_ssize_t i, n_slots = len(call.needs)
+    cdef Py_ssize_t i, n_slots = len(ctx._needs)
     name = node.name()
     values = list(result) if isinstance(result, tuple) else [result]
-    spans = call.spans if call.spans is not None else range(n_slots)
+    spans = ctx._spans if ctx._spans is not None else range(n_slots)
     if len(values) > n_slots:
         raise ValueError(
             f"{name}: backward returned {len(values)} gradients, but forward has "
@@ -579,7 +598,7 @@ cdef list _input_grads(LayerCall call, GradNode node, result):
             f"but received {len(values)}")
     flat = [None] * len(node.next_nodes)
     for i, span in enumerate(spans):
-        needs = call.needs[i]
+        needs = ctx._needs[i]
         if i >= len(values):
             if needs:
                 raise ValueError(
@@ -595,7 +614,7 @@ cdef list _input_grads(LayerCall call, GradNode node, result):
                 f"{name}: backward must return None at position {i}, because that input of "
                 f"forward has stop_gradient=True, but it returned {type(value).__name__}")
         if isinstance(span, int):
-            flat[span] = _checked(value, call.input_shapes[span], name, f"position {i}")
+            flat[span] = _checked(value, ctx._input_shapes[span], name, f"position {i}")
             continue
         if not isinstance(value, (list, tuple)) or len(value) != len(span):
             got = (f"{type(value).__name__} of length {len(value)}"
@@ -606,7 +625,7 @@ cdef list _input_grads(LayerCall call, GradNode node, result):
                 f"but it returned {got}")
         for j, (k, item) in enumerate(zip(span, value)):
             if item is not None:
-                flat[k] = _checked(item, call.input_shapes[k], name, f"position {i}, item {j}")
+                flat[k] = _checked(item, ctx._input_shapes[k], name, f"position {i}, item {j}")
     return flat
 
 

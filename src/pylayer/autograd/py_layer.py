@@ -12,14 +12,14 @@ import functools
 
 from pylayer._engine import attach_node, current_saved_tensors_hooks, new_node
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
-from pylayer.autograd._apply import LayerCall, node_of, unpack_saved
+from pylayer.autograd._apply import ContextBase, node_of, unpack_saved
 from pylayer.autograd._apply import apply as _apply_layer
 
 __all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
 
 # ------------------------------------------------------------------ context
-class PyLayerContext:
+class PyLayerContext(ContextBase):
     """The ``ctx`` object that a PyLayer's ``forward`` and ``backward`` receive.
 
     One is made per ``apply`` call (an instance of a class derived for each
@@ -43,15 +43,13 @@ class PyLayerContext:
     array([3., 3.], dtype=float32)
     """
 
-    # All bookkeeping of the call lives in one compiled record; user attributes
-    # (``ctx.scale = 2``) go to the instance dict.
-    __slots__ = ("_call", "__dict__", "__weakref__")
+    # The bookkeeping of the call is kept in typed fields of ContextBase;
+    # user attributes (``ctx.scale = 2``) go to the instance dict.
     _forward_cls = None
 
     def __init__(self):
-        # apply() makes its contexts without __init__ and sets _call itself.
-        self._call = LayerCall()
-        self._call.layer = self._forward_cls
+        # A context takes no arguments; apply() makes one per call without calling this.
+        pass
 
     def save_for_backward(self, *tensors):
         """Keep ``tensors`` for ``backward``; call it in ``forward`` (the last call wins).
@@ -78,9 +76,8 @@ class PyLayerContext:
         >>> x.grad.numpy()
         array([1., 1.], dtype=float32)
         """
-        call = self._call
-        call.saved = tensors
-        call.saved_hooks = current_saved_tensors_hooks()
+        self._saved = tensors
+        self._saved_hooks = current_saved_tensors_hooks()
 
     def saved_tensor(self):
         """The tensors given to :meth:`save_for_backward`, as a tuple, or ``None`` if none were.
@@ -101,7 +98,7 @@ class PyLayerContext:
         >>> Identity.apply(x).backward()
         None
         """
-        return unpack_saved(self._call)
+        return unpack_saved(self)
 
     @property
     def saved_tensors(self):
@@ -123,7 +120,7 @@ class PyLayerContext:
         >>> x.grad.numpy()
         array([6.], dtype=float32)
         """
-        saved = unpack_saved(self._call)
+        saved = unpack_saved(self)
         return () if saved is None else tuple(saved)
 
     @property
@@ -144,7 +141,7 @@ class PyLayerContext:
         >>> _ = Add.apply(x, paddle.ones([1]))
         (True, False)
         """
-        return self._call.needs
+        return self._needs
 
     def mark_not_inplace(self, *tensors):
         """Mark inputs that ``forward`` may return as they are, without changing them in place.
@@ -170,7 +167,7 @@ class PyLayerContext:
         >>> x.grad.numpy()
         array([2.], dtype=float32)
         """
-        self._call.not_inplace = tensors
+        self._not_inplace = tensors
 
     def mark_non_differentiable(self, *tensors):
         """Mark outputs of ``forward`` that need no gradient.
@@ -194,7 +191,7 @@ class PyLayerContext:
         >>> y.stop_gradient, index.stop_gradient
         (False, True)
         """
-        self._call.non_differentiable = tensors
+        self._non_differentiable = tensors
 
     def set_materialize_grads(self, value):
         """Whether outputs without a gradient get zeros in ``backward`` (True, the default) or None.
@@ -214,7 +211,7 @@ class PyLayerContext:
         >>> Two.apply(x)[0].backward()
         None
         """
-        self._call.materialize_grads = bool(value)
+        self._materialize_grads = bool(value)
 
     def set_grad_in_dtype_consistent(self, flag):
         """Whether incoming gradients are cast to the dtype of their output (True, the default).
@@ -233,11 +230,11 @@ class PyLayerContext:
         >>> Half.apply(x).backward(paddle.ones([1], dtype='float64'))
         pylayer.float16
         """
-        self._call.grad_in_dtype_consistent = bool(flag)
+        self._grad_in_dtype_consistent = bool(flag)
 
     def __getattr__(self, name):
         # Only reached for attributes not found normally: outputs kept as attributes.
-        held = self._call.held_outputs if name != "_call" else None
+        held = self._held_outputs
         if held is None or name not in held:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         array, index = held[name]
