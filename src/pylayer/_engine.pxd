@@ -19,7 +19,8 @@ cdef class GradNode:
     # Bookkeeping of the backward pass running through this node.
     cdef unsigned long long visit      # stamp of the last backward pass that reached it
     cdef Py_ssize_t pending            # edges from nodes not yet run
-    cdef list buffer                   # gradient per output, summed as they arrive
+    cdef object buffer                 # gradients summed as they arrive: the gradient
+                                       # itself for one output, else a list per output
     cdef object __weakref__
     cpdef tuple saved_tensors(self)
 

@@ -4,7 +4,6 @@ A GradNode is made for each recorded op. Backward counts each node's
 dependencies, then runs nodes from a ready queue (newest first), summing the
 gradients that fan in to a node in a per-node buffer. It never recurses.
 """
-import heapq
 import threading
 import traceback
 
@@ -488,14 +487,19 @@ cdef object _nan_check(GradNode node, object results):
 
 
 cdef object _call_backward(GradNode node, object grads):
-    """Run one node's backward and check what it returned."""
+    """Run one node's backward and check what it returned.
+
+    ``grads`` is the gradient itself for a node with one output, else a list.
+    """
     if node.released:
         _raise_released(node)
     try:
-        if node.multi_output:
+        if node.n_outputs == 1 and not node.multi_output:
             results = node.backward_fn(node, grads)
+        elif node.n_outputs == 1:
+            results = node.backward_fn(node, [grads])
         else:
-            results = node.backward_fn(node, grads[0])
+            results = node.backward_fn(node, grads)
     except Exception as exc:
         if _anomaly and node.creation_stack:
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
@@ -516,13 +520,51 @@ cdef inline void _start_visit(GradNode node, unsigned long long stamp):
 
 cdef inline void _deposit(GradNode node, Py_ssize_t index, object g, bint create_graph):
     """Add gradient g for output ``index`` of ``node`` to its buffer."""
+    cdef list per_output
+    if node.n_outputs == 1:
+        node.buffer = g if node.buffer is None else _add_into(node.buffer, g, create_graph)
+        return
     if node.buffer is None:
         node.buffer = [None] * node.n_outputs
-    current = node.buffer[index]
+    per_output = <list>node.buffer
+    current = per_output[index]
     if current is None:
-        node.buffer[index] = g
+        per_output[index] = g
     else:
-        node.buffer[index] = _add_into(current, g, create_graph)
+        per_output[index] = _add_into(current, g, create_graph)
+
+
+# The ready queue: a binary heap of nodes, newest (largest seq) first.
+cdef void _push_ready(list heap, GradNode node):
+    cdef Py_ssize_t i = len(heap), parent
+    heap.append(node)
+    while i > 0:
+        parent = (i - 1) >> 1
+        if (<GradNode>heap[parent]).seq >= node.seq:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = node
+
+
+cdef GradNode _pop_ready(list heap):
+    cdef GradNode top = <GradNode>heap[0]
+    cdef GradNode last = <GradNode>heap.pop()
+    cdef Py_ssize_t n = len(heap), i = 0, child
+    if n == 0:
+        return top
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and (<GradNode>heap[child + 1]).seq > (<GradNode>heap[child]).seq:
+            child += 1
+        if (<GradNode>heap[child]).seq <= last.seq:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = last
+    return top
 
 
 def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
@@ -624,15 +666,18 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
 
     for node in roots:
         if node.pending == 0:
-            heapq.heappush(ready, (-node.seq, node))
+            _push_ready(ready, node)
 
     previous_mode = set_grad_mode(create_graph)
     try:
         while ready:
-            node = <GradNode>heapq.heappop(ready)[1]
+            node = _pop_ready(ready)
             grads = node.buffer
             node.buffer = None
-            if grads is None:
+            if node.n_outputs == 1 and (node._output_hooks or node._retained
+                                        or capture_nodes is not None):
+                grads = [grads]  # the general path below works on a list
+            elif grads is None:
                 grads = [None] * node.n_outputs
             if node._output_hooks:
                 for idx_obj, hooks in node._output_hooks.items():
@@ -651,11 +696,17 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             results = None
             if needed is None or node in needed:
                 any_grad = False
-                for g in grads:
-                    if g is not None:
-                        (<Tensor>g)._grad_owned = False
-                        any_grad = True
+                if isinstance(grads, Tensor):
+                    (<Tensor>grads)._grad_owned = False
+                    any_grad = True
+                else:
+                    for g in grads:
+                        if g is not None:
+                            (<Tensor>g)._grad_owned = False
+                            any_grad = True
                 if any_grad:
+                    if isinstance(grads, list) and node.n_outputs == 1:
+                        grads = grads[0]
                     results = _call_backward(node, grads)
                     grads = None  # free incoming gradients now: their memory is reused hot
                     if not isinstance(results, (tuple, list)) or len(results) != n:
@@ -679,7 +730,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                         _deposit(child, node.next_indices[i], g, create_graph)
                     child.pending -= 1
                     if child.pending == 0:
-                        heapq.heappush(ready, (-child.seq, child))
+                        _push_ready(ready, child)
                 elif g is not None:
                     _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
             g = results = None
