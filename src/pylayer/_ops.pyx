@@ -8,7 +8,7 @@ backward). Every public op first checks for static mode.
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._tensor cimport Tensor, wrap
+from pylayer._tensor cimport Tensor, static_mode_on, wrap
 from pylayer._engine cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
@@ -165,7 +165,7 @@ def add(x, y, name=None):
     >>> pylayer.add(pylayer.to_tensor([1.0, 2.0]), 1.0).numpy()
     array([2., 3.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(add, x, y, name=name)
     xa = _operand(x, "add", "x", 1)
     ya = _operand(y, "add", "y", 2)
@@ -185,7 +185,7 @@ def subtract(x, y, name=None):
     >>> pylayer.subtract(pylayer.to_tensor([3, 4]), 1).numpy()
     array([2, 3])
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(subtract, x, y, name=name)
     xa = _operand(x, "subtract", "x", 1)
     ya = _operand(y, "subtract", "y", 2)
@@ -223,7 +223,7 @@ def multiply(x, y, name=None):
     >>> pylayer.multiply(pylayer.to_tensor([1.0, 2.0]), 3.0).numpy()
     array([3., 6.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(multiply, x, y, name=name)
     xa = _operand(x, "multiply", "x", 1)
     ya = _operand(y, "multiply", "y", 2)
@@ -256,7 +256,7 @@ def divide(x, y, name=None):
     >>> pylayer.divide(pylayer.to_tensor([1.0, 3.0]), 2.0).numpy()
     array([0.5, 1.5], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(divide, x, y, name=name)
     xa = _operand(x, "divide", "x", 1)
     ya = _operand(y, "divide", "y", 2)
@@ -281,7 +281,7 @@ def neg(x, name=None):
     >>> pylayer.neg(pylayer.to_tensor([1.0, -2.0])).numpy()
     array([-1.,  2.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(neg, x, name=name)
     x = _arg(x, "neg", "x", 1)
     return make_output(np.negative((<Tensor>x)._array), (x,), "neg", _neg_bw)
@@ -298,7 +298,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     >>> pylayer.scale(pylayer.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
     array([3., 5.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(globals()["scale"], x, scale=scale, bias=bias,
                                   bias_after_scale=bias_after_scale, act=act, name=name)
     x = _arg(x, "scale", "x", 1)
@@ -420,7 +420,7 @@ def tanh(x, name=None):
     >>> pylayer.tanh(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(tanh, x, name=name)
     x = _float_arg(x, "tanh")
     return make_output(np.tanh((<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
@@ -455,7 +455,7 @@ def exp(x, name=None):
     >>> pylayer.exp(pylayer.to_tensor([0.0])).numpy()
     array([1.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(exp, x, name=name)
     x = _float_arg(x, "exp")
     with np.errstate(over="ignore"):
@@ -474,7 +474,7 @@ def log(x, name=None):
     >>> pylayer.log(pylayer.to_tensor([1.0])).numpy()
     array([0.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(log, x, name=name)
     x = _float_arg(x, "log")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -493,7 +493,7 @@ def sigmoid(x, name=None):
     >>> pylayer.sigmoid(pylayer.to_tensor([0.0])).numpy()
     array([0.5], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(sigmoid, x, name=name)
     x = _float_arg(x, "sigmoid")
     a = (<Tensor>x)._array
@@ -536,7 +536,7 @@ def relu(x, name=None):
     >>> pylayer.nn.functional.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(relu, x, name=name)
     x = _arg(x, "relu", "x", 1)
     a = (<Tensor>x)._array
@@ -572,7 +572,7 @@ def square(x, name=None):
     >>> pylayer.square(pylayer.to_tensor([3.0])).numpy()
     array([9.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(square, x, name=name)
     x = _arg(x, "square", "x", 1)
     a = (<Tensor>x)._array
@@ -593,7 +593,7 @@ def sqrt(x, name=None):
     >>> pylayer.sqrt(pylayer.to_tensor([4.0])).numpy()
     array([2.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(sqrt, x, name=name)
     x = _float_arg(x, "sqrt")
     with np.errstate(invalid="ignore"):
@@ -641,7 +641,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     >>> pylayer.matmul(a, a, transpose_y=True).numpy()
     array([[5.]], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(matmul, x, y, transpose_x=transpose_x,
                                   transpose_y=transpose_y, name=name)
     x = _arg(x, "matmul", "x", 1)
@@ -698,7 +698,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     >>> pylayer.sum(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).numpy()
     array([4., 6.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(sum, x, axis=axis, dtype=dtype, keepdim=keepdim, name=name)
     x = _arg(x, "sum", "x", 1)
     a = (<Tensor>x)._array
@@ -736,7 +736,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     >>> pylayer.mean(pylayer.to_tensor([1.0, 2.0, 6.0])).numpy()
     array(3., dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(mean, x, axis=axis, keepdim=keepdim, name=name)
     x = _arg(x, "mean", "x", 1)
     a = (<Tensor>x)._array
@@ -802,7 +802,7 @@ def reshape(x, shape, name=None):
     >>> pylayer.reshape(pylayer.arange(6), [2, -1]).shape
     [2, 3]
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(reshape, x, shape, name=name)
     x = _arg(x, "reshape", "x", 1)
     a = (<Tensor>x)._array
@@ -842,7 +842,7 @@ def broadcast_to(x, shape, name=None):
     >>> pylayer.broadcast_to(pylayer.to_tensor([1.0, 2.0]), [2, 2]).shape
     [2, 2]
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(broadcast_to, x, shape, name=name)
     return _broadcast(x, shape, "broadcast_to")
 
@@ -854,7 +854,7 @@ def expand(x, shape, name=None):
     >>> pylayer.expand(pylayer.to_tensor([[1.0], [2.0]]), [-1, 3]).shape
     [2, 3]
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(expand, x, shape, name=name)
     return _broadcast(x, shape, "expand")
 
@@ -870,7 +870,7 @@ def cast(x, dtype):
     >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype
     pylayer.float64
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(cast, x, dtype)
     x = _arg(x, "cast", "x", 1)
     a = (<Tensor>x)._array
@@ -895,7 +895,7 @@ def assign(x, output=None):
     >>> pylayer.assign(pylayer.to_tensor([1.0])).numpy()
     array([1.], dtype=float32)
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(assign, x, output)
     x = _arg(x, "assign", "x", 1)
     if output is not None and not isinstance(output, Tensor):
@@ -919,7 +919,7 @@ def transpose(x, perm, name=None):
     >>> pylayer.transpose(pylayer.zeros([2, 3]), [1, 0]).shape
     [3, 2]
     """
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(transpose, x, perm, name=name)
     x = _arg(x, "transpose", "x", 1)
     a = (<Tensor>x)._array

@@ -24,3 +24,4 @@ cdef class Tensor:
 cdef Tensor wrap(object array, bint stop_gradient=*)
 cdef bint grad_enabled() noexcept
 cdef bint set_grad_mode(bint enabled) noexcept
+cdef bint static_mode_on() noexcept

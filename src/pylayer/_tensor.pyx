@@ -42,6 +42,21 @@ def set_grad_enabled_flag(bint enabled):
     return set_grad_mode(enabled)
 
 
+# Static mode is one switch for the whole process (pylayer._state keeps its
+# Python-visible copy); compiled ops read it here without a module lookup.
+cdef bint _static_mode = False
+
+
+cdef bint static_mode_on() noexcept:
+    return _static_mode
+
+
+def set_static_flag(bint on):
+    """Set the compiled copy of the static-mode switch (use ``_state.set_static_mode``)."""
+    global _static_mode
+    _static_mode = on
+
+
 # ------------------------------------------------------------------- dtypes
 class DType:
     """A tensor data type; equal to its name and to the numpy dtype.

@@ -25,7 +25,7 @@ from pylayer._ops import cast
 from pylayer._engine import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._engine cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
                               save_tensor)
-from pylayer._tensor cimport Tensor, grad_enabled, set_grad_mode, wrap
+from pylayer._tensor cimport Tensor, grad_enabled, set_grad_mode, static_mode_on, wrap
 
 cdef extern from *:
     """
@@ -137,7 +137,7 @@ def apply(cls, *args, **kwargs):
     cdef ContextBase ctx
     cdef tuple inputs
     cdef bint previous
-    if _state.static_mode:
+    if static_mode_on():
         return _state.static_call(cls.apply, *args, **kwargs)
     ctx = ContextBase.__new__(cls._context_class)
     ctx._layer = cls

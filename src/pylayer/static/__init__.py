@@ -44,7 +44,7 @@ def enable_static():
     >>> paddle.disable_static(); paddle.in_dynamic_mode()
     True
     """
-    _state.static_mode = True
+    _state.set_static_mode(True)
 
 
 def disable_static(place=None):
@@ -56,7 +56,7 @@ def disable_static(place=None):
     >>> paddle.tanh(paddle.zeros([1])).numpy()
     array([0.], dtype=float32)
     """
-    _state.static_mode = False
+    _state.set_static_mode(False)
 
 
 def in_dynamic_mode():

@@ -388,13 +388,12 @@ class Executor:
                 env[slot] = make_tensor(_read_only(values[name]))
             fetch_slots.append((name, slot))
 
-        previous_mode = _state.static_mode
         previous_grad = set_grad_enabled_flag(record)
-        _state.static_mode = False
+        previous_mode = _state.set_static_mode(False)
         try:
             _run_steps(plan, env)
         finally:
-            _state.static_mode = previous_mode
+            _state.set_static_mode(previous_mode)
             set_grad_enabled_flag(previous_grad)
 
         for name, slot in plan.write_back:

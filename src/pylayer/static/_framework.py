@@ -863,12 +863,11 @@ def trimmed_kwargs(fn, kwargs):
 @contextlib.contextmanager
 def dynamic_mode():
     """Run ops for real inside the block (static mode off), restoring the mode after."""
-    previous = _state.static_mode
-    _state.static_mode = False
+    previous = _state.set_static_mode(False)
     try:
         yield
     finally:
-        _state.static_mode = previous
+        _state.set_static_mode(previous)
 
 
 @contextlib.contextmanager
