@@ -146,6 +146,7 @@ cdef inline object _arith_array(int op, str fn, object xa, object ya):
 
 
 _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
+cdef object _np_tanh = np.tanh   # looked up once instead of on every call
 
 
 cdef inline tuple _shape(object x):
@@ -261,8 +262,8 @@ def divide(x, y, name=None):
     xa = _operand(x, "divide", "x", 1)
     ya = _operand(y, "divide", "y", 2)
     out = _arith_array(3, "divide", xa, ya)
-    if out.dtype == np.float64 and not (isinstance(xa, np.ndarray) and xa.dtype == np.float64) \
-            and not (isinstance(ya, np.ndarray) and ya.dtype == np.float64):
+    if out.dtype == np.float64 and not (cnp.PyArray_Check(xa) and xa.dtype == np.float64) \
+            and not (cnp.PyArray_Check(ya) and ya.dtype == np.float64):
         out = out.astype(np.float32)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
@@ -333,8 +334,8 @@ cdef object _arith(int op, object x, object y):
     cdef bint scalar_first
     cdef Py_ssize_t n
     cdef double s
-    if isinstance(x, np.ndarray):
-        if isinstance(y, np.ndarray):
+    if cnp.PyArray_Check(x):
+        if cnp.PyArray_Check(y):
             if not _fusable(x, y):
                 return None
             out = _empty_like(x)
@@ -349,7 +350,7 @@ cdef object _arith(int op, object x, object y):
         array = x
         number = y
         scalar_first = False
-    elif isinstance(y, np.ndarray) and (type(x) is float or type(x) is int):
+    elif cnp.PyArray_Check(y) and (type(x) is float or type(x) is int):
         array = y
         number = x
         scalar_first = True
@@ -423,7 +424,7 @@ def tanh(x, name=None):
     if static_mode_on():
         return _state.static_call(tanh, x, name=name)
     x = _float_arg(x, "tanh")
-    return make_output(np.tanh((<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
+    return make_output(_np_tanh((<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
 
 
 def _tanh_grad_bw(GradNode node, gg):
@@ -709,7 +710,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
         np_dtype = np.dtype(np.int64)
     out = np.sum(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
-    if not isinstance(out, np.ndarray):
+    if not cnp.PyArray_Check(out):
         out = np.asarray(out)
     return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim)))
 
