@@ -131,7 +131,7 @@ cdef class SavedTensor:
                 value = self.unpack_hook(self.packed)
             finally:
                 set_grad_mode(previous)
-            if isinstance(value, np.ndarray):
+            if cnp.PyArray_Check(value):
                 value = wrap(value)
             elif not isinstance(value, Tensor):
                 raise TypeError(f"unpack_hook must return a Tensor, got {type(value).__name__}")
@@ -171,7 +171,7 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
     if pylayer_hook_depth:
         pack_hook, s.unpack_hook = <tuple>pylayer_innermost_hooks
         s.hooked = True
-        s.counter = t.version_counter()
+        s.counter = t.shared_counter()
         if output_index < 0 and not t.stop_gradient:
             # Keep the way back into the graph (not the data) for create_graph.
             s.source = t if t._node is None else t._node
@@ -182,7 +182,7 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
         finally:
             set_grad_mode(previous)
     elif output_index >= 0:
-        s.counter = t.version_counter()
+        s.counter = t.shared_counter()
         s.tensor = t._array
     else:
         s.tensor = t
@@ -441,7 +441,8 @@ cdef object _sum_grads(object a, object b, bint create_graph):
 cdef object _add_into(object buffer, object g, bint create_graph):
     """Add g to an engine-owned buffer in place when allowed, else allocate."""
     cdef Tensor tb = <Tensor>buffer
-    if not create_graph and tb._grad_owned and tb._array.shape == (<Tensor>g)._array.shape:
+    if (not create_graph and tb._grad_owned
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>tb._array, <cnp.ndarray>(<Tensor>g)._array)):
         _add_arrays_into(tb._array, (<Tensor>g)._array)
         return buffer
     return _sum_grads(buffer, g, create_graph)

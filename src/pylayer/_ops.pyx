@@ -110,12 +110,25 @@ cdef inline object _float_arg(object value, str fn):
     return x
 
 
+cdef bint _has_shape(object array, tuple shape):
+    """``array.shape == shape`` without building the shape tuple."""
+    cdef Py_ssize_t i, ndim = cnp.PyArray_NDIM(<cnp.ndarray>array)
+    cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(<cnp.ndarray>array)
+    if ndim != len(shape):
+        return False
+    for i in range(ndim):
+        item = shape[i]
+        if type(item) is not int or dims[i] != <cnp.npy_intp>item:
+            return False
+    return True
+
+
 cpdef object unbroadcast(object g, tuple shape):
     """Sum a broadcast gradient back to ``shape``."""
     cdef Tensor tg = <Tensor?>g
-    gshape = tg._array.shape
-    if gshape == shape:
+    if _has_shape(tg._array, shape):
         return g
+    gshape = tg._array.shape
     lead = len(gshape) - len(shape)
     axes = list(range(lead))
     for i, size in enumerate(shape):
@@ -151,6 +164,14 @@ cdef object _np_tanh = np.tanh   # looked up once instead of on every call
 
 cdef inline tuple _shape(object x):
     return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
+
+
+cdef object _unbroadcast_like(object g, object x):
+    """unbroadcast(g, shape of x), without building shapes when they already agree."""
+    if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor>g)._array,
+                                                       <cnp.ndarray>(<Tensor>x)._array):
+        return g
+    return unbroadcast(g, _shape(x))
 
 
 # ------------------------------------------------------------ arithmetic
@@ -207,8 +228,8 @@ cdef inline tuple _number_attrs(object x, object y):
 
 def _mul_bw(GradNode node, g):
     x, y = _saved_operands(node)
-    gx = unbroadcast(multiply(g, y), _shape(x)) if node.next_nodes[0] is not None else None
-    gy = unbroadcast(multiply(g, x), _shape(y)) if node.next_nodes[1] is not None else None
+    gx = _unbroadcast_like(multiply(g, y), x) if node.next_nodes[0] is not None else None
+    gy = _unbroadcast_like(multiply(g, x), y) if node.next_nodes[1] is not None else None
     return (gx, gy)
 
 
@@ -239,10 +260,10 @@ def multiply(x, y, name=None):
 
 def _div_bw(GradNode node, g):
     x, y = _saved_operands(node)
-    gx = unbroadcast(divide(g, y), _shape(x)) if node.next_nodes[0] is not None else None
+    gx = _unbroadcast_like(divide(g, y), x) if node.next_nodes[0] is not None else None
     gy = None
     if node.next_nodes[1] is not None:
-        gy = unbroadcast(neg(divide(multiply(g, x), multiply(y, y))), _shape(y))
+        gy = _unbroadcast_like(neg(divide(multiply(g, x), multiply(y, y))), y)
     return (gx, gy)
 
 
@@ -790,7 +811,7 @@ def _reshape_bw(GradNode node, g):
 cpdef object reshape_exact(object x, tuple shape):
     """Differentiable reshape to exactly ``shape`` (no 0/-1 rules; for backward rules)."""
     cdef Tensor t = <Tensor?>x
-    if t._array.shape == shape:
+    if _has_shape(t._array, shape):
         return x
     return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False,
                        t._array.shape)

@@ -18,7 +18,7 @@ cdef class Tensor:
     cdef object __weakref__
 
     cdef void bump_version(self)
-    cpdef VersionCounter version_counter(self)
+    cdef VersionCounter shared_counter(self)
 
 
 cdef Tensor wrap(object array, bint stop_gradient=*)

@@ -297,10 +297,15 @@ cdef class Tensor:
         if self._vc is not None:
             (<VersionCounter>self._vc).value = self._version
 
-    cpdef VersionCounter version_counter(self):
+    cdef VersionCounter shared_counter(self):
+        # cdef, not cpdef: a cpdef method of a type with a __dict__ looks itself
+        # up on every call to find Python overrides.
         if self._vc is None:
             self._vc = VersionCounter(self._version)
         return <VersionCounter>self._vc
+
+    def version_counter(self):
+        return self.shared_counter()
 
     # ---------------------------------------------------------- attributes
     @property
