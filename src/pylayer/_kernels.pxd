@@ -42,8 +42,10 @@ cdef inline void sigmoid_backward_loop(const real* y, const real* dy, real* out,
 cdef inline void relu_backward_loop(const real* y, const real* dy, real* out,
                                     Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
+    cdef real g
     for i in range(n):
-        out[i] = dy[i] if y[i] > 0 else 0
+        g = dy[i]                  # loaded unconditionally, so the compiler can vectorize
+        out[i] = g if y[i] > 0 else 0
 
 
 cdef inline void add_into_loop(real* acc, const real* x, Py_ssize_t n) noexcept nogil:

@@ -160,6 +160,7 @@ cdef inline object _arith_array(int op, str fn, object xa, object ya):
 
 _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
 cdef object _np_tanh = np.tanh   # looked up once instead of on every call
+cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 
 
 cdef inline tuple _shape(object x):
@@ -730,7 +731,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     np_dtype = convert_dtype(dtype, "sum")
     if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
         np_dtype = np.dtype(np.int64)
-    out = np.sum(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
+    out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
     if not cnp.PyArray_Check(out):
         out = np.asarray(out)
     return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim)))

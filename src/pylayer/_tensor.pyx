@@ -454,9 +454,14 @@ cdef class Tensor:
         self._retain_grads = True
 
     def clear_grad(self, set_to_zero=False):
-        if set_to_zero and self._grad is not None:
-            self._grad = wrap(np.zeros_like(self._grad._array))
-            (<Tensor>self._grad)._grad_owned = True
+        cdef Tensor grad = self._grad
+        if set_to_zero and grad is not None:
+            if grad._grad_owned:
+                grad._array.fill(0)        # in place, as Paddle and PyTorch do
+                grad.bump_version()
+            else:
+                self._grad = wrap(np.zeros_like(grad._array))
+                (<Tensor>self._grad)._grad_owned = True
         else:
             self._grad = None
 

@@ -187,3 +187,18 @@ def test_grad_setter_and_clear_grad():
     assert x.grad.numpy()[0] == 3.0
     with pytest.raises(TypeError, match="grad must be a Tensor"):
         x.grad = 3
+
+
+def test_clear_grad_to_zero_zeroes_the_gradient_in_place_as_paddle_does():
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (w * 3).sum().backward()
+    held = w.grad
+    w.clear_grad(set_to_zero=True)
+    assert held.tolist() == [0.0, 0.0] and w.grad.tolist() == [0.0, 0.0]
+    (w * 3).sum().backward()
+    assert w.grad.tolist() == [3.0, 3.0]
+    # A gradient the engine did not allocate is replaced, never written into.
+    mine = paddle.to_tensor([5.0, 5.0])
+    w.grad = mine
+    w.clear_grad(set_to_zero=True)
+    assert mine.tolist() == [5.0, 5.0] and w.grad.tolist() == [0.0, 0.0]
