@@ -1,7 +1,7 @@
 # Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
 # and equal sizes first (see _ops.pyx); _kernels.pyx wraps each loop with a
 # typed-memoryview entry point for tests and the bounds-checked build.
-from libc.math cimport exp as c_exp
+from libc.math cimport exp as c_exp, log as c_log
 
 # Up to this many elements a C loop beats numpy's per-call dispatch; beyond it
 # numpy's run-time-dispatched SIMD loops win, so the fast paths hand over.
@@ -101,3 +101,58 @@ cdef inline void axpy_loop(real alpha, const real* x, real* y, Py_ssize_t n) noe
     cdef Py_ssize_t i
     for i in range(n):
         y[i] += alpha * x[i]
+
+
+cdef inline Py_ssize_t softmax_xent_loop(const real* logits, const long long* labels,
+                                         Py_ssize_t rows, Py_ssize_t classes,
+                                         long long ignore_index, real* losses,
+                                         real* probs) noexcept nogil:
+    """Softmax cross entropy of each row of ``logits`` (rows x classes) with hard labels.
+
+    probs = softmax(row); loss = log(sum(exp(row - max))) - (row[label] - max),
+    0 where the label is ``ignore_index``. Returns -1, or the first row whose
+    label lies outside [0, classes).
+    """
+    cdef Py_ssize_t r, j
+    cdef const real* row
+    cdef real* p
+    cdef real top
+    cdef double total, e
+    cdef long long label
+    for r in range(rows):
+        row = logits + r * classes
+        p = probs + r * classes
+        top = row[0]
+        for j in range(1, classes):
+            if row[j] > top:
+                top = row[j]
+        total = 0
+        for j in range(classes):
+            e = c_exp(<double>(row[j] - top))
+            p[j] = <real>e
+            total += e
+        for j in range(classes):
+            p[j] = <real>(p[j] / total)
+        label = labels[r]
+        if label == ignore_index:
+            losses[r] = 0
+            continue
+        if label < 0 or label >= classes:
+            return r
+        losses[r] = <real>(c_log(total) - (row[label] - top))
+    return -1
+
+
+cdef inline void softmax_xent_backward_loop(const real* probs, const long long* labels,
+                                            const real* factors, Py_ssize_t rows,
+                                            Py_ssize_t classes, long long ignore_index,
+                                            real* out) noexcept nogil:
+    """out = (probs - onehot(labels)) * factor of the row (0 for ignored rows)."""
+    cdef Py_ssize_t r, j
+    cdef real f
+    for r in range(rows):
+        f = factors[r] if labels[r] != ignore_index else 0
+        for j in range(classes):
+            out[r * classes + j] = probs[r * classes + j] * f
+        if labels[r] != ignore_index:
+            out[r * classes + labels[r]] -= f

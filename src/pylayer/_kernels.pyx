@@ -12,7 +12,8 @@ cdef extern from *:
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
 __all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
-           "sigmoid_backward", "relu_backward", "add_into", "axpy"]
+           "sigmoid_backward", "relu_backward", "add_into", "axpy", "softmax_cross_entropy",
+           "softmax_cross_entropy_backward"]
 
 
 cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
@@ -79,3 +80,39 @@ def axpy(double alpha, const real[::1] x, real[::1] y):
     if x.shape[0]:
         with nogil:
             axpy_loop(<real>alpha, &x[0], &y[0], x.shape[0])
+
+
+def softmax_cross_entropy(const real[:, ::1] logits, const long long[::1] labels,
+                          long long ignore_index, real[::1] losses, real[:, ::1] probs):
+    """Per row: probs = softmax(logits), losses = its cross entropy with the label.
+
+    Returns -1, or the first row whose label is neither in [0, classes) nor
+    ``ignore_index`` (its loss and the rows after it are not computed).
+    """
+    cdef Py_ssize_t rows = logits.shape[0], classes = logits.shape[1], bad
+    _same_length(rows, labels.shape[0])
+    _same_length(rows, losses.shape[0])
+    _same_length(rows, probs.shape[0])
+    _same_length(classes, probs.shape[1])
+    if rows == 0 or classes == 0:
+        return -1
+    with nogil:
+        bad = softmax_xent_loop(&logits[0, 0], &labels[0], rows, classes, ignore_index,
+                                &losses[0], &probs[0, 0])
+    return bad
+
+
+def softmax_cross_entropy_backward(const real[:, ::1] probs, const long long[::1] labels,
+                                   const real[::1] factors, long long ignore_index,
+                                   real[:, ::1] out):
+    """out = (probs - onehot(labels)) * factors[row], zero rows where the label is ignored."""
+    cdef Py_ssize_t rows = probs.shape[0], classes = probs.shape[1]
+    _same_length(rows, labels.shape[0])
+    _same_length(rows, factors.shape[0])
+    _same_length(rows, out.shape[0])
+    _same_length(classes, out.shape[1])
+    if rows == 0 or classes == 0:
+        return
+    with nogil:
+        softmax_xent_backward_loop(&probs[0, 0], &labels[0], &factors[0], rows, classes,
+                                   ignore_index, &out[0, 0])

@@ -177,6 +177,31 @@ def test_cross_entropy_hard_labels_vs_numpy(label_shape):
     check_grads(lambda t: F.cross_entropy(t, label), logits)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_fused_paths_agree_with_the_composed_ops(reduction):
+    """Hard labels without weights take one fused node: a C loop for a C-contiguous
+    [N, C] float input with int64 labels, numpy otherwise; both must give the loss
+    and gradients of the composed ops (forced here by an all-ones class weight)."""
+    labels = np.array([0, 2, -100, 1, 2])
+    for logits, label in [
+            (leaf([5, 3], scale=3.0), pylayer.to_tensor(labels)),                  # C loop
+            (leaf([5, 3], scale=3.0), pylayer.to_tensor(labels.astype("int32"))),  # numpy
+            (leaf([5, 3, 2], scale=3.0), pylayer.to_tensor(np.stack([labels] * 2, 1)))]:
+        axis = 1
+        fused = F.cross_entropy(logits, label, reduction=reduction, axis=axis)
+        assert fused.grad_fn.name() == "SoftmaxCrossEntropyGradNode"
+        composed = F.cross_entropy(logits, label, reduction=reduction, axis=axis,
+                                   weight=np.ones(3))
+        np.testing.assert_allclose(fused.numpy(), composed.numpy(), rtol=1e-12)
+        grads = [pylayer.grad(loss.sum(), logits)[0].numpy() for loss in (fused, composed)]
+        np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-15)
+        check_grads(lambda t: F.cross_entropy(t, label, reduction=reduction, axis=axis), logits)
+    float32 = pylayer.to_tensor(RNG.standard_normal([4, 3]).astype("float32"), stop_gradient=False)
+    loss = F.cross_entropy(float32, pylayer.to_tensor([0, 1, 2, 0]))
+    loss.backward()
+    assert loss.dtype == pylayer.float32 and float32.grad.dtype == pylayer.float32
+
+
 def test_cross_entropy_weight_and_ignore_index():
     logits = leaf([5, 3])
     labels = np.array([0, 2, -100, 1, 2])

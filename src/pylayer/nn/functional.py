@@ -10,10 +10,10 @@ import numpy as np
 
 from pylayer import _state
 from pylayer._engine import make_output
-from pylayer import _ops
+from pylayer import _kernels, _ops
 from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
                           neg, sigmoid, square, subtract, tanh, sum as reduce_sum)
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer.ops import creation
 from pylayer.ops._arguments import check_choice, check_dtype, check_int, check_number
 from pylayer.ops.math import erf
@@ -256,9 +256,8 @@ def mse_loss(input, label, reduction="mean", name=None):
     return _reduce(square(subtract(input, label)), reduction)
 
 
-def _hard_targets(input, label, axis, ignore_index, label_smoothing):
-    """One-hot targets (zero rows for ignored labels) and the mask of kept samples."""
-    a = input.numpy()
+def _hard_labels(a, label, axis, ignore_index):
+    """Checked hard labels shaped like ``a`` with ``axis`` of size 1, and the mask of kept ones."""
     lab = label.numpy()
     if lab.dtype.kind not in "iu":
         raise TypeError(f"cross_entropy(): hard labels must be integers, got dtype {lab.dtype}; "
@@ -275,8 +274,21 @@ def _hard_targets(input, label, axis, ignore_index, label_smoothing):
     if ((lab < 0) | (lab >= classes))[kept].any():
         raise ValueError(f"cross_entropy(): labels must lie in [0, {classes}) "
                          f"(or equal ignore_index={ignore_index})")
-    positions = np.arange(classes).reshape([classes if i == axis else 1 for i in range(a.ndim)])
-    onehot = (positions == np.where(kept, lab, -1)).astype(a.dtype)
+    return lab, kept
+
+
+def _one_hot(lab, kept, classes, axis, dtype):
+    """One-hot rows along ``axis`` for the kept labels, zero rows for the ignored ones."""
+    positions = np.arange(classes).reshape([classes if i == axis else 1 for i in range(lab.ndim)])
+    return (positions == np.where(kept, lab, -1)).astype(dtype)
+
+
+def _hard_targets(input, label, axis, ignore_index, label_smoothing):
+    """One-hot targets (zero rows for ignored labels) and the mask of kept samples."""
+    a = input.numpy()
+    lab, kept = _hard_labels(a, label, axis, ignore_index)
+    classes = a.shape[axis]
+    onehot = _one_hot(lab, kept, classes, axis, a.dtype)
     if label_smoothing:
         onehot = onehot * (1.0 - label_smoothing) + kept * (label_smoothing / classes)
     return onehot.astype(a.dtype), lab, kept
@@ -298,6 +310,7 @@ def check_cross_entropy_arguments(weight, ignore_index, reduction, axis, label_s
         raise TypeError(f"{fn}(): argument 'weight' (position 3) must be a numeric Tensor, got "
                         f"dtype {weight.dtype.name}")
     return weight
+
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
@@ -338,6 +351,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if class_weight.shape != (input.shape[axis],):
             raise ValueError(f"cross_entropy(): 'weight' must have one entry per class "
                              f"({input.shape[axis]}), got shape {list(class_weight.shape)}")
+    if not soft_label and use_softmax and class_weight is None and not label_smoothing:
+        return _softmax_cross_entropy(input, label, axis, ignore_index, reduction)
     log_probs = log_softmax(input, axis) if use_softmax else log(input)
     if soft_label:
         if label.shape != input.shape:
@@ -373,6 +388,61 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if kept_count is not None:
         return divide(total, kept_count)
     return mean(loss)
+
+
+def _softmax_cross_entropy(input, label, axis, ignore_index, reduction):
+    """cross_entropy with hard labels, no weights and no smoothing, as one graph node.
+
+    The same loss as the composed ops of cross_entropy, at a fraction of the
+    cost: one node whose backward is ``(softmax(input) - onehot) * dloss``. A
+    C-contiguous float [N, C] input with int64 labels runs a fused C loop.
+    """
+    a = input.numpy()
+    lab = label.numpy()
+    probs = None
+    if (a.ndim == 2 and axis == 1 and a.dtype in _KERNEL_DTYPES and a.flags.c_contiguous
+            and lab.dtype == np.int64 and lab.shape in ((a.shape[0],), (a.shape[0], 1))):
+        lab = np.ascontiguousarray(lab.reshape(-1, 1))
+        losses = np.empty((a.shape[0], 1), a.dtype)
+        probs = np.empty_like(a)
+        if _kernels.softmax_cross_entropy(a, lab.reshape(-1), ignore_index, losses.reshape(-1),
+                                          probs) >= 0:
+            _hard_labels(a, label, axis, ignore_index)  # raises the error for that label
+        kept = lab != ignore_index
+    else:
+        lab, kept = _hard_labels(a, label, axis, ignore_index)
+        shifted = _shifted(a, axis)
+        picked = np.take_along_axis(shifted, np.where(kept, lab, 0), axis)
+        losses = np.log(np.exp(shifted).sum(axis=axis, keepdims=True)) - picked
+        losses = np.where(kept, losses, 0).astype(a.dtype)
+    weights = kept.astype(a.dtype)           # d(out)/d(loss of each sample)
+    out = losses
+    if reduction != "none":
+        out = losses.sum()
+        if reduction == "mean":
+            count = kept.sum()
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = out / count
+                weights = weights / count
+    out = np.asarray(out, dtype=a.dtype)
+    return make_output(out, (input,), "softmax_cross_entropy", _softmax_cross_entropy_bw,
+                       (input,), False, (axis, lab, kept, weights, probs, ignore_index))
+
+
+_KERNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _softmax_cross_entropy_bw(node, g):
+    x = node.saved_tensors()[0]        # also checks that x was not changed in place
+    axis, lab, kept, weights, probs, ignore_index = node.attrs
+    if probs is not None and not is_grad_enabled():
+        factors = np.ascontiguousarray((g.numpy() * weights).reshape(-1), dtype=probs.dtype)
+        out = np.empty_like(probs)
+        _kernels.softmax_cross_entropy_backward(probs, lab.reshape(-1), factors, ignore_index,
+                                                out)
+        return (make_tensor(out),)
+    onehot = make_tensor(_one_hot(lab, kept, x.shape[axis], axis, x.numpy().dtype))
+    return (multiply(subtract(softmax(x, axis), onehot), multiply(g, make_tensor(weights))),)
 
 
 # ----------------------------------------------------------------- linear
