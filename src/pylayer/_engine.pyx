@@ -510,6 +510,30 @@ cdef object _call_backward(GradNode node, object grads):
     return results
 
 
+cdef extern from *:
+    """
+    #define pylayer_refcount(o) Py_REFCNT((PyObject *)(o))
+    """
+    # Through a void*, so that reading it takes no reference of its own.
+    Py_ssize_t refcount "pylayer_refcount"(void *obj)
+
+
+cdef inline void _adopt_if_unshared(Tensor g):
+    """Let the engine sum into ``g`` in place (and a leaf take it as its .grad, no copy).
+
+    Only when nothing outside the engine can see it: the caller checked that
+    only the engine holds ``g``; its array must be held by ``g`` alone and own
+    its memory (no view, no saved tensor, no ``.numpy()`` result shares it).
+    """
+    cdef cnp.ndarray array
+    if g._node is not None or refcount(<void*>g._array) != 1:
+        return
+    array = <cnp.ndarray>g._array
+    if (cnp.PyArray_BASE(array) == NULL
+            and cnp.PyArray_CHKFLAGS(array, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE)):
+        g._grad_owned = True
+
+
 cdef unsigned long long _next_visit = 0
 
 
@@ -721,6 +745,8 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                 if child_obj is None:
                     continue
                 g = results[i] if results is not None else None
+                if g is not None and not create_graph and refcount(<void*>g) == 2:
+                    _adopt_if_unshared(<Tensor>g)  # 2: ``results`` and ``g`` only
                 if cut is not None and g is not None and (
                         id(child_obj) in cut if isinstance(child_obj, Tensor)
                         else (child_obj, node.next_indices[i]) in cut):
@@ -801,6 +827,7 @@ cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph):
     cdef Tensor tg
     if leaf._hooks:
         g = _apply_hooks(leaf._hooks, g)
+        (<Tensor>g)._grad_owned = False   # a hook may have kept it
     tg = <Tensor>g
     if tg._array.dtype != leaf._array.dtype:
         if create_graph:

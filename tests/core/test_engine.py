@@ -58,6 +58,49 @@ def test_grads_do_not_alias_between_leaves():
     assert y.grad.numpy()[0] == 1.0
 
 
+class _Returns(paddle.autograd.PyLayer):
+    """Backward returns a new gradient and tells where its data lives (an int, no reference)."""
+    addresses = []
+    keep = []
+
+    @staticmethod
+    def forward(ctx, x, keep_it):
+        ctx.keep_it = keep_it
+        return x * 1
+
+    @staticmethod
+    def backward(ctx, dy):
+        g = dy * 2
+        _Returns.addresses.append(g.numpy().ctypes.data)
+        _Returns.keep.extend(g for _ in range(ctx.keep_it))
+        return g
+
+
+def test_a_leaf_takes_an_unshared_gradient_without_copying_it():
+    x = leaf([1.0, 2.0])
+    _Returns.addresses.clear()
+    _Returns.apply(x, 0).sum().backward()
+    assert x.grad.numpy().ctypes.data == _Returns.addresses[-1]
+    (_Returns.apply(x, 0) * 1).sum().backward()       # sums into the adopted gradient
+    assert x.grad.tolist() == [4.0, 4.0]
+
+
+def test_a_gradient_someone_else_holds_is_never_written_into():
+    x = leaf([1.0, 2.0])
+    _Returns.keep.clear()
+    _Returns.apply(x, 1).sum().backward()             # backward keeps what it returns
+    kept = _Returns.keep[0]
+    assert x.grad.numpy().ctypes.data != kept.numpy().ctypes.data
+    _Returns.apply(x, 0).sum().backward()
+    assert kept.tolist() == [2.0, 2.0] and x.grad.tolist() == [4.0, 4.0]
+    seen = []
+    z = leaf([1.0])
+    z.register_hook(lambda g: seen.append(g))         # a leaf hook may keep the gradient
+    (z * 3).backward()
+    (z * 3).backward()
+    assert seen[0].tolist() == [3.0] and z.grad.tolist() == [6.0]
+
+
 def test_multiple_roots_and_outputs():
     x = leaf([1.0, 2.0])
     a, b = x * 2, x * 3
