@@ -761,10 +761,14 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                 elif g is not None:
                     _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
             g = results = None
-    finally:
-        set_grad_mode(previous_mode)
+    except BaseException:
+        # A completed pass has emptied every buffer; a failed one must not leave
+        # gradients on the nodes it did not reach.
         for node in order:
             node.buffer = None
+        raise
+    finally:
+        set_grad_mode(previous_mode)
 
     if inputs is None:
         for key, g in leaf_grads.items():
