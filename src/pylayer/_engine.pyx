@@ -56,7 +56,8 @@ def is_anomaly_enabled():
 
 
 # --------------------------------------------------- saved-tensor hooks
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from *:
     """
@@ -274,26 +275,42 @@ cdef class GradNode:
         self.released = True
 
 
+# next_indices of nodes whose inputs are all output 0 of their producers (most
+# nodes): shared instead of one tuple per node.
+cdef tuple _ZERO_INDICES = tuple([(0,) * n for n in range(5)])
+
+
 cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, object attrs):
     global _next_seq
     cdef GradNode node = GradNode.__new__(GradNode)
     cdef Py_ssize_t n = len(inputs)
-    cdef list nexts = [None] * n
-    cdef list indices = [0] * n
+    cdef tuple nexts = PyTuple_New(n)
+    cdef list indices = None
     cdef Py_ssize_t i
     cdef Tensor t
     for i in range(n):
         item = inputs[i]
+        edge = None
         if isinstance(item, Tensor):
             t = <Tensor>item
             if not t.stop_gradient:
                 if t._node is None:
-                    nexts[i] = t
+                    edge = t
                 else:
-                    nexts[i] = t._node
-                    indices[i] = t._out_index
-    node.next_nodes = tuple(nexts)
-    node.next_indices = tuple(indices)
+                    edge = t._node
+                    if t._out_index != 0:
+                        if indices is None:
+                            indices = [0] * n
+                        indices[i] = t._out_index
+        Py_INCREF(edge)
+        PyTuple_SET_ITEM(nexts, i, edge)
+    node.next_nodes = nexts
+    if indices is not None:
+        node.next_indices = tuple(indices)
+    elif n < 5:
+        node.next_indices = <tuple>_ZERO_INDICES[n]
+    else:
+        node.next_indices = (0,) * n
     node.backward_fn = backward_fn
     node.op_name = op_name
     node.attrs = attrs
@@ -335,7 +352,9 @@ cpdef Tensor make_output(object array, tuple inputs, str op_name, object backwar
         return wrap(array, True)
     out = wrap(array, False)
     node = new_grad_node(inputs, op_name, backward_fn, attrs)
-    if save or save_output:
+    if save_output and not save:
+        node.saved = (save_tensor(out, 0),)
+    elif save or save_output:
         saved = [save_tensor(<Tensor>t) for t in save]
         if save_output:
             saved.append(save_tensor(out, 0))
