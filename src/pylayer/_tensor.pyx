@@ -2,6 +2,9 @@
 import numpy as np
 
 cimport cython
+cimport numpy as cnp
+
+cnp.import_array()
 
 __all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
            "bool_", "uint8", "int32", "int64", "float16", "float32", "float64",
@@ -232,11 +235,125 @@ cdef object _engine_backward = None
 cdef long _name_counter = 0
 
 
+# The arithmetic operators' functions, looked up once at install.
+cdef object _add = None, _subtract = None, _multiply = None, _divide = None
+
+
 def install(ops_namespace, backward_function):
     """Give Tensor its operators and backward (done once by pylayer/__init__)."""
-    global _ops, _engine_backward
+    global _ops, _engine_backward, _add, _subtract, _multiply, _divide
     _ops = ops_namespace
     _engine_backward = backward_function
+    _add, _subtract = ops_namespace.add, ops_namespace.subtract
+    _multiply, _divide = ops_namespace.multiply, ops_namespace.divide
+
+
+# ------------------------------------------------ temporaries of an expression
+# In ``dy * (1 - y * y)`` on large arrays each operator allocates a new array
+# while the operand it consumes is freed right after. As numpy does, an
+# operand that nothing but the running expression holds is overwritten
+# instead. A reference count of one does not prove that on its own (C code
+# may call an operator with a borrowed reference and use the object after),
+# so the call stack must also lead straight back to the interpreter's
+# evaluation loop, through this module and libpython only.
+cdef extern from *:
+    """
+    #if defined(__linux__) || defined(__APPLE__)
+    #include <execinfo.h>
+    #include <dlfcn.h>
+    static int pylayer_stack_state = 0;      /* 0 not probed, 1 usable, -1 not usable */
+    static void *pylayer_python_base, *pylayer_own_base, *pylayer_eval_loop;
+
+    static int pylayer_called_from_interpreter(void) {
+        void *frames[32];
+        Dl_info info;
+        int n, i;
+        if (pylayer_stack_state == 0) {
+            pylayer_stack_state = -1;
+            if (!dladdr((void *)&PyNumber_Add, &info)) return 0;
+            pylayer_python_base = info.dli_fbase;
+            if (!dladdr((void *)&pylayer_called_from_interpreter, &info)) return 0;
+            pylayer_own_base = info.dli_fbase;
+            pylayer_eval_loop = dlsym(RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
+            if (pylayer_eval_loop == NULL) return 0;
+            pylayer_stack_state = 1;
+        }
+        if (pylayer_stack_state < 0) return 0;
+        n = backtrace(frames, 32);
+        for (i = 1; i < n; i++) {
+            if (!dladdr(frames[i], &info)) return 0;
+            if (info.dli_fbase == pylayer_own_base) continue;
+            if (info.dli_fbase != pylayer_python_base) return 0;
+            if (info.dli_saddr == pylayer_eval_loop) return 1;
+        }
+        return 0;
+    }
+    #else
+    static int pylayer_called_from_interpreter(void) { return 0; }
+    #endif
+    #define pylayer_refcount(o) Py_REFCNT((PyObject *)(o))
+    """
+    bint called_from_interpreter "pylayer_called_from_interpreter"()
+    # Through a void*, so that reading it takes no reference of its own.
+    Py_ssize_t refcount "pylayer_refcount"(void *obj)
+
+# Below this size a new array costs less than the stack check (numpy's choice too).
+cdef enum:
+    ELIDE_MIN_BYTES = 256 * 1024
+
+cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
+
+
+cdef bint _overwritable(object operand, object other):
+    """Whether ``operand`` is a large float Tensor that only the expression holds,
+    whose array can take the result of an elementwise op with ``other``."""
+    cdef cnp.ndarray a
+    if type(operand) is not Tensor or refcount(<void*>operand) != 1:
+        return False
+    array = (<Tensor>operand)._array
+    if not cnp.PyArray_CheckExact(array) or refcount(<void*>array) != 2:
+        return False    # 2: the Tensor and the local variable ``array``
+    a = <cnp.ndarray>array
+    if (cnp.PyArray_NBYTES(a) < ELIDE_MIN_BYTES or cnp.PyArray_BASE(a) != NULL
+            or not cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE
+                                        | cnp.NPY_ARRAY_C_CONTIGUOUS)
+            or (cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32 and cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT64)):
+        return False
+    if type(other) is float:
+        return True
+    if type(other) is int:
+        return -(1 << 53) <= other <= (1 << 53)
+    if type(other) is Tensor and cnp.PyArray_CheckExact((<Tensor>other)._array):
+        return (cnp.PyArray_TYPE(<cnp.ndarray>(<Tensor>other)._array) == cnp.PyArray_TYPE(a)
+                and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor>other)._array, a))
+    return False
+
+
+cdef object _in_place(int op, object x, object y):
+    """``x (op) y`` (0 add, 1 subtract, 2 multiply, 3 divide) written into the array of a
+    temporary operand, or None when no operand may be overwritten."""
+    if _static_mode:
+        return None
+    if _overwritable(x, y):
+        target = x
+    elif _overwritable(y, x):
+        target = y
+    else:
+        return None
+    if grad_enabled() and ((type(x) is Tensor and not (<Tensor>x).stop_gradient)
+                           or (type(y) is Tensor and not (<Tensor>y).stop_gradient)):
+        return None     # the result is recorded: the op must run
+    if not called_from_interpreter():
+        return None
+    out = (<Tensor>target)._array
+    xa = (<Tensor>x)._array if type(x) is Tensor else x
+    ya = (<Tensor>y)._array if type(y) is Tensor else y
+    if op == 3:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            _UFUNCS[op](xa, ya, out=out)
+    else:
+        _UFUNCS[op](xa, ya, out=out)
+    return wrap(out, True)
 
 
 cdef Tensor wrap(object array, bint stop_gradient=True):
@@ -541,29 +658,38 @@ cdef class Tensor:
         _ops.setitem(self, index, value)
 
     # ------------------------------------------------------------ operators
+    # + - * / first try to reuse a temporary operand's array (see _in_place).
     def __add__(self, other):
-        return _ops.add(self, other)
+        result = _in_place(0, self, other)
+        return _add(self, other) if result is None else result
 
     def __radd__(self, other):
-        return _ops.add(other, self)
+        result = _in_place(0, other, self)
+        return _add(other, self) if result is None else result
 
     def __sub__(self, other):
-        return _ops.subtract(self, other)
+        result = _in_place(1, self, other)
+        return _subtract(self, other) if result is None else result
 
     def __rsub__(self, other):
-        return _ops.subtract(other, self)
+        result = _in_place(1, other, self)
+        return _subtract(other, self) if result is None else result
 
     def __mul__(self, other):
-        return _ops.multiply(self, other)
+        result = _in_place(2, self, other)
+        return _multiply(self, other) if result is None else result
 
     def __rmul__(self, other):
-        return _ops.multiply(other, self)
+        result = _in_place(2, other, self)
+        return _multiply(other, self) if result is None else result
 
     def __truediv__(self, other):
-        return _ops.divide(self, other)
+        result = _in_place(3, self, other)
+        return _divide(self, other) if result is None else result
 
     def __rtruediv__(self, other):
-        return _ops.divide(other, self)
+        result = _in_place(3, other, self)
+        return _divide(other, self) if result is None else result
 
     def __floordiv__(self, other):
         return _ops.floor_divide(self, other)
