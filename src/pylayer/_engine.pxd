@@ -18,7 +18,6 @@ cdef class GradNode:
     cdef public object creation_stack
     # Bookkeeping of the backward pass running through this node.
     cdef unsigned long long visit      # stamp of the last backward pass that reached it
-    cdef Py_ssize_t pending            # edges from nodes not yet run
     cdef object buffer                 # gradients summed as they arrive: the gradient
                                        # itself for one output, else a list per output
     cdef object __weakref__

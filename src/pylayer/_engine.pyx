@@ -1,8 +1,11 @@
 """The graph and the backward engine.
 
-A GradNode is made for each recorded op. Backward counts each node's
-dependencies, then runs nodes from a ready queue (newest first), summing the
-gradients that fan in to a node in a per-node buffer. It never recurses.
+A GradNode is made for each recorded op, with a sequence number larger than
+those of the nodes it consumes. Backward therefore needs no dependency
+count: it runs the nodes it reaches from a heap in decreasing sequence order,
+and by the time a node comes out, every node that feeds it a gradient has run.
+Gradients that fan in to a node are summed in a per-node buffer. It never
+recurses.
 """
 import threading
 import traceback
@@ -556,10 +559,12 @@ cdef inline void _adopt_if_unshared(Tensor g):
 cdef unsigned long long _next_visit = 0
 
 
-cdef inline void _start_visit(GradNode node, unsigned long long stamp):
-    node.visit = stamp
-    node.pending = 0
-    node.buffer = None
+cdef inline void _enter(list ready, GradNode node, unsigned long long stamp):
+    """Queue ``node`` (with an empty buffer) the first time this pass reaches it."""
+    if node.visit != stamp:
+        node.visit = stamp
+        node.buffer = None
+        _push_ready(ready, node)
 
 
 cdef inline void _deposit(GradNode node, Py_ssize_t index, object g, bint create_graph):
@@ -629,9 +634,6 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     cdef dict leaf_grads = {}
     cdef dict leaf_objs = {}
     cdef list ready = []
-    cdef list stack = []
-    cdef list order = []
-    cdef list roots = []
     cdef dict captured = None
     cdef dict capture_nodes = None
     cdef set needed = None
@@ -676,41 +678,22 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             _raise_released(<GradNode>t._node)
         root_grads.append((t, g))
 
-    # Find every reachable node, clear its bookkeeping, count edges into it.
     global _next_visit
     _next_visit += 1
     cdef unsigned long long stamp = _next_visit
-    for t, g in root_grads:
-        if t._node is not None:
-            node = <GradNode>t._node
-            if node.visit != stamp:
-                _start_visit(node, stamp)
-                order.append(node)
-                stack.append(node)
-                roots.append(node)
-    while stack:
-        node = <GradNode>stack.pop()
-        for child_obj in node.next_nodes:
-            if isinstance(child_obj, GradNode):
-                child = <GradNode>child_obj
-                if child.visit != stamp:
-                    _start_visit(child, stamp)
-                    order.append(child)
-                    stack.append(child)
-                child.pending += 1
+    if inputs is not None:
+        # Only grad(inputs=...) walks the graph first: to skip the nodes that
+        # cannot reach one of the inputs.
+        needed = _nodes_leading_to(_reachable(root_grads, stamp), inputs, capture_nodes)
+        _next_visit += 1
+        stamp = _next_visit
 
     for t, g in root_grads:
         if t._node is None:
             _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
         else:
+            _enter(ready, <GradNode>t._node, stamp)
             _deposit(<GradNode>t._node, t._out_index, g, create_graph)
-
-    if inputs is not None:
-        needed = _nodes_leading_to(order, inputs, capture_nodes)
-
-    for node in roots:
-        if node.pending == 0:
-            _push_ready(ready, node)
 
     previous_mode = set_grad_mode(create_graph)
     try:
@@ -771,19 +754,18 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                         else (child_obj, node.next_indices[i]) in cut):
                     g = None
                 if isinstance(child_obj, GradNode):
+                    # Entered even without a gradient, so that it is released too.
                     child = <GradNode>child_obj
+                    _enter(ready, child, stamp)
                     if g is not None:
                         _deposit(child, node.next_indices[i], g, create_graph)
-                    child.pending -= 1
-                    if child.pending == 0:
-                        _push_ready(ready, child)
                 elif g is not None:
                     _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
             g = results = None
     except BaseException:
         # A completed pass has emptied every buffer; a failed one must not leave
-        # gradients on the nodes it did not reach.
-        for node in order:
+        # gradients on the queued nodes it did not run.
+        for node in ready:
             node.buffer = None
         raise
     finally:
@@ -805,6 +787,25 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             g = captured.get((t._node, t._out_index))
         found.append(g)
     return found
+
+
+cdef list _reachable(list root_grads, unsigned long long stamp):
+    """Every node reachable from the roots (marked with ``stamp``)."""
+    cdef list order = [], stack = []
+    cdef GradNode node
+    for t, g in root_grads:
+        if (<Tensor>t)._node is not None:
+            stack.append((<Tensor>t)._node)
+    while stack:
+        node = <GradNode>stack.pop()
+        if node.visit == stamp:
+            continue
+        node.visit = stamp
+        order.append(node)
+        for child in node.next_nodes:
+            if isinstance(child, GradNode) and (<GradNode>child).visit != stamp:
+                stack.append(child)
+    return order
 
 
 cdef set _nodes_leading_to(list order, inputs, dict capture_nodes):

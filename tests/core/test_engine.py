@@ -178,6 +178,36 @@ def test_ready_queue_runs_newest_first():
     assert order == ["b", "a"]
 
 
+def test_a_node_runs_after_every_node_that_feeds_it_even_when_made_in_between():
+    """Nodes run in decreasing creation order; a node fed by several later nodes,
+    some of them reached only through long branches, still gets the full sum."""
+    x = leaf([1.0, 2.0])
+    shared = x * 1.5
+    long_branch = shared
+    for _ in range(5):
+        long_branch = long_branch * 1.0 + 0.0
+    side = x * 0.0 + shared * 2.0
+    total = (long_branch * 4.0 + side).sum()
+    (gx,) = paddle.grad([total], [x], retain_graph=True)
+    total.backward()
+    np.testing.assert_allclose(gx.numpy(), [9.0, 9.0])     # 1.5 * (4 + 2)
+    np.testing.assert_allclose(x.grad.numpy(), [9.0, 9.0])
+
+
+def test_nodes_that_get_no_gradient_are_released_too():
+    x = leaf([1.0])
+    y = x * 2
+    z = y * 3
+    paddle.grad([z], [x], no_grad_vars=[y], allow_unused=True)
+    with pytest.raises(RuntimeError, match="second time"):
+        y.backward()                       # y's node was reached, without a gradient
+    w = x * 2
+    v = (w * 3).sum()
+    v.backward(retain_graph=False)
+    with pytest.raises(RuntimeError, match="second time"):
+        w.backward()
+
+
 def test_hooks_replace_and_remove():
     x = leaf([1.0, 2.0])
     y = x * 2
