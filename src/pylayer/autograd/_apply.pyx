@@ -11,7 +11,7 @@ as nothing uses it.
 
 The common call (positional Tensor inputs, one Tensor output, no marks)
 takes a path without per-call lists or dicts; everything else takes the
-general path, which builds the same record.
+general path, which fills the same fields.
 """
 cimport cython
 from cpython.ref cimport PyObject, Py_INCREF
