@@ -13,7 +13,6 @@ class ContextBase:
     _saved: Any
     _saved_hooks: Optional[tuple]
     _packed: Any
-    _built: bool
     _node_ref: Any
     _not_inplace: tuple
     _non_differentiable: tuple

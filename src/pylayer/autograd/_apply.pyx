@@ -48,8 +48,8 @@ cdef class ContextBase:
 
     >>> from pylayer.autograd import PyLayerContext
     >>> ctx = PyLayerContext()
-    >>> ctx._built, ctx._materialize_grads
-    (False, True)
+    >>> ctx._node_ref is None, ctx._materialize_grads
+    (True, True)
     """
     cdef public object _layer                # the PyLayer subclass
     cdef public tuple _needs                 # per input slot: does it need a gradient
@@ -60,9 +60,8 @@ cdef class ContextBase:
     cdef public object _output_dtype         # the dtype of a single output
     cdef public object _saved                # what save_for_backward got, until packed
     cdef public object _saved_hooks          # the hook pair active when it was called
-    cdef public object _packed               # what the node keeps
-    cdef public bint _built                  # a node was recorded (_packed is set)
-    cdef public object _node_ref             # weak reference to the node
+    cdef public object _packed               # what the node keeps (once _node_ref is set)
+    cdef public object _node_ref             # weak reference to the node; None: no node
     cdef public tuple _not_inplace
     cdef public tuple _non_differentiable
     cdef public bint _materialize_grads
@@ -409,7 +408,6 @@ cdef void _pack_saved(ContextBase ctx, first, Py_ssize_t n_outputs, skipped,
     ``first`` is the first output; ``tensors`` all of them when there are several.
     """
     saved, hooks = ctx._saved, ctx._saved_hooks
-    ctx._built = True
     ctx._saved = ctx._saved_hooks = None
     if saved is None:
         return
@@ -472,7 +470,7 @@ cpdef object unpack_saved(ContextBase ctx):
     """
     cdef Py_ssize_t i, n
     cdef tuple packed, result
-    if not ctx._built:
+    if ctx._node_ref is None:
         return ctx._saved
     node = node_of(ctx)
     if node is None:
