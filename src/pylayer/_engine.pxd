@@ -5,7 +5,7 @@ cdef class GradNode:
     cdef public object backward_fn     # fn(node, grads) -> one gradient (or None) per input
     cdef public tuple next_nodes       # per input: GradNode, leaf Tensor, or None
     cdef public tuple next_indices     # per input: which output of the next node
-    cdef public tuple saved            # SavedTensor per saved tensor
+    cdef public object saved           # a SavedTensor, or a tuple of them (None: nothing)
     cdef public object attrs           # what the backward needs besides tensors
     cdef public Py_ssize_t n_outputs
     cdef public bint multi_output      # backward_fn gets a tuple of grads

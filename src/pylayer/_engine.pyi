@@ -6,7 +6,7 @@ class GradNode:
     backward_fn: Callable[..., Sequence[Optional[Tensor]]]
     next_nodes: tuple
     next_indices: tuple
-    saved: Optional[tuple]
+    saved: Any   # a SavedTensor, a tuple of them, or None
     attrs: Any
     n_outputs: int
     multi_output: bool

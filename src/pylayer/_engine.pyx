@@ -254,11 +254,10 @@ cdef class GradNode:
             _raise_released(self)
         if self.saved is None:
             return ()
-        n = len(self.saved)
-        if n == 1:
-            return ((<SavedTensor>self.saved[0]).unpack(self),)
+        if type(self.saved) is SavedTensor:
+            return ((<SavedTensor>self.saved).unpack(self),)
         return tuple([(<SavedTensor>s).unpack(self) if s is not None else None
-                      for s in self.saved])
+                      for s in <tuple>self.saved])
 
     def output_hooks(self, Py_ssize_t index):
         if self._output_hooks is None:
@@ -356,7 +355,7 @@ cpdef Tensor make_output(object array, tuple inputs, str op_name, object backwar
     out = wrap(array, False)
     node = new_grad_node(inputs, op_name, backward_fn, attrs)
     if save_output and not save:
-        node.saved = (save_tensor(out, 0),)
+        node.saved = save_tensor(out, 0)   # one saved tensor: no tuple around it
     elif save or save_output:
         saved = [save_tensor(<Tensor>t) for t in save]
         if save_output:
