@@ -1,4 +1,4 @@
-"""The Tensor type, dtypes and the per-thread gradient mode."""
+"""The Tensor type and its operators, dtypes, the per-thread gradient mode, the static-mode flag."""
 import numpy as np
 
 cimport cython
