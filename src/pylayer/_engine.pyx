@@ -15,7 +15,8 @@ import numpy as np
 cimport cython
 cimport numpy as cnp
 from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop
-from pylayer._tensor cimport Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode
+from pylayer._tensor cimport (Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode,
+                             has_unshared_array, refcount)
 
 cnp.import_array()
 
@@ -531,27 +532,13 @@ cdef object _call_backward(GradNode node, object grads):
     return results
 
 
-cdef extern from *:
-    """
-    #define pylayer_refcount(o) Py_REFCNT((PyObject *)(o))
-    """
-    # Through a void*, so that reading it takes no reference of its own.
-    Py_ssize_t refcount "pylayer_refcount"(void *obj)
-
-
 cdef inline void _adopt_if_unshared(Tensor g):
     """Let the engine sum into ``g`` in place (and a leaf take it as its .grad, no copy).
 
     Only when nothing outside the engine can see it: the caller checked that
-    only the engine holds ``g``; its array must be held by ``g`` alone and own
-    its memory (no view, no saved tensor, no ``.numpy()`` result shares it).
+    only the engine holds ``g``, and its array must be ``g``'s alone.
     """
-    cdef cnp.ndarray array
-    if g._node is not None or refcount(<void*>g._array) != 1:
-        return
-    array = <cnp.ndarray>g._array
-    if (cnp.PyArray_BASE(array) == NULL
-            and cnp.PyArray_CHKFLAGS(array, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE)):
+    if g._node is None and has_unshared_array(g):
         g._grad_owned = True
 
 

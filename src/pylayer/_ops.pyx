@@ -8,7 +8,7 @@ backward). Every public op first checks for static mode.
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._tensor cimport Tensor, static_mode_on, wrap
+from pylayer._tensor cimport Tensor, has_shape, static_mode_on, wrap
 from pylayer._engine cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
@@ -110,23 +110,10 @@ cdef inline object _float_arg(object value, str fn):
     return x
 
 
-cdef bint _has_shape(object array, tuple shape):
-    """``array.shape == shape`` without building the shape tuple."""
-    cdef Py_ssize_t i, ndim = cnp.PyArray_NDIM(<cnp.ndarray>array)
-    cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(<cnp.ndarray>array)
-    if ndim != len(shape):
-        return False
-    for i in range(ndim):
-        item = shape[i]
-        if type(item) is not int or dims[i] != <cnp.npy_intp>item:
-            return False
-    return True
-
-
 cpdef object unbroadcast(object g, tuple shape):
     """Sum a broadcast gradient back to ``shape``."""
     cdef Tensor tg = <Tensor?>g
-    if _has_shape(tg._array, shape):
+    if has_shape(tg._array, shape):
         return g
     gshape = tg._array.shape
     lead = len(gshape) - len(shape)
@@ -812,7 +799,7 @@ def _reshape_bw(GradNode node, g):
 cpdef object reshape_exact(object x, tuple shape):
     """Differentiable reshape to exactly ``shape`` (no 0/-1 rules; for backward rules)."""
     cdef Tensor t = <Tensor?>x
-    if _has_shape(t._array, shape):
+    if has_shape(t._array, shape):
         return x
     return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False,
                        t._array.shape)

@@ -1,3 +1,8 @@
+cdef extern from "Python.h":
+    # Through a void*, so that reading a count takes no reference of its own.
+    Py_ssize_t refcount "Py_REFCNT"(void *obj)
+
+
 cdef class VersionCounter:
     cdef public long value
 
@@ -25,3 +30,5 @@ cdef Tensor wrap(object array, bint stop_gradient=*)
 cdef bint grad_enabled() noexcept
 cdef bint set_grad_mode(bint enabled) noexcept
 cdef bint static_mode_on() noexcept
+cdef bint has_unshared_array(Tensor t)
+cdef bint has_shape(object array, tuple shape)

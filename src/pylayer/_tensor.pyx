@@ -291,11 +291,8 @@ cdef extern from *:
     #else
     static int pylayer_called_from_interpreter(void) { return 0; }
     #endif
-    #define pylayer_refcount(o) Py_REFCNT((PyObject *)(o))
     """
     bint called_from_interpreter "pylayer_called_from_interpreter"()
-    # Through a void*, so that reading it takes no reference of its own.
-    Py_ssize_t refcount "pylayer_refcount"(void *obj)
 
 # Below this size a new array costs less than the stack check (numpy's choice too).
 cdef enum:
@@ -304,19 +301,39 @@ cdef enum:
 cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
 
 
+cdef bint has_unshared_array(Tensor t):
+    """Whether ``t``'s array is a plain ndarray that owns its writeable memory and that
+    nothing but ``t`` refers to (no view, saved tensor or ``numpy()`` result)."""
+    cdef cnp.ndarray a
+    if not cnp.PyArray_CheckExact(t._array) or refcount(<void*>t._array) != 1:
+        return False
+    a = <cnp.ndarray>t._array
+    return (cnp.PyArray_BASE(a) == NULL
+            and cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE))
+
+
+cdef bint has_shape(object array, tuple shape):
+    """``array.shape == shape`` without building the shape tuple."""
+    cdef Py_ssize_t i, ndim = cnp.PyArray_NDIM(<cnp.ndarray>array)
+    cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(<cnp.ndarray>array)
+    if ndim != len(shape):
+        return False
+    for i in range(ndim):
+        item = shape[i]
+        if type(item) is not int or dims[i] != <cnp.npy_intp>item:
+            return False
+    return True
+
+
 cdef bint _overwritable(object operand, object other):
     """Whether ``operand`` is a large float Tensor that only the expression holds,
     whose array can take the result of an elementwise op with ``other``."""
     cdef cnp.ndarray a
-    if type(operand) is not Tensor or refcount(<void*>operand) != 1:
+    if (type(operand) is not Tensor or refcount(<void*>operand) != 1
+            or not has_unshared_array(<Tensor>operand)):
         return False
-    array = (<Tensor>operand)._array
-    if not cnp.PyArray_CheckExact(array) or refcount(<void*>array) != 2:
-        return False    # 2: the Tensor and the local variable ``array``
-    a = <cnp.ndarray>array
-    if (cnp.PyArray_NBYTES(a) < ELIDE_MIN_BYTES or cnp.PyArray_BASE(a) != NULL
-            or not cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE
-                                        | cnp.NPY_ARRAY_C_CONTIGUOUS)
+    a = <cnp.ndarray>(<Tensor>operand)._array
+    if (cnp.PyArray_NBYTES(a) < ELIDE_MIN_BYTES or not cnp.PyArray_IS_C_CONTIGUOUS(a)
             or (cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32 and cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT64)):
         return False
     if type(other) is float:

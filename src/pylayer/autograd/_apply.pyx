@@ -25,7 +25,8 @@ from pylayer._ops import cast
 from pylayer._engine import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._engine cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
                               save_tensor)
-from pylayer._tensor cimport Tensor, grad_enabled, set_grad_mode, static_mode_on, wrap
+from pylayer._tensor cimport (Tensor, grad_enabled, has_shape, set_grad_mode, static_mode_on,
+                              wrap)
 
 cdef extern from *:
     """
@@ -535,7 +536,7 @@ def node_backward(GradNode node, grads):
             raise
         raise renamed from exc
     if (ctx._spans is None and len(ctx._needs) == 1 and isinstance(result, Tensor)
-            and ctx._needs[0] and (<Tensor>result)._array.shape == ctx._input_shapes[0]):
+            and ctx._needs[0] and has_shape((<Tensor>result)._array, ctx._input_shapes[0])):
         return (result,)
     return _input_grads(ctx, node, result)
 
@@ -631,7 +632,7 @@ cdef object _checked(value, tuple shape, name, where):
     if not isinstance(value, Tensor):
         raise ValueError(f"{name}: backward must return a Tensor or None at {where}, "
                          f"but it returned {type(value).__name__}")
-    if (<Tensor>value)._array.shape != shape:
+    if not has_shape((<Tensor>value)._array, shape):
         raise ValueError(f"{name}: backward returned a gradient of shape "
                          f"{list((<Tensor>value)._array.shape)} at {where}, but that input of "
                          f"forward has shape {list(shape)}")
