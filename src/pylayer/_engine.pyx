@@ -542,6 +542,46 @@ cdef inline void _adopt_if_unshared(Tensor g):
         g._grad_owned = True
 
 
+cdef object _observe_grads(GradNode node, object grads, dict capture_nodes, dict captured):
+    """Run the output hooks, fill retained ``.grad``s and captured gradients.
+
+    ``grads`` is the node's buffer (the gradient itself for one output, else a
+    list or None); returns it in the same form, with the hooks' results.
+    """
+    cdef bint single = node.n_outputs == 1
+    cdef list per_output = [grads] if single else (
+        <list>grads if grads is not None else [None] * node.n_outputs)
+    if node._output_hooks:
+        for index, hooks in node._output_hooks.items():
+            if per_output[index] is not None and hooks:
+                per_output[index] = _apply_hooks(hooks, per_output[index])
+    if node._retained:
+        for index, ref in node._retained.items():
+            owner = ref()
+            if owner is not None and per_output[index] is not None:
+                (<Tensor>owner)._grad = per_output[index]
+    if capture_nodes is not None and node in capture_nodes:
+        for index in capture_nodes[node]:
+            captured[(node, index)] = per_output[index]
+    return per_output[0] if single else per_output
+
+
+cdef bint _hand_over(object grads):
+    """Whether any gradient arrived; those that did stop being the engine's to sum
+    into, since the node's backward may keep them."""
+    cdef bint any_grad = False
+    if grads is None:
+        return False
+    if isinstance(grads, Tensor):
+        (<Tensor>grads)._grad_owned = False
+        return True
+    for g in <list>grads:
+        if g is not None:
+            (<Tensor>g)._grad_owned = False
+            any_grad = True
+    return any_grad
+
+
 cdef unsigned long long _next_visit = 0
 
 
@@ -624,7 +664,6 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     cdef dict capture_nodes = None
     cdef set needed = None
     cdef set cut = None
-    cdef bint any_grad
     cdef tuple nexts
 
     if isinstance(tensors, Tensor):
@@ -687,39 +726,13 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             node = _pop_ready(ready)
             grads = node.buffer
             node.buffer = None
-            if node.n_outputs == 1 and (node._output_hooks or node._retained
-                                        or capture_nodes is not None):
-                grads = [grads]  # the general path below works on a list
-            elif grads is None:
-                grads = [None] * node.n_outputs
-            if node._output_hooks:
-                for idx_obj, hooks in node._output_hooks.items():
-                    if grads[idx_obj] is not None and hooks:
-                        grads[idx_obj] = _apply_hooks(hooks, grads[idx_obj])
-            if node._retained:
-                for idx_obj, ref in node._retained.items():
-                    owner = ref()
-                    if owner is not None and grads[idx_obj] is not None:
-                        (<Tensor>owner)._grad = grads[idx_obj]
-            if capture_nodes is not None and node in capture_nodes:
-                for idx_obj in capture_nodes[node]:
-                    captured[(node, idx_obj)] = grads[idx_obj]
+            if node._output_hooks or node._retained or capture_nodes is not None:
+                grads = _observe_grads(node, grads, capture_nodes, captured)
             nexts = node.next_nodes
             n = len(nexts)
             results = None
             if needed is None or node in needed:
-                any_grad = False
-                if isinstance(grads, Tensor):
-                    (<Tensor>grads)._grad_owned = False
-                    any_grad = True
-                else:
-                    for g in grads:
-                        if g is not None:
-                            (<Tensor>g)._grad_owned = False
-                            any_grad = True
-                if any_grad:
-                    if isinstance(grads, list) and node.n_outputs == 1:
-                        grads = grads[0]
+                if _hand_over(grads):
                     results = _call_backward(node, grads)
                     grads = None  # free incoming gradients now: their memory is reused hot
                     if not isinstance(results, (tuple, list)) or len(results) != n:
