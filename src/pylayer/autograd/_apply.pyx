@@ -220,7 +220,7 @@ cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
     if instance_dict(ctx) != NULL:
         _hold_outputs_weakly(ctx, [out], ())
     node = _new_layer_node(cls, ctx, inputs, 1)
-    _pack_saved(ctx, out, 1, ())
+    _pack_saved(ctx, (out,), ())
     out._node = node
     out._out_index = 0
     out.stop_gradient = False
@@ -262,8 +262,7 @@ cdef object _record_general(cls, ContextBase ctx, tuple inputs, _Outputs outputs
     node.multi_output = True
     for t in in_place:
         (<Tensor>t)._set_array_inplace((<Tensor>t)._array)
-    _pack_saved(ctx, outputs.tensors[0], len(outputs.tensors), skipped,
-                outputs.tensors)
+    _pack_saved(ctx, outputs.tensors, skipped)
     for k, t in enumerate(outputs.tensors):
         if k in skipped:
             (<Tensor>t).stop_gradient = True
@@ -402,22 +401,19 @@ cdef object _call_hook(hook, value):
         set_grad_mode(previous)
 
 
-cdef void _pack_saved(ContextBase ctx, first, Py_ssize_t n_outputs, skipped,
-                      list tensors=None) except *:
+cdef void _pack_saved(ContextBase ctx, tensors, skipped) except *:
     """Pack what save_for_backward got, under the hooks that were active when it was called.
 
-    ``first`` is the first output; ``tensors`` all of them when there are several.
+    ``tensors`` are the node's outputs; ``skipped`` the indices of non-differentiable ones.
     """
     saved, hooks = ctx._saved, ctx._saved_hooks
     ctx._saved = ctx._saved_hooks = None
     if saved is None:
         return
-    if hooks is None and n_outputs == 1 and not skipped:
-        ctx._packed = _pack_plain(<tuple>saved, first)
+    if hooks is None and len(tensors) == 1 and not skipped:
+        ctx._packed = _pack_plain(<tuple>saved, tensors[0])
         if ctx._packed is not None:
             return
-    if tensors is None:
-        tensors = [first]
     # The node's own outputs are kept without their node (no cycle).
     attached = {id(t): k for k, t in enumerate(tensors) if k not in skipped}
     switch = hooks is not None and hooks != innermost_saved_hooks()
