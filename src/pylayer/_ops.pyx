@@ -8,7 +8,7 @@ backward). Every public op first checks for static mode.
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._tensor cimport Tensor, has_shape, static_mode_on, wrap
+from pylayer._tensor cimport Tensor, elementwise, has_shape, static_mode_on, wrap
 from pylayer._engine cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
@@ -137,15 +137,11 @@ cdef inline object _arith_array(int op, str fn, object xa, object ya):
     if out is not None:
         return out
     try:
-        if op != 3:
-            return _UFUNCS[op](xa, ya)
-        with np.errstate(divide="ignore", invalid="ignore"):  # ~1 us: division only
-            return np.true_divide(xa, ya)
+        return elementwise(op, xa, ya)
     except ValueError:
         raise _broadcast_error(fn, xa, ya) from None
 
 
-_UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
 cdef object _np_tanh = np.tanh   # looked up once instead of on every call
 cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 

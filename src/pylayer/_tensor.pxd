@@ -32,3 +32,4 @@ cdef bint set_grad_mode(bint enabled) noexcept
 cdef bint static_mode_on() noexcept
 cdef bint has_unshared_array(Tensor t)
 cdef bint has_shape(object array, tuple shape)
+cdef object elementwise(int op, object xa, object ya, object out=*)
