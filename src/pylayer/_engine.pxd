@@ -1,21 +1,26 @@
 from pylayer._tensor cimport Tensor, VersionCounter
 
 
+# Every field backward trusts is read-only from Python (nothing a program can
+# assign may crash the process); compiled code sets them when a node is made.
 cdef class GradNode:
-    cdef public object backward_fn     # fn(node, grads) -> one gradient (or None) per input
-    cdef public tuple next_nodes       # per input: GradNode, leaf Tensor, or None
-    cdef public tuple next_indices     # per input: which output of the next node
-    cdef public object saved           # a SavedTensor, or a tuple of them (None: nothing)
-    cdef public object attrs           # what the backward needs besides tensors
-    cdef public Py_ssize_t n_outputs
-    cdef public bint multi_output      # backward_fn gets a tuple of grads
-    cdef public unsigned long long seq
-    cdef public str op_name
-    cdef public object out_meta        # per output (shape, numpy dtype), for zeros
-    cdef public dict _output_hooks
-    cdef public dict _retained
-    cdef public bint released
-    cdef public object creation_stack
+    cdef readonly object backward_fn   # fn(node, grads) -> one gradient (or None) per input
+    cdef readonly tuple next_nodes     # per input: GradNode, leaf Tensor, or None
+    cdef readonly tuple next_indices   # per input: which output of the next node
+    cdef readonly object saved         # a SavedTensor, or a tuple of them (None: nothing)
+    cdef readonly object attrs         # what the backward needs besides tensors
+    cdef readonly Py_ssize_t n_outputs
+    cdef readonly bint multi_output    # backward_fn gets a tuple of grads
+    cdef readonly unsigned long long seq
+    cdef readonly str op_name
+    cdef readonly object out_meta      # per output (shape, numpy dtype), for zeros
+    cdef readonly dict _output_hooks
+    cdef readonly dict _retained
+    cdef readonly bint released
+    cdef readonly object creation_stack
+    # Its backward is user code (a PyLayer's): what it returns was visible to the
+    # user, so the engine never writes into it.
+    cdef readonly bint runs_user_code
     # Bookkeeping of the backward pass running through this node.
     cdef unsigned long long visit      # stamp of the last backward pass that reached it
     cdef object buffer                 # gradients summed as they arrive: the gradient

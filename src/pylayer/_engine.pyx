@@ -16,12 +16,12 @@ cimport cython
 cimport numpy as cnp
 from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop
 from pylayer._tensor cimport (Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode,
-                             has_unshared_array, refcount)
+                             has_unshared_array, refcount, checked_array)
 
 cnp.import_array()
 
 __all__ = ["GradNode", "SavedTensor", "make_output", "make_outputs", "run_backward",
-           "push_saved_tensors_hooks", "pop_saved_tensors_hooks",
+           "set_history", "push_saved_tensors_hooks", "pop_saved_tensors_hooks",
            "current_saved_tensors_hooks", "save_tensor", "set_anomaly_enabled",
            "is_anomaly_enabled"]
 
@@ -390,22 +390,56 @@ def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple sa
     return outs
 
 
-def attach_node(GradNode node, Tensor t, Py_ssize_t index):
+def set_history(Tensor t, node, Py_ssize_t index=0):
+    """Make ``t`` output ``index`` of ``node`` (or a tensor without history when
+    ``node`` is None): the one way code outside the engine edits the graph."""
+    if node is None:
+        t._node = None
+        t._out_index = 0
+        return
+    if not isinstance(node, GradNode):
+        raise TypeError(f"set_history(): argument 'node' must be a GradNode or None, "
+                        f"got {type(node).__name__}")
+    if not 0 <= index < (<GradNode>node).n_outputs:
+        raise ValueError(f"set_history(): argument 'index' must lie in "
+                         f"[0, {(<GradNode>node).n_outputs}), got {index}")
     t._node = node
     t._out_index = index
+
+
+def attach_node(GradNode node, Tensor t, Py_ssize_t index):
+    """Make ``t`` output ``index`` of ``node``, needing a gradient."""
+    set_history(t, node, index)
     t.stop_gradient = False
 
 
 def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_outputs=1,
-             bint multi_output=True):
-    """A bare node for custom ops (PyLayer) that attach outputs themselves."""
+             bint multi_output=True, GradNode edges_first_from=None):
+    """A bare node for custom ops (PyLayer) that attach outputs themselves.
+
+    Its backward is user code. ``edges_first_from`` puts that node's edges
+    before the ones of ``inputs`` (its backward returns gradients for both).
+    """
+    if n_outputs < 1:
+        raise ValueError(f"new_node(): argument 'n_outputs' must be at least 1, got {n_outputs}")
     cdef GradNode node = new_grad_node(inputs, op_name, backward_fn, attrs)
     node.n_outputs = n_outputs
     node.multi_output = multi_output
+    node.runs_user_code = True
+    if edges_first_from is not None:
+        node.next_nodes = edges_first_from.next_nodes + node.next_nodes
+        node.next_indices = edges_first_from.next_indices + node.next_indices
     return node
 
 
 # ------------------------------------------------------------- backward
+# Who may write into a gradient: only the pass that allocated it, and only
+# while no user code has seen it. Each pass has a stamp; a gradient the pass
+# made (a fan-in sum, a cast, the default ones) or adopted (an unshared
+# result of a built-in rule) carries it in ``_grad_pass``. Handing a gradient
+# to a hook, to a node's backward or to the user clears it, and when the pass
+# ends its stamp is never used again: a leaf's ``.grad``, a ``grad()``
+# result or a ``grad_tensors`` argument is never written into.
 cdef inline bint _same_float_layout(object a, object b):
     cdef int kind
     if not (cnp.PyArray_Check(a) and cnp.PyArray_Check(b)):
@@ -438,7 +472,7 @@ cdef object _sum_arrays(object a, object b):
 
 
 cdef void _add_arrays_into(object acc, object b):
-    """acc += b, where the engine allocated acc and the shapes match."""
+    """acc += b, where the running pass allocated acc and the shapes match."""
     if not _same_float_layout(acc, b):
         np.add(acc, b, out=acc, casting="unsafe")
     elif cnp.PyArray_TYPE(<cnp.ndarray>acc) == cnp.NPY_FLOAT32:
@@ -449,54 +483,71 @@ cdef void _add_arrays_into(object acc, object b):
                       <const double*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
 
 
-cdef object _sum_grads(object a, object b, bint create_graph):
-    """a + b for the engine's buffers; allocates, never writes into a or b."""
-    cdef Tensor out
+cdef inline Tensor _pass_owned(object array, unsigned long long stamp):
+    """A gradient the running pass made and may write into."""
+    cdef Tensor t = wrap(array, True)
+    t._grad_pass = stamp
+    return t
+
+
+cdef object _add_into(object buffer, object g, bint create_graph, unsigned long long stamp):
+    """buffer + g: in place when the running pass owns ``buffer``, else a new gradient."""
+    cdef Tensor tb = <Tensor>buffer
     if create_graph:
         from pylayer import add
-        return add(a, b)
-    out = wrap(_sum_arrays((<Tensor>a)._array, (<Tensor>b)._array), True)
-    out._grad_owned = True
-    return out
-
-
-cdef object _add_into(object buffer, object g, bint create_graph):
-    """Add g to an engine-owned buffer in place when allowed, else allocate."""
-    cdef Tensor tb = <Tensor>buffer
-    if (not create_graph and tb._grad_owned
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>tb._array, <cnp.ndarray>(<Tensor>g)._array)):
+        return add(buffer, g)
+    if (tb._grad_pass == stamp
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>tb._array, <cnp.ndarray>(<Tensor>g)._array)
+            and cnp.PyArray_CanCastSafely(cnp.PyArray_TYPE(<cnp.ndarray>(<Tensor>g)._array),
+                                          cnp.PyArray_TYPE(<cnp.ndarray>tb._array))):
         _add_arrays_into(tb._array, (<Tensor>g)._array)
         return buffer
-    return _sum_grads(buffer, g, create_graph)
+    return _pass_owned(_sum_arrays(tb._array, (<Tensor>g)._array), stamp)
 
 
-cdef object _check_root_grad(Tensor t, object g, str caller, str grad_arg):
-    """The starting gradient for ``t``: ones by default, else checked against ``t``."""
+cdef object _root_grad(Tensor t, object g, str caller, str grad_arg, bint create_graph,
+                       unsigned long long stamp):
+    """The starting gradient for ``t``: ones by default, else checked against ``t``.
+
+    A boolean or integer gradient is cast to ``t``'s dtype, so that several
+    root gradients sum as numbers (bools would OR, ints truncate). A float one
+    of another precision is kept, as Paddle does (a PyLayer's
+    ``set_grad_in_dtype_consistent(False)`` sees it)."""
+    cdef Tensor tg
     if g is None:
-        return wrap(np.ones_like(t._array), True)
+        return _pass_owned(np.ones_like(t._array), stamp)
     if not isinstance(g, Tensor):
         if not isinstance(g, np.ndarray):
             raise TypeError(f"{caller}(): argument '{grad_arg}' must hold Tensors or None, "
                             f"got {type(g).__name__}")
-        g = wrap(g)
-    if (<Tensor>g)._array.dtype.kind not in "biuf":
+        g = wrap(checked_array(g, caller, grad_arg))
+    tg = <Tensor>g
+    if tg._array.dtype.kind not in "biuf":
         raise TypeError(f"{caller}(): argument '{grad_arg}' must hold real numbers, got data "
-                        f"of numpy dtype {(<Tensor>g)._array.dtype}")
-    if (<Tensor>g)._array.shape != t._array.shape:
+                        f"of numpy dtype {tg._array.dtype}")
+    if tg._array.shape != t._array.shape:
         raise ValueError(f"{caller}(): argument '{grad_arg}' has a gradient of shape "
-                         f"{list((<Tensor>g)._array.shape)} for a tensor of shape "
+                         f"{list(tg._array.shape)} for a tensor of shape "
                          f"{list(t._array.shape)}; they must match")
+    if tg._array.dtype.kind != "f" and tg._array.dtype != t._array.dtype:
+        if create_graph:
+            from pylayer import cast
+            return cast(g, t._array.dtype)
+        return _pass_owned(tg._array.astype(t._array.dtype), stamp)
     return g
 
 
 cdef object _apply_hooks(list hooks, object g):
+    """Run gradient hooks; what they see or return is the user's from then on."""
     for hook in list(hooks):
+        (<Tensor>g)._grad_pass = 0
         result = hook(g)
         if result is not None:
             if not isinstance(result, Tensor):
                 raise TypeError(f"a tensor hook must return a Tensor or None, "
                                 f"got {type(result).__name__}")
             g = result
+    (<Tensor>g)._grad_pass = 0
     return g
 
 
@@ -532,16 +583,6 @@ cdef object _call_backward(GradNode node, object grads):
     return results
 
 
-cdef inline void _adopt_if_unshared(Tensor g):
-    """Let the engine sum into ``g`` in place (and a leaf take it as its .grad, no copy).
-
-    Only when nothing outside the engine can see it: the caller checked that
-    only the engine holds ``g``, and its array must be ``g``'s alone.
-    """
-    if g._node is None and has_unshared_array(g):
-        g._grad_owned = True
-
-
 cdef object _observe_grads(GradNode node, object grads, dict capture_nodes, dict captured):
     """Run the output hooks, fill retained ``.grad``s and captured gradients.
 
@@ -567,46 +608,91 @@ cdef object _observe_grads(GradNode node, object grads, dict capture_nodes, dict
 
 
 cdef bint _hand_over(object grads):
-    """Whether any gradient arrived; those that did stop being the engine's to sum
+    """Whether any gradient arrived; those that did stop being the pass's to write
     into, since the node's backward may keep them."""
     cdef bint any_grad = False
     if grads is None:
         return False
     if isinstance(grads, Tensor):
-        (<Tensor>grads)._grad_owned = False
+        (<Tensor>grads)._grad_pass = 0
         return True
     for g in <list>grads:
         if g is not None:
-            (<Tensor>g)._grad_owned = False
+            (<Tensor>g)._grad_pass = 0
             any_grad = True
     return any_grad
 
 
-cdef unsigned long long _next_visit = 0
+cdef inline void _adopt_if_unshared(Tensor g, unsigned long long stamp):
+    """Own a built-in rule's result that nothing but the engine can reach: the caller
+    checked that only the results hold ``g``; its array must be ``g``'s alone."""
+    if g._node is None and has_unshared_array(g):
+        g._grad_pass = stamp
 
 
-cdef inline void _enter(list ready, GradNode node, unsigned long long stamp):
-    """Queue ``node`` (with an empty buffer) the first time this pass reaches it."""
-    if node.visit != stamp:
-        node.visit = stamp
+# ---- passes: stamps, and backward started while another pass runs
+cdef unsigned long long _next_stamp = 0
+cdef set _running = set()        # stamps of the passes under way (any thread)
+
+
+cdef class _Pass:
+    """One backward pass: its stamp, its ready queue, and the buffers of the nodes
+    it took over from a pass it runs inside of (a hook or a PyLayer backward
+    that calls backward), which it gives back when it ends."""
+    cdef unsigned long long stamp
+    cdef bint create_graph
+    cdef list ready
+    cdef list borrowed
+
+    cdef void enter(self, GradNode node):
+        """Queue ``node`` (with an empty buffer) the first time this pass reaches it."""
+        if node.visit == self.stamp:
+            return
+        if len(_running) > 1 and node.visit in _running:
+            if self.borrowed is None:
+                self.borrowed = []
+            self.borrowed.append((node, node.visit, node.buffer))
+        node.visit = self.stamp
         node.buffer = None
-        _push_ready(ready, node)
+        _push_ready(self.ready, node)
+
+    cdef void deposit(self, GradNode node, Py_ssize_t index, object g):
+        """Add gradient g for output ``index`` of ``node`` to its buffer."""
+        cdef list per_output
+        if node.n_outputs == 1:
+            node.buffer = g if node.buffer is None else _add_into(node.buffer, g,
+                                                                 self.create_graph, self.stamp)
+            return
+        if node.buffer is None:
+            node.buffer = [None] * node.n_outputs
+        per_output = <list>node.buffer
+        current = per_output[index]
+        if current is None:
+            per_output[index] = g
+        else:
+            per_output[index] = _add_into(current, g, self.create_graph, self.stamp)
+
+    cdef void close(self):
+        """Empty what this pass left queued, and give borrowed buffers back."""
+        cdef GradNode node
+        for node in self.ready:
+            node.buffer = None
+        if self.borrowed is not None:
+            for node, visit, buffer in reversed(self.borrowed):
+                node.visit = visit
+                node.buffer = buffer
+        _running.discard(self.stamp)
 
 
-cdef inline void _deposit(GradNode node, Py_ssize_t index, object g, bint create_graph):
-    """Add gradient g for output ``index`` of ``node`` to its buffer."""
-    cdef list per_output
-    if node.n_outputs == 1:
-        node.buffer = g if node.buffer is None else _add_into(node.buffer, g, create_graph)
-        return
-    if node.buffer is None:
-        node.buffer = [None] * node.n_outputs
-    per_output = <list>node.buffer
-    current = per_output[index]
-    if current is None:
-        per_output[index] = g
-    else:
-        per_output[index] = _add_into(current, g, create_graph)
+cdef _Pass _open_pass(bint create_graph):
+    global _next_stamp
+    cdef _Pass p = _Pass.__new__(_Pass)
+    _next_stamp += 1
+    p.stamp = _next_stamp
+    p.create_graph = create_graph
+    p.ready = []
+    _running.add(p.stamp)
+    return p
 
 
 # The ready queue: a binary heap of nodes, newest (largest seq) first.
@@ -642,6 +728,11 @@ cdef GradNode _pop_ready(list heap):
     return top
 
 
+# Accumulation into leaves is one step for all threads: a pass reads a
+# leaf's .grad and stores the sum, and numpy releases the GIL in between.
+_leaf_lock = threading.Lock()
+
+
 def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                  bint create_graph=False, inputs=None, bint allow_unused=False,
                  blocked=None, str caller="backward", str grad_arg="grad_tensors"):
@@ -651,20 +742,20 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     ``inputs``: return their gradients in a list and leave every ``.grad``
     untouched. No gradient flows through the tensors in ``blocked``.
 
-    The pass keeps its per-node bookkeeping on the nodes themselves, so one
-    graph must not be backpropagated by two threads at the same time.
+    The steps: the roots' gradients, the nodes that can reach ``inputs`` (only
+    with ``inputs``), the node loop, and the delivery to leaves or to the caller.
+    A backward started inside another (from a hook or a PyLayer backward)
+    borrows the buffers it meets and gives them back when it ends. One graph
+    must not be backpropagated by two threads at the same time.
     """
     cdef Tensor t
-    cdef GradNode node, child
-    cdef Py_ssize_t i, n, idx
     cdef dict leaf_grads = {}
     cdef dict leaf_objs = {}
-    cdef list ready = []
     cdef dict captured = None
     cdef dict capture_nodes = None
     cdef set needed = None
     cdef set cut = None
-    cdef tuple nexts
+    cdef _Pass p
 
     if isinstance(tensors, Tensor):
         tensors = [tensors]
@@ -690,91 +781,29 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
             t = <Tensor?>item
             cut.add((t._node, t._out_index) if t._node is not None else id(t))
 
-    root_grads = []
-    for item, g in zip(tensors, grad_tensors):
-        if not isinstance(item, Tensor):
-            raise TypeError(f"{caller}(): expected Tensors to differentiate, "
-                            f"got {type(item).__name__}")
-        t = <Tensor>item
-        if t.stop_gradient:
-            continue
-        g = _check_root_grad(t, g, caller, grad_arg)
-        if t._node is not None and (<GradNode>t._node).released:
-            _raise_released(<GradNode>t._node)
-        root_grads.append((t, g))
-
-    global _next_visit
-    _next_visit += 1
-    cdef unsigned long long stamp = _next_visit
-    if inputs is not None:
-        # Only grad(inputs=...) walks the graph first: to skip the nodes that
-        # cannot reach one of the inputs.
-        needed = _nodes_leading_to(_reachable(root_grads, stamp), inputs, capture_nodes)
-        _next_visit += 1
-        stamp = _next_visit
-
-    for t, g in root_grads:
-        if t._node is None:
-            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
-        else:
-            _enter(ready, <GradNode>t._node, stamp)
-            _deposit(<GradNode>t._node, t._out_index, g, create_graph)
-
-    previous_mode = set_grad_mode(create_graph)
+    p = _open_pass(create_graph)
     try:
-        while ready:
-            node = _pop_ready(ready)
-            grads = node.buffer
-            node.buffer = None
-            if node._output_hooks or node._retained or capture_nodes is not None:
-                grads = _observe_grads(node, grads, capture_nodes, captured)
-            nexts = node.next_nodes
-            n = len(nexts)
-            results = None
-            if needed is None or node in needed:
-                if _hand_over(grads):
-                    results = _call_backward(node, grads)
-                    grads = None  # free incoming gradients now: their memory is reused hot
-                    if not isinstance(results, (tuple, list)) or len(results) != n:
-                        raise RuntimeError(
-                            f"{node.name()}: backward returned {results!r}, expected "
-                            f"{n} gradient(s)")
-                if not retain_graph:
-                    node.release()
-            for i in range(n):
-                child_obj = nexts[i]
-                if child_obj is None:
-                    continue
-                g = results[i] if results is not None else None
-                if g is not None and not create_graph and refcount(<void*>g) == 2:
-                    _adopt_if_unshared(<Tensor>g)  # 2: ``results`` and ``g`` only
-                if cut is not None and g is not None and (
-                        id(child_obj) in cut if isinstance(child_obj, Tensor)
-                        else (child_obj, node.next_indices[i]) in cut):
-                    g = None
-                if isinstance(child_obj, GradNode):
-                    # Entered even without a gradient, so that it is released too.
-                    child = <GradNode>child_obj
-                    _enter(ready, child, stamp)
-                    if g is not None:
-                        _deposit(child, node.next_indices[i], g, create_graph)
-                elif g is not None:
-                    _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, create_graph)
-            g = results = None
-    except BaseException:
-        # A completed pass has emptied every buffer; a failed one must not leave
-        # gradients on the queued nodes it did not run.
-        for node in ready:
-            node.buffer = None
-        raise
+        roots = _roots(tensors, grad_tensors, caller, grad_arg, create_graph, p.stamp)
+        if inputs is not None:
+            needed = _nodes_leading_to(roots, inputs, capture_nodes)
+        for t, g in roots:
+            if t._node is None:
+                _leaf_add(leaf_grads, leaf_objs, t, g, p)
+            else:
+                p.enter(<GradNode>t._node)
+                p.deposit(<GradNode>t._node, t._out_index, g)
+        previous_mode = set_grad_mode(create_graph)
+        try:
+            _node_loop(p, retain_graph, needed, cut, capture_nodes, captured, leaf_grads,
+                       leaf_objs)
+        finally:
+            set_grad_mode(previous_mode)
     finally:
-        set_grad_mode(previous_mode)
+        p.close()
 
     if inputs is None:
-        for key, g in leaf_grads.items():
-            _accumulate_leaf(<Tensor>leaf_objs[key], g, create_graph)
+        _deliver_to_leaves(leaf_grads, leaf_objs, create_graph, p.stamp)
         return None
-
     found = []
     for item in inputs:
         t = <Tensor>item
@@ -788,96 +817,171 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     return found
 
 
-cdef list _reachable(list root_grads, unsigned long long stamp):
-    """Every node reachable from the roots (marked with ``stamp``)."""
+cdef list _roots(tensors, grad_tensors, str caller, str grad_arg, bint create_graph,
+                 unsigned long long stamp):
+    """``[(tensor, starting gradient)]`` for the roots that need a gradient."""
+    cdef Tensor t
+    cdef list roots = []
+    for item, g in zip(tensors, grad_tensors):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"{caller}(): expected Tensors to differentiate, "
+                            f"got {type(item).__name__}")
+        t = <Tensor>item
+        if t.stop_gradient:
+            continue
+        g = _root_grad(t, g, caller, grad_arg, create_graph, stamp)
+        if t._node is not None and (<GradNode>t._node).released:
+            _raise_released(<GradNode>t._node)
+        roots.append((t, g))
+    return roots
+
+
+cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict capture_nodes,
+                     dict captured, dict leaf_grads, dict leaf_objs) except *:
+    """Run the reached nodes, newest first, passing each one's results on."""
+    cdef GradNode node, child
+    cdef Py_ssize_t i, n
+    cdef tuple nexts
+    cdef list ready = p.ready
+    cdef bint create_graph = p.create_graph
+    while ready:
+        node = _pop_ready(ready)
+        grads = node.buffer
+        node.buffer = None
+        if node._output_hooks or node._retained or capture_nodes is not None:
+            grads = _observe_grads(node, grads, capture_nodes, captured)
+        nexts = node.next_nodes
+        n = len(nexts)
+        results = None
+        if needed is None or node in needed:
+            if _hand_over(grads):
+                results = _call_backward(node, grads)
+                grads = None  # free incoming gradients now: their memory is reused hot
+                if not isinstance(results, (tuple, list)) or len(results) != n:
+                    raise RuntimeError(
+                        f"{node.name()}: backward returned {results!r}, expected "
+                        f"{n} gradient(s)")
+            if not retain_graph:
+                node.release()
+        for i in range(n):
+            child_obj = nexts[i]
+            if child_obj is None:
+                continue
+            g = results[i] if results is not None else None
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"{node.name()}: backward returned a "
+                                f"{type(g).__name__} as gradient {i}, expected a Tensor or None")
+            if (g is not None and not create_graph and not node.runs_user_code
+                    and refcount(<void*>g) == 2):
+                _adopt_if_unshared(<Tensor>g, p.stamp)  # 2: ``results`` and ``g`` only
+            if cut is not None and g is not None and (
+                    id(child_obj) in cut if isinstance(child_obj, Tensor)
+                    else (child_obj, node.next_indices[i]) in cut):
+                g = None
+            if isinstance(child_obj, GradNode):
+                # Entered even without a gradient, so that it is released too.
+                child = <GradNode>child_obj
+                p.enter(child)
+                if g is not None:
+                    p.deposit(child, node.next_indices[i], g)
+            elif g is not None:
+                _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, p)
+        g = results = None
+
+
+cdef set _nodes_leading_to(list roots, inputs, dict capture_nodes):
+    """The nodes whose backward can reach one of ``inputs`` (so must run).
+
+    A node's inputs come from nodes with smaller sequence numbers, so visiting
+    the reachable nodes in increasing sequence order settles each one in a
+    single pass: all its children were decided before it.
+    """
+    cdef set leaf_ids = {id(t) for t in inputs if (<Tensor>t)._node is None}
+    cdef set needed = set()
+    cdef set seen = set()
     cdef list order = [], stack = []
     cdef GradNode node
-    for t, g in root_grads:
+    for t, g in roots:
         if (<Tensor>t)._node is not None:
             stack.append((<Tensor>t)._node)
     while stack:
         node = <GradNode>stack.pop()
-        if node.visit == stamp:
+        if node in seen:
             continue
-        node.visit = stamp
+        seen.add(node)
         order.append(node)
         for child in node.next_nodes:
-            if isinstance(child, GradNode) and (<GradNode>child).visit != stamp:
+            if isinstance(child, GradNode) and child not in seen:
                 stack.append(child)
-    return order
-
-
-cdef set _nodes_leading_to(list order, inputs, dict capture_nodes):
-    """The nodes whose backward can reach one of ``inputs`` (so must run)."""
-    cdef set leaf_ids = {id(t) for t in inputs if (<Tensor>t)._node is None}
-    cdef set needed = set()
-    cdef GradNode node
-    # ``order`` lists parents before children only along DFS paths, so iterate
-    # to a fixed point; graphs are small compared to the cost of their ops.
-    changed = True
-    while changed:
-        changed = False
-        for node in reversed(order):
-            if node in needed:
+    order.sort(key=_seq_of)
+    for node in order:
+        for i, child in enumerate(node.next_nodes):
+            if child is None:
                 continue
-            for i, child in enumerate(node.next_nodes):
-                if child is None:
-                    continue
-                if isinstance(child, Tensor):
-                    hit = id(child) in leaf_ids
-                else:
-                    hit = child in needed or (child in capture_nodes and
-                                              node.next_indices[i] in capture_nodes[child])
-                if hit:
-                    needed.add(node)
-                    changed = True
-                    break
+            if isinstance(child, Tensor):
+                hit = id(child) in leaf_ids
+            else:
+                hit = child in needed or (child in capture_nodes and
+                                          node.next_indices[i] in capture_nodes[child])
+            if hit:
+                needed.add(node)
+                break
     return needed
 
 
-cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, object g, bint create_graph):
+def _seq_of(GradNode node):
+    return node.seq
+
+
+cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, object g, _Pass p):
     key = id(leaf)
     existing = leaf_grads.get(key)
     if existing is None:
         leaf_grads[key] = g
         leaf_objs[key] = leaf
     else:
-        leaf_grads[key] = _add_into(existing, g, create_graph)
+        leaf_grads[key] = _add_into(existing, g, p.create_graph, p.stamp)
 
 
-cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph):
-    """leaf.grad += g, cast to the leaf's dtype, never writing into a foreign array."""
-    cdef Tensor tg
-    if leaf._hooks:
-        g = _apply_hooks(leaf._hooks, g)
-        (<Tensor>g)._grad_owned = False   # a hook may have kept it
-    tg = <Tensor>g
-    if tg._array.dtype != leaf._array.dtype:
-        if create_graph:
-            from pylayer import cast
-            g = cast(g, leaf._array.dtype)
-            tg = <Tensor>g
-        else:
-            tg = wrap(tg._array.astype(leaf._array.dtype), True)
-            tg._grad_owned = True
+cdef _deliver_to_leaves(dict leaf_grads, dict leaf_objs, bint create_graph,
+                        unsigned long long stamp):
+    """Run the leaves' hooks, then add every gradient to its leaf's ``.grad``."""
+    cdef list deliveries = []
+    cdef Tensor leaf
+    for key, g in leaf_grads.items():
+        leaf = <Tensor>leaf_objs[key]
+        if leaf._hooks:
+            g = _apply_hooks(leaf._hooks, g)
+        deliveries.append((leaf, g))
+    with _leaf_lock:
+        for leaf, g in deliveries:
+            _accumulate_leaf(leaf, g, create_graph, stamp)
+
+
+cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph, unsigned long long stamp):
+    """leaf.grad + g, cast to the leaf's dtype, in a new array: a leaf's ``.grad`` is
+    the user's once a pass has ended, so no pass writes into it."""
+    cdef Tensor tg = <Tensor>g
     if tg._array.shape != leaf._array.shape:
         raise RuntimeError(f"a gradient of shape {list(tg._array.shape)} reached a leaf of "
                            f"shape {list(leaf._array.shape)}")
+    if tg._array.dtype != leaf._array.dtype:
+        if create_graph:
+            from pylayer import cast
+            tg = <Tensor>cast(g, leaf._array.dtype)
+        else:
+            tg = _pass_owned(tg._array.astype(leaf._array.dtype), stamp)
     current = leaf._grad
     if current is None:
-        if create_graph:
-            leaf._grad = tg
-        elif tg._grad_owned:
-            leaf._grad = tg
+        if create_graph or tg._grad_pass == stamp:
+            result = tg
         else:
-            leaf._grad = wrap(np.array(tg._array, copy=True), True)
-            (<Tensor>leaf._grad)._grad_owned = True
+            result = wrap(np.array(tg._array, copy=True), True)
+    elif create_graph:
+        from pylayer import add
+        result = add(current, tg)
     else:
-        if create_graph:
-            from pylayer import add
-            leaf._grad = add(current, tg)
-        elif (<Tensor>current)._grad_owned:
-            _add_arrays_into((<Tensor>current)._array, tg._array)
-        else:
-            leaf._grad = wrap(_sum_arrays((<Tensor>current)._array, tg._array), True)
-            (<Tensor>leaf._grad)._grad_owned = True
+        result = wrap(_sum_arrays((<Tensor>current)._array, tg._array), True)
+    (<Tensor>result)._grad_pass = 0
+    leaf._grad = result
+    leaf._grad_from_user = False

@@ -7,18 +7,25 @@ cdef class VersionCounter:
     cdef public long value
 
 
+# Fields that compiled code trusts are read-only from Python: a program that
+# could assign them could crash the process. They change through the checked
+# methods below and the engine's functions (set_history).
 cdef class Tensor:
-    cdef public object _array          # the numpy storage
+    cdef readonly object _array        # the numpy storage: always an exact, supported ndarray
     cdef public bint stop_gradient
-    cdef public object _grad           # Tensor or None (leaves only)
-    cdef public object _node           # GradNode that produced this tensor, or None
-    cdef public Py_ssize_t _out_index  # which output of _node this tensor is
-    cdef public long _version          # bumped by every in-place change
-    cdef public object _vc             # VersionCounter shared with saved copies, made on demand
+    cdef readonly object _grad         # Tensor or None (leaves only); set through .grad
+    cdef readonly object _node         # GradNode that produced this tensor, or None
+    cdef readonly Py_ssize_t _out_index  # which output of _node this tensor is
+    cdef readonly long _version        # bumped by every in-place change
+    cdef object _vc                    # VersionCounter shared with saved copies, made on demand
     cdef public object _name
-    cdef public object _hooks          # gradient hooks of a leaf, or None
+    cdef readonly list _hooks          # gradient hooks of a leaf, or None
     cdef public bint _retain_grads
-    cdef public bint _grad_owned       # True when the engine allocated _grad's array
+    # The backward pass that allocated this gradient and showed it to no user
+    # code (0: none). Only that pass may write into it.
+    cdef unsigned long long _grad_pass
+    # The leaf's .grad was assigned by the user (so clear_grad must not zero it in place).
+    cdef bint _grad_from_user
     cdef dict __dict__
     cdef object __weakref__
 
@@ -31,5 +38,6 @@ cdef bint grad_enabled() noexcept
 cdef bint set_grad_mode(bint enabled) noexcept
 cdef bint static_mode_on() noexcept
 cdef bint has_unshared_array(Tensor t)
+cdef object checked_array(object array, str fn, str arg)
 cdef bint has_shape(object array, tuple shape)
 cdef object elementwise(int op, object xa, object ya, object out=*)

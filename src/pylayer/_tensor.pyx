@@ -175,15 +175,18 @@ def _from_python(data, target, str fn, str arg):
     defaults (a float is float32, an int int64)."""
     if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
         data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
-    if target is None:
-        if isinstance(data, bool):
-            return np.asarray(data, dtype=np.bool_)
-        if isinstance(data, int):
-            return np.asarray(data, dtype=np.int64)
-        if isinstance(data, float):
-            return np.asarray(data, dtype=np.float32)
     try:
+        if target is None:
+            if isinstance(data, bool):
+                return np.asarray(data, dtype=np.bool_)
+            if isinstance(data, int):
+                return np.asarray(data, dtype=np.int64)
+            if isinstance(data, float):
+                return np.asarray(data, dtype=np.float32)
         arr = np.array(data, dtype=target)
+    except OverflowError:
+        raise ValueError(f"{fn}(): argument '{arg}' holds a number out of the range of "
+                         f"{np.dtype(target or np.int64).name}: {_shown(data)}") from None
     except ValueError as exc:
         raise ValueError(f"{fn}(): argument '{arg}' must be a rectangular nested list of "
                          f"numbers, got a ragged or mixed sequence ({exc})") from None
@@ -194,10 +197,34 @@ def _from_python(data, target, str fn, str arg):
     return arr
 
 
+def _shown(data):
+    text = repr(data)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+cdef object checked_array(object array, str fn, str arg):
+    """``array`` as a Tensor may store it: an exact ndarray (a subclass is viewed as
+    its base class; a masked array, whose mask would be lost, is refused) of a
+    supported dtype."""
+    if not cnp.PyArray_Check(array):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a numpy array, got "
+                        f"{type(array).__name__}")
+    if isinstance(array, np.ma.MaskedArray):
+        raise TypeError(f"{fn}(): argument '{arg}' is a numpy masked array; its mask would be "
+                        f"lost: pass array.filled(value) or np.asarray(array) explicitly")
+    if not cnp.PyArray_CheckExact(array):
+        array = array.view(np.ndarray)
+    if array.dtype not in _BY_NUMPY:
+        raise TypeError(f"{fn}(): argument '{arg}' must hold one of {_DTYPE_NAMES}, got "
+                        f"data of numpy dtype {array.dtype}")
+    return array
+
+
 def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
     """``data`` as an ndarray of a supported dtype (no copy when it already is one).
 
-    Errors are TypeError or ValueError naming ``fn`` and ``arg``.
+    Errors are TypeError or ValueError naming ``fn`` and ``arg``. A subclass of
+    ndarray comes back as a plain ndarray; a masked array is refused.
 
     >>> to_array([1.0, 2.0]).dtype
     dtype('float32')
@@ -206,7 +233,9 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
     if isinstance(data, Tensor):
         arr = (<Tensor>data)._array
     elif isinstance(data, np.ndarray):
-        arr = data
+        if isinstance(data, np.ma.MaskedArray):
+            checked_array(data, fn, arg)        # raises
+        arr = data if cnp.PyArray_CheckExact(data) else data.view(np.ndarray)
     elif isinstance(data, (bool, int, float, np.generic, list, tuple)):
         arr = _from_python(data, target, fn, arg)
     else:
@@ -248,56 +277,6 @@ def install(ops_namespace, backward_function):
     _multiply, _divide = ops_namespace.multiply, ops_namespace.divide
 
 
-# ------------------------------------------------ temporaries of an expression
-# In ``dy * (1 - y * y)`` on large arrays each operator allocates a new array
-# while the operand it consumes is freed right after. As numpy does, an
-# operand that nothing but the running expression holds is overwritten
-# instead. A reference count of one does not prove that on its own (C code
-# may call an operator with a borrowed reference and use the object after),
-# so the call stack must also lead straight back to the interpreter's
-# evaluation loop, through this module and libpython only.
-cdef extern from *:
-    """
-    #if defined(__linux__) || defined(__APPLE__)
-    #include <execinfo.h>
-    #include <dlfcn.h>
-    static int pylayer_stack_state = 0;      /* 0 not probed, 1 usable, -1 not usable */
-    static void *pylayer_python_base, *pylayer_own_base, *pylayer_eval_loop;
-
-    static int pylayer_called_from_interpreter(void) {
-        void *frames[32];
-        Dl_info info;
-        int n, i;
-        if (pylayer_stack_state == 0) {
-            pylayer_stack_state = -1;
-            if (!dladdr((void *)&PyNumber_Add, &info)) return 0;
-            pylayer_python_base = info.dli_fbase;
-            if (!dladdr((void *)&pylayer_called_from_interpreter, &info)) return 0;
-            pylayer_own_base = info.dli_fbase;
-            pylayer_eval_loop = dlsym(RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
-            if (pylayer_eval_loop == NULL) return 0;
-            pylayer_stack_state = 1;
-        }
-        if (pylayer_stack_state < 0) return 0;
-        n = backtrace(frames, 32);
-        for (i = 1; i < n; i++) {
-            if (!dladdr(frames[i], &info)) return 0;
-            if (info.dli_fbase == pylayer_own_base) continue;
-            if (info.dli_fbase != pylayer_python_base) return 0;
-            if (info.dli_saddr == pylayer_eval_loop) return 1;
-        }
-        return 0;
-    }
-    #else
-    static int pylayer_called_from_interpreter(void) { return 0; }
-    #endif
-    """
-    bint called_from_interpreter "pylayer_called_from_interpreter"()
-
-# Below this size a new array costs less than the stack check (numpy's choice too).
-cdef enum:
-    ELIDE_MIN_BYTES = 256 * 1024
-
 cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
 
 
@@ -332,49 +311,6 @@ cdef bint has_shape(object array, tuple shape):
         if type(item) is not int or dims[i] != <cnp.npy_intp>item:
             return False
     return True
-
-
-cdef bint _overwritable(object operand, object other):
-    """Whether ``operand`` is a large float Tensor that only the expression holds,
-    whose array can take the result of an elementwise op with ``other``."""
-    cdef cnp.ndarray a
-    if (type(operand) is not Tensor or refcount(<void*>operand) != 1
-            or not has_unshared_array(<Tensor>operand)):
-        return False
-    a = <cnp.ndarray>(<Tensor>operand)._array
-    if (cnp.PyArray_NBYTES(a) < ELIDE_MIN_BYTES or not cnp.PyArray_IS_C_CONTIGUOUS(a)
-            or (cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32 and cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT64)):
-        return False
-    if type(other) is float:
-        return True
-    if type(other) is int:
-        return -(1 << 53) <= other <= (1 << 53)
-    if type(other) is Tensor and cnp.PyArray_CheckExact((<Tensor>other)._array):
-        return (cnp.PyArray_TYPE(<cnp.ndarray>(<Tensor>other)._array) == cnp.PyArray_TYPE(a)
-                and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor>other)._array, a))
-    return False
-
-
-cdef object _in_place(int op, object x, object y):
-    """``x (op) y`` (0 add, 1 subtract, 2 multiply, 3 divide) written into the array of a
-    temporary operand, or None when no operand may be overwritten."""
-    if _static_mode:
-        return None
-    if _overwritable(x, y):
-        target = x
-    elif _overwritable(y, x):
-        target = y
-    else:
-        return None
-    if grad_enabled() and ((type(x) is Tensor and not (<Tensor>x).stop_gradient)
-                           or (type(y) is Tensor and not (<Tensor>y).stop_gradient)):
-        return None     # the result is recorded: the op must run
-    if not called_from_interpreter():
-        return None
-    out = (<Tensor>target)._array
-    xa = (<Tensor>x)._array if type(x) is Tensor else x
-    ya = (<Tensor>y)._array if type(y) is Tensor else y
-    return wrap(elementwise(op, xa, ya, out), True)
 
 
 cdef Tensor wrap(object array, bint stop_gradient=True):
@@ -492,9 +428,11 @@ cdef class Tensor:
     def grad(self, value):
         if value is not None and not isinstance(value, Tensor):
             raise TypeError(f"Tensor.grad must be a Tensor or None, got {type(value).__name__}")
-        if value is not None:
-            (<Tensor>value)._grad_owned = False
+        if value is not None and (<Tensor>value)._array.shape != self._array.shape:
+            raise ValueError(f"Tensor.grad must have the tensor's shape {list(self._array.shape)}, "
+                             f"got {list((<Tensor>value)._array.shape)}")
         self._grad = value
+        self._grad_from_user = value is not None
 
     @property
     def is_leaf(self):
@@ -592,23 +530,40 @@ cdef class Tensor:
         self._retain_grads = True
 
     def clear_grad(self, set_to_zero=False):
+        """Drop the gradient, or with ``set_to_zero=True`` zero it.
+
+        A gradient the engine made for this tensor is zeroed in place, as
+        Paddle does; one the user assigned is replaced by zeros instead.
+        """
         cdef Tensor grad = self._grad
         if set_to_zero and grad is not None:
-            if grad._grad_owned:
-                grad._array.fill(0)        # in place, as Paddle and PyTorch do
+            if not self._grad_from_user:
+                grad._array.fill(0)
                 grad.bump_version()
             else:
                 self._grad = wrap(np.zeros_like(grad._array))
-                (<Tensor>self._grad)._grad_owned = True
+                self._grad_from_user = False
         else:
             self._grad = None
+            self._grad_from_user = False
 
     clear_gradient = clear_grad
 
     def _set_array_inplace(self, array):
         """Replace the data with ``array`` as an in-place change (bumps the version)."""
-        self._array = array
+        self._array = checked_array(array, "Tensor._set_array_inplace", "array")
         self.bump_version()
+
+    def _exchange_array(self, array):
+        """Put ``array`` (same shape and dtype) in place of the data without a version
+        change, and return the previous array (for gradcheck's perturbations)."""
+        array = checked_array(array, "Tensor._exchange_array", "array")
+        if array.shape != self._array.shape or array.dtype != self._array.dtype:
+            raise ValueError(f"Tensor._exchange_array(): argument 'array' must have shape "
+                             f"{list(self._array.shape)} and dtype {self._array.dtype}, got "
+                             f"{list(array.shape)} and {array.dtype}")
+        previous, self._array = self._array, array
+        return previous
 
     # -------------------------------------------------------- python protocol
     def __array__(self, dtype=None, copy=None):
@@ -679,38 +634,29 @@ cdef class Tensor:
         _ops.setitem(self, index, value)
 
     # ------------------------------------------------------------ operators
-    # + - * / first try to reuse a temporary operand's array (see _in_place).
     def __add__(self, other):
-        result = _in_place(0, self, other)
-        return _add(self, other) if result is None else result
+        return _add(self, other)
 
     def __radd__(self, other):
-        result = _in_place(0, other, self)
-        return _add(other, self) if result is None else result
+        return _add(other, self)
 
     def __sub__(self, other):
-        result = _in_place(1, self, other)
-        return _subtract(self, other) if result is None else result
+        return _subtract(self, other)
 
     def __rsub__(self, other):
-        result = _in_place(1, other, self)
-        return _subtract(other, self) if result is None else result
+        return _subtract(other, self)
 
     def __mul__(self, other):
-        result = _in_place(2, self, other)
-        return _multiply(self, other) if result is None else result
+        return _multiply(self, other)
 
     def __rmul__(self, other):
-        result = _in_place(2, other, self)
-        return _multiply(other, self) if result is None else result
+        return _multiply(other, self)
 
     def __truediv__(self, other):
-        result = _in_place(3, self, other)
-        return _divide(self, other) if result is None else result
+        return _divide(self, other)
 
     def __rtruediv__(self, other):
-        result = _in_place(3, other, self)
-        return _divide(other, self) if result is None else result
+        return _divide(other, self)
 
     def __floordiv__(self, other):
         return _ops.floor_divide(self, other)
@@ -816,5 +762,5 @@ class _HookHandle:
 def make_tensor(array, bint stop_gradient=True):
     """Wrap an ndarray in a Tensor without copying (numpy scalars become 0-d arrays)."""
     if type(array) is not np.ndarray:
-        array = np.asarray(array)
+        array = checked_array(np.asarray(array), "make_tensor", "array")
     return wrap(array, stop_gradient)

@@ -1,9 +1,12 @@
-"""Operators reuse the array of a large temporary operand, and never an array anyone can see."""
+"""Operators never write into an operand: whoever holds it, and however it is held.
+
+(Earlier versions reused a large operand that only the expression seemed to
+hold; borrowed references fooled that, see test_exact_shortcuts.py.)
+"""
 import functools
 import operator
 
 import numpy as np
-import pytest
 
 import pylayer as paddle
 
@@ -22,22 +25,7 @@ def address(t):
     return t.numpy().ctypes.data
 
 
-@pytest.mark.parametrize("op", [operator.add, operator.sub, operator.mul, operator.truediv])
-def test_a_temporary_operand_takes_the_result_on_either_side(op):
-    left = op(temporary(), 3.0)
-    assert address(left) == addresses[-1]
-    np.testing.assert_array_equal(left.numpy(), op(BIG, 3.0))
-    right = op(2, temporary())
-    assert address(right) == addresses[-1]
-    np.testing.assert_array_equal(right.numpy(), op(2, BIG))
-    other = paddle.to_tensor(BIG)
-    both = op(other, temporary())
-    assert address(both) == addresses[-1]
-    np.testing.assert_array_equal(both.numpy(), op(BIG, BIG))
-    np.testing.assert_array_equal(other.numpy(), BIG)
-
-
-def test_a_whole_expression_reuses_one_buffer_and_keeps_its_inputs():
+def test_a_whole_expression_keeps_its_inputs():
     y = paddle.to_tensor(BIG.astype("float32"))
     dy = paddle.to_tensor(np.ones_like(BIG, dtype="float32"))
     out = dy * (1 - y * y)
@@ -77,19 +65,3 @@ def test_c_code_calling_an_operator_never_gets_its_operand_overwritten():
     np.testing.assert_array_equal(doubled[0].numpy(), BIG * 2)
     total = functools.reduce(operator.add, [paddle.to_tensor(BIG), paddle.to_tensor(BIG)])
     np.testing.assert_array_equal(total.numpy(), BIG * 2)
-
-
-def test_no_reuse_when_the_result_is_recorded_or_cannot_fit():
-    x = paddle.to_tensor(BIG, stop_gradient=False)
-    y = (x * 1) * 2                          # recorded: the op runs and keeps its graph
-    y.sum().backward()
-    np.testing.assert_array_equal(x.grad.numpy(), np.full_like(BIG, 2.0))
-    with paddle.no_grad():
-        reused = temporary() * 2             # (not inside assert: pytest keeps its operands)
-    assert address(reused) == addresses[-1]
-    widened = temporary("float32") * paddle.to_tensor(BIG)     # float64 result: no reuse
-    assert widened.dtype == paddle.float64 and address(widened) != addresses[-1]
-    column = temporary() * paddle.to_tensor(BIG.reshape(-1, 1)[:4])  # broadcast: no reuse
-    assert column.shape == [4, BIG.size]
-    small = paddle.to_tensor(np.ones(8)) * 2
-    np.testing.assert_array_equal(small.numpy(), np.full(8, 2.0))

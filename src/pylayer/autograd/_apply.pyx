@@ -231,6 +231,7 @@ cdef GradNode _new_layer_node(cls, ContextBase ctx, tuple inputs, Py_ssize_t n_o
     cdef GradNode node = new_grad_node(inputs, cls._node_op_name, node_backward, ctx)
     node.n_outputs = n_outputs
     node.multi_output = n_outputs > 1
+    node.runs_user_code = True
     ctx._node_ref = PyWeakref_NewRef(node, None)
     if len(inputs) == 1:
         ctx._input_shapes = ((<Tensor>inputs[0])._array.shape,)

@@ -50,7 +50,7 @@ def _numerical_jacobians(func, inputs, targets, eps):
         work = np.array(original, dtype=original.dtype, copy=True, order="C")
         flat = work.reshape(-1)
         jac = np.zeros((int(sum(sizes)), flat.size))
-        t._array = work
+        t._exchange_array(work)
         try:
             for k in range(flat.size):
                 keep = flat[k]
@@ -62,7 +62,7 @@ def _numerical_jacobians(func, inputs, targets, eps):
                 jac[:, k] = np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]) \
                     if plus else np.zeros(0)
         finally:
-            t._array = original
+            t._exchange_array(original)
         jacobians.append(jac)
     return jacobians
 

@@ -407,9 +407,8 @@ def _guard_second_order(node, grads, result):
 
     values = list(result) if isinstance(result, tuple) else [result]
     count = sum(len(_tensors_in(v)) for v in values)
-    guard = new_node(tuple(incoming), f"OnceDifferentiable_{name}", refuse, n_outputs=count)
-    guard.next_nodes = node.next_nodes + guard.next_nodes
-    guard.next_indices = node.next_indices + guard.next_indices
+    guard = new_node(tuple(incoming), f"OnceDifferentiable_{name}", refuse, n_outputs=count,
+                     edges_first_from=node)
     if all(edge is None for edge in guard.next_nodes):
         return result
     counter = iter(range(count))

@@ -160,7 +160,7 @@ def parameter_spec(shape, dtype, name=None, attr=None, is_bias=False, default_in
 def make_parameter(spec):
     """A new :class:`Parameter` holding ``spec.initializer``'s values."""
     param = Parameter.__new__(Parameter)
-    param._array = spec.initializer.generate(spec.shape, spec.dtype)
+    Tensor.__init__(param, spec.initializer.generate(spec.shape, spec.dtype))
     param.stop_gradient = not spec.trainable
     param.name = spec.name
     param.optimize_attr = {"learning_rate": spec.learning_rate}

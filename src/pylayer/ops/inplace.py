@@ -2,7 +2,7 @@
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import needs_grad
+from pylayer._engine import needs_grad, set_history
 from pylayer._tensor import Tensor, make_tensor
 
 __all__ = ["inplace"]
@@ -11,8 +11,7 @@ __all__ = ["inplace"]
 def _alias(x):
     """A new Tensor object for x's current data and place in the graph."""
     alias = make_tensor(x.numpy(), x.stop_gradient)
-    alias._node = x._node
-    alias._out_index = x._out_index
+    set_history(alias, x.grad_fn, x._out_index)
     return alias
 
 
@@ -27,8 +26,7 @@ def refuse_leaf(x, recording, what):
 def take_over(x, result):
     """Make ``x`` hold ``result``'s data and place in the graph (an in-place change)."""
     x._set_array_inplace(result.numpy())
-    x._node = result._node
-    x._out_index = result._out_index
+    set_history(x, result.grad_fn, result._out_index)
     x.stop_gradient = result.stop_gradient
 
 
