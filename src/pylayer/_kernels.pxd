@@ -143,16 +143,22 @@ cdef inline Py_ssize_t softmax_xent_loop(const real* logits, const long long* la
     return -1
 
 
-cdef inline void softmax_xent_backward_loop(const real* probs, const long long* labels,
-                                            const real* factors, Py_ssize_t rows,
-                                            Py_ssize_t classes, long long ignore_index,
-                                            real* out) noexcept nogil:
-    """out = (probs - onehot(labels)) * factor of the row (0 for ignored rows)."""
+cdef inline Py_ssize_t softmax_xent_backward_loop(const real* probs, const long long* labels,
+                                                  const real* factors, Py_ssize_t rows,
+                                                  Py_ssize_t classes, long long ignore_index,
+                                                  real* out) noexcept nogil:
+    """out = (probs - onehot(labels)) * factor of the row (0 for ignored rows).
+
+    Returns -1, or the first row whose label is neither in [0, classes) nor
+    ``ignore_index`` (the rows from it on are not written)."""
     cdef Py_ssize_t r, j
     cdef real f
     for r in range(rows):
+        if labels[r] != ignore_index and not 0 <= labels[r] < classes:
+            return r
         f = factors[r] if labels[r] != ignore_index else 0
         for j in range(classes):
             out[r * classes + j] = probs[r * classes + j] * f
         if labels[r] != ignore_index:
             out[r * classes + labels[r]] -= f
+    return -1

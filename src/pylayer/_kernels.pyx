@@ -105,14 +105,17 @@ def softmax_cross_entropy(const real[:, ::1] logits, const long long[::1] labels
 def softmax_cross_entropy_backward(const real[:, ::1] probs, const long long[::1] labels,
                                    const real[::1] factors, long long ignore_index,
                                    real[:, ::1] out):
-    """out = (probs - onehot(labels)) * factors[row], zero rows where the label is ignored."""
-    cdef Py_ssize_t rows = probs.shape[0], classes = probs.shape[1]
+    """out = (probs - onehot(labels)) * factors[row], zero rows where the label is ignored.
+
+    Returns -1, or the first row whose label is out of range (IndexError for the caller)."""
+    cdef Py_ssize_t rows = probs.shape[0], classes = probs.shape[1], bad
     _same_length(rows, labels.shape[0])
     _same_length(rows, factors.shape[0])
     _same_length(rows, out.shape[0])
     _same_length(classes, out.shape[1])
     if rows == 0 or classes == 0:
-        return
+        return -1
     with nogil:
-        softmax_xent_backward_loop(&probs[0, 0], &labels[0], &factors[0], rows, classes,
-                                   ignore_index, &out[0, 0])
+        bad = softmax_xent_backward_loop(&probs[0, 0], &labels[0], &factors[0], rows, classes,
+                                         ignore_index, &out[0, 0])
+    return bad

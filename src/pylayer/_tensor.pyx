@@ -465,7 +465,11 @@ cdef class Tensor:
                 if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
                     raise TypeError(f"item(): argument 'index' {i} must be an int, "
                                     f"got {type(value).__name__}")
-            return self._array.item(*index)
+            try:
+                return self._array.item(*index)
+            except OverflowError:
+                raise ValueError(f"item(): argument 'index' {index} is out of the range of "
+                                 f"int64") from None
         if self._array.size != 1:
             raise ValueError(f"item() needs a tensor with exactly one element, "
                              f"this one has shape {list(self._array.shape)}")

@@ -47,6 +47,7 @@ FLOAT = ("a float", lambda env: 1.5)
 INT = ("an int", lambda env: 3)
 NEGATIVE = ("a negative int", lambda env: -3)
 HUGE = ("a huge int", lambda env: 2 ** 62)
+BEYOND_INT64 = ("an int beyond int64", lambda env: 2 ** 64)
 LIST_WITH_STRING = ("a list holding a string", lambda env: [2, "a"])
 LIST_WITH_FLOAT = ("a list holding a float", lambda env: [2.5, 1])
 NEGATIVE_SIZE = ("a negative size", lambda env: [2, -3])
@@ -68,14 +69,14 @@ HOSTILE = {
     "shape": [STRING, NONE, DICT, LIST_WITH_STRING, LIST_WITH_FLOAT, NEGATIVE_SIZE, HUGE_SHAPE],
     "target_shape": [STRING, NONE, DICT, LIST_WITH_STRING, LIST_WITH_FLOAT,
                      ("a size below -1", lambda env: [2, -3])],
-    "axis": [STRING, DICT, FLOAT, AXIS_OUT_OF_RANGE, AXES_WITH_STRING],
+    "axis": [STRING, DICT, FLOAT, AXIS_OUT_OF_RANGE, AXES_WITH_STRING, BEYOND_INT64],
     "axis_setting": [STRING, DICT, FLOAT, AXES_WITH_STRING],   # no tensor yet: any int may do
-    "int_axis": [STRING, NONE, DICT, FLOAT, AXIS_OUT_OF_RANGE],
+    "int_axis": [STRING, NONE, DICT, FLOAT, AXIS_OUT_OF_RANGE, BEYOND_INT64],
     "int_axis_or_none": [STRING, DICT, FLOAT, AXIS_OUT_OF_RANGE],
-    "int": [STRING, NONE, DICT, FLOAT],
-    "size": [STRING, NONE, DICT, FLOAT, NEGATIVE, HUGE],
-    "size_or_none": [STRING, DICT, FLOAT, NEGATIVE, HUGE],
-    "count": [STRING, NONE, DICT, FLOAT, NEGATIVE],
+    "int": [STRING, NONE, DICT, FLOAT, BEYOND_INT64],
+    "size": [STRING, NONE, DICT, FLOAT, NEGATIVE, HUGE, BEYOND_INT64],
+    "size_or_none": [STRING, DICT, FLOAT, NEGATIVE, HUGE, BEYOND_INT64],
+    "count": [STRING, NONE, DICT, FLOAT, NEGATIVE, BEYOND_INT64],
     "number": [STRING, NONE, DICT],
     "number_or_none": [STRING, DICT],
     "non_negative": [STRING, NONE, DICT, NEGATIVE_FLOAT],

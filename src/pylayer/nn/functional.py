@@ -258,7 +258,7 @@ def mse_loss(input, label, reduction="mean", name=None):
 
 def _hard_labels(a, label, axis, ignore_index):
     """Checked hard labels shaped like ``a`` with ``axis`` of size 1, and the mask of kept ones."""
-    lab = label.numpy()
+    lab = np.array(label.numpy(), copy=True)      # kept for backward: the caller's may change
     if lab.dtype.kind not in "iu":
         raise TypeError(f"cross_entropy(): hard labels must be integers, got dtype {lab.dtype}; "
                         f"pass soft_label=True for probabilities")
@@ -272,8 +272,9 @@ def _hard_labels(a, label, axis, ignore_index):
     classes = a.shape[axis]
     kept = lab != ignore_index
     if ((lab < 0) | (lab >= classes))[kept].any():
-        raise ValueError(f"cross_entropy(): labels must lie in [0, {classes}) "
-                         f"(or equal ignore_index={ignore_index})")
+        raise IndexError(f"cross_entropy(): labels must lie in [0, {classes}) "
+                         f"(or equal ignore_index={ignore_index}), got "
+                         f"{lab[kept & ((lab < 0) | (lab >= classes))].ravel()[:5].tolist()}")
     return lab, kept
 
 
@@ -398,7 +399,7 @@ def _softmax_cross_entropy(input, label, axis, ignore_index, reduction):
     C-contiguous float [N, C] input with int64 labels runs a fused C loop.
     """
     a = input.numpy()
-    lab = label.numpy()
+    lab = np.array(label.numpy(), copy=True)      # kept for backward: the caller's may change
     probs = None
     if (a.ndim == 2 and axis == 1 and a.dtype in _KERNEL_DTYPES and a.flags.c_contiguous
             and lab.dtype == np.int64 and lab.shape in ((a.shape[0],), (a.shape[0], 1))):
@@ -438,8 +439,9 @@ def _softmax_cross_entropy_bw(node, g):
     if probs is not None and not is_grad_enabled():
         factors = np.ascontiguousarray((g.numpy() * weights).reshape(-1), dtype=probs.dtype)
         out = np.empty_like(probs)
-        _kernels.softmax_cross_entropy_backward(probs, lab.reshape(-1), factors, ignore_index,
-                                                out)
+        if _kernels.softmax_cross_entropy_backward(probs, lab.reshape(-1), factors,
+                                                   ignore_index, out) >= 0:
+            raise IndexError("cross_entropy backward: a label is out of range")
         return (make_tensor(out),)
     onehot = make_tensor(_one_hot(lab, kept, x.shape[axis], axis, x.numpy().dtype))
     return (multiply(subtract(softmax(x, axis), onehot), multiply(g, make_tensor(weights))),)

@@ -12,6 +12,7 @@ __all__ = []
 
 #: The largest number of elements a tensor may be asked to have.
 MAX_ELEMENTS = 2 ** 40
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 _KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or numeric"}
 
@@ -47,6 +48,9 @@ def check_int(value, fn, arg, minimum=None, allow_none=False):
                         f"{' or None' if allow_none else ''}, got {describe(value)}")
     if minimum is not None and value < minimum:
         raise ValueError(f"{fn}(): argument '{arg}' must be at least {minimum}, got {value}")
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(f"{fn}(): argument '{arg}' must fit in int64 "
+                         f"([{INT64_MIN}, {INT64_MAX}]), got {value}")
     return int(value)
 
 

@@ -23,9 +23,7 @@ def seed(value):
     True
     """
     global _rng
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"seed(): argument 'value' must be a non-negative int, got {value!r}")
-    _rng = np.random.default_rng(int(value))
+    _rng = np.random.default_rng(check_int(value, "seed", "value", minimum=0))
     return _rng
 
 
@@ -135,7 +133,12 @@ def full(shape, fill_value, dtype=None, name=None):
     if dtype is None:
         dtype = "bool" if isinstance(fill_value, bool) else (
             "int64" if isinstance(fill_value, (int, np.integer)) else "float32")
-    return make_tensor(np.full(_shape(shape, "full"), fill_value, _dtype(dtype, "full")))
+    np_dtype = _dtype(dtype, "full")
+    try:
+        return make_tensor(np.full(_shape(shape, "full"), fill_value, np_dtype))
+    except OverflowError:
+        raise ValueError(f"full(): argument 'fill_value' {fill_value!r} is out of the range of "
+                         f"{np_dtype}") from None
 
 
 def _fill_value(value, fn):
@@ -234,6 +237,9 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
         start, end = 0, start
     end = _number(end, "arange", "end")
     step = _number(step, "arange", "step")
+    for arg, value in (("start", start), ("end", end), ("step", step)):
+        if not np.isfinite(value):
+            raise ValueError(f"arange(): argument '{arg}' must be a finite number, got {value!r}")
     if step == 0:
         raise ValueError("arange(): argument 'step' must not be 0")
     if dtype is None:

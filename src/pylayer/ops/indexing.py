@@ -21,7 +21,11 @@ __all__ = []
 
 
 def normalize_index(index, fn):
-    """``index`` as a tuple numpy accepts, and whether it holds an advanced part."""
+    """``index`` as a tuple numpy accepts, and whether it holds an advanced part.
+
+    Index arrays are private copies: backward keeps them, and the caller's
+    tensor or array may change after the forward.
+    """
     items = index if isinstance(index, tuple) else (index,)
     normalized = []
     advanced = False
@@ -31,6 +35,7 @@ def normalize_index(index, fn):
         elif isinstance(item, list):
             item = np.asarray(item) if len(item) else np.zeros([0], np.int64)
         if isinstance(item, np.ndarray):
+            item = np.array(item, copy=True)
             if item.dtype.kind not in "biu":
                 raise IndexError(f"{fn}: index arrays and tensors must hold integers or "
                                  f"booleans, got dtype {item.dtype}")

@@ -330,10 +330,11 @@ def tile(x, repeat_times, name=None):
 
 # --------------------------------------------------------- index-based
 def _index_arg(index, fn, ranks):
+    """The integer positions of ``index``, as a private copy (backward keeps them)."""
     if isinstance(index, Tensor):
-        idx = index.numpy()
+        idx = np.array(index.numpy(), copy=True)
     else:
-        idx = np.asarray(index)
+        idx = np.array(index, copy=True)
         if idx.size == 0 and idx.dtype.kind == "f":
             idx = idx.astype(np.int64)
     if idx.dtype.kind not in "iu":

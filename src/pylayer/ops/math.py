@@ -33,7 +33,7 @@ from pylayer._ops import (add, as_tensor_arg, broadcast_to, cast, divide, exp, l
                           transpose, unbroadcast)
 from pylayer._ops import sum as _sum
 from pylayer._tensor import Tensor, convert_dtype, make_tensor
-from pylayer.ops._arguments import check_dtype
+from pylayer.ops._arguments import check_dtype, check_int
 
 __all__ = ["pow", "log1p", "rsqrt", "abs", "sign", "sin", "cos", "tan", "erf", "maximum",
            "minimum", "clip", "floor", "ceil", "round", "reciprocal", "dot", "max", "min",
@@ -516,7 +516,7 @@ def round(x, decimals=0, name=None):
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
         raise TypeError(f"round(): argument 'decimals' (position 2) must be an int, "
                         f"got {type(decimals).__name__}")
-    decimals = int(decimals)
+    decimals = check_int(decimals, "round", "decimals")
     x = _numeric_arg(x, "round")
     a = x._array
     with np.errstate(all="ignore"):
