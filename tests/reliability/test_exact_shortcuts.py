@@ -311,3 +311,12 @@ def test_a_masked_array_is_refused():
         paddle.to_tensor(masked)
     with pytest.raises(TypeError, match="masked"):
         paddle.Tensor(masked)
+
+
+def test_changing_a_clip_bound_tensor_after_forward_keeps_the_gradient_right():
+    x = paddle.to_tensor([0.0, 2.0, 4.0], stop_gradient=False)
+    low = paddle.to_tensor([1.0, 1.0, 1.0])
+    y = paddle.clip(x, min=low)
+    low.fill_(-10.0)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 1.0])

@@ -606,7 +606,7 @@ def _clip_bound(value, arg, position, dtype, shape):
                 raise ValueError(f"clip(): argument '{arg}' of shape {list(array.shape)} does "
                                  f"not broadcast to x's shape {list(shape)}") from None
             if dtype.kind == "f":
-                return array
+                return np.array(array, copy=True)       # kept for backward
             return (np.ceil(array) if arg == "min" else np.floor(array)).astype(dtype)
     elif not _is_number(value) and not isinstance(value, np.number):
         raise TypeError(f"clip(): argument '{arg}' (position {position}) must be a number "
