@@ -28,7 +28,7 @@ DIRECTIVES = {
 # call), and py_layer.py, which stays plain Python source (PyLayer and
 # PyLayerContext are ordinary Python classes) but is compiled too because
 # save_for_backward and saved_tensor run once per custom op.
-MODULES = ["_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx", "autograd/_apply.pyx",
+MODULES = ["_buffers.pyx", "_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx", "autograd/_apply.pyx",
            "autograd/py_layer.py"]
 
 extensions = [

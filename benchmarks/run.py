@@ -63,13 +63,8 @@ def child_env():
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                 "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
         env[var] = "1"
-    # The same fixed glibc heap thresholds for every library. Left dynamic,
-    # glibc moves them according to what a process allocated at import time,
-    # and then either reuses freed multi-megabyte arrays or hands them back to
-    # the OS and faults them in again on every step: workload 3 measured page
-    # faults, not arithmetic, and which library "won" depended on its imports.
-    env.setdefault("MALLOC_MMAP_THRESHOLD_", str(256 * 2 ** 20))
-    env.setdefault("MALLOC_TRIM_THRESHOLD_", str(1024 * 2 ** 20))
+    # Nothing else is tuned: every library runs in the process environment a user has
+    # (no allocator or malloc settings).
     env["GLOG_minloglevel"] = "2"          # Paddle's C++ logging
     env["PYTHONWARNINGS"] = "ignore"
     return env

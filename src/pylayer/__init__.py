@@ -33,7 +33,7 @@ from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import nn, optimizer, static
+from pylayer import device, nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
@@ -46,7 +46,7 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "float64", "add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp",
          "log", "sigmoid", "square", "sqrt", "matmul", "sum", "mean", "reshape",
          "broadcast_to", "expand", "cast", "assign", "transpose", "grad", "no_grad",
-         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
+         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "device", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
          "CPUPlace"]
 

@@ -16,7 +16,8 @@ cimport cython
 cimport numpy as cnp
 from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop
 from pylayer._tensor cimport (Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode,
-                             has_unshared_array, refcount, checked_array)
+                             has_unshared_array, refcount, checked_array, elementwise)
+from pylayer._buffers cimport buffer_like, keep_if_unreachable
 
 cnp.import_array()
 
@@ -115,6 +116,11 @@ cdef class SavedTensor:
     It remembers the version the tensor had, so that backward can refuse a
     tensor that was changed in place after it was saved.
     """
+
+    def __dealloc__(self):
+        if cnp.PyArray_Check(self.tensor):
+            # An op's output kept as its bare array: the last holder, as a Tensor is.
+            keep_if_unreachable(<PyObject*>self.tensor)
 
     def __repr__(self):
         return f"<SavedTensor version={self.version} hooked={bool(self.hooked)}>"
@@ -457,7 +463,7 @@ cdef object _sum_arrays(object a, object b):
     """A new array a + b (one C loop for the common same-layout float case)."""
     cdef cnp.ndarray out
     if not _same_float_layout(a, b):
-        return np.add(a, b)
+        return elementwise(0, a, b)
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
     if cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32:
@@ -515,7 +521,11 @@ cdef object _root_grad(Tensor t, object g, str caller, str grad_arg, bint create
     ``set_grad_in_dtype_consistent(False)`` sees it)."""
     cdef Tensor tg
     if g is None:
-        return _pass_owned(np.ones_like(t._array), stamp)
+        ones = buffer_like(t._array)
+        if ones is None:
+            return _pass_owned(np.ones_like(t._array), stamp)
+        ones.fill(1)
+        return _pass_owned(ones, stamp)
     if not isinstance(g, Tensor):
         if not isinstance(g, np.ndarray):
             raise TypeError(f"{caller}(): argument '{grad_arg}' must hold Tensors or None, "
@@ -976,7 +986,12 @@ cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph, unsigned long lo
         if create_graph or tg._grad_pass == stamp:
             result = tg
         else:
-            result = wrap(np.array(tg._array, copy=True), True)
+            copy = buffer_like(tg._array)
+            if copy is None:
+                copy = np.array(tg._array, copy=True)
+            else:
+                np.copyto(copy, tg._array)
+            result = wrap(copy, True)
     elif create_graph:
         from pylayer import add
         result = add(current, tg)

@@ -9,6 +9,7 @@ import numpy as np
 cimport numpy as cnp
 
 from pylayer._tensor cimport Tensor, elementwise, has_shape, static_mode_on, wrap
+from pylayer._buffers cimport buffer_like
 from pylayer._engine cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
@@ -143,6 +144,12 @@ cdef inline object _arith_array(int op, str fn, object xa, object ya):
 
 
 cdef object _np_tanh = np.tanh   # looked up once instead of on every call
+
+
+cdef inline object _unary(object ufunc, object a):
+    """``ufunc(a)``, written into a pooled buffer when a large one of ``a``'s size is free."""
+    buffer = buffer_like(a)
+    return ufunc(a) if buffer is None else ufunc(a, out=buffer)
 cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 
 
@@ -290,7 +297,7 @@ def neg(x, name=None):
     if static_mode_on():
         return _state.static_call(neg, x, name=name)
     x = _arg(x, "neg", "x", 1)
-    return make_output(np.negative((<Tensor>x)._array), (x,), "neg", _neg_bw)
+    return make_output(_unary(np.negative, (<Tensor>x)._array), (x,), "neg", _neg_bw)
 
 
 def _scale_bw(GradNode node, g):
@@ -429,7 +436,7 @@ def tanh(x, name=None):
     if static_mode_on():
         return _state.static_call(tanh, x, name=name)
     x = _float_arg(x, "tanh")
-    return make_output(_np_tanh((<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
+    return make_output(_unary(_np_tanh, (<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
 
 
 def _tanh_grad_bw(GradNode node, gg):
@@ -465,7 +472,7 @@ def exp(x, name=None):
         return _state.static_call(exp, x, name=name)
     x = _float_arg(x, "exp")
     with np.errstate(over="ignore"):
-        out = np.exp((<Tensor>x)._array)
+        out = _unary(np.exp, (<Tensor>x)._array)
     return make_output(out, (x,), "exp", _exp_bw, (), True, None)
 
 
@@ -484,7 +491,7 @@ def log(x, name=None):
         return _state.static_call(log, x, name=name)
     x = _float_arg(x, "log")
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log((<Tensor>x)._array)
+        out = _unary(np.log, (<Tensor>x)._array)
     return make_output(out, (x,), "log", _log_bw, (x,), False, None)
 
 
@@ -603,7 +610,7 @@ def sqrt(x, name=None):
         return _state.static_call(sqrt, x, name=name)
     x = _float_arg(x, "sqrt")
     with np.errstate(invalid="ignore"):
-        out = np.sqrt((<Tensor>x)._array)
+        out = _unary(np.sqrt, (<Tensor>x)._array)
     return make_output(out, (x,), "sqrt", _sqrt_bw, (), True, None)
 
 

@@ -3,6 +3,8 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
+from cpython.object cimport PyObject
+from pylayer._buffers cimport buffer_for, keep_if_unreachable
 
 cnp.import_array()
 
@@ -282,7 +284,12 @@ cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
 
 cdef object elementwise(int op, object xa, object ya, object out=None):
     """numpy's ``xa (op) ya`` (0 add, 1 subtract, 2 multiply, 3 divide), into ``out`` if
-    given; division by zero gives inf/nan without a warning, as in every pylayer op."""
+    given, else into a pooled buffer when one fits; division by zero gives inf/nan
+    without a warning, as in every pylayer op."""
+    if out is None:
+        out = buffer_for(xa, ya) if cnp.PyArray_Check(xa) else buffer_for(ya, xa)
+        if out is not None and op == 3 and out.dtype.kind != "f":
+            out = None          # int / int is float: not the operand's dtype
     if op != 3:
         return _UFUNCS[op](xa, ya, out=out)
     with np.errstate(divide="ignore", invalid="ignore"):  # ~1 us: division only
@@ -360,6 +367,10 @@ cdef class Tensor:
     def __cinit__(self):
         self.stop_gradient = True
         self._out_index = 0
+
+    def __dealloc__(self):
+        if self._array is not None:
+            keep_if_unreachable(<PyObject*>self._array)   # a large dead buffer is reused
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
         self._array = to_array(np.zeros([0], np.float32) if data is None else data, dtype,

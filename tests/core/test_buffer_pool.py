@@ -1,0 +1,160 @@
+"""The pool of large dead buffers: reused only when nothing can reach them, bounded, switchable."""
+import subprocess
+import sys
+import textwrap
+import weakref
+
+import numpy as np
+import pytest
+
+import pylayer as paddle
+from pylayer import device
+
+SHAPE = [512, 512]          # 1 MB of float32: above the pool's minimum size
+
+
+@pytest.fixture(autouse=True)
+def empty_pool():
+    device.empty_cache()
+    yield
+    device.empty_cache()
+
+
+def address(t):
+    return t.numpy().ctypes.data
+
+
+def dead_buffer_address():
+    """Let an op's large result die, and return where its data was."""
+    t = paddle.tanh(paddle.zeros(SHAPE))
+    where = address(t)
+    del t
+    return where
+
+
+def test_a_dead_tensors_buffer_holds_the_next_result_of_its_size():
+    where = dead_buffer_address()
+    before = device.memory_stats()
+    result = paddle.tanh(paddle.zeros(SHAPE))
+    assert address(result) == where
+    assert device.memory_stats()["hits"] == before["hits"] + 1
+    np.testing.assert_array_equal(result.numpy(), 0.0)
+
+
+def test_results_of_every_pooled_path_are_right():
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.5, 1.5, SHAPE).astype("float32")
+    b = rng.uniform(0.5, 1.5, SHAPE).astype("float32")
+    checks = [(lambda x, y: x + y, a + b), (lambda x, y: x - y, a - b),
+              (lambda x, y: x * y, a * b), (lambda x, y: x / y, a / b),
+              (lambda x, y: 2.0 - x, 2.0 - a), (lambda x, y: paddle.tanh(x), np.tanh(a)),
+              (lambda x, y: paddle.exp(x), np.exp(a)), (lambda x, y: paddle.log(x), np.log(a)),
+              (lambda x, y: paddle.sqrt(x), np.sqrt(a)), (lambda x, y: -x, -a)]
+    for op, expected in checks:
+        for _ in range(3):
+            dead_buffer_address()
+            result = op(paddle.to_tensor(a), paddle.to_tensor(b))
+            np.testing.assert_allclose(result.numpy(), expected, rtol=1e-6)
+    assert device.memory_stats()["hits"] > 0
+
+
+def test_an_array_the_user_holds_is_never_reused():
+    t = paddle.exp(paddle.zeros(SHAPE))
+    held = t.numpy()
+    del t
+    for _ in range(3):
+        paddle.tanh(paddle.zeros(SHAPE))
+    np.testing.assert_array_equal(held, 1.0)
+
+
+@pytest.mark.parametrize("keep", [lambda a: a[::2], lambda a: a.reshape(-1), lambda a: a.T,
+                                  memoryview, lambda a: np.frombuffer(a, np.float32)],
+                         ids=["strided view", "reshaped view", "transpose", "memoryview",
+                              "frombuffer"])
+def test_memory_reachable_through_a_view_is_never_reused(keep):
+    t = paddle.exp(paddle.zeros(SHAPE))
+    view = keep(t.numpy())
+    del t
+    for _ in range(3):
+        paddle.tanh(paddle.zeros(SHAPE))
+    np.testing.assert_array_equal(np.asarray(view), 1.0)
+
+
+def test_an_array_with_a_weak_reference_is_not_pooled():
+    t = paddle.exp(paddle.zeros(SHAPE))
+    ref = weakref.ref(t.numpy())
+    kept = device.memory_stats()["kept"]
+    del t
+    assert device.memory_stats()["kept"] == kept
+    assert ref() is None
+
+
+def test_tensors_sharing_an_array_keep_it_out_of_the_pool():
+    t = paddle.exp(paddle.zeros(SHAPE))
+    other = t.detach()
+    del t
+    for _ in range(3):
+        paddle.tanh(paddle.zeros(SHAPE))
+    np.testing.assert_array_equal(other.numpy(), 1.0)
+
+
+def test_saved_outputs_stay_intact_until_backward_and_return_to_the_pool_after():
+    x = paddle.to_tensor(np.full(SHAPE, 0.5, np.float32), stop_gradient=False)
+    y = paddle.tanh(x)
+    expected = 1 - np.tanh(np.float32(0.5)) ** 2
+    loss = y.sum()
+    del y
+    for _ in range(3):
+        paddle.exp(paddle.zeros(SHAPE))      # would take the saved output if it were free
+    kept = device.memory_stats()["kept"]
+    loss.backward()
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-6)
+    del loss
+    assert device.memory_stats()["kept"] > kept
+
+
+def test_small_arrays_are_not_pooled():
+    kept = device.memory_stats()["kept"]
+    t = paddle.ones([8])
+    del t
+    assert device.memory_stats()["kept"] == kept
+
+
+def test_only_arrays_the_pool_made_are_taken_back():
+    made_outside = paddle.to_tensor(np.ones(SHAPE, np.float32))
+    kept = device.memory_stats()["kept"]
+    del made_outside
+    assert device.memory_stats()["kept"] == kept
+    op_result = paddle.exp(paddle.zeros(SHAPE))
+    del op_result
+    assert device.memory_stats()["kept"] == kept + 1
+
+
+def test_the_cap_bounds_what_the_pool_holds_and_empty_cache_frees_it():
+    previous = device.set_pool_limit(2 * 2 ** 20)
+    try:
+        tensors = [paddle.tanh(t) for t in [paddle.zeros(SHAPE) for _ in range(4)]]
+        del tensors
+        stats = device.memory_stats()
+        assert stats["pooled_bytes"] <= 2 * 2 ** 20 and stats["dropped"] >= 2
+        device.empty_cache()
+        assert device.memory_stats()["pooled_bytes"] == 0
+    finally:
+        device.set_pool_limit(previous)
+    with pytest.raises(ValueError, match="set_pool_limit"):
+        device.set_pool_limit(-1)
+
+
+def test_the_environment_switch_turns_the_pool_off():
+    code = textwrap.dedent("""
+        import pylayer
+        t = pylayer.ones([512, 512]); where = t.numpy().ctypes.data; del t
+        r = pylayer.tanh(pylayer.zeros([512, 512]))
+        stats = pylayer.device.memory_stats()
+        print(stats["enabled"], stats["kept"], stats["hits"])
+        """)
+    env = {"PYLAYER_BUFFER_POOL": "0", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "0", "0"]
