@@ -1,4 +1,5 @@
-"""Hostile input for every public callable: a clear TypeError or ValueError, never anything else.
+"""Hostile input for every public callable: a clear TypeError, ValueError or IndexError, never
+anything else.
 
 The walker lists every callable in the ``__all__`` of ``pylayer`` and of each
 public submodule (as ``tests/api/test_docstrings.py`` does) and FAILS for one
@@ -8,8 +9,9 @@ cannot skip this test. Each entry's valid call must succeed; then each
 argument in turn is replaced by every hostile value of its kind (strings,
 None, dicts, ragged lists, object arrays, integer tensors for float-only
 ops, negative or huge sizes, ...) and by the entry's extra cases
-(mismatched shapes, values out of range). Each must raise ``TypeError`` or
-``ValueError`` whose message names the function and the argument, within a
+(mismatched shapes, values out of range). Each must raise ``TypeError``,
+``ValueError`` or (for an index out of range, as in Paddle) ``IndexError``
+whose message names the function and the argument, within a
 time limit: no crash, no hang, no other exception, no silent result.
 """
 import importlib
@@ -182,8 +184,8 @@ def test_the_valid_call_of_the_table_succeeds(target, method, call):
 
 
 def check_refusal(error, target, method, call, blamed):
-    assert isinstance(error, (TypeError, ValueError)), (
-        f"expected TypeError or ValueError, got {type(error).__name__}: {error}")
+    assert isinstance(error, (TypeError, ValueError, IndexError)), (
+        f"expected TypeError, ValueError or IndexError, got {type(error).__name__}: {error}")
     message = str(error)
     names = callable_names(target, method, call)
     assert any(re.search(rf"\b{re.escape(n)}\b", message) for n in names), (
