@@ -117,6 +117,13 @@ HOSTILE = {
     "variable": [STRING, NONE, INT, ("a Tensor", lambda env: pylayer.ones([2]))],
     "variables_or_none": [STRING, INT, ("a list holding a string", lambda env: ["spam"])],
     "feed": [STRING, INT, ("a list", lambda env: [1, 2])],
+    "savable": [("a layer", lambda env: nn.Linear(2, 2)), ("a function", lambda env: np.zeros),
+                OBJECTS, COMPLEX, ("a list holding a layer", lambda env: [nn.Linear(2, 2)])],
+    "path": [NONE, INT, DICT],
+    "existing_path": [NONE, INT, DICT, ("a missing file", lambda env: "/nonexistent/m.pdparams")],
+    "protocol": [STRING, ("protocol 1", lambda env: 1), ("protocol 9", lambda env: 9)],
+    "device": [NONE, INT, ("a GPU", lambda env: "gpu"), ("a numbered GPU", lambda env: "gpu:0"),
+               ("CUDA", lambda env: "cuda"), ("an unknown device", lambda env: "tpu")],
     "fetch_list": [STRING, INT, ("a list holding an int", lambda env: [3])],
 }
 
@@ -198,6 +205,13 @@ def _reduce(kind="tensor", axis_kind="axis"):
 def _graph(env):
     x = pylayer.to_tensor([1.0, 2.0], stop_gradient=False)
     env.update(x=x, y=(x * x).sum())
+
+
+def _saved_buffer():
+    buffer = io.BytesIO()
+    pylayer.save(nn.Linear(3, 2).state_dict(), buffer)
+    buffer.seek(0)
+    return buffer
 
 
 def _layer(env):
@@ -284,6 +298,14 @@ CALLS = {
     pylayer.is_grad_enabled: Call(),
     pylayer.enable_static: Call(), pylayer.disable_static: Call(K("place", _value(None), None)),
     pylayer.in_dynamic_mode: Call(),
+    # ------------------------------------------------- persistence, devices
+    pylayer.save: Call(A("obj", f23, "savable"), A("path", lambda env: io.BytesIO(), "path"),
+                       K("protocol", _value(4), "protocol")),
+    pylayer.load: Call(A("path", lambda env: _saved_buffer(), "existing_path")),
+    pylayer.set_device: Call(A("device", _value("cpu"), "device")),
+    pylayer.get_device: Call(), pylayer.is_compiled_with_cuda: Call(),
+    pylayer.device.device_count: Call(),
+    pylayer.is_tensor: Call(A("x", f23, None)),
     # -------------------------------------------------------- creation
     pylayer.to_tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor"),
                             K("dtype", _value("float64"), "dtype")),
