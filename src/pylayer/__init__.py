@@ -33,10 +33,13 @@ from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import device, nn, optimizer, static
+from pylayer import nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
+from pylayer import device, framework
+from pylayer.device import set_device, get_device, is_compiled_with_cuda
+from pylayer.framework import save, load
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -46,9 +49,10 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "float64", "add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp",
          "log", "sigmoid", "square", "sqrt", "matmul", "sum", "mean", "reshape",
          "broadcast_to", "expand", "cast", "assign", "transpose", "grad", "no_grad",
-         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "device", "nn",
+         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
-         "CPUPlace"]
+         "CPUPlace", "device", "framework", "set_device", "get_device",
+         "is_compiled_with_cuda", "save", "load", "is_tensor"]
 
 __all__ = (_CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
            + list(_param_all))
@@ -94,11 +98,23 @@ def _fill_(x, value):
     return inplace(x, lambda t: full_like(t, value))
 
 
+def is_tensor(x):
+    """Whether ``x`` is a pylayer Tensor (a Parameter is one too).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.is_tensor(paddle.ones([1])), paddle.is_tensor(np.ones(1))
+    (True, False)
+    """
+    return isinstance(x, Tensor)
+
+
 def _set_value(x, value):
+    # Outside the graph, as in Paddle: a trainable parameter may be set too.
     value = to_tensor(value, dtype=x.dtype)
     if value.shape != x.shape:
         raise ValueError(f"set_value: shape {value.shape} does not match the tensor's {x.shape}")
-    return inplace(x, lambda t: assign(value))
+    with no_grad():
+        return inplace(x, lambda t: assign(value))
 
 
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,

@@ -5,6 +5,8 @@ through ``make_output``. Backward rules are written with these same ops, so
 that with ``create_graph=True`` the backward is itself recorded (double
 backward). Every public op first checks for static mode.
 """
+import math
+
 import numpy as np
 cimport numpy as cnp
 
@@ -102,12 +104,18 @@ cdef inline void* _data(object a):
 
 
 cdef inline object _float_arg(object value, str fn):
-    """The argument as a Tensor, refusing integer and bool tensors."""
+    """The argument as a floating-point Tensor: an integer tensor is computed in
+    float32 (Paddle's default float), a bool tensor is refused."""
     cdef Tensor x = <Tensor>_arg(value, fn, "x", 1)
-    if not _is_float_array(x._array) and x._array.dtype.kind != "f":
+    if _is_float_array(x._array):
+        return x
+    kind = x._array.dtype.kind
+    if kind in "iu":
+        return cast(x, "float32")
+    if kind != "f":
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor "
-                        f"(float16, float32 or float64), got dtype {x._array.dtype}; cast it "
-                        f"first, e.g. x.astype('float32')")
+                        f"(float16, float32 or float64) or an integer Tensor, "
+                        f"got dtype {x._array.dtype}")
     return x
 
 
@@ -132,15 +140,30 @@ cdef object _broadcast_error(str fn, object xa, object ya):
                       f"{list(np.shape(ya))} cannot be broadcast together")
 
 
+cdef object _FLOAT64 = np.dtype(np.float64)
+
+
+cdef inline bint _is_float64_array(object a):
+    return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64
+
+
 cdef inline object _arith_array(int op, str fn, object xa, object ya):
-    """The array of x (+ - * /) y: a C loop when it pays, else numpy."""
+    """The array of x (+ - * /) y: a C loop when it pays, else numpy.
+
+    float64 only when an operand is a float64 array: integers with a Python
+    float, integers divided, or int64 with float32 give float32, Paddle's
+    default float.
+    """
     out = _arith(op, xa, ya)
     if out is not None:
         return out
     try:
-        return elementwise(op, xa, ya)
+        out = elementwise(op, xa, ya)
     except ValueError:
         raise _broadcast_error(fn, xa, ya) from None
+    if out.dtype == _FLOAT64 and not _is_float64_array(xa) and not _is_float64_array(ya):
+        return out.astype(np.float32)
+    return out
 
 
 cdef object _np_tanh = np.tanh   # looked up once instead of on every call
@@ -274,9 +297,6 @@ def divide(x, y, name=None):
     xa = _operand(x, "divide", "x", 1)
     ya = _operand(y, "divide", "y", 2)
     out = _arith_array(3, "divide", xa, ya)
-    if out.dtype == np.float64 and not (cnp.PyArray_Check(xa) and xa.dtype == np.float64) \
-            and not (cnp.PyArray_Check(ya) and ya.dtype == np.float64):
-        out = out.astype(np.float32)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
     tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
@@ -307,6 +327,9 @@ def _scale_bw(GradNode node, g):
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     """``x * scale + bias`` (or ``(x + bias) * scale`` when bias_after_scale is False).
 
+    An integer tensor keeps its dtype: ``scale`` and ``bias`` are truncated
+    to integers first, as in Paddle.
+
     >>> import pylayer
     >>> pylayer.scale(pylayer.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
     array([3., 5.], dtype=float32)
@@ -324,6 +347,12 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         raise TypeError(f"scale(): argument 'bias' (position 3) must be a number, "
                         f"got {type(bias).__name__}")
     a = (<Tensor>x)._array
+    if a.dtype.kind in "iu":
+        # An integer tensor stays integer: Paddle truncates scale and bias first.
+        if not (math.isfinite(scale) and math.isfinite(bias)):
+            raise ValueError(f"scale(): an integer tensor needs a finite scale and bias, "
+                             f"got scale={scale!r} and bias={bias!r}")
+        scale, bias = int(scale), int(bias)
     if not bias_after_scale:
         bias = bias * scale
     out = a * scale
@@ -700,8 +729,10 @@ cdef object _axes(object axis, int ndim, str fn):
 
 
 def _sum_bw(GradNode node, g):
-    shape, axes, keepdim = node.attrs
-    return (_sum_bw_expand(g, shape, axes, keepdim),)
+    shape, axes, keepdim, dtype = node.attrs
+    g = _sum_bw_expand(g, shape, axes, keepdim)
+    # sum(x, dtype=...) changed the dtype: the gradient has x's again.
+    return (g if (<Tensor>g)._array.dtype == dtype else cast(g, dtype),)
 
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
@@ -724,7 +755,8 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
     if not cnp.PyArray_Check(out):
         out = np.asarray(out)
-    return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim)))
+    return make_output(out, (x,), "sum", _sum_bw, (), False,
+                       (a.shape, axes, bool(keepdim), a.dtype))
 
 
 def _mean_bw(GradNode node, g):
@@ -808,8 +840,34 @@ cpdef object reshape_exact(object x, tuple shape):
                        t._array.shape)
 
 
+cdef list _zero_size_dims(tuple shape, list dims):
+    """Paddle's reading of a target shape for a tensor without elements.
+
+    A 0 is a size of 0 (not "keep this dimension"). A -1 is 0 when no 0 is
+    given, else the product of ``shape``'s non-zero sizes divided by that of
+    the other given sizes; with two or more 0s it is ambiguous.
+    """
+    if dims.count(-1) != 1:
+        return dims     # no -1, or several: numpy's check applies
+    zeros = dims.count(0)
+    if zeros == 0:
+        return [0 if d == -1 else d for d in dims]
+    known = math.prod(d for d in dims if d > 0)
+    available = math.prod(d for d in shape if d > 0)
+    if zeros > 1 or available % known:
+        reason = "the -1 is ambiguous with several 0s" if zeros > 1 else \
+            f"the non-zero sizes multiply to {available}, which {known} does not divide"
+        raise ValueError(f"reshape(): cannot reshape a tensor of shape {list(shape)} (0 "
+                         f"elements) into {dims}: {reason}")
+    return [available // known if d == -1 else d for d in dims]
+
+
 def reshape(x, shape, name=None):
     """A tensor with the same data and a new shape (``0`` keeps a dim, ``-1`` infers one).
+
+    For a tensor without elements Paddle's rule applies: a ``0`` is a size of
+    0, and ``-1`` is the product of the tensor's non-zero sizes divided by the
+    other given ones (0 when the shape holds no 0).
 
     >>> import pylayer
     >>> pylayer.reshape(pylayer.arange(6), [2, -1]).shape
@@ -820,7 +878,10 @@ def reshape(x, shape, name=None):
     x = _arg(x, "reshape", "x", 1)
     a = (<Tensor>x)._array
     dims = shape_arg(shape, "reshape")
-    dims = [a.shape[i] if d == 0 and i < a.ndim else d for i, d in enumerate(dims)]
+    if a.size == 0:
+        dims = _zero_size_dims(a.shape, dims)
+    else:
+        dims = [a.shape[i] if d == 0 and i < a.ndim else d for i, d in enumerate(dims)]
     try:
         out = a.reshape(dims)
     except ValueError:

@@ -409,7 +409,7 @@ cdef class Tensor:
         return self._array.size
 
     def numel(self):
-        return self._array.size
+        return _ops.numel(self)
 
     @property
     def dtype(self):

@@ -30,10 +30,13 @@ def test_overflow_and_empty_mean_are_silent_like_log_sqrt_divide(make):
 
 @pytest.mark.parametrize("op", [pylayer.tanh, pylayer.exp, pylayer.log, pylayer.sigmoid,
                                 pylayer.sqrt], ids=lambda f: f.__name__)
-def test_float_only_ops_refuse_integer_tensors(op):
+def test_float_only_ops_compute_integers_in_float32_and_refuse_bool(op):
+    out = op(pylayer.to_tensor([1, 2]))
+    assert out.dtype == "float32"
+    np.testing.assert_allclose(out.numpy(), op(pylayer.to_tensor([1.0, 2.0])).numpy())
     with pytest.raises(TypeError, match=rf"{op.__name__}\(\): argument 'x' \(position 1\) "
-                                        r"must be a floating-point Tensor.*got dtype int64"):
-        op(pylayer.to_tensor([1, 2]))
+                                        r"must be a floating-point Tensor.*got dtype bool"):
+        op(pylayer.to_tensor([True]))
 
 
 def test_bitwise_operators_on_ints_and_bools():

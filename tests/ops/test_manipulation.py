@@ -216,7 +216,7 @@ def test_gather_0d_index_and_errors():
     out = pylayer.gather(x, pylayer.to_tensor(2), axis=0)
     assert out.shape == [3]
     check_grads(lambda t: pylayer.gather(t, pylayer.to_tensor(1), axis=1), x)
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(IndexError, match="outside"):
         pylayer.gather(x, pylayer.to_tensor([4]))
     with pytest.raises(TypeError, match="integers"):
         pylayer.gather(x, pylayer.to_tensor([0.5]))

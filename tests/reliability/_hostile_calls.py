@@ -62,6 +62,8 @@ HOSTILE = {
     "tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, COMPLEX],
     "tensor_or_none": [STRING, DICT, RAGGED, OBJECTS, COMPLEX],
     "float_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, COMPLEX, INT_TENSOR, BOOL_TENSOR],
+    # float-only math, which computes integer tensors in float32 as Paddle does
+    "math_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, COMPLEX, BOOL_TENSOR],
     "int_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, FLOAT_TENSOR],
     "out_tensor": [STRING, DICT, INT],
     "tensors": [STRING, NONE, DICT, ("a list holding a string", lambda env: ["spam"]),
@@ -116,6 +118,15 @@ HOSTILE = {
     "variable": [STRING, NONE, INT, ("a Tensor", lambda env: pylayer.ones([2]))],
     "variables_or_none": [STRING, INT, ("a list holding a string", lambda env: ["spam"])],
     "feed": [STRING, INT, ("a list", lambda env: [1, 2])],
+    "batch_axis": [STRING, DICT, FLOAT, ("an axis other than 0", lambda env: 1)],
+    "variables_list": [STRING, NONE, INT, ("a list holding a string", lambda env: ["spam"])],
+    "savable": [("a layer", lambda env: nn.Linear(2, 2)), ("a function", lambda env: np.zeros),
+                OBJECTS, COMPLEX, ("a list holding a layer", lambda env: [nn.Linear(2, 2)])],
+    "path": [NONE, INT, DICT],
+    "existing_path": [NONE, INT, DICT, ("a missing file", lambda env: "/nonexistent/m.pdparams")],
+    "protocol": [STRING, ("protocol 1", lambda env: 1), ("protocol 9", lambda env: 9)],
+    "device": [NONE, INT, ("a GPU", lambda env: "gpu"), ("a numbered GPU", lambda env: "gpu:0"),
+               ("CUDA", lambda env: "cuda"), ("an unknown device", lambda env: "tpu")],
     "fetch_list": [STRING, INT, ("a list holding an int", lambda env: [3])],
 }
 
@@ -199,6 +210,13 @@ def _graph(env):
     env.update(x=x, y=(x * x).sum())
 
 
+def _saved_buffer():
+    buffer = io.BytesIO()
+    pylayer.save(nn.Linear(3, 2).state_dict(), buffer)
+    buffer.seek(0)
+    return buffer
+
+
 def _layer(env):
     env["self"] = nn.Linear(3, 2)
 
@@ -250,9 +268,9 @@ CALLS = {
     pylayer.divide: _binary(), pylayer.neg: _unary(),
     pylayer.scale: Call(A("x", f23, "tensor"), K("scale", _value(2.0), "number"),
                         K("bias", _value(1.0), "number")),
-    pylayer.tanh: _unary("float_tensor"), pylayer.exp: _unary("float_tensor"),
-    pylayer.log: _unary("float_tensor"), pylayer.sigmoid: _unary("float_tensor"),
-    pylayer.square: _unary(), pylayer.sqrt: _unary("float_tensor"),
+    pylayer.tanh: _unary("math_tensor"), pylayer.exp: _unary("math_tensor"),
+    pylayer.log: _unary("math_tensor"), pylayer.sigmoid: _unary("math_tensor"),
+    pylayer.square: _unary(), pylayer.sqrt: _unary("math_tensor"),
     pylayer.matmul: Call(A("x", f23, "tensor"), A("y", lambda env: pylayer.ones([3, 2]), "tensor"),
                          extra=[("inner sizes that differ", {"y": lambda env: pylayer.ones([2, 2])},
                                  ("x", "y"))]),
@@ -283,6 +301,26 @@ CALLS = {
     pylayer.is_grad_enabled: Call(),
     pylayer.enable_static: Call(), pylayer.disable_static: Call(K("place", _value(None), None)),
     pylayer.in_dynamic_mode: Call(),
+    autograd.jacobian: Call(A("ys", lambda env: env["x"] * env["x"], "graph_tensors"),
+                            A("xs", lambda env: env["x"], "graph_tensors"),
+                            K("batch_axis", _value(None), "batch_axis"), setup=_graph),
+    autograd.hessian: Call(A("ys", lambda env: env["y"], "graph_tensors"),
+                           A("xs", lambda env: env["x"], "graph_tensors"),
+                           K("batch_axis", _value(None), "batch_axis"), setup=_graph),
+    autograd.Jacobian: Call(A("ys", lambda env: env["x"] * env["x"], "graph_tensors"),
+                            A("xs", lambda env: env["x"], "graph_tensors"), setup=_graph,
+                            names=("jacobian",)),
+    autograd.Hessian: Call(A("ys", lambda env: env["x"] * env["x"], "graph_tensors"),
+                           A("xs", lambda env: env["x"], "graph_tensors"), setup=_graph,
+                           names=("jacobian",)),
+    # ------------------------------------------------- persistence, devices
+    pylayer.save: Call(A("obj", f23, "savable"), A("path", lambda env: io.BytesIO(), "path"),
+                       K("protocol", _value(4), "protocol")),
+    pylayer.load: Call(A("path", lambda env: _saved_buffer(), "existing_path")),
+    pylayer.set_device: Call(A("device", _value("cpu"), "device")),
+    pylayer.get_device: Call(), pylayer.is_compiled_with_cuda: Call(),
+    pylayer.device.device_count: Call(),
+    pylayer.is_tensor: Call(A("x", f23, None)),
     # -------------------------------------------------------- creation
     pylayer.to_tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor"),
                             K("dtype", _value("float64"), "dtype")),
@@ -323,25 +361,25 @@ CALLS = {
     pylayer.seed: Call(A("value", _value(7), "int")),
     pylayer.get_rng: Call(),
     # ------------------------------------------------------------ math
-    pylayer.pow: _binary(), pylayer.log1p: _unary("float_tensor"),
-    pylayer.rsqrt: _unary("float_tensor"), pylayer.abs: _unary(), pylayer.sign: _unary(),
-    pylayer.sin: _unary("float_tensor"), pylayer.cos: _unary("float_tensor"),
-    pylayer.tan: _unary("float_tensor"), pylayer.erf: _unary("float_tensor"),
+    pylayer.pow: _binary(), pylayer.log1p: _unary("math_tensor"),
+    pylayer.rsqrt: _unary("math_tensor"), pylayer.abs: _unary(), pylayer.sign: _unary(),
+    pylayer.sin: _unary("math_tensor"), pylayer.cos: _unary("math_tensor"),
+    pylayer.tan: _unary("math_tensor"), pylayer.erf: _unary("math_tensor"),
     pylayer.maximum: _binary(), pylayer.minimum: _binary(),
     pylayer.clip: Call(A("x", f23, "tensor"), A("min", _value(1.5), "number_or_none"),
                        A("max", _value(4.5), "number_or_none"),
                        extra=[("min above max", {"min": _value(5.0)}, ("min", "max"))]),
     pylayer.floor: _unary(), pylayer.ceil: _unary(),
     pylayer.round: Call(A("x", f23, "tensor"), K("decimals", _value(1), "int")),
-    pylayer.reciprocal: _unary("float_tensor"),
+    pylayer.reciprocal: _unary("math_tensor"),
     pylayer.dot: Call(A("x", f3, "tensor"), A("y", f3, "tensor"),
                       extra=[("shapes that differ", {"y": lambda env: pylayer.ones([4])},
                               ("x", "y"))]),
     pylayer.max: _reduce(), pylayer.min: _reduce(),
     pylayer.prod: Call(A("x", f23, "tensor"), K("axis", _value(1), "axis"),
                        K("dtype", _value("float64"), "dtype")),
-    pylayer.var: _reduce("float_tensor"), pylayer.std: _reduce("float_tensor"),
-    pylayer.logsumexp: _reduce("float_tensor"),
+    pylayer.var: _reduce("float_tensor"), pylayer.std: _reduce("math_tensor"),
+    pylayer.logsumexp: _reduce("math_tensor"),
     pylayer.cumsum: Call(A("x", f23, "tensor"), K("axis", _value(1), "int_axis_or_none"),
                          K("dtype", _value("float64"), "dtype")),
     pylayer.argmax: Call(A("x", f23, "tensor"), K("axis", _value(1), "int_axis_or_none"),
@@ -411,6 +449,7 @@ CALLS = {
                                ("lists of different lengths", {"starts": _value([0, 1])},
                                 ("axes", "starts", "ends"))]),
     pylayer.flip: Call(A("x", f23, "tensor"), A("axis", _value([1]), "axis")),
+    pylayer.numel: Call(A("x", f23, "tensor")),
     pylayer.roll: Call(A("x", f23, "tensor"), A("shifts", _value(1), "int_list"),
                        K("axis", _value(1), "axis")),
     # ------------------------------------------------------ parameters
@@ -583,6 +622,10 @@ CALLS = {
                            .create_var(dtype="float32", shape=[2, 3]), "variables_or_none"),
                          K("backward_func", _value(None), "callable_or_none"),
                          static=True, setup=_static_net),
+    static.nn.static_pylayer: Call(A("forward_fn", _value(pylayer.exp), "callable"),
+                                   A("inputs", lambda env: [env["x"]], "variables_list"),
+                                   K("backward_fn", _value(None), "callable_or_none"),
+                                   static=True, setup=_static_net),
     static.nn.fc: Call(A("x", lambda env: env["x"], "variable"), A("size", _value(4), "size"),
                        K("activation", _value("relu"), "str_or_none"), static=True,
                        setup=_static_net),
@@ -648,9 +691,9 @@ METHODS = {
         self=nn.LeakyReLU())),
     (nn.GELU, "forward"): Call(A("x", f23, "float_tensor"), names=("gelu",), setup=lambda env: env.update(
         self=nn.GELU())),
-    (nn.Sigmoid, "forward"): Call(A("x", f23, "float_tensor"), names=("sigmoid",), setup=lambda env: env.update(
+    (nn.Sigmoid, "forward"): Call(A("x", f23, "math_tensor"), names=("sigmoid",), setup=lambda env: env.update(
         self=nn.Sigmoid())),
-    (nn.Tanh, "forward"): Call(A("x", f23, "float_tensor"), names=("tanh",), setup=lambda env: env.update(
+    (nn.Tanh, "forward"): Call(A("x", f23, "math_tensor"), names=("tanh",), setup=lambda env: env.update(
         self=nn.Tanh())),
     (nn.Softmax, "forward"): Call(A("x", f23, "float_tensor"), names=("softmax",), setup=lambda env: env.update(
         self=nn.Softmax())),

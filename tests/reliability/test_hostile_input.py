@@ -1,4 +1,5 @@
-"""Hostile input for every public callable: a clear TypeError or ValueError, never anything else.
+"""Hostile input for every public callable: a clear TypeError, ValueError or IndexError, never
+anything else.
 
 The walker lists every callable in the ``__all__`` of ``pylayer`` and of each
 public submodule (as ``tests/api/test_docstrings.py`` does) and FAILS for one

@@ -125,14 +125,18 @@ def ones(shape, dtype=None, name=None):
 def full(shape, fill_value, dtype=None, name=None):
     """A tensor filled with ``fill_value``.
 
+    Without ``dtype`` the result is bool for a bool value and float32
+    (Paddle's default float) for any number, integers included.
+
     >>> import pylayer
-    >>> pylayer.full([2], 7.0).numpy()
+    >>> pylayer.full([2], 7).numpy()
     array([7., 7.], dtype=float32)
+    >>> pylayer.full([2], 7, dtype='int64').numpy()
+    array([7, 7])
     """
     fill_value = _fill_value(fill_value, "full")
     if dtype is None:
-        dtype = "bool" if isinstance(fill_value, bool) else (
-            "int64" if isinstance(fill_value, (int, np.integer)) else "float32")
+        dtype = "bool" if isinstance(fill_value, (bool, np.bool_)) else "float32"
     np_dtype = _dtype(dtype, "full")
     try:
         return make_tensor(np.full(_shape(shape, "full"), fill_value, np_dtype))

@@ -18,7 +18,7 @@ from pylayer.ops._arguments import check_count
 from pylayer.ops.indexing import take
 
 __all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk",
-           "tile", "gather", "index_select", "slice", "flip", "roll"]
+           "tile", "gather", "index_select", "slice", "flip", "roll", "numel"]
 
 
 # -------------------------------------------------------------- arguments
@@ -352,7 +352,7 @@ def _take_along(x, index, axis, fn, ranks):
     axis = _axis(0 if axis is None else axis, a.ndim, fn)
     size = a.shape[axis] if a.ndim else 1
     if idx.size and (idx.min() < -size or idx.max() >= size):
-        raise ValueError(f"{fn}(): 'index' holds values outside [{-size}, {size}) for axis "
+        raise IndexError(f"{fn}(): 'index' holds values outside [{-size}, {size}) for axis "
                          f"{axis} of size {size}")
     return take(x, (builtins.slice(None),) * axis + (idx,), True, fn)
 
@@ -416,6 +416,20 @@ def slice(x, axes, starts, ends):
 
 
 # ------------------------------------------------------------- reordering
+def numel(x, name=None):
+    """The number of elements of ``x`` as a 0-D int64 Tensor (``Tensor.numel()`` too).
+
+    >>> import pylayer
+    >>> n = pylayer.numel(pylayer.zeros([2, 3]))
+    >>> n.shape, n.dtype, int(n)
+    ([], pylayer.int64, 6)
+    """
+    if _state.static_mode:
+        return _state.static_call(numel, x, name=name)
+    x = as_tensor_arg(x, "numel", "x", 1)
+    return make_tensor(np.array(x.size, np.int64))
+
+
 def _flip_bw(node, g):
     return (flip(g, list(node.attrs)),)
 

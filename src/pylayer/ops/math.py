@@ -11,8 +11,9 @@ Conventions shared by every function here:
   written with pylayer ops, so ``create_graph=True`` records it (double
   backward).
 * Ops whose result cannot be an integer (``log1p rsqrt sin cos tan erf
-  reciprocal var std logsumexp``) accept floating-point tensors only and raise
-  ``TypeError`` for integer and bool tensors: nothing is cast silently.
+  reciprocal std logsumexp``, like ``exp log sqrt tanh sigmoid``) compute an
+  integer tensor in float32, as Paddle does, and raise ``TypeError`` for bool
+  tensors. ``var`` (and ``mean``) refuse integers, where Paddle truncates.
   Ops that are exact on integers (``abs sign floor ceil round clip max min
   prod cumsum``...) keep the integer dtype.
 * Piecewise-constant ops (``sign floor ceil round floor_divide``) record a node
@@ -107,12 +108,18 @@ def _saved_operands(node):
     return (next(saved) if x is None else x, next(saved) if y is None else y)
 
 
-def _float_arg(x, fn):
+def _float_arg(x, fn, accept_integers=True):
+    """``x`` as a floating-point Tensor: an integer tensor is computed in float32
+    (Paddle's default float), a bool tensor is refused."""
     x = as_tensor_arg(x, fn, "x", 1)
-    if x._array.dtype.kind != "f":
+    kind = x._array.dtype.kind
+    if kind in "iu" and accept_integers:
+        return cast(x, "float32")
+    if kind != "f":
+        wanted = "float16, float32 or float64" + (", or an integer Tensor" if accept_integers
+                                                  else "; cast it first, e.g. x.astype('float32')")
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor "
-                        f"(float16, float32 or float64), got dtype {x.dtype.name}; cast it "
-                        f"first, e.g. x.astype('float32')")
+                        f"({wanted}), got dtype {x.dtype.name}")
     return x
 
 
@@ -239,7 +246,7 @@ def _reciprocal_bw(node, g):
 
 
 def reciprocal(x, name=None):
-    """Elementwise ``1 / x`` (floating-point tensors only); saves its output.
+    """Elementwise ``1 / x`` (integers are computed in float32); saves its output.
 
     >>> import pylayer
     >>> pylayer.reciprocal(pylayer.to_tensor([2.0, 4.0])).numpy()
@@ -259,7 +266,7 @@ def _rsqrt_bw(node, g):
 
 
 def rsqrt(x, name=None):
-    """Elementwise ``1 / sqrt(x)`` (floating-point tensors only); saves its output.
+    """Elementwise ``1 / sqrt(x)`` (integers are computed in float32); saves its output.
 
     >>> import pylayer
     >>> pylayer.rsqrt(pylayer.to_tensor([4.0, 16.0])).numpy()
@@ -279,7 +286,7 @@ def _log1p_bw(node, g):
 
 
 def log1p(x, name=None):
-    """Elementwise ``log(1 + x)``, accurate for small ``x`` (floating-point only).
+    """Elementwise ``log(1 + x)``, accurate for small ``x`` (integers in float32).
 
     >>> import pylayer
     >>> pylayer.log1p(pylayer.to_tensor([0.0, 1.0])).numpy()
@@ -300,7 +307,7 @@ def _sin_bw(node, g):
 
 
 def sin(x, name=None):
-    """Elementwise sine (floating-point tensors only); saves its input.
+    """Elementwise sine (integers are computed in float32); saves its input.
 
     >>> import pylayer
     >>> pylayer.sin(pylayer.to_tensor([0.0])).numpy()
@@ -320,7 +327,7 @@ def _cos_bw(node, g):
 
 
 def cos(x, name=None):
-    """Elementwise cosine (floating-point tensors only); saves its input.
+    """Elementwise cosine (integers are computed in float32); saves its input.
 
     >>> import pylayer
     >>> pylayer.cos(pylayer.to_tensor([0.0])).numpy()
@@ -340,7 +347,7 @@ def _tan_bw(node, g):
 
 
 def tan(x, name=None):
-    """Elementwise tangent (floating-point tensors only); saves its input.
+    """Elementwise tangent (integers are computed in float32); saves its input.
 
     >>> import pylayer
     >>> pylayer.tan(pylayer.to_tensor([0.0])).numpy()
@@ -407,7 +414,7 @@ def _erf_bw(node, g):
 
 
 def erf(x, name=None):
-    """The error function ``2/sqrt(pi) * integral_0^x exp(-t*t) dt`` (floating-point only).
+    """The error function ``2/sqrt(pi) * integral_0^x exp(-t*t) dt`` (integers in float32).
 
     Computed in float64 whatever the input dtype (absolute error below 2e-15
     against :func:`math.erf`), then cast back. Saves its input.
@@ -493,23 +500,20 @@ def ceil(x, name=None):
     return _rounding("ceil", x, np.ceil)
 
 
-def _round_half_away(a):
-    whole = np.trunc(a)
-    # a - trunc(a) is exact in floating point, so halves are detected exactly.
-    return np.where(np.abs(a - whole) >= 0.5, whole + np.sign(a), whole).astype(a.dtype)
-
-
 def round(x, decimals=0, name=None):
-    """Round to ``decimals`` places, halves away from zero (``round(-0.5) == -1``).
+    """Round to ``decimals`` places, halves to even (``round(2.5) == 2``), as Paddle does.
 
-    This differs from numpy's round-half-to-even, as Paddle's round does.
     With ``decimals != 0`` the value is scaled by ``10**decimals``, rounded and
-    scaled back, so the result carries that product's rounding error. Integer
-    tensors keep their dtype. The gradient is zero.
+    scaled back in its own dtype, so in float32 ``round(0.125, decimals=2)``
+    is ``0.12``; a value too large to scale is already whole and is returned
+    as it is. Integer tensors keep their dtype (negative ``decimals`` round
+    them to tens, hundreds, ...). The gradient is zero.
 
     >>> import pylayer
     >>> pylayer.round(pylayer.to_tensor([-0.5, 0.5, 1.5, 2.5])).numpy()
-    array([-1.,  1.,  2.,  3.], dtype=float32)
+    array([-0.,  0.,  2.,  2.], dtype=float32)
+    >>> pylayer.round(pylayer.to_tensor([0.125, 0.375]), decimals=2).numpy()
+    array([0.12, 0.38], dtype=float32)
     """
     if _state.static_mode:
         return _state.static_call(round, x, decimals=decimals, name=name)
@@ -520,14 +524,12 @@ def round(x, decimals=0, name=None):
     x = _numeric_arg(x, "round")
     a = x._array
     with np.errstate(all="ignore"):
-        if decimals == 0 and a.dtype.kind == "f":
-            out = _round_half_away(a)
-        elif decimals >= 0 and a.dtype.kind != "f":
+        if decimals >= 0 and a.dtype.kind != "f":
             out = a.copy()
         else:
-            factor = 10.0 ** decimals
-            work = a.astype(np.float64) if a.dtype.kind != "f" else a
-            out = np.asarray(_round_half_away(work * factor) / factor).astype(a.dtype)
+            out = np.asarray(np.round(a, decimals))
+            if a.dtype.kind == "f":
+                out = np.where(np.isinf(out) & np.isfinite(a), a, out)
     return make_output(out, (x,), "round", _zero_grads, (), False, (a.shape,))
 
 
@@ -630,9 +632,9 @@ def _clip_bw(node, g):
     inside = np.ones(a.shape, dtype=bool)
     with np.errstate(all="ignore"):
         if low is not None:
-            inside &= a > low
+            inside &= a >= low
         if high is not None:
-            inside &= a < high
+            inside &= a <= high
     return (multiply(g, make_tensor(inside.astype(g._array.dtype))),)
 
 
@@ -642,8 +644,8 @@ def clip(x, min=None, max=None, name=None):
     Bounds are numbers, one-element Tensors, or Tensors that broadcast to
     ``x``'s shape (no gradient flows to them). The result keeps ``x``'s dtype;
     an integer tensor is clipped to the integers inside the bounds. The
-    gradient passes where ``min < x < max`` strictly, and is zero elsewhere,
-    as in Paddle. ``min > max`` is a ``ValueError``. Saves ``x``.
+    gradient passes where ``min <= x <= max`` (bounds included, as in
+    Paddle), and is zero elsewhere. ``min > max`` is a ``ValueError``. Saves ``x``.
 
     >>> import pylayer
     >>> pylayer.clip(pylayer.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).numpy()
@@ -855,7 +857,7 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     if _state.static_mode:
         return _state.static_call(var, x, axis=axis, unbiased=unbiased, keepdim=keepdim,
                                   name=name)
-    x = _float_arg(x, "var")
+    x = _float_arg(x, "var", accept_integers=False)
     axes = _axes(axis, x._array.ndim, "var")
     out, divisor = _variance(x._array, axes, keepdim, 1 if unbiased else 0)
     return make_output(out, (x,), "var", _var_bw, (x,), False,
@@ -873,7 +875,7 @@ def _std_bw(node, g):
 
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """Standard deviation over ``axis``: ``sqrt(var(x, ...))``; floating-point only.
+    """Standard deviation over ``axis``: ``sqrt(var(x, ...))``; integers in float32.
 
     Where the standard deviation is 0 the gradient is 0 (not NaN). Saves its
     input and output.
@@ -902,7 +904,7 @@ def _logsumexp_bw(node, g):
 
 
 def logsumexp(x, axis=None, keepdim=False, name=None):
-    """``log(sum(exp(x)))`` over ``axis``, computed without overflow; floating-point only.
+    """``log(sum(exp(x)))`` over ``axis``, computed without overflow (integers in float32).
 
     The gradient is ``softmax(x)`` along the reduced axes. Saves its input and
     output.
@@ -953,8 +955,8 @@ def _cumsum(x, axis, reverse):
 def cumsum(x, axis=None, dtype=None, name=None):
     """Running sum along ``axis``; with ``axis=None`` over the flattened tensor.
 
-    ``dtype`` casts ``x`` first. Integer tensors keep their dtype (bool gives
-    int64). The gradient is the running sum of the gradient taken from the
+    ``dtype`` casts ``x`` first. Integer and bool tensors give int64, as in
+    Paddle. The gradient is the running sum of the gradient taken from the
     end. Saves nothing.
 
     >>> import pylayer
@@ -969,7 +971,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
     x = as_tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "cumsum"))
-    elif x._array.dtype.kind == "b":
+    elif x._array.dtype.kind in "biu" and x._array.dtype != np.int64:
         x = cast(x, "int64")
     if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
         raise TypeError(f"cumsum(): argument 'axis' (position 2) must be an int or None, "
@@ -1227,15 +1229,16 @@ def where(condition, x=None, y=None, name=None):
     ``x`` and ``y`` may be Python numbers. A non-bool condition counts its
     non-zero elements as true. Gradients flow to ``x`` where the condition
     holds and to ``y`` elsewhere; the op saves the condition. With ``x`` and
-    ``y`` both None it returns the indices of the true elements: a tuple with
-    one int64 tensor of shape ``[count, 1]`` per dimension.
+    ``y`` both None it returns the indices of the true elements, as Paddle
+    does: a tuple with one 1-D int64 tensor of length ``count`` per dimension
+    (a 0-D condition is a ``ValueError``).
 
     >>> import pylayer
     >>> c = pylayer.to_tensor([True, False, True])
     >>> pylayer.where(c, pylayer.to_tensor([1.0, 2.0, 3.0]), 0.0).numpy()
     array([1., 0., 3.], dtype=float32)
     >>> [t.numpy().tolist() for t in pylayer.where(c)]
-    [[[0], [2]]]
+    [[0, 2]]
     """
     if _state.static_mode:
         return _state.static_call(where, condition, x, y, name=name)
@@ -1243,8 +1246,11 @@ def where(condition, x=None, y=None, name=None):
     if condition._array.dtype.kind != "b":
         condition = make_tensor(condition._array.astype(bool))
     if x is None and y is None:
-        return tuple(make_tensor(index.astype(np.int64).reshape(-1, 1))
-                     for index in np.nonzero(np.atleast_1d(condition._array)))
+        if condition._array.ndim == 0:
+            raise ValueError("where(): with one argument, 'condition' must have at least one "
+                             "dimension, got a 0-D tensor")
+        return tuple(make_tensor(index.astype(np.int64))
+                     for index in np.nonzero(condition._array))
     if x is None or y is None:
         raise ValueError("where(): give both 'x' and 'y', or neither (then the indices of "
                          "the true elements are returned)")

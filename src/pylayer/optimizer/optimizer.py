@@ -15,7 +15,7 @@ multiplied by the parameter's ``learning_rate`` factor).
 import numpy as np
 
 from pylayer import _state
-from pylayer._tensor import Tensor
+from pylayer._tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
 
 __all__ = ["Optimizer"]
@@ -154,24 +154,34 @@ class Optimizer:
 
     # --------------------------------------------------------------- state
     def state_dict(self):
-        """The accumulators, keyed ``<param name>_<accumulator>``, plus the learning rate."""
-        result = {"learning_rate": self._learning_rate}
+        """The accumulators as Tensors, keyed as Paddle keys them:
+        ``<param name>_<accumulator>_0``, such as ``linear_0.w_0_moment1_0``
+        and ``linear_0.w_0_beta1_pow_acc_0`` (a power of beta is a
+        one-element Tensor)."""
+        result = {}
         for name, state in self._accumulators.items():
+            dtype = next((v.dtype for v in state.values() if isinstance(v, np.ndarray)),
+                         np.float32)
             for key, value in state.items():
-                result[f"{name}_{key}"] = value
+                tensor = make_tensor(np.array(value, dtype=dtype, copy=True, ndmin=1))
+                tensor.name = f"{name}_{key}{'_acc' if key.endswith('_pow') else ''}_0"
+                result[tensor.name] = tensor
         return result
 
     def set_state_dict(self, state_dict):
-        """Restore what :meth:`state_dict` returned."""
+        """Restore what :meth:`state_dict` returned (or Paddle's optimizer state dict)."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"set_state_dict(): argument 'state_dict' must be a dict (what "
                             f"state_dict() returned), got {type(state_dict).__name__}")
-        self._learning_rate = float(state_dict.get("learning_rate", self._learning_rate))
         for p in self._parameter_list or ():
             prefix = f"{p.name}_"
             for key, value in state_dict.items():
-                if key.startswith(prefix):
-                    value = np.array(value.numpy() if isinstance(value, Tensor) else value,
-                                     copy=True)
-                    self._state_for(p)[key[len(prefix):]] = value[()] if value.ndim == 0 \
-                        else value
+                if not (key.startswith(prefix) and key.endswith("_0")):
+                    continue
+                name = key[len(prefix):-len("_0")]
+                array = np.array(value.numpy() if isinstance(value, Tensor) else value,
+                                 copy=True)
+                if name.endswith("_pow_acc"):
+                    self._state_for(p)[name[:-len("_acc")]] = float(array.reshape(()))
+                else:
+                    self._state_for(p)[name] = array

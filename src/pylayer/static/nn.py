@@ -1,12 +1,12 @@
-"""Layers for static programs: ``fc`` and ``py_func``."""
+"""Layers for static programs: ``fc``, ``py_func`` and ``static_pylayer``."""
 import itertools
 
 from pylayer import _state
 from pylayer.ops._arguments import check_count, check_int, check_str
-from pylayer.static._framework import Variable, _parameter
+from pylayer.static._framework import Variable, _parameter, record_op
 from pylayer.static._py_func import py_func
 
-__all__ = ["fc", "py_func"]
+__all__ = ["fc", "py_func", "static_pylayer"]
 
 _fc_counter = itertools.count()
 
@@ -93,3 +93,75 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     if activation is not None:
         total = activation(total)
     return total
+
+
+class _StaticPyLayerOp:
+    """Run time of one static_pylayer: ``forward_fn`` on Tensors, as a PyLayer whose
+    backward is ``backward_fn`` when one is given."""
+    __name__ = "static_pylayer"
+
+    def __init__(self, forward_fn, backward_fn):
+        from pylayer.autograd import PyLayer
+        self.forward_fn = forward_fn
+        self.custom = None
+        if backward_fn is not None:
+            self.custom = type("static_pylayer", (PyLayer,), {
+                "forward": staticmethod(lambda ctx, *xs: _as_outputs(forward_fn(*xs))),
+                "backward": staticmethod(lambda ctx, *grads: backward_fn(*grads))})
+
+    def __call__(self, *inputs):
+        outputs = self.forward_fn(*inputs) if self.custom is None \
+            else self.custom.apply(*inputs)
+        return list(outputs) if isinstance(outputs, (list, tuple)) else outputs
+
+
+def _as_outputs(returned):
+    """A PyLayer's forward result: a Tensor or a tuple of Tensors."""
+    return tuple(returned) if isinstance(returned, list) else returned
+
+
+def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
+    """Add a custom operator to the static program: the counterpart of ``PyLayer``.
+
+    ``forward_fn(*inputs)`` is written with pylayer ops and returns a
+    Variable or a list of them; it is recorded as one operator whose
+    outputs this function returns (one Variable, or a list). With
+    ``backward_fn``, gradients (``static.gradients``, ``append_backward``)
+    go through it: it receives one gradient per output and returns one per
+    input (None for an input without one). Without ``backward_fn`` the ops
+    of ``forward_fn`` are differentiated. Static mode only (in dynamic mode
+    use ``PyLayer``).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     x.stop_gradient = False
+    ...     y = paddle.static.nn.static_pylayer(lambda a: paddle.exp(a), [x],
+    ...                                         backward_fn=lambda dy: 2 * dy)
+    ...     (dx,) = paddle.static.gradients(paddle.sum(y), x)
+    >>> paddle.static.Executor().run(main, feed={"x": np.zeros([1, 2], "float32")},
+    ...                              fetch_list=[y, dx])
+    [array([[1., 1.]], dtype=float32), array([[2., 2.]], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    if not _state.static_mode:
+        raise RuntimeError("static_pylayer only works in static-graph mode; call "
+                           "pylayer.enable_static() first (in dynamic mode use "
+                           "pylayer.autograd.PyLayer)")
+    if not callable(forward_fn):
+        raise TypeError(f"static_pylayer(): argument 'forward_fn' must be callable, "
+                        f"got {type(forward_fn).__name__}")
+    if backward_fn is not None and not callable(backward_fn):
+        raise TypeError(f"static_pylayer(): argument 'backward_fn' must be callable or None, "
+                        f"got {type(backward_fn).__name__}")
+    check_str(name, "static_pylayer", "name", allow_none=True)
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError(f"static_pylayer(): argument 'inputs' must be a list of Variables, "
+                        f"got {type(inputs).__name__}")
+    for i, item in enumerate(inputs):
+        if not isinstance(item, Variable):
+            raise TypeError(f"static_pylayer(): argument 'inputs' item {i} must be a "
+                            f"Variable, got {type(item).__name__}")
+    return record_op(_StaticPyLayerOp(forward_fn, backward_fn), *inputs, name=name)
