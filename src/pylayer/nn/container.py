@@ -14,7 +14,7 @@ class LayerList(Layer):
 
     >>> import pylayer
     >>> blocks = pylayer.nn.LayerList([pylayer.nn.Linear(2, 2) for _ in range(3)])
-    >>> blocks.append(pylayer.nn.Linear(2, 1))
+    >>> _ = blocks.append(pylayer.nn.Linear(2, 1))
     >>> len(blocks), len(blocks.parameters()), blocks[-1].weight.shape
     (4, 8, [2, 1])
     """
