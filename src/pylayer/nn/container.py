@@ -82,9 +82,13 @@ class LayerList(Layer):
 
     def extend(self, sublayers):
         """Append every layer of the iterable ``sublayers``; returns the list."""
-        if isinstance(sublayers, Layer) or not hasattr(sublayers, "__iter__"):
+        if isinstance(sublayers, (Layer, str, bytes, dict)) or not hasattr(sublayers,
+                                                                         "__iter__"):
             raise TypeError(f"LayerList: argument 'sublayers' must be an iterable of Layers, "
                             f"got {describe(sublayers)}")
-        for layer in list(sublayers):
+        layers = list(sublayers)
+        for i, layer in enumerate(layers):
+            self._checked(layer, f"argument 'sublayers' item {i}")
+        for layer in layers:
             self.append(layer)
         return self

@@ -16,7 +16,7 @@ from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.nn.spatial import pad
-from pylayer.ops._arguments import check_choice, check_int, describe
+from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, describe
 from pylayer.ops.indexing import take
 from pylayer.ops.linalg import einsum
 from pylayer.ops.manipulation import _ints
@@ -206,7 +206,11 @@ class _ConvNd(Layer):
         self._in_channels, self._out_channels, self._groups = in_channels, out_channels, groups
         self._kernel_size, self._padding, self._padding_mode = kernel, padding, padding_mode
         self._data_format = data_format
-        fan_in = in_channels // groups * int(np.prod(kernel))
+        fan_in = in_channels // groups * int(np.prod(kernel, dtype=np.float64))
+        if out_channels * fan_in > MAX_ELEMENTS:
+            raise ValueError(f"{fn}(): in_channels, out_channels and kernel_size ask for a "
+                             f"weight of {out_channels * fan_in} elements, more than the "
+                             f"{MAX_ELEMENTS} a tensor may have")
         self.weight = self.create_parameter(
             [out_channels, in_channels // groups] + kernel,
             attr=ParamAttr._to_attr(weight_attr, fn, "weight_attr"),

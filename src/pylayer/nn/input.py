@@ -6,7 +6,7 @@ from pylayer._ops import as_tensor_arg, multiply
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
-from pylayer.ops._arguments import check_int
+from pylayer.ops._arguments import MAX_ELEMENTS, check_count, check_int
 from pylayer.ops.indexing import take
 
 __all__ = ["one_hot", "embedding", "Embedding"]
@@ -49,6 +49,7 @@ def one_hot(x, num_classes, name=None):
         raise ValueError(f"{fn}(): argument 'num_classes' must be positive (or -1 with some "
                          f"ids), got {num_classes}")
     ids = _ids(x, fn, num_classes)
+    check_count(ids.size * num_classes, fn, "num_classes")
     return make_tensor(np.eye(num_classes, dtype=np.float32)[ids])
 
 
@@ -85,9 +86,11 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
                                   scale_grad_by_freq=scale_grad_by_freq, name=name)
     fn = "embedding"
     _refuse_max_norm(max_norm, scale_grad_by_freq, fn)
-    if not isinstance(weight, Tensor) or weight.ndim != 2:
-        raise ValueError(f"{fn}(): argument 'weight' must be a 2-D Tensor [num, dim], got "
-                         f"{weight.shape if isinstance(weight, Tensor) else type(weight).__name__}")
+    if not isinstance(weight, Tensor) or weight.ndim != 2 or weight.numpy().dtype.kind != "f":
+        raise TypeError(f"{fn}(): argument 'weight' must be a 2-D floating-point Tensor "
+                        f"[num, dim], got " + (f"shape {weight.shape} and dtype "
+                                               f"{weight.dtype.name}" if isinstance(weight, Tensor)
+                                               else type(weight).__name__))
     count = weight.shape[0]
     ids = _ids(x, fn, count)
     out = take(weight, (ids,), True, fn)
@@ -127,6 +130,9 @@ class Embedding(Layer):
         _refuse_max_norm(max_norm, False, fn)
         self._num_embeddings = check_int(num_embeddings, fn, "num_embeddings", minimum=1)
         self._embedding_dim = check_int(embedding_dim, fn, "embedding_dim", minimum=1)
+        if self._num_embeddings * self._embedding_dim > MAX_ELEMENTS:
+            raise ValueError(f"{fn}(): num_embeddings * embedding_dim is more than the "
+                             f"{MAX_ELEMENTS} elements a tensor may have")
         self._padding_idx = None if padding_idx is None else _padding_index(
             padding_idx, self._num_embeddings, fn)
         self._sparse = sparse

@@ -13,7 +13,7 @@ from pylayer._tensor import Tensor
 from pylayer.nn.initializer import Constant
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
-from pylayer.ops._arguments import check_choice, check_int, check_number
+from pylayer.ops._arguments import check_choice, check_count, check_int, check_number
 from pylayer.ops.manipulation import _ints
 from pylayer.ops.math import rsqrt
 
@@ -92,6 +92,8 @@ class LayerNorm(Layer):
         if min(self._normalized_shape + [1]) < 1 or not self._normalized_shape:
             raise ValueError(f"LayerNorm(): argument 'normalized_shape' must hold positive "
                              f"ints, got {self._normalized_shape}")
+        check_count(int(np.prod(self._normalized_shape, dtype=np.float64)), "LayerNorm",
+                    "normalized_shape")
         self._epsilon = check_number(epsilon, "LayerNorm", "epsilon", minimum=0.0)
         self.weight = self.create_parameter(
             self._normalized_shape, attr=ParamAttr._to_attr(weight_attr, "LayerNorm",
@@ -182,6 +184,7 @@ class _BatchNorm(Layer):
         fn = type(self).__name__
         super().__init__(name_scope=fn.lower().replace("norm", "_norm"))
         num_features = check_int(num_features, fn, "num_features", minimum=1)
+        check_count(num_features, fn, "num_features")
         self._momentum = check_number(momentum, fn, "momentum", minimum=0.0, maximum=1.0)
         self._epsilon = check_number(epsilon, fn, "epsilon", minimum=0.0)
         self._data_format = check_choice(data_format, fn, "data_format", list(self._formats))
@@ -302,6 +305,7 @@ class GroupNorm(Layer):
         super().__init__(name_scope="group_norm")
         self._num_groups = check_int(num_groups, "GroupNorm", "num_groups", minimum=1)
         num_channels = check_int(num_channels, "GroupNorm", "num_channels", minimum=1)
+        check_count(num_channels, "GroupNorm", "num_channels")
         if num_channels % self._num_groups:
             raise ValueError(f"GroupNorm(): num_channels ({num_channels}) must divide into "
                              f"num_groups ({self._num_groups}) groups")

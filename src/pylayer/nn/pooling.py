@@ -12,7 +12,7 @@ from pylayer._ops import as_tensor_arg, matmul, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.spatial import spatial_axes
-from pylayer.ops._arguments import check_choice, check_int
+from pylayer.ops._arguments import check_choice, check_count, check_int
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "AdaptiveAvgPool1D",
            "AdaptiveAvgPool2D"]
@@ -29,14 +29,20 @@ def _averaging(in_size, out_size, dtype):
 
 
 def _output_sizes(output_size, count, in_sizes, fn):
-    """``output_size`` as ``count`` positive ints; None keeps the input size."""
+    """``output_size`` as ``count`` positive ints; a None in a list keeps that input size."""
+    if output_size is None:
+        raise TypeError(f"{fn}(): argument 'output_size' must be an int or a list of "
+                        f"{count}, got None")
     items = list(output_size) if isinstance(output_size, (list, tuple)) else \
         [output_size] * count
     if len(items) != count:
         raise ValueError(f"{fn}(): argument 'output_size' must be an int or {count} of them, "
                          f"got {output_size!r}")
-    return [size if item is None else check_int(item, fn, "output_size", minimum=1)
-            for item, size in zip(items, in_sizes)]
+    sizes = [size if item is None else check_int(item, fn, "output_size", minimum=1)
+             for item, size in zip(items, in_sizes)]
+    for size, in_size in zip(sizes, in_sizes):
+        check_count(size * in_size, fn, "output_size")
+    return sizes
 
 
 def _pool(x, output_size, axes, fn):
@@ -99,8 +105,7 @@ class AdaptiveAvgPool1D(Layer):
 
     def __init__(self, output_size, name=None):
         super().__init__()
-        self._output_size = check_int(output_size, "AdaptiveAvgPool1D", "output_size",
-                                      minimum=1)
+        (self._output_size,) = _output_sizes(output_size, 1, [1], "AdaptiveAvgPool1D")
 
     def forward(self, input):
         return adaptive_avg_pool1d(input, self._output_size)

@@ -15,7 +15,7 @@ from pylayer._engine import make_output
 from pylayer._ops import add, as_tensor_arg, multiply, reshape, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import check_choice, check_int, check_number, describe
+from pylayer.ops._arguments import check_choice, check_count, check_int, check_number, describe
 from pylayer.ops.indexing import take
 from pylayer.ops.manipulation import _ints
 
@@ -275,6 +275,7 @@ class PixelShuffle(Layer):
         super().__init__()
         self.upscale_factor = check_int(upscale_factor, "PixelShuffle", "upscale_factor",
                                         minimum=1)
+        check_count(self.upscale_factor ** 2, "PixelShuffle", "upscale_factor")
         self.data_format = check_choice(data_format, "PixelShuffle", "data_format",
                                         ["NCHW", "NHWC"])
 

@@ -121,8 +121,8 @@ def _parse(equation, shapes):
         letters = len(term.replace("...", ""))
         if ("..." in term and letters > len(shape)) or ("..." not in term
                                                          and letters != len(shape)):
-            raise ValueError(f"{fn}(): the term {term!r} of {equation!r} does not fit an "
-                             f"operand of shape {list(shape)}")
+            raise ValueError(f"{fn}(): argument 'equation': the term {term!r} of {equation!r} "
+                             f"does not fit an operand of shape {list(shape)}")
         if "..." in term:
             ellipsis_rank = max(ellipsis_rank, len(shape) - letters)
     ellipsis_letters = "".join(next(spare) for _ in range(ellipsis_rank))
@@ -237,7 +237,8 @@ def einsum(equation, *operands):
     tensors = []
     for i, value in enumerate(operands):
         if not isinstance(value, Tensor):
-            raise TypeError(f"einsum(): operand {i} must be a Tensor, got {describe(value)}")
+            raise TypeError(f"einsum(): argument 'operands' item {i} must be a Tensor, got "
+                            f"{describe(value)}")
         tensors.append(_float_operand(value, "einsum", f"operands[{i}]", i + 2))
     _same_dtype("einsum", tensors)
     in_subs, out_subs = _parse(equation, [tuple(t.shape) for t in tensors])

@@ -332,7 +332,7 @@ def tile(x, repeat_times, name=None):
 
 
 # --------------------------------------------------------- index-based
-def _index_arg(index, fn, ranks):
+def _index_arg(index, fn, ranks, arg="index"):
     if isinstance(index, Tensor):
         idx = index.numpy()
     else:
@@ -340,9 +340,9 @@ def _index_arg(index, fn, ranks):
         if idx.size == 0 and idx.dtype.kind == "f":
             idx = idx.astype(np.int64)
     if idx.dtype.kind not in "iu":
-        raise TypeError(f"{fn}(): argument 'index' must hold integers, got dtype {idx.dtype}")
+        raise TypeError(f"{fn}(): argument '{arg}' must hold integers, got dtype {idx.dtype}")
     if idx.ndim not in ranks:
-        raise ValueError(f"{fn}(): argument 'index' must have rank "
+        raise ValueError(f"{fn}(): argument '{arg}' must have rank "
                          f"{' or '.join(map(str, ranks))}, got shape {list(idx.shape)}")
     return idx
 
@@ -479,7 +479,7 @@ def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
     """
     arr = as_tensor_arg(arr, fn, "arr", 1)
     a = arr.numpy()
-    idx = _index_arg(indices, fn, range(33))
+    idx = _index_arg(indices, fn, range(33), "indices")
     if idx.ndim != a.ndim or a.ndim == 0:
         raise ValueError(f"{fn}(): argument 'indices' must have the same rank as 'arr' (at "
                          f"least 1), got shapes {list(idx.shape)} and {list(a.shape)}")

@@ -26,7 +26,8 @@ __all__ = ["LRScheduler", "StepDecay", "CosineAnnealingDecay", "LinearWarmup", "
 
 
 class LRScheduler:
-    """Base of the schedules: subclasses define :meth:`get_lr` from ``last_epoch``.
+    """Base of the schedules: subclasses define :meth:`get_lr` from ``last_epoch``
+    (the base class itself keeps ``learning_rate`` constant).
 
     ``last_epoch`` counts the calls of :meth:`step`; the constructor makes
     the first one, so a new scheduler is at epoch 0 (or ``last_epoch + 1``).
@@ -55,7 +56,7 @@ class LRScheduler:
 
     def get_lr(self):
         """The learning rate of epoch ``last_epoch``; subclasses define it."""
-        raise NotImplementedError(f"{type(self).__name__} must define get_lr()")
+        return self.base_lr
 
     def step(self, epoch=None):
         """Move to the next epoch, or to ``epoch`` when given, and update the rate."""
