@@ -314,3 +314,27 @@ def test_forward_hooks_change_inputs_and_outputs_until_removed():
     assert len(calls) == 2
     with pytest.raises(TypeError, match="register_forward_pre_hook.*'hook'"):
         layer.register_forward_pre_hook("not a function")
+
+
+@pytest.mark.parametrize("build", [
+    lambda x: F.conv2d(x, pylayer.ones([2, 1, 2, 2]), padding=1),
+    lambda x: F.pad(x, [1, 0, 0, 1], mode="replicate"),
+    lambda x: F.interpolate(x, size=[3, 5], mode="bilinear"),
+    lambda x: F.layer_norm(x, 4),
+    lambda x: F.adaptive_avg_pool2d(x, [2, 1]),
+    lambda x: F.hardtanh(x, 0.0, 5.0),
+])
+def test_functional_forms_record_into_a_static_program(build):
+    from pylayer import static
+    data = np.arange(12.0, dtype="float32").reshape(1, 1, 3, 4)
+    want = build(pylayer.to_tensor(data)).numpy()
+    pylayer.enable_static()
+    try:
+        main = static.Program()
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [1, 1, 3, 4], "float32")
+            y = build(x)
+        (got,) = static.Executor().run(main, feed={"x": data}, fetch_list=[y])
+    finally:
+        pylayer.disable_static()
+    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -9,8 +9,8 @@ back to the positions they came from.
 import numpy as np
 
 from pylayer import _state
-from pylayer._ops import as_tensor_arg
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._ops import as_tensor_arg, reshape
+from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import check_int
 from pylayer.ops.manipulation import _axis, take_along_axis
 
@@ -67,8 +67,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
                                   name=name)
     x, axis = _sort_input(x, axis, "sort")
     if x.ndim == 0:
-        return take_along_axis(x.reshape([1]), make_tensor(np.zeros([1], np.int64)),
-                               0).reshape([])
+        return reshape(sort(reshape(x, [1])), [])
     return take_along_axis(x, make_tensor(_order(x.numpy(), axis, bool(descending))), axis)
 
 
@@ -91,7 +90,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     x, axis = _sort_input(x, -1 if axis is None else axis, "topk")
     k = check_int(k, "topk", "k", minimum=0)
     if x.ndim == 0:
-        x = x.reshape([1])
+        x = reshape(x, [1])
     size = x.shape[axis]
     if k > size:
         raise ValueError(f"topk(): argument 'k' ({k}) must not exceed the size {size} of axis "
