@@ -29,6 +29,11 @@ from pylayer.ops.math import *  # noqa: F401,F403
 from pylayer.ops.math import __all__ as _math_all
 from pylayer.ops.manipulation import *  # noqa: F401,F403
 from pylayer.ops.manipulation import __all__ as _manipulation_all
+from pylayer.ops import manipulation as _manipulation
+from pylayer.ops.linalg import *  # noqa: F401,F403
+from pylayer.ops.linalg import __all__ as _linalg_all
+from pylayer.ops.search import *  # noqa: F401,F403
+from pylayer.ops.search import __all__ as _search_all
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
@@ -55,7 +60,7 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "is_compiled_with_cuda", "save", "load", "is_tensor"]
 
 __all__ = (_CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
-           + list(_param_all))
+           + list(_linalg_all) + list(_search_all) + list(_param_all))
 
 _methods_cache = None
 
@@ -117,7 +122,15 @@ def _set_value(x, value):
         return inplace(x, lambda t: assign(value))
 
 
+def _put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=True,
+                     broadcast=True):
+    return inplace(arr, put_along_axis, indices, values, axis, reduce=reduce,
+                   include_self=include_self, broadcast=broadcast)
+
+
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
-                  "copy_": lambda x, src, *a: _set_value(x, src)}
+                  "copy_": lambda x, src, *a: _set_value(x, src),
+                  "take_along_axis": take_along_axis, "put_along_axis": put_along_axis,
+                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
 _tensor.install(__import__(__name__), _engine.run_backward)

@@ -6,14 +6,23 @@
 2
 """
 from pylayer.nn import functional, initializer
-from pylayer.nn.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from pylayer.nn.activation import (GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid,
+                                   Softmax, Tanh)
 from pylayer.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
-from pylayer.nn.common import Dropout, Linear, Sequential
-from pylayer.nn.layer import Layer
+from pylayer.nn.common import Dropout, Identity, Linear, Sequential
+from pylayer.nn.container import LayerList
+from pylayer.nn.conv import Conv1D, Conv2D
+from pylayer.nn.input import Embedding
+from pylayer.nn.layer import HookRemoveHelper, Layer
+from pylayer.nn.norm import BatchNorm1D, BatchNorm2D, GroupNorm, LayerNorm
+from pylayer.nn.pooling import AdaptiveAvgPool1D, AdaptiveAvgPool2D
+from pylayer.nn.spatial import PixelShuffle
 from pylayer.nn.loss import CrossEntropyLoss, MSELoss
 from pylayer.nn.param import Parameter
 
 __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
            "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "functional",
-           "initializer"]
+           "initializer", "Hardtanh", "Identity", "LayerList", "Conv1D", "Conv2D", "Embedding",
+           "LayerNorm", "BatchNorm1D", "BatchNorm2D", "GroupNorm", "AdaptiveAvgPool1D",
+           "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper"]

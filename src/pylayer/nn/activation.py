@@ -3,7 +3,7 @@ from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
 from pylayer.ops._arguments import check_int, check_number
 
-__all__ = ["ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "LeakyReLU", "GELU", "Hardtanh", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
 
 
 class ReLU(Layer):
@@ -38,6 +38,29 @@ class LeakyReLU(Layer):
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}"
+
+
+class Hardtanh(Layer):
+    """``x`` clipped to ``[min, max]``; see :func:`pylayer.nn.functional.hardtanh`.
+
+    >>> import pylayer
+    >>> pylayer.nn.Hardtanh(0.0, 6.0)(pylayer.to_tensor([-1.0, 7.0])).numpy()
+    array([0., 6.], dtype=float32)
+    """
+
+    def __init__(self, min=-1.0, max=1.0, name=None):
+        super().__init__()
+        self.min = check_number(min, "Hardtanh", "min")
+        self.max = check_number(max, "Hardtanh", "max")
+        if self.min > self.max:
+            raise ValueError(f"Hardtanh(): argument 'min' ({self.min}) must not exceed 'max' "
+                             f"({self.max})")
+
+    def forward(self, x):
+        return F.hardtanh(x, self.min, self.max)
+
+    def extra_repr(self):
+        return f"min={self.min}, max={self.max}"
 
 
 class GELU(Layer):

@@ -6,7 +6,7 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import check_count
 
-__all__ = ["Linear", "Dropout", "Sequential"]
+__all__ = ["Linear", "Dropout", "Sequential", "Identity"]
 
 
 class Linear(Layer):
@@ -108,4 +108,20 @@ class Sequential(Layer):
     def forward(self, input):
         for layer in self._sub_layers.values():
             input = layer(input)
+        return input
+
+
+class Identity(Layer):
+    """Returns its input unchanged; arguments given to it are accepted and ignored.
+
+    >>> import pylayer
+    >>> x = pylayer.ones([2])
+    >>> pylayer.nn.Identity(54, unused='yes')(x) is x
+    True
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
         return input

@@ -18,8 +18,10 @@ from pylayer.ops import creation
 from pylayer.ops._arguments import check_choice, check_dtype, check_int, check_number
 from pylayer.ops.math import erf
 
-__all__ = ["relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "mse_loss", "cross_entropy", "linear"]
+__all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
+           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d", "pad",
+           "interpolate", "pixel_shuffle", "one_hot", "embedding", "layer_norm", "batch_norm",
+           "group_norm", "adaptive_avg_pool1d", "adaptive_avg_pool2d"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -83,6 +85,35 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
     return make_output(out, (x,), "leaky_relu", _leaky_relu_bw, (x,), False,
                        float(negative_slope))
+
+
+def _hardtanh_bw(node, g):
+    x = node.saved_tensors()[0]
+    low, high = node.attrs
+    a = x.numpy()
+    return (multiply(g, make_tensor(((a > low) & (a < high)).astype(g.numpy().dtype))),)
+
+
+def hardtanh(x, min=-1.0, max=1.0, name=None):
+    """``x`` clipped to ``[min, max]``; the gradient passes only strictly inside, as in Paddle.
+
+    Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.hardtanh(pylayer.to_tensor([-2.0, 0.5, 3.0])).numpy()
+    array([-1. ,  0.5,  1. ], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(hardtanh, x, min=min, max=max, name=name)
+    x = _float_input(x, "hardtanh")
+    low = check_number(min, "hardtanh", "min")
+    high = check_number(max, "hardtanh", "max")
+    if low > high:
+        raise ValueError(f"hardtanh(): argument 'min' ({low}) must not exceed 'max' ({high})")
+    a = x.numpy()
+    return make_output(np.clip(a, low, high).astype(a.dtype, copy=False), (x,), "hardtanh",
+                       _hardtanh_bw, (x,), False, (low, high))
 
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -472,3 +503,11 @@ def linear(x, weight, bias=None, name=None):
         raise ValueError(f"linear(): argument 'bias' must have shape [{weight.shape[1]}] "
                          f"(out_features), got {bias.shape}")
     return add(out, bias)
+
+
+# The layers' areas hold the rest of the functional forms.
+from pylayer.nn.conv import conv1d, conv2d  # noqa: E402
+from pylayer.nn.input import embedding, one_hot  # noqa: E402
+from pylayer.nn.norm import batch_norm, group_norm, layer_norm  # noqa: E402
+from pylayer.nn.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d  # noqa: E402
+from pylayer.nn.spatial import interpolate, pad, pixel_shuffle  # noqa: E402

@@ -12,7 +12,7 @@ from pylayer.nn import param as param_module
 from pylayer.nn.param import ParamAttr, unique_name
 from pylayer.ops._arguments import check_dtype, check_str
 
-__all__ = ["Layer"]
+__all__ = ["Layer", "HookRemoveHelper"]
 
 
 def _is_parameter(value):
@@ -21,6 +21,42 @@ def _is_parameter(value):
 
 def _snake(name):
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class HookRemoveHelper:
+    """The handle a hook registration returns: ``remove()`` unregisters the hook.
+
+    >>> import pylayer
+    >>> layer = pylayer.nn.Identity()
+    >>> handle = layer.register_forward_post_hook(lambda layer, inputs, output: output * 2)
+    >>> layer(pylayer.ones([1])).numpy()
+    array([2.], dtype=float32)
+    >>> handle.remove()
+    >>> layer(pylayer.ones([1])).numpy()
+    array([1.], dtype=float32)
+    """
+
+    _next_id = 0
+
+    def __init__(self, hooks):
+        self._hooks = hooks
+        self._hook_id = HookRemoveHelper._next_id
+        HookRemoveHelper._next_id += 1
+
+    def remove(self):
+        """Unregister the hook; removing it again does nothing."""
+        self._hooks.pop(self._hook_id, None)
+
+
+def _add_hook(hooks, hook, prepend, fn):
+    if not callable(hook):
+        raise TypeError(f"{fn}(): argument 'hook' must be callable, got "
+                        f"{type(hook).__name__}")
+    handle = HookRemoveHelper(hooks)
+    hooks[handle._hook_id] = hook
+    if prepend:
+        hooks.move_to_end(handle._hook_id, last=False)
+    return handle
 
 
 class Layer:
@@ -49,6 +85,8 @@ class Layer:
         object.__setattr__(self, "_sub_layers", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistable_buffers", set())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_post_hooks", OrderedDict())
         check_str(name_scope, "Layer", "name_scope", allow_none=True)
         check_dtype(dtype, "Layer")
         self.training = True
@@ -301,7 +339,48 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__} must define forward()")
 
     def __call__(self, *inputs, **kwargs):
-        return self.forward(*inputs, **kwargs)
+        for hook in list(self._forward_pre_hooks.values()):
+            result = hook(self, inputs)
+            if result is not None:
+                inputs = result if isinstance(result, tuple) else (result,)
+        outputs = self.forward(*inputs, **kwargs)
+        for hook in list(self._forward_post_hooks.values()):
+            result = hook(self, inputs, outputs)
+            if result is not None:
+                outputs = result
+        return outputs
+
+    def register_forward_pre_hook(self, hook, *, prepend=False):
+        """Call ``hook(layer, inputs)`` before each ``forward``; returns a removable handle.
+
+        ``inputs`` is the tuple of positional inputs. A hook that returns
+        something other than None replaces them (a non-tuple counts as one
+        input). Hooks run in the order registered (``prepend=True`` puts
+        this one first).
+
+        >>> import pylayer
+        >>> layer = pylayer.nn.Linear(2, 2)
+        >>> handle = layer.register_forward_pre_hook(lambda layer, inputs: inputs[0] * 0)
+        >>> float(layer(pylayer.ones([1, 2])).abs().sum() - layer.bias.abs().sum())
+        0.0
+        >>> handle.remove()
+        """
+        return _add_hook(self._forward_pre_hooks, hook, prepend, "register_forward_pre_hook")
+
+    def register_forward_post_hook(self, hook, *, prepend=False):
+        """Call ``hook(layer, inputs, output)`` after each ``forward``; returns a removable handle.
+
+        A hook that returns something other than None replaces the output.
+
+        >>> import pylayer
+        >>> seen = []
+        >>> layer = pylayer.nn.ReLU()
+        >>> handle = layer.register_forward_post_hook(lambda l, i, o: seen.append(o.shape))
+        >>> _ = layer(pylayer.ones([3]))
+        >>> seen
+        [[3]]
+        """
+        return _add_hook(self._forward_post_hooks, hook, prepend, "register_forward_post_hook")
 
     def full_name(self):
         """This layer's unique name, such as ``linear_0``."""

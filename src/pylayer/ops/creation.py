@@ -9,7 +9,7 @@ from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, chec
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn",
-           "randint", "uniform", "normal", "seed", "get_rng"]
+           "randint", "uniform", "normal", "bernoulli", "seed", "get_rng"]
 
 _rng = np.random.default_rng()
 
@@ -338,6 +338,31 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
     np_dtype = _dtype(dtype, "uniform", kinds="f")
     rng = np.random.default_rng(seed) if seed else _rng
     return make_tensor(rng.uniform(low, high, _shape(shape, "uniform")).astype(np_dtype))
+
+
+def bernoulli(x, p=None, name=None):
+    """Samples of 0 or 1, each 1 with the probability in ``x`` (or ``p`` for all).
+
+    ``x`` is a floating-point Tensor of probabilities in ``[0, 1]``; the
+    result has its shape and dtype and never needs a gradient. A number
+    ``p`` replaces the probabilities of ``x`` (only its shape is used).
+
+    >>> import pylayer
+    >>> pylayer.bernoulli(pylayer.to_tensor([0.0, 1.0, 1.0])).numpy()
+    array([0., 1., 1.], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(bernoulli, x, p=p, name=name)
+    if not isinstance(x, Tensor) or x.numpy().dtype.kind != "f":
+        raise TypeError(f"bernoulli(): argument 'x' (position 1) must be a floating-point "
+                        f"Tensor, got {describe(x) if not isinstance(x, Tensor) else x.dtype}")
+    a = x.numpy()
+    p = check_number(p, "bernoulli", "p", minimum=0.0, maximum=1.0, allow_none=True)
+    chances = a if p is None else np.full(a.shape, p)
+    if not np.all((chances >= 0) & (chances <= 1)):
+        raise ValueError("bernoulli(): argument 'x' must hold probabilities in [0, 1], got "
+                         "values outside (or NaN)")
+    return make_tensor((_rng.random(a.shape) < chances).astype(a.dtype))
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None):

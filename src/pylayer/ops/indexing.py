@@ -13,7 +13,7 @@ import numpy as np
 
 from pylayer import _state
 from pylayer._engine import make_output, needs_grad
-from pylayer._ops import cast, multiply, unbroadcast
+from pylayer._ops import cast, multiply, reshape_exact, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops.inplace import refuse_leaf, take_over
 
@@ -108,7 +108,7 @@ def getitem(x, index):
 
 
 def _setitem_bw(node, g):
-    index, advanced, value_shape, value_dtype = node.attrs
+    index, advanced, value_shape, written_shape, value_dtype = node.attrs
     grad_x = grad_value = None
     if node.next_nodes[0] is not None:
         keep = np.ones(g.numpy().shape, g.numpy().dtype)
@@ -119,7 +119,9 @@ def _setitem_bw(node, g):
         lead = len(value_shape) - grad_value.ndim
         if lead > 0:  # numpy accepts extra leading 1-dims on the value
             grad_value = take(grad_value, (None,) * lead + (Ellipsis,), False, "getitem")
-        grad_value = unbroadcast(grad_value, value_shape)
+        grad_value = unbroadcast(grad_value, written_shape)
+        if written_shape != value_shape:
+            grad_value = reshape_exact(grad_value, value_shape)
         if grad_value.numpy().dtype != value_dtype:
             grad_value = cast(grad_value, value_dtype)
     return (grad_x, grad_value)
@@ -135,11 +137,21 @@ def setitem(x, index, value):
     A leaf that needs a gradient cannot be written then (``ValueError``);
     under ``no_grad`` it can, which is how parameters are updated.
 
+    The value broadcasts to the selected positions as in numpy; a value whose
+    shape differs from theirs only by size-1 dimensions is reshaped to it
+    (a shape-``[1]`` tensor written into one element, as Paddle allows).
+    Any other shape is a ``ValueError``.
+
     >>> import pylayer
     >>> x = pylayer.zeros([3])
     >>> x[1:] = 5.0
     >>> x.numpy(), x.inplace_version
     (array([0., 5., 5.], dtype=float32), 1)
+    >>> g = pylayer.zeros([2, 2])
+    >>> g[1, 1] = pylayer.to_tensor([7.0])
+    >>> g.numpy()
+    array([[0., 0.],
+           [0., 7.]], dtype=float32)
     """
     if _state.static_mode:
         return _state.static_call(setitem, x, index, value)
@@ -154,21 +166,76 @@ def setitem(x, index, value):
     target = x.numpy()
     if recording or not target.flags.writeable:
         target = np.array(target, copy=True)
-    try:
-        target[index] = value_array
-    except IndexError as exc:
-        raise IndexError(f"setitem: {exc} (tensor shape {list(target.shape)})") from None
-    except ValueError as exc:
-        raise ValueError(f"setitem: cannot write a value of shape {list(value_array.shape)} "
-                         f"into x{_describe(index)}: {exc}") from None
+    written = _write(target, index, value_array)
     if recording:
         take_over(x, make_output(target, (x, value_tensor), "set_value", _setitem_bw,
-                                 attrs=(index, advanced, value_array.shape, value_array.dtype)))
+                                 attrs=(index, advanced, value_array.shape, written.shape,
+                                        value_array.dtype)))
     else:
         x._set_array_inplace(target)
     return x
 
 
+def _write(target, index, value):
+    """``target[index] = value``; returns the value as written (maybe reshaped)."""
+    try:
+        try:
+            target[index] = value
+            return value
+        except ValueError:
+            selected = target[index].shape
+            if [s for s in value.shape if s != 1] != [s for s in selected if s != 1]:
+                raise ValueError(f"setitem: a value of shape {list(value.shape)} cannot be "
+                                 f"written into x{_describe(index)}, whose shape is "
+                                 f"{list(selected)}: the value must broadcast to it or differ "
+                                 f"from it only by size-1 dimensions") from None
+            value = value.reshape(selected)
+            target[index] = value
+            return value
+    except IndexError as exc:
+        raise IndexError(f"setitem: {exc} (tensor shape {list(target.shape)})") from None
+
+
 def _describe(index):
     return "[" + ", ".join(type(i).__name__ if isinstance(i, np.ndarray) else repr(i)
                            for i in index) + "]"
+
+
+def _put_bw(node, g):
+    index, keep, winners = node.attrs
+    grad_x = grad_values = None
+    if node.next_nodes[0] is not None:
+        grad_x = g if keep is None else multiply(g, make_tensor(keep.astype(g.numpy().dtype)))
+    if node.next_nodes[1] is not None:
+        grad_values = take(g, index, True, "take_along_axis")
+        if winners is not None:
+            grad_values = multiply(grad_values,
+                                   make_tensor(winners.astype(g.numpy().dtype)))
+    return (grad_x, grad_values)
+
+
+def put(x, index, values, accumulate, keep_self, op_name):
+    """A copy of ``x`` with ``values`` written (or added) at the advanced ``index``.
+
+    ``values`` has the index's shape and ``x``'s dtype. Written: where an
+    index repeats, the last value in C order wins. Added: repeated positions
+    add up, and ``keep_self=False`` first zeroes the positions written to.
+    """
+    a = x.numpy()
+    v = values.numpy()
+    out = np.array(a, copy=True)
+    written = np.zeros(a.shape, bool)
+    written[index] = True
+    winners = None
+    if accumulate:
+        if not keep_self:
+            out[written] = 0
+        np.add.at(out, index, v)
+    else:
+        order = np.arange(v.size).reshape(v.shape)
+        last = np.full(a.shape, -1)
+        np.maximum.at(last, index, order)
+        winners = last[index] == order
+        out[tuple(i[winners] for i in np.broadcast_arrays(*index))] = v[winners]
+    keep = None if accumulate and keep_self else ~written
+    return make_output(out, (x, values), op_name, _put_bw, attrs=(index, keep, winners))

@@ -11,14 +11,17 @@ import builtins
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output, make_outputs
-from pylayer._ops import as_tensor_arg, sum as reduce_sum
+from pylayer._engine import make_output, make_outputs, needs_grad
+from pylayer._ops import as_tensor_arg, broadcast_to, cast, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
-from pylayer.ops._arguments import check_count
-from pylayer.ops.indexing import take
+from pylayer.ops._arguments import check_count, describe
+from pylayer.ops.indexing import put, take
+from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.math import where
 
 __all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk",
-           "tile", "gather", "index_select", "slice", "flip", "roll", "numel"]
+           "tile", "gather", "index_select", "slice", "flip", "roll", "numel",
+           "take_along_axis", "put_along_axis", "expand_as", "masked_fill"]
 
 
 # -------------------------------------------------------------- arguments
@@ -329,7 +332,7 @@ def tile(x, repeat_times, name=None):
 
 
 # --------------------------------------------------------- index-based
-def _index_arg(index, fn, ranks):
+def _index_arg(index, fn, ranks, arg="index"):
     """The integer positions of ``index``, as a private copy (backward keeps them)."""
     if isinstance(index, Tensor):
         idx = np.array(index.numpy(), copy=True)
@@ -338,9 +341,9 @@ def _index_arg(index, fn, ranks):
         if idx.size == 0 and idx.dtype.kind == "f":
             idx = idx.astype(np.int64)
     if idx.dtype.kind not in "iu":
-        raise TypeError(f"{fn}(): argument 'index' must hold integers, got dtype {idx.dtype}")
+        raise TypeError(f"{fn}(): argument '{arg}' must hold integers, got dtype {idx.dtype}")
     if idx.ndim not in ranks:
-        raise ValueError(f"{fn}(): argument 'index' must have rank "
+        raise ValueError(f"{fn}(): argument '{arg}' must have rank "
                          f"{' or '.join(map(str, ranks))}, got shape {list(idx.shape)}")
     return idx
 
@@ -479,3 +482,242 @@ def roll(x, shifts, axis=None, name=None):
                              f"({len(axes)} values) must have the same length")
         out = np.roll(a, shifts, axes) if a.ndim else np.array(a)
     return make_output(out, (x,), "roll", _roll_bw, attrs=(tuple(shifts), axes))
+
+
+# ------------------------------------------------------------ along an axis
+def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
+    """(arr, index tuple, shape of the index) for ``take/put_along_axis``.
+
+    With ``broadcast`` the size-1 dimensions of ``indices`` off ``axis``
+    broadcast to ``arr``'s (and ``arr``'s to ``indices``' when
+    ``arr_broadcasts``); without it ``indices`` may be smaller there.
+    """
+    arr = as_tensor_arg(arr, fn, "arr", 1)
+    a = arr.numpy()
+    idx = _index_arg(indices, fn, range(33), "indices")
+    if idx.ndim != a.ndim or a.ndim == 0:
+        raise ValueError(f"{fn}(): argument 'indices' must have the same rank as 'arr' (at "
+                         f"least 1), got shapes {list(idx.shape)} and {list(a.shape)}")
+    axis = _axis(axis, a.ndim, fn)
+    size = a.shape[axis]
+    if idx.size and (idx.min() < -size or idx.max() >= size):
+        raise IndexError(f"{fn}(): 'indices' holds values outside [{-size}, {size}) for axis "
+                         f"{axis} of size {size}")
+    shape = list(idx.shape)
+    for d in range(a.ndim):
+        if d == axis:
+            continue
+        if broadcast and arr_broadcasts and (idx.shape[d] == 1 or a.shape[d] == 1):
+            shape[d] = builtins.max(idx.shape[d], a.shape[d])
+        elif broadcast and idx.shape[d] == 1:
+            shape[d] = a.shape[d]
+        elif (broadcast and idx.shape[d] != a.shape[d]) or idx.shape[d] > a.shape[d]:
+            raise ValueError(f"{fn}(): 'indices' of shape {list(idx.shape)} does not fit 'arr' "
+                             f"of shape {list(a.shape)} off axis {axis}")
+    index = []
+    for d in range(a.ndim):
+        if d == axis:
+            index.append(np.broadcast_to(np.where(idx < 0, idx + size, idx), shape))
+            continue
+        positions = np.arange(shape[d]) if a.shape[d] != 1 else np.zeros(shape[d], np.intp)
+        index.append(positions.reshape([-1 if i == d else 1 for i in range(a.ndim)]))
+    return arr, tuple(index), shape
+
+
+def take_along_axis(arr, indices, axis, broadcast=True):
+    """Pick from ``arr`` along ``axis`` at ``indices`` (an int tensor of ``arr``'s rank).
+
+    ``out[i][j] = arr[indices[i][j]][j]`` for ``axis=0``. With ``broadcast``
+    the other dimensions of ``arr`` and ``indices`` broadcast together;
+    without it ``indices`` may be smaller there. Negative indices count
+    from the end; others out of range raise ``IndexError``. The gradient adds
+    up at repeated positions.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[10, 11, 12], [20, 21, 22]])
+    >>> pylayer.take_along_axis(x, pylayer.to_tensor([[2], [0]]), axis=1).numpy()
+    array([[12],
+           [20]])
+    """
+    if _state.static_mode:
+        return _state.static_call(take_along_axis, arr, indices, axis, broadcast=broadcast)
+    arr, index, _ = _along_axis(arr, indices, axis, broadcast, "take_along_axis", True)
+    return take(arr, index, True, "take_along_axis")
+
+
+_PUT_REDUCTIONS = ("assign", "add")
+
+
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
+                   broadcast=True):
+    """A copy of ``arr`` with ``values`` written along ``axis`` at ``indices``.
+
+    ``reduce='assign'`` writes (where an index repeats, the last value in C
+    order wins and alone gets a gradient); ``reduce='add'`` adds, repeated
+    positions adding up, and with ``include_self=False`` the positions
+    written to start from zero. ``values`` (a number or a Tensor) broadcasts
+    to the indices' shape; with ``broadcast`` the indices broadcast to
+    ``arr``'s shape off ``axis``, without it they (and ``values``) may be
+    smaller. Gradients reach ``arr`` and a ``values`` Tensor.
+    ``Tensor.put_along_axis_`` is the in-place form.
+
+    >>> import pylayer
+    >>> x = pylayer.zeros([2, 3])
+    >>> index = pylayer.to_tensor([[0, 0], [2, 1]])
+    >>> pylayer.put_along_axis(x, index, pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), 1,
+    ...                        reduce='add').numpy()
+    array([[3., 0., 0.],
+           [0., 4., 3.]], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(put_along_axis, arr, indices, values, axis, reduce=reduce,
+                                  include_self=include_self, broadcast=broadcast)
+    fn = "put_along_axis"
+    if reduce not in _PUT_REDUCTIONS:
+        raise ValueError(f"{fn}(): argument 'reduce' must be one of {list(_PUT_REDUCTIONS)}, "
+                         f"got {describe(reduce)}")
+    arr, index, shape = _along_axis(arr, indices, axis, broadcast, fn, False)
+    dtype = arr.numpy().dtype
+    if isinstance(values, Tensor):
+        if values.numpy().dtype != dtype:
+            values = cast(values, dtype)
+        if not broadcast and values.ndim == len(shape) and all(
+                v >= s for v, s in zip(values.shape, shape)):
+            values = take(values, tuple(builtins.slice(0, s) for s in shape), False, fn)
+    else:
+        if not isinstance(values, (int, float)) or isinstance(values, bool):
+            raise TypeError(f"{fn}(): argument 'values' must be a number or a Tensor, got "
+                            f"{describe(values)}")
+        values = make_tensor(np.full(shape, values, dtype))
+    try:
+        np.broadcast_to(np.empty(values.shape, bool), shape)
+    except ValueError:
+        raise ValueError(f"{fn}(): argument 'values' of shape {values.shape} does not "
+                         f"broadcast to the shape {shape} of the indices") from None
+    if values.shape != shape:
+        values = broadcast_to(values, shape)
+    return put(arr, index, values, reduce == "add", bool(include_self), fn)
+
+
+# ----------------------------------------------------------- like another
+def expand_as(x, y, name=None):
+    """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
+
+    >>> import pylayer
+    >>> pylayer.expand_as(pylayer.to_tensor([1.0, 2.0]), pylayer.zeros([3, 2])).shape
+    [3, 2]
+    """
+    if _state.static_mode:
+        return _state.static_call(expand_as, x, y, name=name)
+    x = as_tensor_arg(x, "expand_as", "x", 1)
+    y = as_tensor_arg(y, "expand_as", "y", 2)
+    try:
+        fits = np.broadcast_shapes(tuple(x.shape), tuple(y.shape)) == tuple(y.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"expand_as(): x of shape {x.shape} cannot be broadcast to the shape "
+                         f"{y.shape} of y")
+    return broadcast_to(x, y.shape)
+
+
+def masked_fill(x, mask, value, name=None):
+    """``x`` with ``value`` wherever ``mask`` (broadcast to ``x``) is true.
+
+    ``value`` is a number or a one-element Tensor, converted to ``x``'s dtype.
+    The gradient reaches ``x`` where the mask is false and a ``value`` Tensor
+    from every filled position. ``x.masked_fill_(mask, value)`` is the
+    in-place form.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> pylayer.masked_fill(x, x > 2.5, 0.0).numpy()
+    array([[1., 2.],
+           [0., 0.]], dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(masked_fill, x, mask, value, name=name)
+    fn = "masked_fill"
+    x = as_tensor_arg(x, fn, "x", 1)
+    mask = as_tensor_arg(mask, fn, "mask", 2)
+    if mask.numpy().dtype.kind not in "biu":
+        raise TypeError(f"{fn}(): argument 'mask' must be a bool or integer Tensor, got dtype "
+                        f"{mask.dtype.name}")
+    try:
+        fits = np.broadcast_shapes(tuple(mask.shape), tuple(x.shape)) == tuple(x.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"{fn}(): argument 'mask' of shape {mask.shape} does not broadcast "
+                         f"to x's shape {x.shape}")
+    dtype = x.numpy().dtype
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"{fn}(): argument 'value' must be a number or a one-element "
+                             f"Tensor, got a Tensor of shape {value.shape}")
+        value = reshape_to(value, ()) if value.ndim else value
+        if value.numpy().dtype != dtype:
+            value = cast(value, dtype)
+    elif isinstance(value, (bool, int, float, np.number)):
+        value = np.asarray(value).astype(dtype)
+    else:
+        raise TypeError(f"{fn}(): argument 'value' must be a number or a Tensor, got "
+                        f"{describe(value)}")
+    return where(mask, value, x)
+
+
+# ------------------------------------------------------------ Tensor.set_
+def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
+    """Make ``x`` hold ``source``'s values, shape and dtype, in place (``Tensor.set_``).
+
+    Without ``source`` ``x`` becomes an empty tensor of shape ``[0]``.
+    ``shape``, ``stride`` and ``offset`` (in elements) pick a view of
+    ``source``'s flattened values; positions past its end are refused.
+    ``x`` gets a copy (it does not share ``source``'s array), its version
+    is bumped, and when a graph is recorded gradients flow from ``x`` to
+    ``source``. A leaf that needs a gradient refuses, as in Paddle.
+
+    >>> import pylayer
+    >>> x = pylayer.zeros([3])
+    >>> x.set_(pylayer.arange(6, dtype='float32'), shape=[2, 2], stride=[1, 2], offset=1)
+    ... # doctest: +ELLIPSIS
+    Tensor(...)
+    >>> x.numpy()
+    array([[1., 3.],
+           [2., 4.]], dtype=float32)
+    """
+    fn = "set_"
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}(): argument 'x' must be a Tensor, got {describe(x)}")
+    if source is None:
+        source = make_tensor(np.zeros([0], x.numpy().dtype))
+    elif not isinstance(source, Tensor):
+        raise TypeError(f"{fn}(): argument 'source' must be a Tensor or None, got "
+                        f"{describe(source)}")
+    count = source.size
+    shape = list(source.shape) if shape is None else _ints(shape, fn, "shape")
+    if any(s < 0 for s in shape):
+        raise ValueError(f"{fn}(): argument 'shape' must hold non-negative sizes, got {shape}")
+    if stride is None:
+        stride = [int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape))]
+    else:
+        stride = _ints(stride, fn, "stride")
+    offset = _int(offset, fn, "offset")
+    if len(stride) != len(shape) or builtins.min(stride + [0]) < 0 or offset < 0:
+        raise ValueError(f"{fn}(): 'stride' must hold one non-negative int per dimension of "
+                         f"'shape' and 'offset' must be non-negative, got shape {shape}, "
+                         f"stride {stride} and offset {offset}")
+    if 0 not in shape:
+        last = offset + builtins.sum((s - 1) * st for s, st in zip(shape, stride))
+        if last >= count:
+            raise ValueError(f"{fn}(): shape {shape}, stride {stride} and offset {offset} "
+                             f"reach element {last} of 'source', which has {count}")
+    flat = np.arange(count)[offset:]
+    positions = np.lib.stride_tricks.as_strided(
+        flat, shape, [st * flat.itemsize for st in stride], writeable=False)
+    if source.ndim != 1:
+        source = reshape_to(source, (count,), fn)
+    view = take(source, (np.array(positions),), True, fn)
+    refuse_leaf(x, needs_grad(x, source), fn)
+    take_over(x, view)
+    return x

@@ -1,4 +1,5 @@
-"""Optimizers that update parameters from their gradients: ``SGD`` and ``Adam``.
+"""Optimizers that update parameters from their gradients: ``SGD`` and ``Adam``;
+learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 
 >>> import pylayer
 >>> layer = pylayer.nn.Linear(2, 1)
@@ -6,8 +7,9 @@
 >>> loss = layer(pylayer.ones([4, 2])).mean()
 >>> loss.backward(); opt.step(); opt.clear_grad()
 """
+from pylayer.optimizer import lr
 from pylayer.optimizer.adam import Adam
 from pylayer.optimizer.optimizer import Optimizer
 from pylayer.optimizer.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam"]
+__all__ = ["Optimizer", "SGD", "Adam", "lr"]

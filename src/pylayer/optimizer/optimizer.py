@@ -17,6 +17,7 @@ import numpy as np
 from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
+from pylayer.optimizer.lr import LRScheduler
 
 __all__ = ["Optimizer"]
 
@@ -49,10 +50,13 @@ class Optimizer:
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
         cls = type(self).__name__
-        self._learning_rate = _number(learning_rate, cls, "learning_rate")
-        if self._learning_rate < 0:
-            raise ValueError(f"{cls}(): argument 'learning_rate' must be non-negative, "
-                             f"got {learning_rate}")
+        if isinstance(learning_rate, LRScheduler):
+            self._learning_rate = learning_rate
+        else:
+            self._learning_rate = _number(learning_rate, cls, "learning_rate")
+            if self._learning_rate < 0:
+                raise ValueError(f"{cls}(): argument 'learning_rate' must be non-negative "
+                                 f"or an LRScheduler, got {learning_rate}")
         if parameters is not None:
             if isinstance(parameters, (str, bytes, dict)) or not hasattr(parameters, "__iter__"):
                 raise TypeError(f"{cls}(): argument 'parameters' must be a list of Tensors "
@@ -78,11 +82,16 @@ class Optimizer:
 
     # ---------------------------------------------------------- learning rate
     def get_lr(self):
-        """The current learning rate (a float)."""
+        """The current learning rate (a float); a scheduler's current rate if it has one."""
+        if isinstance(self._learning_rate, LRScheduler):
+            return self._learning_rate()
         return self._learning_rate
 
     def set_lr(self, value):
-        """Change the learning rate used by the next steps."""
+        """Change the learning rate used by the next steps (not with a scheduler)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError("set_lr(): the optimizer's learning rate is an LRScheduler; "
+                               "change it with the scheduler's step()")
         value = _number(value, "set_lr", "value")
         if value < 0:
             raise ValueError(f"set_lr(): argument 'value' must be non-negative, got {value}")
@@ -119,7 +128,7 @@ class Optimizer:
                     g = g + coeff * array
                 if not array.flags.writeable:
                     array = np.array(array, copy=True)
-                lr = self._learning_rate * getattr(param, "optimize_attr",
+                lr = self.get_lr() * getattr(param, "optimize_attr",
                                                    {}).get("learning_rate", 1.0)
                 self._update_array(array, g, self._state_for(param), lr)
                 param._set_array_inplace(array)
@@ -159,6 +168,8 @@ class Optimizer:
         and ``linear_0.w_0_beta1_pow_acc_0`` (a power of beta is a
         one-element Tensor)."""
         result = {}
+        if isinstance(self._learning_rate, LRScheduler):
+            result["LR_Scheduler"] = self._learning_rate.state_dict()
         for name, state in self._accumulators.items():
             dtype = next((v.dtype for v in state.values() if isinstance(v, np.ndarray)),
                          np.float32)
@@ -173,6 +184,8 @@ class Optimizer:
         if not isinstance(state_dict, dict):
             raise TypeError(f"set_state_dict(): argument 'state_dict' must be a dict (what "
                             f"state_dict() returned), got {type(state_dict).__name__}")
+        if isinstance(self._learning_rate, LRScheduler) and "LR_Scheduler" in state_dict:
+            self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
         for p in self._parameter_list or ():
             prefix = f"{p.name}_"
             for key, value in state_dict.items():
