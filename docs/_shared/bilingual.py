@@ -9,11 +9,18 @@ system and from any web server that serves both trees.
 
 conf.py sets ``bilingual_language`` (this site's directory name, e.g. "en")
 and ``bilingual_languages`` (directory name -> label, in display order).
-The ``language.html`` sidebar template shows the links.
+The ``language.html`` sidebar template shows the links, and ``bilingual.js``
+carries the reader's section (the URL's #anchor) across.
+
+Sections keep their place across the switch because both languages give each
+section the same explicit label (``.. _api-autograd-computing-gradients:``),
+and this extension makes that label the section's anchor instead of an id
+made from the title (a Chinese title would give ``#id1``).
 """
 import os
 import posixpath
 
+from docutils import nodes
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
@@ -51,6 +58,16 @@ def add_language_links(app, pagename, templatename, context, doctree):
     context["language_links"] = language_links(app, pagename)
 
 
+def label_anchors_first(app, doctree):
+    """Put each section's explicit label first among its ids: the heading's
+    anchor and the table of contents use the first id."""
+    for section in doctree.findall(nodes.section):
+        labels = [doctree.nameids[name] for name in section["names"]
+                  if doctree.nametypes.get(name) and doctree.nameids.get(name) in section["ids"]]
+        if labels:
+            section["ids"] = labels + [i for i in section["ids"] if i not in labels]
+
+
 def check_config(app, config):
     if config.bilingual_language not in config.bilingual_languages:
         logger.warning("bilingual: bilingual_language %r is not one of %s",
@@ -62,4 +79,7 @@ def setup(app):
     app.add_config_value("bilingual_languages", {}, "html")
     app.connect("config-inited", check_config)
     app.connect("html-page-context", add_language_links)
+    # Before Sphinx's own doctree-read listeners (priority 500) record the
+    # table of contents.
+    app.connect("doctree-read", label_anchors_first, priority=400)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
