@@ -61,7 +61,7 @@ def test_the_summary_ends_the_report():
 
 
 def test_the_rate_decays_from_start_to_end():
-    rates = [demo.learning_rate(epoch, 40) for epoch in range(1, 41)]
+    rates = [demo._learning_rate(epoch, 40) for epoch in range(1, 41)]
     assert rates[0] == pytest.approx(0.01) and rates[-1] == pytest.approx(0.001)
     assert all(a > b for a, b in zip(rates, rates[1:]))
 
@@ -103,20 +103,20 @@ def test_main_refuses_bad_settings_before_training():
 
 
 def test_command_line_options():
-    arguments = demo.parse_args(["--epochs", "3", "--seed", "7", "--batch-size", "64"])
+    arguments = demo._parse_args(["--epochs", "3", "--seed", "7", "--batch-size", "64"])
     assert (arguments.epochs, arguments.seed, arguments.batch_size) == (3, 7, 64)
-    defaults = demo.parse_args([])
+    defaults = demo._parse_args([])
     assert (defaults.epochs, defaults.seed, defaults.batch_size) == (40, 0, 32)
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--epochs", "0"], "argument --epochs: must be at least 1, got 0"),
     (["--seed", "-1"], "argument --seed: must be at least 0, got -1"),
-    (["--epochs", "many"], "argument --epochs: invalid positive_int value: 'many'"),
+    (["--epochs", "many"], "argument --epochs: must be a whole number, got 'many'"),
 ])
 def test_command_line_refuses_bad_options(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        demo.parse_args(argv)
+        demo._parse_args(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
 

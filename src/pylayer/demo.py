@@ -19,7 +19,7 @@ import pylayer as paddle
 from pylayer.autograd import PyLayer, gradcheck
 from pylayer.ops._arguments import check_count, check_int, describe
 
-__all__ = ["Swish", "make_spirals", "MLP", "learning_rate", "accuracy", "main", "parse_args"]
+__all__ = ["Swish", "make_spirals", "MLP", "main"]
 
 
 class Swish(PyLayer):
@@ -94,19 +94,25 @@ class MLP(paddle.nn.Layer):
         return self.out(x)
 
 
-def learning_rate(epoch, epochs, start=0.01, end=0.001):
+def _learning_rate(epoch, epochs, start=0.01, end=0.001):
     """The rate of ``epoch`` (1-based): a cosine from ``start`` down to ``end``,
     so that training settles instead of bouncing around its minimum.
 
-    >>> round(learning_rate(1, 40), 4), round(learning_rate(40, 40), 4)
+    >>> round(_learning_rate(1, 40), 4), round(_learning_rate(40, 40), 4)
     (0.01, 0.001)
     """
     progress = (epoch - 1) / max(1, epochs - 1)
     return end + 0.5 * (start - end) * (1.0 + math.cos(math.pi * progress))
 
 
-def accuracy(model, features, labels):
-    """The share of ``features`` whose predicted class is their label."""
+def _accuracy(model, features, labels):
+    """The share of ``features`` whose predicted class is their label.
+
+    >>> _ = paddle.seed(0)
+    >>> points, labels = make_spirals(10)
+    >>> 0.0 <= _accuracy(MLP(2, 8, 3), points, labels) <= 1.0
+    True
+    """
     with paddle.no_grad():
         predicted = model(paddle.to_tensor(features)).numpy().argmax(1)
     return float((predicted == labels).mean())
@@ -137,14 +143,14 @@ def main(epochs=40, batch_size=32, seed=0, out=sys.stdout):
     start = time.perf_counter()
     paddle.seed(seed)
     model = MLP(2, 64, 3)
-    optimizer = paddle.optimizer.Adam(learning_rate=learning_rate(1, epochs),
+    optimizer = paddle.optimizer.Adam(learning_rate=_learning_rate(1, epochs),
                                       parameters=model.parameters())
     order = np.random.default_rng(seed)
     losses = []
     print(f"Training a 2-64-64-3 MLP with a custom Swish PyLayer on {len(labels)} spiral "
           f"points; {len(held_out_labels)} other points are held out", file=out)
     for epoch in range(1, epochs + 1):
-        optimizer.set_lr(learning_rate(epoch, epochs))
+        optimizer.set_lr(_learning_rate(epoch, epochs))
         perm = order.permutation(len(labels))
         total = 0.0
         for begin in range(0, len(labels), batch_size):
@@ -158,7 +164,7 @@ def main(epochs=40, batch_size=32, seed=0, out=sys.stdout):
         losses.append(total / len(labels))
         print(f"epoch {epoch:2d}/{epochs}  loss {losses[-1]:.4f}  "
               f"rate {optimizer.get_lr():.4f}  "
-              f"held-out accuracy {accuracy(model, held_out_features, held_out_labels):.3f}",
+              f"held-out accuracy {_accuracy(model, held_out_features, held_out_labels):.3f}",
               file=out)
 
     fell = losses[-1] < 0.5 * losses[0]
@@ -167,9 +173,9 @@ def main(epochs=40, batch_size=32, seed=0, out=sys.stdout):
     print("summary", file=out)
     print(f"  training loss        {losses[0]:.4f} -> {losses[-1]:.4f} "
           f"({'fell' if fell else 'did NOT fall'} by half or more)", file=out)
-    print(f"  training accuracy    {accuracy(model, features, labels):.3f} "
+    print(f"  training accuracy    {_accuracy(model, features, labels):.3f} "
           f"on {len(labels)} points", file=out)
-    print(f"  held-out accuracy    {accuracy(model, held_out_features, held_out_labels):.3f} "
+    print(f"  held-out accuracy    {_accuracy(model, held_out_features, held_out_labels):.3f} "
           f"on {len(held_out_labels)} points not used for training", file=out)
     print(f"  gradient check       Swish.backward against central differences: "
           f"{'passed' if checked else 'FAILED'}", file=out)
@@ -177,21 +183,25 @@ def main(epochs=40, batch_size=32, seed=0, out=sys.stdout):
     return 0 if fell and checked else 1
 
 
-def positive_int(text):
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _integer_at_least(minimum):
+    """An argparse ``type``: a whole number not below ``minimum``."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+    return parse
 
 
-def non_negative_int(text):
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
+def _parse_args(argv=None):
+    """The command-line options (``sys.argv[1:]`` when ``argv`` is None).
 
-
-def parse_args(argv=None):
+    >>> _parse_args(["--epochs", "5"])
+    Namespace(epochs=5, seed=0, batch_size=32)
+    """
     parser = argparse.ArgumentParser(
         prog="python -m pylayer.demo",
         description="Train a small MLP whose activation is a custom PyLayer (Swish) on three "
@@ -199,17 +209,17 @@ def parse_args(argv=None):
                     "points, then check the layer's backward against central differences. "
                     "Exits with status 1 if the loss did not fall by half or the gradient "
                     "check failed.")
-    parser.add_argument("--epochs", type=positive_int, default=40,
+    parser.add_argument("--epochs", type=_integer_at_least(1), default=40,
                         help="passes over the 600 training points (default: 40)")
-    parser.add_argument("--seed", type=non_negative_int, default=0,
+    parser.add_argument("--seed", type=_integer_at_least(0), default=0,
                         help="seed of the data, the initial weights and the batch order "
                              "(default: 0)")
-    parser.add_argument("--batch-size", type=positive_int, default=32,
+    parser.add_argument("--batch-size", type=_integer_at_least(1), default=32,
                         help="points per optimizer step, at most 600 (default: 32)")
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
-    arguments = parse_args()
+    arguments = _parse_args()
     sys.exit(main(epochs=arguments.epochs, batch_size=arguments.batch_size,
                   seed=arguments.seed))
