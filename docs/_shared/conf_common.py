@@ -27,7 +27,7 @@ root_doc = "index"
 exclude_patterns = ["_build"]
 templates_path = [os.path.join(SHARED, "_templates")]
 html_static_path = [os.path.join(SHARED, "_static")]
-html_css_files = ["bilingual.css"]
+html_css_files = ["bilingual.css", "examples.css"]
 html_js_files = ["bilingual.js"]
 
 # Every cross-reference must resolve: a missing target is a warning, and the
@@ -39,6 +39,7 @@ python_display_short_literal_types = True
 
 html_theme = "furo"
 html_title = "pylayer"
+html_favicon = os.path.join(SHARED, "_static", "favicon.svg")
 html_copy_source = False
 html_show_sourcelink = False
 html_show_sphinx = False
