@@ -15,10 +15,13 @@ carries the reader's section (the URL's #anchor) across.
 Sections keep their place across the switch because both languages give each
 section the same explicit label (``.. _api-autograd-computing-gradients:``),
 and this extension makes that label the section's anchor instead of an id
-made from the title (a Chinese title would give ``#id1``).
+made from the title (a Chinese title would give ``#id1``). On the Chinese
+site it also joins the lines of wrapped Chinese paragraphs, which HTML would
+otherwise separate with spaces.
 """
 import os
 import posixpath
+import re
 
 from docutils import nodes
 from sphinx.util import logging
@@ -68,6 +71,25 @@ def label_anchors_first(app, doctree):
             section["ids"] = labels + [i for i in section["ids"] if i not in labels]
 
 
+# A line break between two Chinese characters (or full-width punctuation) of a
+# wrapped source paragraph; HTML would show it as a space.
+_CJK_LINE_BREAK = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])\n"
+                             r"(?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+
+
+def join_chinese_lines(app, doctree):
+    """Chinese prose wrapped in the source reads as one line, without stray spaces."""
+    if not app.config.language.startswith("zh"):
+        return
+    for text in list(doctree.findall(nodes.Text)):
+        parent = text.parent
+        if isinstance(parent, (nodes.FixedTextElement, nodes.literal)):
+            continue
+        joined = _CJK_LINE_BREAK.sub("", text)
+        if joined != text:
+            parent.replace(text, nodes.Text(joined))
+
+
 def check_config(app, config):
     if config.bilingual_language not in config.bilingual_languages:
         logger.warning("bilingual: bilingual_language %r is not one of %s",
@@ -82,4 +104,5 @@ def setup(app):
     # Before Sphinx's own doctree-read listeners (priority 500) record the
     # table of contents.
     app.connect("doctree-read", label_anchors_first, priority=400)
+    app.connect("doctree-read", join_chinese_lines)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

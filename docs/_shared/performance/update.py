@@ -49,7 +49,7 @@ WORDS = {
         "targets_header": ["#", "Target", "Limit", "Measured", "Result"],
         "miss": "Why workload {key} misses its target ({value} against {limit}):",
         "not_measured": "Not measured in this run:",
-        "not_measured_item": "({key}) {case}, {lib}: {note}",
+        "not_measured_item": "workload {key}, {case}, {lib}: {note}",
         "absent": "absent peer: {lib}",
         "error": "error",
         "because": "{error} ({reason})",
@@ -72,7 +72,7 @@ WORDS = {
         "targets_header": ["#", "目标", "上限", "实测", "结果"],
         "miss": "测试项 {key} 未达到目标的原因（实测 {value}，上限 {limit}）：",
         "not_measured": "本次运行中未能测得：",
-        "not_measured_item": "（{key}）{case}，{lib}：{note}",
+        "not_measured_item": "测试项 {key}，{case}，{lib}：{note}",
         "absent": "未安装的对比库：{lib}",
         "error": "出错",
         "because": "{error}（{reason}）",
@@ -274,7 +274,7 @@ def render(result, lang):
                              f"MISS_EXPLANATIONS has no explanation for workload {key}")
         lines += [words["miss"].format(key=key, value=f"{target['value']:.2f}",
                                        limit=target["limit"]), "",
-                  "   " + escape(MISS_EXPLANATIONS[key][lang].format(
+                  escape(MISS_EXPLANATIONS[key][lang].format(
                       peers=peer_growth(result["workloads"][key], libs, words))), ""]
     notes += [words["absent"].format(lib=lib) for lib in sorted(result["absent"])]
     if notes:
