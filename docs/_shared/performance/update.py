@@ -54,6 +54,7 @@ WORDS = {
         "error": "error",
         "because": "{error} ({reason})",
         "na": "n/a",
+        "status": {"PASS": "PASS", "MISS": "MISS"},
         "none": "no result",
     },
     "zh": {
@@ -77,6 +78,7 @@ WORDS = {
         "error": "出错",
         "because": "{error}（{reason}）",
         "na": "不适用",
+        "status": {"PASS": "达标", "MISS": "未达标"},
         "none": "无结果",
     },
 }
@@ -263,7 +265,8 @@ def render(result, lang):
         value = "\u2014" if target["value"] is None else f"{target['value']:.2f}"
         status = target["status"].split(" ")[0]
         target_rows.append([target["workload"], escape(language.target(target["text"])),
-                            str(target["limit"]), value, f"**{status}**"])
+                            str(target["limit"]), value,
+                            f"**{words['status'].get(status, status)}**"])
         if status == "MISS":
             misses.append(target)
     lines += list_table(words["targets_header"], target_rows, [4, 51, 10, 15, 20])
