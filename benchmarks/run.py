@@ -48,7 +48,8 @@ def parse_args(argv):
     parser.add_argument("--plot", default=DEFAULT_PLOT, help="where to write the PNG plot")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--update-docs", action="store_true",
-                        help="also rewrite the docs' performance table and plot from this run")
+                        help="also rewrite the docs' performance results (both languages) "
+                             "from this run")
     for lib in LIBS:
         parser.add_argument(f"--{lib}-python", metavar="PATH",
                             help=f"interpreter for {lib} (env PYLAYER_BENCH_{lib.upper()}_PYTHON)")
@@ -216,18 +217,18 @@ def main(argv=None):
     if not args.no_plot:
         print(report.plot(result, args.plot))
     if args.update_docs:
-        update_docs(args.json, None if args.no_plot else args.plot)
+        update_docs(args.json)
 
 
-def update_docs(json_path, plot_path):
-    """Regenerate docs/_shared/performance/{table.rst,benchmarks.png} from this run."""
+def update_docs(json_path):
+    """Regenerate docs/_shared/performance/<lang>/ (results and charts) from this run."""
     import importlib.util
     script = os.path.join(ROOT, "docs", "_shared", "performance", "update.py")
     spec = importlib.util.spec_from_file_location("performance_update", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.main(["update.py", json_path] + ([plot_path] if plot_path else []))
-    print("docs performance table and plot updated")
+    module.main(["update.py", json_path])
+    print("docs performance results updated")
 
 
 if __name__ == "__main__":

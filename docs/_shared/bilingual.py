@@ -9,11 +9,21 @@ system and from any web server that serves both trees.
 
 conf.py sets ``bilingual_language`` (this site's directory name, e.g. "en")
 and ``bilingual_languages`` (directory name -> label, in display order).
-The ``language.html`` sidebar template shows the links.
+The ``language.html`` sidebar template shows the links, and ``bilingual.js``
+carries the reader's section (the URL's #anchor) across.
+
+Sections keep their place across the switch because both languages give each
+section the same explicit label (``.. _api-autograd-computing-gradients:``),
+and this extension makes that label the section's anchor instead of an id
+made from the title (a Chinese title would give ``#id1``). On the Chinese
+site it also joins the lines of wrapped Chinese paragraphs, which HTML would
+otherwise separate with spaces.
 """
 import os
 import posixpath
+import re
 
+from docutils import nodes
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
@@ -51,6 +61,35 @@ def add_language_links(app, pagename, templatename, context, doctree):
     context["language_links"] = language_links(app, pagename)
 
 
+def label_anchors_first(app, doctree):
+    """Put each section's explicit label first among its ids: the heading's
+    anchor and the table of contents use the first id."""
+    for section in doctree.findall(nodes.section):
+        labels = [doctree.nameids[name] for name in section["names"]
+                  if doctree.nametypes.get(name) and doctree.nameids.get(name) in section["ids"]]
+        if labels:
+            section["ids"] = labels + [i for i in section["ids"] if i not in labels]
+
+
+# A line break between two Chinese characters (or full-width punctuation) of a
+# wrapped source paragraph; HTML would show it as a space.
+_CJK_LINE_BREAK = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])\n"
+                             r"(?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+
+
+def join_chinese_lines(app, doctree):
+    """Chinese prose wrapped in the source reads as one line, without stray spaces."""
+    if not app.config.language.startswith("zh"):
+        return
+    for text in list(doctree.findall(nodes.Text)):
+        parent = text.parent
+        if isinstance(parent, (nodes.FixedTextElement, nodes.literal)):
+            continue
+        joined = _CJK_LINE_BREAK.sub("", text)
+        if joined != text:
+            parent.replace(text, nodes.Text(joined))
+
+
 def check_config(app, config):
     if config.bilingual_language not in config.bilingual_languages:
         logger.warning("bilingual: bilingual_language %r is not one of %s",
@@ -62,4 +101,8 @@ def setup(app):
     app.add_config_value("bilingual_languages", {}, "html")
     app.connect("config-inited", check_config)
     app.connect("html-page-context", add_language_links)
+    # Before Sphinx's own doctree-read listeners (priority 500) record the
+    # table of contents.
+    app.connect("doctree-read", label_anchors_first, priority=400)
+    app.connect("doctree-read", join_chinese_lines)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -2,8 +2,8 @@
 
 Each language's ``conf.py`` runs ``from conf_common import *`` and then sets
 ``language`` and the two ``bilingual_*`` values. Nothing here reaches the
-network: no intersphinx, and the theme (furo) is installed from the ``docs``
-extra.
+network: no intersphinx, and the theme (furo), the copy button and the Chinese
+word splitter are installed from the ``docs`` extra.
 """
 import os
 
@@ -14,13 +14,21 @@ author = "the pylayer authors"
 copyright = "the pylayer authors"
 release = version = "0.1.0"
 
-extensions = ["bilingual"]  # docs/_shared/bilingual.py; conf.py put this folder on sys.path
+# bilingual: docs/_shared/bilingual.py (conf.py put this folder on sys.path).
+extensions = ["bilingual", "sphinx_copybutton"]
+
+# The copy button copies the code of an example without its ">>> " and "... "
+# prompts and without the output lines.
+copybutton_prompt_text = r">>> |\.\.\. "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 
 root_doc = "index"
 exclude_patterns = ["_build"]
 templates_path = [os.path.join(SHARED, "_templates")]
 html_static_path = [os.path.join(SHARED, "_static")]
-html_css_files = ["bilingual.css"]
+html_css_files = ["bilingual.css", "examples.css"]
+html_js_files = ["bilingual.js"]
 
 # Every cross-reference must resolve: a missing target is a warning, and the
 # builds run with -W.
@@ -31,8 +39,10 @@ python_display_short_literal_types = True
 
 html_theme = "furo"
 html_title = "pylayer"
+html_favicon = os.path.join(SHARED, "_static", "favicon.svg")
 html_copy_source = False
 html_show_sourcelink = False
+html_show_sphinx = False
 html_sidebars = {
     "**": [
         "sidebar/brand.html",

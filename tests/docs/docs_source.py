@@ -81,6 +81,23 @@ def directives(text):
     return found
 
 
+_UNDERLINE = re.compile(r"^([=\-~^])\1{2,}$")
+_LABEL = re.compile(r"^\.\. _(?P<label>[\w-]+):$")
+
+
+def section_labels(text):
+    """``(title, label or None)`` of every section title of a page, in order: the
+    label is the explicit target (``.. _label:`` and a blank line) just above it."""
+    lines = text.splitlines()
+    found = []
+    for i, line in enumerate(lines[:-1]):
+        if (line.strip() and not line[0].isspace() and not line.startswith(".. ")
+                and _UNDERLINE.match(lines[i + 1]) and not _UNDERLINE.match(line)):
+            label = _LABEL.match(lines[i - 2]) if i >= 2 and lines[i - 1] == "" else None
+            found.append((line, label["label"] if label else None))
+    return found
+
+
 def examples(text):
     """``(source, want)`` of every doctest example of a page."""
     return [(ex.source, ex.want) for ex in doctest.DocTestParser().get_examples(text)]

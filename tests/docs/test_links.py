@@ -1,41 +1,20 @@
 """Both HTML sites build without a warning, every internal link and anchor in them
 resolves, and every page links to the same page in the other language.
 
-The sites are built into a temporary directory laid out like the real builds
-(``<dir>/en/_build/html`` and ``<dir>/zh/_build/html``), with the command that
-.ci/run uses. Every test name holds ``built_html`` so that ``-k built_html``
+The sites are built once per test session (the ``sites`` fixture of
+conftest.py). Every test name holds ``built_html`` so that ``-k built_html``
 selects them.
 """
 import html.parser
 import pathlib
 import posixpath
-import subprocess
-import sys
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from docs_source import DOCS, LANGUAGES
+from docs_source import LANGUAGES
 
 LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src"}
-
-
-@pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    """``{lang: (output directory, completed sphinx-build)}``, both built in parallel."""
-    root = tmp_path_factory.mktemp("docs")
-    builds = {}
-    for lang in LANGUAGES:
-        out = root / lang / "_build" / "html"
-        command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                   str(DOCS / lang), str(out)]
-        builds[lang] = (out, subprocess.Popen(command, stdout=subprocess.PIPE,
-                                              stderr=subprocess.PIPE, text=True))
-    results = {}
-    for lang, (out, process) in builds.items():
-        stdout, stderr = process.communicate(timeout=600)
-        results[lang] = (out, process.returncode, stdout + stderr)
-    return results
 
 
 class Page(html.parser.HTMLParser):

@@ -1,8 +1,9 @@
 """The English and Chinese documentation mirror each other and the package.
 
 Both trees have the same pages; each page pair has the same Python-domain
-directives in the same order and byte-identical doctest examples (only the
-prose is translated); every public name of pylayer is documented in both
+directives in the same order, the same section labels in the same order
+(the language switch keeps the reader's section through them) and
+byte-identical doctest examples (only the prose is translated); every public name of pylayer is documented in both
 languages; and every documented signature is the real one.
 """
 import inspect
@@ -11,7 +12,8 @@ import pytest
 
 import pylayer
 from docs_source import (LANGUAGES, directives, examples, owner_and_member, pages, public_names,
-                         read, real_signature, resolve, same_signature, tensor_method)
+                         read, real_signature, resolve, same_signature, section_labels,
+                         tensor_method)
 
 PAGES = pages("en")
 API_KINDS = {"function", "class", "exception", "method", "property", "attribute", "data",
@@ -33,6 +35,16 @@ def test_both_languages_have_the_same_pages():
 def test_same_signature_directives_in_the_same_order(page):
     english, chinese = ([d.header() for d in directives(read(lang, page))] for lang in LANGUAGES)
     assert english == chinese, f"{page}: the py: directive lines differ between en and zh"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_section_has_the_same_label_in_both_languages(page):
+    english, chinese = (section_labels(read(lang, page)) for lang in LANGUAGES)
+    unlabelled = [f"{lang}: {title}" for lang, sections in zip(LANGUAGES, (english, chinese))
+                  for title, label in sections if label is None]
+    assert not unlabelled, f"{page}: sections without an explicit label: {unlabelled}"
+    assert [label for _, label in english] == [label for _, label in chinese], \
+        f"{page}: the section labels differ between en and zh"
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -210,7 +210,9 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
         return _state.static_call(log_softmax, x, axis=axis, dtype=dtype, name=name)
     x, axis = _softmax_input(x, axis, dtype, "log_softmax")
     shifted = _shifted(x.numpy(), axis)
-    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    # An empty axis sums to 0, whose log (-inf) meets no element of the empty result.
+    with np.errstate(divide="ignore"):
+        out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
     return make_output(out, (x,), "log_softmax", _log_softmax_bw, (), True, axis)
 
 
