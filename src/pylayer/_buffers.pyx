@@ -191,10 +191,12 @@ def set_pool_limit(limit_bytes):
     67108864
     """
     global _limit
-    if not isinstance(limit_bytes, (int, np.integer)) or isinstance(limit_bytes, bool) \
-            or limit_bytes < 0:
-        raise ValueError(f"set_pool_limit(): argument 'limit_bytes' must be a non-negative "
-                         f"int, got {limit_bytes!r}")
+    if not isinstance(limit_bytes, (int, np.integer)) or isinstance(limit_bytes, bool):
+        raise TypeError(f"set_pool_limit(): argument 'limit_bytes' must be an int, got "
+                        f"{type(limit_bytes).__name__}")
+    if not 0 <= limit_bytes < 2 ** 63:
+        raise ValueError(f"set_pool_limit(): argument 'limit_bytes' must lie in [0, 2**63), "
+                         f"got {limit_bytes!r}")
     previous = _limit
     _limit = int(limit_bytes)
     if _pooled_bytes > _limit:

@@ -321,6 +321,8 @@ CALLS = {
     pylayer.set_device: Call(A("device", _value("cpu"), "device")),
     pylayer.get_device: Call(), pylayer.is_compiled_with_cuda: Call(),
     pylayer.device.device_count: Call(),
+    pylayer.device.memory_stats: Call(), pylayer.device.empty_cache: Call(),
+    pylayer.device.set_pool_limit: Call(A("limit_bytes", _value(256 * 2 ** 20), "count")),
     pylayer.is_tensor: Call(A("x", f23, None)),
     # -------------------------------------------------------- creation
     pylayer.to_tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor"),

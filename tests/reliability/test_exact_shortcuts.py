@@ -298,6 +298,7 @@ def test_out_of_range_numbers_raise_a_named_error(call, names):
         assert name in str(info.value)
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
 def test_an_ndarray_subclass_is_stored_as_a_plain_array():
     t = paddle.Tensor(np.matrix([[1.0, 2.0, 3.0, 4.0]]))
     assert type(t.numpy()) is np.ndarray

@@ -50,8 +50,7 @@ _SCALAR_TYPES = (type(None), bool, int, float, str, bytes, np.number, np.bool_)
 # ------------------------------------------------------------------- copies
 def _rebuild(cls, array, stop_gradient, name, attributes):
     tensor = cls.__new__(cls)
-    tensor._array = array
-    tensor.stop_gradient = stop_gradient
+    Tensor.__init__(tensor, array, stop_gradient=stop_gradient)
     tensor.name = name
     tensor.__dict__.update(attributes)
     return tensor

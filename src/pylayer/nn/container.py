@@ -1,6 +1,6 @@
 """Containers of layers: ``LayerList``."""
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import describe
+from pylayer.ops._arguments import check_int, describe
 
 __all__ = ["LayerList"]
 
@@ -76,6 +76,7 @@ class LayerList(Layer):
         if not isinstance(index, int) or isinstance(index, bool):
             raise TypeError(f"LayerList.insert: argument 'index' must be an int, got "
                             f"{describe(index)}")
+        check_int(index, "LayerList.insert", "index")
         layers = list(self._sub_layers.values())
         layers.insert(index, self._checked(sublayer, "argument 'sublayer'"))
         self._renumber(layers)

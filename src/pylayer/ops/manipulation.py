@@ -14,7 +14,7 @@ from pylayer import _state
 from pylayer._engine import make_output, make_outputs, needs_grad
 from pylayer._ops import as_tensor_arg, broadcast_to, cast, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
-from pylayer.ops._arguments import check_count, describe
+from pylayer.ops._arguments import check_int, check_count, describe
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
 from pylayer.ops.math import where
@@ -34,7 +34,7 @@ def _int(value, fn, arg):
         return int(value.item())
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
         raise TypeError(f"{fn}(): argument '{arg}' must be an int, got {type(value).__name__}")
-    return int(value)
+    return check_int(value, fn, arg)
 
 
 def _ints(value, fn, arg):
