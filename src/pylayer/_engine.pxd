@@ -21,6 +21,8 @@ cdef class GradNode:
     # Its backward is user code (a PyLayer's): what it returns was visible to the
     # user, so the engine never writes into it.
     cdef readonly bint runs_user_code
+    # Run even when no gradient reached it (with zeros or None), as a PyLayer's is.
+    cdef readonly bint runs_without_grads
     # Bookkeeping of the backward pass running through this node.
     cdef unsigned long long visit      # stamp of the last backward pass that reached it
     cdef object buffer                 # gradients summed as they arrive: the gradient

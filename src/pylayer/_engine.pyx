@@ -864,7 +864,9 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict captu
         n = len(nexts)
         results = None
         if needed is None or node in needed:
-            if _hand_over(grads):
+            if _hand_over(grads) or node.runs_without_grads:
+                if grads is None and node.n_outputs > 1:
+                    grads = [None] * node.n_outputs
                 results = _call_backward(node, grads)
                 grads = None  # free incoming gradients now: their memory is reused hot
                 if not isinstance(results, (tuple, list)) or len(results) != n:

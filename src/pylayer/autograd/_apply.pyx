@@ -21,7 +21,7 @@ from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 import numpy as np
 
 from pylayer import _state
-from pylayer._ops import cast
+from pylayer._ops import cast, reshape, unbroadcast
 from pylayer._engine import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._engine cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
                               save_tensor)
@@ -59,6 +59,7 @@ cdef class ContextBase:
     cdef public object _output_slots         # None: one Tensor output; else int or list per slot
     cdef public tuple _output_meta           # per flat output: (shape, dtype); None for one output
     cdef public object _output_dtype         # the dtype of a single output
+    cdef public tuple _output_shape          # the shape of a single output
     cdef public object _saved                # what save_for_backward got, until packed
     cdef public object _saved_hooks          # the hook pair active when it was called
     cdef public object _packed               # what the node keeps (once _node_ref is set)
@@ -217,6 +218,7 @@ cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
         return returned
     out = <Tensor>returned
     ctx._output_dtype = out._array.dtype
+    ctx._output_shape = out._array.shape
     if instance_dict(ctx) != NULL:
         _hold_outputs_weakly(ctx, [out], ())
     node = _new_layer_node(cls, ctx, inputs, 1)
@@ -232,6 +234,7 @@ cdef GradNode _new_layer_node(cls, ContextBase ctx, tuple inputs, Py_ssize_t n_o
     node.n_outputs = n_outputs
     node.multi_output = n_outputs > 1
     node.runs_user_code = True
+    node.runs_without_grads = True     # its backward may have effects users rely on
     ctx._node_ref = PyWeakref_NewRef(node, None)
     if len(inputs) == 1:
         ctx._input_shapes = ((<Tensor>inputs[0])._array.shape,)
@@ -539,7 +542,12 @@ def node_backward(GradNode node, grads):
 
 
 cdef inline object _single_grad(ContextBase ctx, g):
-    """The gradient of a single output (never None: the engine skips nodes without one)."""
+    """The gradient of a single output: zeros (or None) when none arrived, as Paddle and
+    PyTorch still run a PyLayer's backward then; cast to the output's dtype."""
+    if g is None:
+        if ctx._materialize_grads:
+            return wrap(np.zeros(ctx._output_shape, ctx._output_dtype), True)
+        return None
     if ctx._grad_in_dtype_consistent and (<Tensor>g)._array.dtype is not ctx._output_dtype \
             and (<Tensor>g)._array.dtype != ctx._output_dtype:
         return cast(g, ctx._output_dtype)
@@ -626,11 +634,18 @@ cdef list _input_grads(ContextBase ctx, GradNode node, result):
 
 
 cdef object _checked(value, tuple shape, name, where):
+    """A gradient shaped like its input: one that differs only by size-1 dimensions is
+    reshaped, one the input broadcasts to is summed down; anything else is an error."""
     if not isinstance(value, Tensor):
         raise ValueError(f"{name}: backward must return a Tensor or None at {where}, "
                          f"but it returned {type(value).__name__}")
-    if not has_shape((<Tensor>value)._array, shape):
-        raise ValueError(f"{name}: backward returned a gradient of shape "
-                         f"{list((<Tensor>value)._array.shape)} at {where}, but that input of "
-                         f"forward has shape {list(shape)}")
-    return value
+    if has_shape((<Tensor>value)._array, shape):
+        return value
+    got = (<Tensor>value)._array.shape
+    if [d for d in got if d != 1] == [d for d in shape if d != 1]:
+        return reshape(value, list(shape))
+    if len(got) >= len(shape) and all(s in (1, g) for s, g in zip(shape[::-1], got[::-1])):
+        return unbroadcast(value, shape)
+    raise ValueError(f"{name}: backward returned a gradient of shape {list(got)} at {where}, "
+                     f"but that input of forward has shape {list(shape)}; a gradient may "
+                     f"differ from it only by size-1 dimensions, or broadcast from it")
