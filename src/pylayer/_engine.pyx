@@ -823,6 +823,13 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
                 g = _apply_hooks(t._hooks, g)
         else:
             g = captured.get((t._node, t._out_index))
+        if g is not None and (<Tensor>g)._array.dtype != t._array.dtype:
+            # A gradient has its input's dtype, like a leaf's .grad (Paddle does so too).
+            if create_graph:
+                from pylayer import cast
+                g = cast(g, t._array.dtype)
+            else:
+                g = wrap((<Tensor>g)._array.astype(t._array.dtype), True)
         found.append(g)
     return found
 

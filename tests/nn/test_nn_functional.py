@@ -172,8 +172,8 @@ def test_cross_entropy_hard_labels_vs_numpy(label_shape):
     np.testing.assert_allclose(F.cross_entropy(logits, label, reduction="sum").numpy(),
                                losses.sum(), rtol=1e-12)
     none = F.cross_entropy(logits, label, reduction="none")
-    assert none.shape == [6, 1]
-    np.testing.assert_allclose(none.numpy()[:, 0], losses, rtol=1e-12)
+    assert none.shape == label_shape                    # the label's shape, as in Paddle
+    np.testing.assert_allclose(none.numpy().reshape(-1), losses, rtol=1e-12)
     check_grads(lambda t: F.cross_entropy(t, label), logits)
 
 
@@ -275,3 +275,20 @@ def test_linear_functional():
     np.testing.assert_allclose(F.linear(x, w, b).numpy(), x.numpy() @ w.numpy() + b.numpy())
     np.testing.assert_allclose(F.linear(x, w).numpy(), x.numpy() @ w.numpy())
     check_grads(F.linear, x, w, b)
+
+
+def test_cross_entropy_without_reduction_has_the_labels_shape_as_in_paddle():
+    # Paddle 3.3.1: labels [4] -> [4]; [4, 1] -> [4, 1]; axis=1 with labels [2, 5] -> [2, 5];
+    # soft labels [4, 3] -> [4, 1].
+    logits = pylayer.to_tensor(np.random.default_rng(0).normal(size=(4, 3)), stop_gradient=False)
+    for label, shape in ((pylayer.to_tensor([0, 1, 2, 0]), [4]),
+                         (pylayer.to_tensor([[0], [1], [2], [0]]), [4, 1])):
+        for weight in (None, pylayer.to_tensor([1.0, 2.0, 3.0], dtype="float64")):
+            loss = F.cross_entropy(logits, label, weight=weight, reduction="none")
+            assert loss.shape == shape
+            loss.sum().backward()
+    x3 = pylayer.to_tensor(np.zeros((2, 3, 5)))
+    assert F.cross_entropy(x3, pylayer.to_tensor(np.zeros((2, 5), np.int64)), axis=1,
+                           reduction="none").shape == [2, 5]
+    soft = F.softmax(pylayer.to_tensor(np.ones((4, 3))))
+    assert F.cross_entropy(logits, soft, soft_label=True, reduction="none").shape == [4, 1]

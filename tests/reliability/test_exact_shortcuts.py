@@ -321,3 +321,14 @@ def test_changing_a_clip_bound_tensor_after_forward_keeps_the_gradient_right():
     low.fill_(-10.0)
     y.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 1.0])
+
+
+def test_grad_returns_gradients_in_the_inputs_dtype_when_the_graph_promoted():
+    x = paddle.to_tensor([1.0, 2.0], dtype="float32", stop_gradient=False)
+    y = (x * paddle.to_tensor([3.0, 4.0], dtype="float64")).sum()
+    gx, = paddle.grad(y, x)
+    assert gx.dtype == paddle.float32          # as Paddle 3.3.1, and as x.grad
+    np.testing.assert_array_equal(gx.numpy(), [3.0, 4.0])
+    h = x * 1.0
+    gh, = paddle.grad((h.astype("float64") * 2.0).sum(), h, create_graph=True)
+    assert gh.dtype == paddle.float32

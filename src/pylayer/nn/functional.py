@@ -12,7 +12,7 @@ from pylayer import _state
 from pylayer._engine import make_output
 from pylayer import _kernels, _ops
 from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
-                          neg, sigmoid, square, subtract, tanh, sum as reduce_sum)
+                          neg, reshape, sigmoid, square, subtract, tanh, sum as reduce_sum)
 from pylayer._tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer.ops import creation
 from pylayer.ops._arguments import check_choice, check_dtype, check_int, check_number
@@ -356,8 +356,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     equals ``ignore_index`` count for nothing. Soft labels
     (``soft_label=True``) are probabilities shaped like ``input``.
     ``weight`` gives each class a factor; the mean then divides by the sum
-    of the weights used. With ``reduction='none'`` the loss keeps ``axis``
-    with size 1 (``[N, 1]``). ``use_softmax=False`` takes ``input`` as
+    of the weights used. With ``reduction='none'`` hard labels give one loss
+    per label, in the label's shape (``[N]`` for labels ``[N]``, ``[N, 1]``
+    for ``[N, 1]``), and soft labels keep ``axis`` with size 1, as in Paddle. ``use_softmax=False`` takes ``input`` as
     probabilities already.
 
     >>> import pylayer
@@ -413,7 +414,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if sample_weight is not None:
         loss = multiply(loss, make_tensor(sample_weight))
     if reduction == "none":
-        return loss
+        # Hard labels give one loss per label, in the label's shape (as Paddle).
+        return loss if soft_label else reshape(loss, label.shape)
     total = reduce_sum(loss)
     if reduction == "sum":
         return total
@@ -450,7 +452,7 @@ def _softmax_cross_entropy(input, label, axis, ignore_index, reduction):
         losses = np.log(np.exp(shifted).sum(axis=axis, keepdims=True)) - picked
         losses = np.where(kept, losses, 0).astype(a.dtype)
     weights = kept.astype(a.dtype)           # d(out)/d(loss of each sample)
-    out = losses
+    out = losses.reshape(label.shape)        # one loss per label, in its shape (as Paddle)
     if reduction != "none":
         out = losses.sum()
         if reduction == "mean":
@@ -469,6 +471,8 @@ _KERNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 def _softmax_cross_entropy_bw(node, g):
     x = node.saved_tensors()[0]        # also checks that x was not changed in place
     axis, lab, kept, weights, probs, ignore_index = node.attrs
+    if g.ndim:                         # reduction='none': g has the label's shape
+        g = reshape(g, list(weights.shape))
     if probs is not None and not is_grad_enabled():
         factors = np.ascontiguousarray((g.numpy() * weights).reshape(-1), dtype=probs.dtype)
         out = np.empty_like(probs)
