@@ -1,9 +1,6 @@
-# The pool of large buffers that died: see _buffers.pyx.
-from cpython.object cimport PyObject
-
-cdef bint pool_on
-cdef Py_ssize_t POOL_MIN_BYTES
+# The pool of large buffers for op results: see _buffers.pyx.
+cdef class Block:
+    cdef object raw
 
 cdef object buffer_like(object array)
 cdef object buffer_for(object array, object other)
-cdef void keep_if_unreachable(PyObject *array) noexcept

@@ -17,7 +17,7 @@ cimport numpy as cnp
 from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop
 from pylayer._tensor cimport (Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode,
                              has_unshared_array, refcount, checked_array, elementwise)
-from pylayer._buffers cimport buffer_like, keep_if_unreachable
+from pylayer._buffers cimport buffer_like
 
 cnp.import_array()
 
@@ -116,11 +116,6 @@ cdef class SavedTensor:
     It remembers the version the tensor had, so that backward can refuse a
     tensor that was changed in place after it was saved.
     """
-
-    def __dealloc__(self):
-        if cnp.PyArray_Check(self.tensor):
-            # An op's output kept as its bare array: the last holder, as a Tensor is.
-            keep_if_unreachable(<PyObject*>self.tensor)
 
     def __repr__(self):
         return f"<SavedTensor version={self.version} hooked={bool(self.hooked)}>"

@@ -3,8 +3,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from cpython.object cimport PyObject
-from pylayer._buffers cimport buffer_for, keep_if_unreachable
+from pylayer._buffers cimport Block, buffer_for
 
 cnp.import_array()
 
@@ -297,14 +296,19 @@ cdef object elementwise(int op, object xa, object ya, object out=None):
 
 
 cdef bint has_unshared_array(Tensor t):
-    """Whether ``t``'s array is a plain ndarray that owns its writeable memory and that
-    nothing but ``t`` refers to (no view, saved tensor or ``numpy()`` result)."""
+    """Whether ``t``'s array is a plain, writeable ndarray that nothing but ``t`` refers
+    to (no view, saved tensor or ``numpy()`` result), whose memory is its own or a
+    pooled Block that only it uses."""
     cdef cnp.ndarray a
     if not cnp.PyArray_CheckExact(t._array) or refcount(<void*>t._array) != 1:
         return False
     a = <cnp.ndarray>t._array
-    return (cnp.PyArray_BASE(a) == NULL
-            and cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE))
+    if not cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_WRITEABLE):
+        return False
+    base = <void*>cnp.PyArray_BASE(a)
+    if base == NULL:
+        return cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA)
+    return type(<object>base) is Block and refcount(base) == 1
 
 
 cdef bint has_shape(object array, tuple shape):
@@ -367,10 +371,6 @@ cdef class Tensor:
     def __cinit__(self):
         self.stop_gradient = True
         self._out_index = 0
-
-    def __dealloc__(self):
-        if self._array is not None:
-            keep_if_unreachable(<PyObject*>self._array)   # a large dead buffer is reused
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
         self._array = to_array(np.zeros([0], np.float32) if data is None else data, dtype,

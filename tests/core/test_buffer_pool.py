@@ -80,13 +80,15 @@ def test_memory_reachable_through_a_view_is_never_reused(keep):
     np.testing.assert_array_equal(np.asarray(view), 1.0)
 
 
-def test_an_array_with_a_weak_reference_is_not_pooled():
+def test_memory_returns_only_when_the_last_array_using_it_is_gone():
     t = paddle.exp(paddle.zeros(SHAPE))
-    ref = weakref.ref(t.numpy())
+    array = t.numpy()
+    ref = weakref.ref(array)
     kept = device.memory_stats()["kept"]
     del t
-    assert device.memory_stats()["kept"] == kept
-    assert ref() is None
+    assert device.memory_stats()["kept"] == kept       # the array still uses it
+    del array
+    assert ref() is None and device.memory_stats()["kept"] == kept + 1
 
 
 def test_tensors_sharing_an_array_keep_it_out_of_the_pool():
@@ -120,7 +122,7 @@ def test_small_arrays_are_not_pooled():
     assert device.memory_stats()["kept"] == kept
 
 
-def test_only_arrays_the_pool_made_are_taken_back():
+def test_only_memory_the_pool_gave_out_comes_back():
     made_outside = paddle.to_tensor(np.ones(SHAPE, np.float32))
     kept = device.memory_stats()["kept"]
     del made_outside
