@@ -24,6 +24,12 @@ DIRECTIVES = {
     "initializedcheck": DEBUG,
 }
 
+# PYLAYER_SANITIZE=address builds with AddressSanitizer; Python must then run with
+# the sanitizer's runtime preloaded (LD_PRELOAD=$(gcc -print-file-name=libasan.so),
+# ASAN_OPTIONS=detect_leaks=0), as .ci/run does for the reliability tests.
+SANITIZE = os.environ.get("PYLAYER_SANITIZE", "")
+SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITIZE else []
+
 # Compiled modules: the .pyx core (autograd/_apply.pyx runs every PyLayer
 # call), and py_layer.py, which stays plain Python source (PyLayer and
 # PyLayerContext are ordinary Python classes) but is compiled too because
@@ -36,12 +42,13 @@ extensions = [
               include_dirs=[numpy.get_include()],
               define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
                              ("PYLAYER_BOUNDS_CHECKED", "1" if DEBUG else "0")],
-              extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
+              extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"]) + SANITIZE_FLAGS,
+              extra_link_args=SANITIZE_FLAGS)
     for name in MODULES
 ]
 
-# Each variant keeps its generated C apart, so a debug build never reuses the
-# optimised C (or the reverse).
-BUILD_DIR = "build/cython-debug" if DEBUG else "build/cython"
+# Each variant keeps its generated C (and so its object files) apart, so a debug
+# or sanitizer build never reuses the optimised build's (or the reverse).
+BUILD_DIR = "build/cython" + ("-debug" if DEBUG else "") + (f"-{SANITIZE}" if SANITIZE else "")
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR))

@@ -1,7 +1,29 @@
 # Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
-# and equal sizes first (see _ops.pyx); _kernels.pyx wraps each loop with a
-# typed-memoryview entry point for tests and the bounds-checked build.
+# and equal sizes first (see _ops.pyx) and, in a debug build, call
+# check_span for every array a loop is about to run over: the loops that run
+# in production are bounds-checked there. _kernels.pyx wraps each loop with a
+# typed-memoryview entry point for tests. (A memoryview per array would check
+# every access, but acquiring one costs about as much as a whole [64] op.)
+cimport numpy as cnp
 from libc.math cimport exp as c_exp, log as c_log
+
+cdef extern from *:
+    int PYLAYER_BOUNDS_CHECKED     # 1 in a debug build (PYLAYER_CYTHON_DEBUG=1)
+
+
+cdef inline int check_span(object array, Py_ssize_t n, int typenum) except -1:
+    """In a debug build: ``array`` is a C-contiguous array of ``typenum`` holding at least
+    ``n`` items, so a raw loop over its first ``n`` items stays inside it. Compiled out
+    of a release build."""
+    if PYLAYER_BOUNDS_CHECKED:
+        if not (cnp.PyArray_Check(array)
+                and cnp.PyArray_TYPE(<cnp.ndarray>array) == typenum
+                and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>array)
+                and cnp.PyArray_SIZE(<cnp.ndarray>array) >= n):
+            raise IndexError(f"a kernel loop over {n} items of type {typenum} would leave its "
+                             f"array ({type(array).__name__} "
+                             f"{getattr(array, 'dtype', '')} {getattr(array, 'shape', '')})")
+    return 0
 
 # Up to this many elements a C loop beats numpy's per-call dispatch; beyond it
 # numpy's run-time-dispatched SIMD loops win, so the fast paths hand over.

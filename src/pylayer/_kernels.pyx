@@ -5,15 +5,27 @@ The compiled ops call the loops directly; these wrappers let tests compare
 each loop with numpy, and run bounds-checked in a debug build.
 """
 
-cdef extern from *:
-    int PYLAYER_BOUNDS_CHECKED
-
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
+__all__ = ["BOUNDS_CHECKED", "span_fits", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
            "sigmoid_backward", "relu_backward", "add_into", "axpy", "softmax_cross_entropy",
            "softmax_cross_entropy_backward"]
+
+
+def span_fits(array, Py_ssize_t n):
+    """Whether the debug build lets a loop over ``n`` items of ``array`` (of its own dtype)
+    run; a release build skips the check and answers True.
+
+    >>> import numpy as np
+    >>> span_fits(np.zeros(4), 4)
+    True
+    """
+    try:
+        check_span(array, n, array.dtype.num)
+    except IndexError:
+        return False
+    return True
 
 
 cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:

@@ -113,3 +113,17 @@ def test_axpy_updates_in_place(dtype):
     expected = y + np.asarray(-0.5, dtype) * x
     _kernels.axpy(-0.5, x, y)
     np.testing.assert_allclose(y, expected, **tolerance(dtype))
+
+
+def test_the_loops_that_run_in_production_are_span_checked_in_a_debug_build():
+    # Every production call of a raw loop first checks each array's span (check_span);
+    # a release build compiles the check out.
+    from pylayer import _kernels
+    four = np.zeros(4)
+    assert _kernels.span_fits(four, 4)
+    too_long = _kernels.span_fits(four, 5)
+    strided = _kernels.span_fits(np.zeros(8)[::2], 4)
+    if _kernels.BOUNDS_CHECKED:
+        assert not too_long and not strided
+    else:
+        assert too_long and strided
