@@ -30,12 +30,10 @@ DIRECTIVES = {
 SANITIZE = os.environ.get("PYLAYER_SANITIZE", "")
 SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITIZE else []
 
-# Compiled modules: the .pyx core (autograd/_apply.pyx runs every PyLayer
-# call), and py_layer.py, which stays plain Python source (PyLayer and
-# PyLayerContext are ordinary Python classes) but is compiled too because
-# save_for_backward and saved_tensor run once per custom op.
-MODULES = ["_buffers.pyx", "_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx", "autograd/_apply.pyx",
-           "autograd/py_layer.py"]
+# Compiled modules: the .pyx core. PyLayer and PyLayerContext (autograd/py_layer.py)
+# stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
+MODULES = ["_buffers.pyx", "_tensor.pyx", "_kernels.pyx", "_engine.pyx", "_ops.pyx",
+           "autograd/_apply.pyx"]
 
 extensions = [
     Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],

@@ -5,6 +5,8 @@ The compiled ops call the loops directly; these wrappers let tests compare
 each loop with numpy, and run bounds-checked in a debug build.
 """
 
+cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug build
+
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 

@@ -6,7 +6,7 @@ import sys
 
 import pylayer
 
-COMPILED = ["_tensor", "_engine", "_ops", "_kernels", "autograd.py_layer"]
+COMPILED = ["_buffers", "_tensor", "_engine", "_ops", "_kernels", "autograd._apply"]
 
 
 def test_core_modules_are_extension_modules():
@@ -15,6 +15,15 @@ def test_core_modules_are_extension_modules():
         suffix = pathlib.Path(module.__file__).name
         assert any(suffix.endswith(ext) for ext in importlib.machinery.EXTENSION_SUFFIXES), \
             f"pylayer.{name} is not compiled: {module.__file__}"
+
+
+def test_pylayer_and_its_context_are_plain_python():
+    import inspect
+    from pylayer.autograd import py_layer
+    assert py_layer.__file__.endswith(".py")
+    for method in (py_layer.PyLayerContext.save_for_backward, py_layer.PyLayerContext.saved_tensor,
+                   py_layer.PyLayerContext.mark_non_differentiable):
+        assert inspect.isfunction(method)          # Python functions, steppable in a debugger
 
 
 def test_tensor_is_an_extension_type():

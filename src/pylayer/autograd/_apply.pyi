@@ -18,6 +18,7 @@ class ContextBase:
     _non_differentiable: tuple
     _materialize_grads: bool
     _grad_in_dtype_consistent: bool
+    _tensor_attrs: Optional[dict]
     _held_outputs: Optional[dict]
     def _node_name(self) -> str: ...
 

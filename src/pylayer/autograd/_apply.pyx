@@ -28,15 +28,9 @@ from pylayer._engine cimport (GradNode, SavedTensor, innermost_saved_hooks, new_
 from pylayer._tensor cimport (Tensor, grad_enabled, has_shape, set_grad_mode, static_mode_on,
                               wrap)
 
-cdef extern from *:
-    """
-    /* The instance dict of an object, borrowed, or NULL while it has none. */
-    static PyObject *pylayer_instance_dict(PyObject *obj) {
-        PyObject **slot = _PyObject_GetDictPtr(obj);
-        return slot == NULL ? NULL : *slot;
-    }
-    """
-    PyObject *instance_dict "pylayer_instance_dict"(object obj)
+cdef extern from "Python.h":
+    # value NULL deletes the attribute.
+    int PyObject_GenericSetAttr(object obj, object name, PyObject *value) except -1
 
 __all__ = ["ContextBase", "apply", "node_backward", "node_of", "unpack_saved"]
 
@@ -68,6 +62,7 @@ cdef class ContextBase:
     cdef public tuple _non_differentiable
     cdef public bint _materialize_grads
     cdef public bint _grad_in_dtype_consistent
+    cdef public dict _tensor_attrs           # Tensors the user set as attributes (ctx.y = y)
     cdef public dict _held_outputs           # attributes that were outputs: (array, index)
     cdef dict __dict__
     cdef object __weakref__
@@ -78,6 +73,28 @@ cdef class ContextBase:
         self._not_inplace = ()
         self._non_differentiable = ()
         self._needs = ()
+
+    def __setattr__(self, name, value):
+        # A Tensor set as an attribute is kept apart from the instance dict, so that
+        # apply can hold an output kept this way without a cycle (see _hold_outputs).
+        if self._tensor_attrs is not None:
+            self._tensor_attrs.pop(name, None)
+        if self._held_outputs is not None:
+            self._held_outputs.pop(name, None)
+        if isinstance(value, Tensor) and not name.startswith("__"):
+            if self._tensor_attrs is None:
+                self._tensor_attrs = {}
+            self._tensor_attrs[name] = value
+            return
+        PyObject_GenericSetAttr(self, name, <PyObject*>value)
+
+    def __delattr__(self, name):
+        if self._tensor_attrs is not None and name in self._tensor_attrs:
+            del self._tensor_attrs[name]
+        elif self._held_outputs is not None and name in self._held_outputs:
+            del self._held_outputs[name]
+        else:
+            PyObject_GenericSetAttr(self, name, NULL)
 
     def _node_name(self):
         """``GradNodePyLayer_<layer>``, the name errors use."""
@@ -219,7 +236,7 @@ cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
     out = <Tensor>returned
     ctx._output_dtype = out._array.dtype
     ctx._output_shape = out._array.shape
-    if instance_dict(ctx) != NULL:
+    if ctx._tensor_attrs is not None:
         _hold_outputs_weakly(ctx, [out], ())
     node = _new_layer_node(cls, ctx, inputs, 1)
     _pack_saved(ctx, (out,), ())
@@ -260,7 +277,7 @@ cdef object _record_general(cls, ContextBase ctx, tuple inputs, _Outputs outputs
     ctx._output_slots = outputs.slots
     ctx._output_meta = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype)
                               for t in outputs.tensors])
-    if instance_dict(ctx) != NULL:
+    if ctx._tensor_attrs is not None:
         _hold_outputs_weakly(ctx, outputs.tensors, skipped)
     node = _new_layer_node(cls, ctx, inputs, len(outputs.tensors))
     node.multi_output = True
@@ -284,7 +301,7 @@ cdef void _hold_outputs_weakly(ContextBase ctx, list tensors, skipped) except *:
     a cycle that only the cyclic collector frees. ctx keeps their data
     instead, and reading ``ctx.y`` gives a tensor linked to the node again.
     """
-    cdef dict attributes = <dict>instance_dict(ctx)
+    cdef dict attributes = ctx._tensor_attrs
     cdef dict held = None
     cdef Py_ssize_t k
     for name, value in attributes.items():

@@ -233,7 +233,11 @@ class PyLayerContext(ContextBase):
         self._grad_in_dtype_consistent = bool(flag)
 
     def __getattr__(self, name):
-        # Only reached for attributes not found normally: outputs kept as attributes.
+        # Only reached for attributes not found normally: Tensors set as attributes,
+        # which the compiled base keeps apart (outputs among them as their data).
+        tensors = self._tensor_attrs
+        if tensors is not None and name in tensors:
+            return tensors[name]
         held = self._held_outputs
         if held is None or name not in held:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
