@@ -66,33 +66,13 @@ _methods_cache = None
 
 
 def tensor_methods():
-    """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...)."""
+    """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...),
+    as the table in ``pylayer._methods`` lists them."""
     global _methods_cache
     if _methods_cache is None:
-        import inspect
-        table = {}
-        for name in __all__:
-            fn = globals().get(name)
-            if not callable(fn) or isinstance(fn, type):
-                continue
-            try:
-                params = list(inspect.signature(fn).parameters)
-            except (TypeError, ValueError):
-                continue
-            if params and params[0] == "x":
-                table[name] = fn
-                table[name + "_"] = _inplace_method(fn)
-        table.update(_EXTRA_METHODS)
-        _methods_cache = table
+        from pylayer import _methods
+        _methods_cache = _methods.build(globals(), inplace, _EXTRA_METHODS)
     return _methods_cache
-
-
-def _inplace_method(fn):
-    def method(x, *args, **kwargs):
-        return inplace(x, fn, *args, **kwargs)
-    method.__name__ = fn.__name__ + "_"
-    method.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
-    return method
 
 
 def _zero_(x):
@@ -130,7 +110,6 @@ def _put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=T
 
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
-                  "take_along_axis": take_along_axis, "put_along_axis": put_along_axis,
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
 _tensor.install(__import__(__name__), _engine.run_backward)

@@ -1,0 +1,53 @@
+"""The Tensor methods: one table, read by ``Tensor`` (``x.exp()``), the stubs and the docs.
+
+Every name in ``METHODS`` is the function ``pylayer.<name>`` called with the
+tensor as its first argument. Every name in ``WITH_INPLACE`` also has an
+in-place twin ``<name>_`` that stores the result in the tensor itself (see
+``pylayer.inplace``). ``EXTRA`` holds the methods that are not such a
+function. A new op becomes a method by adding its name here.
+"""
+__all__ = []
+
+METHODS = (
+    'abs', 'add', 'all', 'allclose', 'any', 'argmax', 'argmin', 'argsort', 'assign',
+    'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'bmm',
+    'broadcast_to', 'cast', 'ceil', 'chunk', 'clip', 'concat', 'cos', 'cumsum', 'divide',
+    'dot', 'empty_like', 'equal', 'equal_all', 'erf', 'exp', 'expand', 'expand_as',
+    'flatten', 'flip', 'floor', 'floor_divide', 'full_like', 'gather', 'greater_equal',
+    'greater_than', 'index_select', 'isclose', 'isfinite', 'isinf', 'isnan',
+    'less_equal', 'less_than', 'log', 'log1p', 'logical_and', 'logical_not', 'logical_or',
+    'logical_xor', 'logsumexp', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min',
+    'minimum', 'multiply', 'neg', 'not_equal', 'numel', 'ones_like', 'pow', 'prod',
+    'reciprocal', 'remainder', 'reshape', 'roll', 'round', 'rsqrt', 'scale', 'sigmoid',
+    'sign', 'sin', 'slice', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std',
+    'subtract', 'sum', 'take_along_axis', 'put_along_axis', 'tan', 'tanh', 'tile', 'topk',
+    'transpose', 'unsqueeze', 'unstack', 'var', 'zeros_like')
+
+# Ops whose result can take the tensor's place: elementwise math, comparisons and
+# logic, and the shape changes Paddle also has in place.
+WITH_INPLACE = (
+    'abs', 'add', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'cast', 'ceil',
+    'clip', 'cos', 'cumsum', 'divide', 'equal', 'erf', 'exp', 'flatten', 'floor',
+    'floor_divide', 'greater_equal', 'greater_than', 'less_equal', 'less_than', 'log',
+    'log1p', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'masked_fill',
+    'maximum', 'minimum', 'multiply', 'neg', 'not_equal', 'pow',
+    'reciprocal', 'remainder', 'reshape', 'round', 'rsqrt', 'scale', 'sigmoid', 'sign', 'sin',
+    'sqrt', 'square', 'squeeze', 'subtract', 'tan', 'tanh', 'transpose', 'unsqueeze')
+
+
+def build(namespace, inplace, extra):
+    """``{method name: function}`` from the ``pylayer`` namespace and the extra methods."""
+    table = {name: namespace[name] for name in METHODS}
+    for name in WITH_INPLACE:
+        table[name + "_"] = _inplace_twin(namespace[name], inplace)
+    table.update(extra)
+    return table
+
+
+def _inplace_twin(fn, inplace):
+    def method(x, *args, **kwargs):
+        return inplace(x, fn, *args, **kwargs)
+    method.__name__ = fn.__name__ + "_"
+    method.__qualname__ = "Tensor." + method.__name__
+    method.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
+    return method
