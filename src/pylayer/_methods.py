@@ -51,3 +51,48 @@ def _inplace_twin(fn, inplace):
     method.__qualname__ = "Tensor." + method.__name__
     method.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
     return method
+
+
+# Python's operators, for Tensor and static Variable alike:
+# dunder -> (function of the pylayer namespace, how the operands are passed).
+OPERATORS = {
+    "__add__": ("add", "forward"), "__radd__": ("add", "reflected"),
+    "__sub__": ("subtract", "forward"), "__rsub__": ("subtract", "reflected"),
+    "__mul__": ("multiply", "forward"), "__rmul__": ("multiply", "reflected"),
+    "__truediv__": ("divide", "forward"), "__rtruediv__": ("divide", "reflected"),
+    "__floordiv__": ("floor_divide", "forward"), "__rfloordiv__": ("floor_divide", "reflected"),
+    "__mod__": ("remainder", "forward"), "__rmod__": ("remainder", "reflected"),
+    "__pow__": ("pow", "forward"), "__rpow__": ("pow", "reflected"),
+    "__matmul__": ("matmul", "forward"), "__rmatmul__": ("matmul", "reflected"),
+    "__and__": ("bitwise_and", "forward"), "__rand__": ("bitwise_and", "reflected"),
+    "__or__": ("bitwise_or", "forward"), "__ror__": ("bitwise_or", "reflected"),
+    "__xor__": ("bitwise_xor", "forward"), "__rxor__": ("bitwise_xor", "reflected"),
+    "__eq__": ("equal", "forward"), "__ne__": ("not_equal", "forward"),
+    "__lt__": ("less_than", "forward"), "__le__": ("less_equal", "forward"),
+    "__gt__": ("greater_than", "forward"), "__ge__": ("greater_equal", "forward"),
+    "__neg__": ("neg", "unary"), "__abs__": ("abs", "unary"),
+    "__invert__": ("bitwise_not", "unary"),
+    "__iadd__": ("add", "in_place"), "__isub__": ("subtract", "in_place"),
+    "__imul__": ("multiply", "in_place"), "__itruediv__": ("divide", "in_place"),
+}
+
+
+def operator_method(dunder, lookup):
+    """A Python method for ``dunder`` that calls ``lookup(function name)`` at call time
+    (static Variable takes its operators this way; Tensor's compiled ones follow the
+    same table, which tests/core/test_tensor_methods.py checks)."""
+    name, how = OPERATORS[dunder]
+    if how == "unary":
+        def method(self):
+            return lookup(name)(self)
+    elif how == "reflected":
+        def method(self, other):
+            return lookup(name)(other, self)
+    elif how == "in_place":
+        def method(self, other):
+            return lookup("inplace")(self, lookup(name), other)
+    else:
+        def method(self, other):
+            return lookup(name)(self, other)
+    method.__name__ = dunder
+    return method

@@ -40,3 +40,26 @@ def test_a_renamed_parameter_does_not_change_the_methods():
     assert "is_tensor" not in pylayer.tensor_methods()
     x = pylayer.to_tensor([1.0, 4.0])
     assert x.sqrt_() is x and x.numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("dunder", sorted(_methods.OPERATORS))
+def test_tensor_operators_follow_the_operator_table(dunder):
+    import numpy as np
+    name, how = _methods.OPERATORS[dunder]
+    fn = getattr(pylayer, name)
+    integer = name.startswith("bitwise")
+    make = (lambda v: pylayer.to_tensor(v)) if integer else \
+        (lambda v: pylayer.to_tensor(v, dtype="float64"))
+    a, b = make([[3, 4], [5, 6]]), make([[1, 2], [2, 3]])
+    if how == "unary":
+        got, want = getattr(a, dunder)(), fn(a)
+    elif how == "reflected":
+        got, want = getattr(a, dunder)(b), fn(b, a)
+    elif how == "in_place":
+        want = fn(a, b)
+        got = getattr(a, dunder)(b)
+        assert got is a
+    else:
+        got, want = getattr(a, dunder)(b), fn(a, b)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert got.dtype == want.dtype
