@@ -112,4 +112,4 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
-_tensor.install(__import__(__name__), _engine.run_backward)
+_tensor.install(__import__(__name__), autograd.functional.tensor_backward)

@@ -16,7 +16,7 @@ cimport cython
 cimport numpy as cnp
 from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop, check_span
 from pylayer._tensor cimport (Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode,
-                             has_unshared_array, refcount, checked_array, elementwise)
+                             has_unshared_array, refcount, elementwise)
 from pylayer._buffers cimport buffer_like
 
 cnp.import_array()
@@ -519,39 +519,25 @@ cdef object _add_into(object buffer, object g, bint create_graph, unsigned long 
     return _pass_owned(_sum_arrays(tb._array, (<Tensor>g)._array), stamp)
 
 
-cdef object _root_grad(Tensor t, object g, str caller, str grad_arg, bint create_graph,
-                       unsigned long long stamp):
-    """The starting gradient for ``t``: ones by default, else checked against ``t``.
+cdef object _root_grad(Tensor t, object g, bint create_graph, unsigned long long stamp):
+    """The starting gradient for ``t``: ones by default, else ``g`` (a Tensor of t's shape,
+    which autograd.functional checked).
 
     A boolean or integer gradient is cast to ``t``'s dtype, so that several
     root gradients sum as numbers (bools would OR, ints truncate). A float one
     of another precision is kept, as Paddle does (a PyLayer's
     ``set_grad_in_dtype_consistent(False)`` sees it)."""
-    cdef Tensor tg
     if g is None:
         ones = buffer_like(t._array)
         if ones is None:
             return _pass_owned(np.ones_like(t._array), stamp)
         ones.fill(1)
         return _pass_owned(ones, stamp)
-    if not isinstance(g, Tensor):
-        if not isinstance(g, np.ndarray):
-            raise TypeError(f"{caller}(): argument '{grad_arg}' must hold Tensors or None, "
-                            f"got {type(g).__name__}")
-        g = wrap(checked_array(g, caller, grad_arg))
-    tg = <Tensor>g
-    if tg._array.dtype.kind not in "biuf":
-        raise TypeError(f"{caller}(): argument '{grad_arg}' must hold real numbers, got data "
-                        f"of numpy dtype {tg._array.dtype}")
-    if tg._array.shape != t._array.shape:
-        raise ValueError(f"{caller}(): argument '{grad_arg}' has a gradient of shape "
-                         f"{list(tg._array.shape)} for a tensor of shape "
-                         f"{list(t._array.shape)}; they must match")
-    if tg._array.dtype.kind != "f" and tg._array.dtype != t._array.dtype:
+    if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
         if create_graph:
             from pylayer import cast
             return cast(g, t._array.dtype)
-        return _pass_owned(tg._array.astype(t._array.dtype), stamp)
+        return _pass_owned((<Tensor>g)._array.astype(t._array.dtype), stamp)
     return g
 
 
@@ -751,10 +737,11 @@ cdef GradNode _pop_ready(list heap):
 _leaf_lock = threading.Lock()
 
 
-def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
+def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
                  bint create_graph=False, inputs=None, bint allow_unused=False,
-                 blocked=None, str caller="backward", str grad_arg="grad_tensors"):
-    """Backpropagate from ``tensors``.
+                 blocked=None):
+    """Backpropagate from ``tensors`` (with one gradient or None each, checked by the
+    callers in ``pylayer.autograd.functional``).
 
     Without ``inputs``: accumulate into the ``.grad`` of the leaves. With
     ``inputs``: return their gradients in a list and leave every ``.grad``
@@ -775,16 +762,6 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     cdef set cut = None
     cdef _Pass p
 
-    if isinstance(tensors, Tensor):
-        tensors = [tensors]
-    if grad_tensors is None:
-        grad_tensors = [None] * len(tensors)
-    elif isinstance(grad_tensors, Tensor):
-        grad_tensors = [grad_tensors]
-    if len(grad_tensors) != len(tensors):
-        raise ValueError(f"{caller}(): got {len(tensors)} tensors but {len(grad_tensors)} "
-                         f"entries in '{grad_arg}'; pass one gradient (or None) per tensor")
-
     if inputs is not None:
         captured = {}
         capture_nodes = {}
@@ -801,7 +778,7 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
 
     p = _open_pass(create_graph)
     try:
-        roots = _roots(tensors, grad_tensors, caller, grad_arg, create_graph, p.stamp)
+        roots = _roots(tensors, grad_tensors, create_graph, p.stamp)
         if inputs is not None:
             needed = _nodes_leading_to(roots, inputs, capture_nodes)
         for t, g in roots:
@@ -842,19 +819,15 @@ def run_backward(tensors, grad_tensors=None, bint retain_graph=False,
     return found
 
 
-cdef list _roots(tensors, grad_tensors, str caller, str grad_arg, bint create_graph,
-                 unsigned long long stamp):
+cdef list _roots(list tensors, list grad_tensors, bint create_graph, unsigned long long stamp):
     """``[(tensor, starting gradient)]`` for the roots that need a gradient."""
     cdef Tensor t
     cdef list roots = []
     for item, g in zip(tensors, grad_tensors):
-        if not isinstance(item, Tensor):
-            raise TypeError(f"{caller}(): expected Tensors to differentiate, "
-                            f"got {type(item).__name__}")
-        t = <Tensor>item
+        t = <Tensor?>item
         if t.stop_gradient:
             continue
-        g = _root_grad(t, g, caller, grad_arg, create_graph, stamp)
+        g = _root_grad(t, g, create_graph, stamp)
         if t._node is not None and (<GradNode>t._node).released:
             _raise_released(<GradNode>t._node)
         roots.append((t, g))

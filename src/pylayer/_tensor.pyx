@@ -270,7 +270,8 @@ cdef object _add = None, _subtract = None, _multiply = None, _divide = None
 
 
 def install(ops_namespace, backward_function):
-    """Give Tensor its operators and backward (done once by pylayer/__init__)."""
+    """Give Tensor its operators and ``backward`` (``backward_function(tensor, grad_tensor,
+    retain_graph)``, from pylayer.autograd.functional); done once by pylayer/__init__."""
     global _ops, _engine_backward, _add, _subtract, _multiply, _divide
     _ops = ops_namespace
     _engine_backward = backward_function
@@ -515,8 +516,7 @@ cdef class Tensor:
 
     def backward(self, grad_tensor=None, retain_graph=False):
         """Compute gradients of this tensor w.r.t. graph leaves (accumulated in ``.grad``)."""
-        _engine_backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
-                         caller="backward", grad_arg="grad_tensor")
+        _engine_backward(self, grad_tensor, retain_graph)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed.

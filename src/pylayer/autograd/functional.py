@@ -1,8 +1,10 @@
 """``backward`` and ``grad``: the user-facing entry points of the engine."""
-from pylayer._engine import run_backward
-from pylayer._tensor import Tensor
+import numpy as np
 
-__all__ = ["backward", "grad"]
+from pylayer._engine import run_backward
+from pylayer._tensor import Tensor, make_tensor, to_array
+
+__all__ = ["backward", "grad"]   # tensor_backward is Tensor.backward
 
 
 def _as_tensor_list(value, fn, arg):
@@ -17,21 +19,43 @@ def _as_tensor_list(value, fn, arg):
     return list(items)
 
 
-def _as_grad_list(value, count, fn, arg):
+def _as_grad_list(value, outputs, fn, arg):
+    """One starting gradient (a Tensor of the output's shape, or None) per output."""
     if value is None:
-        return None
-    items = [value] if isinstance(value, Tensor) else value
+        return [None] * len(outputs)
+    items = [value] if isinstance(value, (Tensor, np.ndarray)) else value
     if not isinstance(items, (list, tuple)):
         raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a list of Tensors or None, "
                         f"got {type(value).__name__}")
-    if len(items) != count:
+    if len(items) != len(outputs):
         raise ValueError(f"{fn}(): argument '{arg}' has {len(items)} entries, but there are "
-                         f"{count} outputs")
-    for i, item in enumerate(items):
-        if item is not None and not isinstance(item, Tensor):
-            raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor or None, "
-                            f"got {type(item).__name__}")
-    return list(items)
+                         f"{len(outputs)} tensors to differentiate; pass one gradient (or "
+                         f"None) per tensor")
+    return [_checked_grad(item, out, i, fn, arg) for i, (item, out) in enumerate(zip(items, outputs))]
+
+
+def _checked_grad(g, output, i, fn, arg):
+    if g is None:
+        return None
+    if isinstance(g, np.ndarray):
+        g = make_tensor(to_array(g, None, fn, arg))
+    if not isinstance(g, Tensor):
+        raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor or None, "
+                        f"got {type(g).__name__}")
+    if g.numpy().dtype.kind not in "biuf":
+        raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers, got data of numpy "
+                        f"dtype {g.numpy().dtype}")
+    if g.shape != output.shape:
+        raise ValueError(f"{fn}(): argument '{arg}' has a gradient of shape {g.shape} for a "
+                         f"tensor of shape {output.shape}; they must match")
+    return g
+
+
+def tensor_backward(tensor, grad_tensor=None, retain_graph=False):
+    """``Tensor.backward``: the engine's backward from one tensor, its argument checked."""
+    grads = _as_grad_list(None if grad_tensor is None else [grad_tensor], [tensor], "backward",
+                          "grad_tensor")
+    run_backward([tensor], grads, bool(retain_graph))
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
@@ -44,8 +68,8 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     array([2., 4.], dtype=float32)
     """
     tensors = _as_tensor_list(tensors, "backward", "tensors")
-    grads = _as_grad_list(grad_tensors, len(tensors), "backward", "grad_tensors")
-    run_backward(tensors, grads, bool(retain_graph), caller="backward", grad_arg="grad_tensors")
+    grads = _as_grad_list(grad_tensors, tensors, "backward", "grad_tensors")
+    run_backward(tensors, grads, bool(retain_graph))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -64,7 +88,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """
     outputs = _as_tensor_list(outputs, "grad", "outputs")
     inputs_list = _as_tensor_list(inputs, "grad", "inputs")
-    grads = _as_grad_list(grad_outputs, len(outputs), "grad", "grad_outputs")
+    grads = _as_grad_list(grad_outputs, outputs, "grad", "grad_outputs")
     if not only_inputs:
         raise ValueError("grad(): only_inputs=False is not supported (as in Paddle)")
     for i, t in enumerate(inputs_list):
@@ -75,8 +99,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if retain_graph is None:
         retain_graph = create_graph
     found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
-                         inputs=inputs_list, allow_unused=bool(allow_unused), blocked=blocked,
-                         caller="grad", grad_arg="grad_outputs")
+                         inputs=inputs_list, allow_unused=bool(allow_unused), blocked=blocked)
     for i, g in enumerate(found):
         if g is None and not allow_unused:
             raise ValueError(f"grad(): input {i} is not used to compute the outputs, so it has "
