@@ -437,10 +437,13 @@ def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_ou
 # Who may write into a gradient: only the pass that allocated it, and only
 # while no user code has seen it. Each pass has a stamp; a gradient the pass
 # made (a fan-in sum, a cast, the default ones) or adopted (an unshared
-# result of a built-in rule) carries it in ``_grad_pass``. Handing a gradient
-# to a hook, to a node's backward or to the user clears it, and when the pass
-# ends its stamp is never used again: a leaf's ``.grad``, a ``grad()``
-# result or a ``grad_tensors`` argument is never written into.
+# result of a built-in rule) carries it in ``_grad_pass``. A gradient handed
+# to a hook, to a node's backward or to the user is marked SEEN for good, and
+# when a pass ends its stamp is never used again: a leaf's ``.grad``, a
+# ``grad()`` result or a ``grad_tensors`` argument is never written into.
+# Adoption counts references only among objects no user code ever received,
+# so no reference held outside the engine (borrowed or not) can exist.
+cdef unsigned long long SEEN = 0xFFFFFFFFFFFFFFFF
 cdef inline bint _same_float_layout(object a, object b):
     cdef int kind
     if not (cnp.PyArray_Check(a) and cnp.PyArray_Check(b)):
@@ -533,6 +536,7 @@ cdef object _root_grad(Tensor t, object g, bint create_graph, unsigned long long
             return _pass_owned(np.ones_like(t._array), stamp)
         ones.fill(1)
         return _pass_owned(ones, stamp)
+    (<Tensor>g)._grad_pass = SEEN                  # the caller's tensor
     if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
         if create_graph:
             from pylayer import cast
@@ -544,14 +548,14 @@ cdef object _root_grad(Tensor t, object g, bint create_graph, unsigned long long
 cdef object _apply_hooks(list hooks, object g):
     """Run gradient hooks; what they see or return is the user's from then on."""
     for hook in list(hooks):
-        (<Tensor>g)._grad_pass = 0
+        (<Tensor>g)._grad_pass = SEEN
         result = hook(g)
         if result is not None:
             if not isinstance(result, Tensor):
                 raise TypeError(f"a tensor hook must return a Tensor or None, "
                                 f"got {type(result).__name__}")
             g = result
-    (<Tensor>g)._grad_pass = 0
+    (<Tensor>g)._grad_pass = SEEN
     return g
 
 
@@ -604,6 +608,7 @@ cdef object _observe_grads(GradNode node, object grads, dict capture_nodes, dict
         for index, ref in node._retained.items():
             owner = ref()
             if owner is not None and per_output[index] is not None:
+                (<Tensor>per_output[index])._grad_pass = SEEN
                 (<Tensor>owner)._grad = per_output[index]
     if capture_nodes is not None and node in capture_nodes:
         for index in capture_nodes[node]:
@@ -618,19 +623,19 @@ cdef bint _hand_over(object grads):
     if grads is None:
         return False
     if isinstance(grads, Tensor):
-        (<Tensor>grads)._grad_pass = 0
+        (<Tensor>grads)._grad_pass = SEEN
         return True
     for g in <list>grads:
         if g is not None:
-            (<Tensor>g)._grad_pass = 0
+            (<Tensor>g)._grad_pass = SEEN
             any_grad = True
     return any_grad
 
 
 cdef inline void _adopt_if_unshared(Tensor g, unsigned long long stamp):
-    """Own a built-in rule's result that nothing but the engine can reach: the caller
-    checked that only the results hold ``g``; its array must be ``g``'s alone."""
-    if g._node is None and has_unshared_array(g):
+    """Own a built-in rule's result that nothing but the engine can reach: never seen
+    by user code, held only by the results (the caller counted), its array ``g``'s alone."""
+    if g._grad_pass != SEEN and g._node is None and has_unshared_array(g):
         g._grad_pass = stamp
 
 
@@ -815,6 +820,8 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
                 g = cast(g, t._array.dtype)
             else:
                 g = wrap((<Tensor>g)._array.astype(t._array.dtype), True)
+        if g is not None:
+            (<Tensor>g)._grad_pass = SEEN
         found.append(g)
     return found
 
@@ -987,6 +994,6 @@ cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph, unsigned long lo
         result = add(current, tg)
     else:
         result = wrap(_sum_arrays((<Tensor>current)._array, tg._array), True)
-    (<Tensor>result)._grad_pass = 0
+    (<Tensor>result)._grad_pass = SEEN
     leaf._grad = result
     leaf._grad_from_user = False
