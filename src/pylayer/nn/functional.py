@@ -16,7 +16,7 @@ from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, me
 from pylayer._tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer.ops import creation
 from pylayer.ops._arguments import check_choice, check_dtype, check_int, check_number
-from pylayer.ops.math import erf
+from pylayer.ops.elementwise import erf
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
            "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d", "pad",

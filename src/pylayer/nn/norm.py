@@ -15,7 +15,7 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import check_choice, check_count, check_int, check_number
 from pylayer.ops.manipulation import _ints
-from pylayer.ops.math import rsqrt
+from pylayer.ops.elementwise import rsqrt
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D", "BatchNorm2D",
            "GroupNorm"]

@@ -17,7 +17,7 @@ from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_int, check_count, describe
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
-from pylayer.ops.math import where
+from pylayer.ops.elementwise import where
 
 __all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk",
            "tile", "gather", "index_select", "slice", "flip", "roll", "numel",
