@@ -25,8 +25,12 @@ from pylayer._ops import (add, subtract, multiply, divide, neg, scale, tanh, exp
                           cast, assign, transpose)
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops.creation import __all__ as _creation_all
-from pylayer.ops.math import *  # noqa: F401,F403
-from pylayer.ops.math import __all__ as _math_all
+from pylayer.ops.elementwise import *  # noqa: F401,F403
+from pylayer.ops.elementwise import __all__ as _elementwise_all
+from pylayer.ops.reduction import *  # noqa: F401,F403
+from pylayer.ops.reduction import __all__ as _reduction_all
+from pylayer.ops.compare import *  # noqa: F401,F403
+from pylayer.ops.compare import __all__ as _compare_all
 from pylayer.ops.manipulation import *  # noqa: F401,F403
 from pylayer.ops.manipulation import __all__ as _manipulation_all
 from pylayer.ops import manipulation as _manipulation
@@ -59,8 +63,9 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "CPUPlace", "device", "framework", "set_device", "get_device",
          "is_compiled_with_cuda", "save", "load", "is_tensor"]
 
-__all__ = (_CORE + list(_creation_all) + list(_math_all) + list(_manipulation_all)
-           + list(_linalg_all) + list(_search_all) + list(_param_all))
+__all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reduction_all)
+           + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
+           + list(_search_all) + list(_param_all))
 
 _methods_cache = None
 

@@ -1,4 +1,4 @@
-"""pylayer.ops.math: forward against numpy, gradients against central
+"""pylayer.ops.elementwise, reduction, compare and linalg.dot: forward against numpy, gradients against central
 differences (first and second order), broadcasting, 0-d, empty and
 non-contiguous inputs, dtypes, argument errors, and the Tensor operators that
 route to these functions."""
@@ -12,7 +12,11 @@ import pytest
 import pylayer
 from pylayer import _engine, _state
 from pylayer.autograd import gradcheck, gradgradcheck
-from pylayer.ops import math as pmath
+from pylayer.ops import compare, elementwise, linalg, reduction
+
+# The modules this file covers, with the names each one defines.
+MODULES = {elementwise: elementwise.__all__, reduction: reduction.__all__,
+           compare: compare.__all__, linalg: ["dot"]}
 
 RNG = np.random.default_rng(7)
 
@@ -1175,21 +1179,23 @@ def test_every_public_name_is_exported_documented_and_static_aware(monkeypatch):
 
     monkeypatch.setattr(_state, "static_mode", True)
     monkeypatch.setattr(_state, "static_call", record)
-    for name in pmath.__all__:
-        fn = getattr(pmath, name)
-        assert getattr(pylayer, name) is fn, name
-        assert ">>>" in (fn.__doc__ or ""), name
-        params = list(inspect.signature(fn).parameters)
-        args = [pylayer.ones([1])] * sum(
-            1 for p in inspect.signature(fn).parameters.values()
-            if p.default is inspect.Parameter.empty)
-        assert fn(*args) == "static", name
-        assert calls[-1] is fn, name
-        assert params[-1] == "name", name
+    for module, names in MODULES.items():
+        for name in names:
+            fn = getattr(module, name)
+            assert getattr(pylayer, name) is fn, name
+            assert ">>>" in (fn.__doc__ or ""), name
+            params = list(inspect.signature(fn).parameters)
+            args = [pylayer.ones([1])] * sum(
+                1 for p in inspect.signature(fn).parameters.values()
+                if p.default is inspect.Parameter.empty)
+            assert fn(*args) == "static", name
+            assert calls[-1] is fn, name
+            assert params[-1] == "name", name
 
 
-def test_module_docstring_states_the_dtype_rule():
-    assert "TypeError" in pmath.__doc__ and "float32" in pmath.__doc__
+@pytest.mark.parametrize("module", [elementwise, reduction])
+def test_module_docstring_states_the_dtype_rule(module):
+    assert "TypeError" in module.__doc__ and "float32" in module.__doc__
 
 
 # ----------------------------------------------------------- saved tensors

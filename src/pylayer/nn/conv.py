@@ -16,17 +16,16 @@ from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.nn.spatial import pad
-from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, describe
+from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, check_ints, describe
 from pylayer.ops.indexing import take
 from pylayer.ops.linalg import einsum
-from pylayer.ops.manipulation import _ints
 
 __all__ = ["conv1d", "conv2d", "Conv1D", "Conv2D"]
 
 
 def _sizes(value, count, fn, arg):
     """An int or ``count`` ints, each at least 1, as a list of ``count`` ints."""
-    sizes = _ints(value, fn, arg)
+    sizes = check_ints(value, fn, arg)
     if len(sizes) == 1:
         sizes = sizes * count
     if len(sizes) != count or min(sizes) < 1:
@@ -52,14 +51,14 @@ def _padding(padding, count, in_sizes, kernel, stride, fn):
         return result
     if isinstance(padding, (list, tuple)) and padding and all(
             isinstance(p, (list, tuple)) for p in padding):
-        pairs = [tuple(_ints(list(p), fn, "padding")) for p in padding]
+        pairs = [tuple(check_ints(list(p), fn, "padding")) for p in padding]
         if len(pairs) != count + 2 or any(len(p) != 2 for p in pairs) or \
                 any(pairs[i] != (0, 0) for i in (0, 1)):
             raise ValueError(f"{fn}(): a padding of pairs must hold {count + 2} pairs, the "
                              f"first two (batch and channel) [0, 0], got {padding}")
         pairs = pairs[2:]
     else:
-        values = _ints(padding, fn, "padding")
+        values = check_ints(padding, fn, "padding")
         if len(values) == 1:
             values = values * count
         if len(values) == count:
@@ -223,7 +222,7 @@ class _ConvNd(Layer):
         padding = self._padding
         if self._padding_mode != "zeros" and not isinstance(padding, str):
             count = len(self._kernel_size)
-            values = _ints(padding, type(self).__name__, "padding")
+            values = check_ints(padding, type(self).__name__, "padding")
             if len(values) in (1, count):
                 values = [v for v in (values * count)[:count] for _ in (0, 1)]
             # F.pad lists the last spatial dimension first

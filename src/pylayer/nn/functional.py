@@ -13,10 +13,11 @@ from pylayer._engine import make_output
 from pylayer import _kernels, _ops
 from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
                           neg, reshape, sigmoid, square, subtract, tanh, sum as reduce_sum)
-from pylayer._tensor import Tensor, is_grad_enabled, make_tensor
+from pylayer._tensor import is_grad_enabled, make_tensor
 from pylayer.ops import creation
-from pylayer.ops._arguments import check_choice, check_dtype, check_int, check_number
-from pylayer.ops.math import erf
+from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check_int,
+                                    check_number, float_tensor)
+from pylayer.ops.elementwise import erf
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
            "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d", "pad",
@@ -24,25 +25,6 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "group_norm", "adaptive_avg_pool1d", "adaptive_avg_pool2d"]
 
 _REDUCTIONS = ("mean", "sum", "none")
-
-
-def _float_input(x, fn, arg="x", position=1):
-    x = as_tensor_arg(x, fn, arg, position)
-    if x.numpy().dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a "
-                        f"floating-point Tensor, got dtype {x.dtype.name}")
-    return x
-
-
-def _axis(axis, ndim, fn):
-    if isinstance(axis, Tensor):
-        axis = axis.item()
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f"{fn}(): argument 'axis' must be an int, got {type(axis).__name__}")
-    size = max(ndim, 1)
-    if not -size <= axis < size:
-        raise ValueError(f"{fn}(): axis {axis} is out of range for a tensor of rank {ndim}")
-    return int(axis) % size if ndim else None
 
 
 def _check_reduction(reduction, fn):
@@ -79,7 +61,7 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     """
     if _state.static_mode:
         return _state.static_call(leaky_relu, x, negative_slope=negative_slope, name=name)
-    x = _float_input(x, "leaky_relu")
+    x = float_tensor(x, "leaky_relu")
     negative_slope = check_number(negative_slope, "leaky_relu", "negative_slope")
     a = x.numpy()
     out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
@@ -106,7 +88,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     """
     if _state.static_mode:
         return _state.static_call(hardtanh, x, min=min, max=max, name=name)
-    x = _float_input(x, "hardtanh")
+    x = float_tensor(x, "hardtanh")
     low = check_number(min, "hardtanh", "min")
     high = check_number(max, "hardtanh", "max")
     if low > high:
@@ -149,7 +131,7 @@ def gelu(x, approximate=False, name=None):
     """
     if _state.static_mode:
         return _state.static_call(gelu, x, approximate=approximate, name=name)
-    x = _float_input(x, "gelu")
+    x = float_tensor(x, "gelu")
     a = x.numpy()
     if approximate:
         out = 0.5 * a * (1.0 + np.tanh(_TANH_SCALE * (a + _TANH_CUBIC * a ** 3)))
@@ -160,10 +142,11 @@ def gelu(x, approximate=False, name=None):
 
 
 def _softmax_input(x, axis, dtype, fn):
-    x = _float_input(x, fn)
+    x = float_tensor(x, fn)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, fn, kinds="f"))
-    return x, _axis(axis, x.ndim, fn)
+    axis = check_axis(axis, x.ndim, fn)
+    return x, (axis if x.ndim else None)   # numpy reduces a 0-d array over axis None
 
 
 def _shifted(a, axis):
@@ -252,7 +235,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         return _state.static_call(dropout, x, p=p, axis=axis, training=training, mode=mode,
                                   name=name)
     p = check_dropout_arguments(p, axis, mode, "dropout")
-    x = _float_input(x, "dropout")
+    x = float_tensor(x, "dropout")
     if not training:
         return x if mode == "upscale_in_train" else multiply(x, 1.0 - p)
     if p == 0:
@@ -260,7 +243,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     a = x.numpy()
     shape = list(a.shape)
     if axis is not None:
-        axes = {_axis(v, a.ndim, "dropout") for v in (axis if isinstance(axis, (list, tuple))
+        axes = {check_axis(v, a.ndim, "dropout") for v in (axis if isinstance(axis, (list, tuple))
                                                       else [axis])}
         shape = [s if i in axes else 1 for i, s in enumerate(shape)]
     keep = creation.get_rng().random(shape) >= p
@@ -281,8 +264,8 @@ def mse_loss(input, label, reduction="mean", name=None):
     if _state.static_mode:
         return _state.static_call(mse_loss, input, label, reduction=reduction, name=name)
     _check_reduction(reduction, "mse_loss")
-    input = _float_input(input, "mse_loss", "input")
-    label = _float_input(label, "mse_loss", "label", 2)
+    input = float_tensor(input, "mse_loss", "input")
+    label = float_tensor(label, "mse_loss", "label", 2)
     if input.shape != label.shape:
         raise ValueError(f"mse_loss(): argument 'label' must have the shape {input.shape} of "
                          f"'input', got {label.shape}")
@@ -374,11 +357,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                                   label_smoothing=label_smoothing, name=name)
     weight = check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
                                            label_smoothing, "cross_entropy")
-    input = _float_input(input, "cross_entropy", "input")
+    input = float_tensor(input, "cross_entropy", "input")
     label = as_tensor_arg(label, "cross_entropy", "label", 2)
     if input.ndim == 0:
         raise ValueError("cross_entropy(): argument 'input' must have a class axis")
-    axis = _axis(axis, input.ndim, "cross_entropy")
+    axis = check_axis(axis, input.ndim, "cross_entropy")
     dtype = input.numpy().dtype
     class_weight = None
     if weight is not None:
@@ -495,8 +478,8 @@ def linear(x, weight, bias=None, name=None):
     """
     if _state.static_mode:
         return _state.static_call(linear, x, weight, bias=bias, name=name)
-    x = _float_input(x, "linear")
-    weight = _float_input(weight, "linear", "weight", 2)
+    x = float_tensor(x, "linear")
+    weight = float_tensor(weight, "linear", "weight", 2)
     if weight.ndim != 2 or x.ndim < 1 or x.shape[-1] != weight.shape[0]:
         raise ValueError(f"linear(): argument 'weight' must have shape [in_features, "
                          f"out_features] with in_features = {x.shape[-1:]} (the last dim of "
@@ -504,7 +487,7 @@ def linear(x, weight, bias=None, name=None):
     out = matmul(x, weight)
     if bias is None:
         return out
-    bias = _float_input(bias, "linear", "bias", 3)
+    bias = float_tensor(bias, "linear", "bias", 3)
     if bias.shape not in ([weight.shape[1]], [1], []):
         raise ValueError(f"linear(): argument 'bias' must have shape [{weight.shape[1]}] "
                          f"(out_features), got {bias.shape}")

@@ -8,20 +8,11 @@ makes them repeat.
 """
 import numpy as np
 
-from pylayer._tensor import Tensor
 from pylayer.autograd import no_grad
 from pylayer.ops import creation
 from pylayer.ops._arguments import check_dtype, check_number
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform"]
-
-
-def _number(value, cls, arg):
-    if isinstance(value, Tensor):
-        value = value.item()
-    if not isinstance(value, (int, float, np.number)) or isinstance(value, bool):
-        raise TypeError(f"{cls}(): argument '{arg}' must be a number, got {type(value).__name__}")
-    return float(value)
 
 
 class Initializer:
@@ -66,7 +57,7 @@ class Constant(Initializer):
     """
 
     def __init__(self, value=0.0):
-        self.value = _number(value, "Constant", "value")
+        self.value = check_number(value, "Constant", "value")
 
     def generate(self, shape, dtype):
         shape, dtype = self._checked(shape, dtype)
@@ -84,8 +75,8 @@ class Normal(Initializer):
     """
 
     def __init__(self, mean=0.0, std=1.0, name=None):
-        self.mean = _number(mean, "Normal", "mean")
-        self.std = _number(std, "Normal", "std")
+        self.mean = check_number(mean, "Normal", "mean")
+        self.std = check_number(std, "Normal", "std")
         if self.std < 0:
             raise ValueError(f"Normal(): argument 'std' must be non-negative, got {std}")
 
@@ -105,8 +96,8 @@ class Uniform(Initializer):
     """
 
     def __init__(self, low=-1.0, high=1.0, name=None):
-        self.low = _number(low, "Uniform", "low")
-        self.high = _number(high, "Uniform", "high")
+        self.low = check_number(low, "Uniform", "low")
+        self.high = check_number(high, "Uniform", "high")
         if self.high < self.low:
             raise ValueError(f"Uniform(): 'high' ({high}) must not be below 'low' ({low})")
 

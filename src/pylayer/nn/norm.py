@@ -13,20 +13,12 @@ from pylayer._tensor import Tensor
 from pylayer.nn.initializer import Constant
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
-from pylayer.ops._arguments import check_choice, check_count, check_int, check_number
-from pylayer.ops.manipulation import _ints
-from pylayer.ops.math import rsqrt
+from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
+                                    check_number, float_tensor)
+from pylayer.ops.elementwise import rsqrt
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D", "BatchNorm2D",
            "GroupNorm"]
-
-
-def _float_input(x, fn):
-    x = as_tensor_arg(x, fn, "x", 1)
-    if x.numpy().dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor, "
-                        f"got dtype {x.dtype.name}")
-    return x
 
 
 def _normalize(x, axes, epsilon):
@@ -63,8 +55,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
         return _state.static_call(layer_norm, x, normalized_shape, weight=weight, bias=bias,
                                   epsilon=epsilon, name=name)
     fn = "layer_norm"
-    x = _float_input(x, fn)
-    shape = _ints(normalized_shape, fn, "normalized_shape")
+    x = float_tensor(x, fn)
+    shape = check_ints(normalized_shape, fn, "normalized_shape")
     epsilon = check_number(epsilon, fn, "epsilon", minimum=0.0)
     if not shape or x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
         raise ValueError(f"{fn}(): argument 'normalized_shape' {shape} must be the last "
@@ -88,7 +80,7 @@ class LayerNorm(Layer):
     def __init__(self, normalized_shape, epsilon=1e-05, weight_attr=None, bias_attr=None,
                  name=None):
         super().__init__(name_scope="layer_norm")
-        self._normalized_shape = _ints(normalized_shape, "LayerNorm", "normalized_shape")
+        self._normalized_shape = check_ints(normalized_shape, "LayerNorm", "normalized_shape")
         if min(self._normalized_shape + [1]) < 1 or not self._normalized_shape:
             raise ValueError(f"LayerNorm(): argument 'normalized_shape' must hold positive "
                              f"ints, got {self._normalized_shape}")
@@ -147,7 +139,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
                                   epsilon=epsilon, data_format=data_format,
                                   use_global_stats=use_global_stats, name=name)
     fn = "batch_norm"
-    x = _float_input(x, fn)
+    x = float_tensor(x, fn)
     axis = _channel_axis(x, data_format, fn)
     channels = x.shape[axis]
     for arg, t in (("running_mean", running_mean), ("running_var", running_var)):
@@ -274,7 +266,7 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
         return _state.static_call(group_norm, x, num_groups, epsilon=epsilon, weight=weight,
                                   bias=bias, data_format=data_format, name=name)
     fn = "group_norm"
-    x = _float_input(x, fn)
+    x = float_tensor(x, fn)
     axis = _channel_axis(x, data_format, fn)
     groups = check_int(num_groups, fn, "num_groups", minimum=1)
     epsilon = check_number(epsilon, fn, "epsilon", minimum=0.0)

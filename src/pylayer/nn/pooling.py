@@ -8,11 +8,11 @@ so gradients can be differentiated again.
 import numpy as np
 
 from pylayer import _state
-from pylayer._ops import as_tensor_arg, matmul, transpose
+from pylayer._ops import matmul, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.spatial import spatial_axes
-from pylayer.ops._arguments import check_choice, check_count, check_int
+from pylayer.ops._arguments import check_choice, check_count, check_int, float_tensor
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "AdaptiveAvgPool1D",
            "AdaptiveAvgPool2D"]
@@ -46,10 +46,7 @@ def _output_sizes(output_size, count, in_sizes, fn):
 
 
 def _pool(x, output_size, axes, fn):
-    x = as_tensor_arg(x, fn, "x", 1)
-    if x.numpy().dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor, "
-                        f"got dtype {x.dtype.name}")
+    x = float_tensor(x, fn)
     if x.ndim != len(axes) + 2:
         raise ValueError(f"{fn}(): argument 'x' must be {len(axes) + 2}-D, got shape "
                          f"{x.shape}")

@@ -15,9 +15,9 @@ from pylayer._engine import make_output
 from pylayer._ops import add, as_tensor_arg, multiply, reshape, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import check_choice, check_count, check_int, check_number, describe
+from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
+                                    check_number, describe, float_tensor)
 from pylayer.ops.indexing import take
-from pylayer.ops.manipulation import _ints
 
 __all__ = ["pad", "interpolate", "pixel_shuffle", "PixelShuffle"]
 
@@ -35,14 +35,6 @@ def spatial_axes(ndim, data_format, fn):
     if data_format in _CHANNEL_FIRST:
         return list(range(2, ndim))
     return list(range(1, ndim - 1))
-
-
-def _float_input(x, fn):
-    x = as_tensor_arg(x, fn, "x", 1)
-    if x.numpy().dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor, "
-                        f"got dtype {x.dtype.name}")
-    return x
 
 
 def along(x, axis, positions, op_name):
@@ -123,7 +115,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     x = as_tensor_arg(x, fn, "x", 1)
     check_choice(mode, fn, "mode", ["constant", "reflect", "replicate"])
     value = check_number(value, fn, "value")
-    widths = _pad_widths(x.ndim, _ints(pad, fn, "pad"), mode, data_format,
+    widths = _pad_widths(x.ndim, check_ints(pad, fn, "pad"), mode, data_format,
                          bool(pad_from_left_axis), fn)
     a = x.numpy()
     if mode == "constant":
@@ -186,7 +178,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
                                   mode=mode, align_corners=align_corners,
                                   align_mode=align_mode, data_format=data_format, name=name)
     fn = "interpolate"
-    x = _float_input(x, fn)
+    x = float_tensor(x, fn)
     check_choice(mode, fn, "mode", ["nearest", "bilinear"])
     if align_corners and mode == "nearest":
         raise ValueError(f"{fn}(): argument 'align_corners' can only be set with mode "
@@ -199,7 +191,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if (size is None) == (scale_factor is None):
         raise ValueError(f"{fn}(): give exactly one of 'size' and 'scale_factor'")
     if size is not None:
-        out_sizes = _ints(size, fn, "size")
+        out_sizes = check_ints(size, fn, "size")
         if len(out_sizes) != len(axes) or min(out_sizes) < 1:
             raise ValueError(f"{fn}(): argument 'size' must hold {len(axes)} positive ints, "
                              f"got {out_sizes}")

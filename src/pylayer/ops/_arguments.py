@@ -6,6 +6,7 @@ type) or ``ValueError`` (right type, wrong value) with a message of the form
 """
 import numpy as np
 
+from pylayer._ops import as_tensor_arg, cast
 from pylayer._tensor import Tensor, convert_dtype
 
 __all__ = []
@@ -41,7 +42,11 @@ def check_int(value, fn, arg, minimum=None, allow_none=False):
     """``value`` as an int (a one-element integer Tensor counts), at least ``minimum``."""
     if value is None and allow_none:
         return None
-    if isinstance(value, Tensor) and value.size == 1 and value.dtype.np_dtype.kind in "iu":
+    if isinstance(value, Tensor):
+        if value.size != 1 or value.dtype.np_dtype.kind not in "iu":
+            raise TypeError(f"{fn}(): argument '{arg}' must be an int or a one-element integer "
+                            f"Tensor, got a Tensor of shape {value.shape} and dtype "
+                            f"{value.dtype.name}")
         value = value.item()
     if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{fn}(): argument '{arg}' must be an int"
@@ -102,3 +107,68 @@ def check_count(count, fn, arg):
     if count > MAX_ELEMENTS:
         raise ValueError(f"{fn}(): argument '{arg}' asks for {count} elements, more than the "
                          f"{MAX_ELEMENTS} a tensor may have")
+
+
+def check_ints(value, fn, arg):
+    """An int, a list or tuple of ints (or one-element Tensors), or a 1-D Tensor, as a list."""
+    if isinstance(value, Tensor) and value.ndim == 1:
+        value = value.numpy().tolist()
+    if isinstance(value, (list, tuple)):
+        return [check_int(v, fn, arg) for v in value]
+    return [check_int(value, fn, arg)]
+
+
+def _axis_in_range(axis, ndim, fn, arg):
+    """``axis`` in ``[0, max(ndim, 1))``; a 0-d tensor accepts 0 and -1."""
+    size = max(ndim, 1)
+    if not -size <= axis < size:
+        raise ValueError(f"{fn}(): argument '{arg}': axis {axis} is out of range for a tensor "
+                         f"of rank {ndim} (expected {-size} <= axis < {size})")
+    return axis % size
+
+
+def check_axis(value, ndim, fn, arg="axis"):
+    """One axis (an int or a one-element integer Tensor) counted from 0."""
+    return _axis_in_range(check_int(value, fn, arg), ndim, fn, arg)
+
+
+def check_axes(axis, ndim, fn, arg="axis"):
+    """``axis`` (None, an int, a list of ints or a Tensor) as a sorted tuple of distinct
+    axes, or None for all axes (also for a 0-d tensor)."""
+    if axis is None:
+        return None
+    if isinstance(axis, Tensor):
+        axis = axis.numpy().tolist()
+    items = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    if not items:
+        return None
+    axes = set()
+    for item in items:
+        if not isinstance(item, (int, np.integer)) or isinstance(item, (bool, np.bool_)):
+            raise TypeError(f"{fn}(): argument '{arg}' must be an int or a list of ints, "
+                            f"got {type(item).__name__}")
+        axes.add(_axis_in_range(int(item), ndim, fn, arg))
+    return None if ndim == 0 else tuple(sorted(axes))
+
+
+def float_tensor(value, fn, arg="x", position=1, integers_as_float32=False):
+    """``value`` as a floating-point Tensor. With ``integers_as_float32`` an integer
+    tensor is computed in float32 (Paddle's default float); otherwise it is refused."""
+    value = as_tensor_arg(value, fn, arg, position)
+    kind = value.numpy().dtype.kind
+    if kind == "f":
+        return value
+    if kind in "iu" and integers_as_float32:
+        return cast(value, "float32")
+    accepted = " (float16, float32 or float64) or an integer Tensor" if integers_as_float32 else ""
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a floating-point "
+                    f"Tensor{accepted}, got dtype {value.dtype.name}")
+
+
+def numeric_tensor(value, fn, arg="x", position=1):
+    """``value`` as a Tensor of a numeric (not bool) dtype."""
+    value = as_tensor_arg(value, fn, arg, position)
+    if value.numpy().dtype.kind == "b":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a numeric "
+                        f"Tensor, got dtype bool")
+    return value

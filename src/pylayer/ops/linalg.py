@@ -1,9 +1,10 @@
-"""Linear algebra beyond ``matmul``: ``addmm``, ``bmm`` and ``einsum``.
+"""Linear algebra beyond ``matmul``: ``addmm``, ``bmm``, ``dot`` and ``einsum``.
 
 ``addmm`` and ``bmm`` check Paddle's shape rules and are then written with
 the recorded ops ``matmul``, ``scale`` and ``add``, so their gradients (and
 gradients of gradients) come from those. ``einsum`` records one node whose
 backward is again an ``einsum``, so every order of derivative is recorded.
+``dot`` records one node that saves both inputs.
 """
 import string
 
@@ -11,19 +12,11 @@ import numpy as np
 
 from pylayer import _state
 from pylayer._engine import make_output
-from pylayer._ops import add, as_tensor_arg, matmul, scale
+from pylayer._ops import add, as_tensor_arg, matmul, multiply, reshape_exact, scale
 from pylayer._tensor import Tensor, make_tensor
-from pylayer.ops._arguments import check_number, check_str, describe
+from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
 
-__all__ = ["addmm", "bmm", "einsum"]
-
-
-def _float_operand(value, fn, arg, position):
-    value = as_tensor_arg(value, fn, arg, position)
-    if value.numpy().dtype.kind != "f":
-        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a "
-                        f"floating-point Tensor, got dtype {value.dtype.name}")
-    return value
+__all__ = ["addmm", "bmm", "dot", "einsum"]
 
 
 def _same_dtype(fn, tensors):
@@ -50,9 +43,9 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """
     if _state.static_mode:
         return _state.static_call(addmm, input, x, y, beta=beta, alpha=alpha, name=name)
-    input = _float_operand(input, "addmm", "input", 1)
-    x = _float_operand(x, "addmm", "x", 2)
-    y = _float_operand(y, "addmm", "y", 3)
+    input = float_tensor(input, "addmm", "input", 1)
+    x = float_tensor(x, "addmm", "x", 2)
+    y = float_tensor(y, "addmm", "y", 3)
     beta = check_number(beta, "addmm", "beta")
     alpha = check_number(alpha, "addmm", "alpha")
     _same_dtype("addmm", (input, x, y))
@@ -82,8 +75,8 @@ def bmm(x, y, name=None):
     """
     if _state.static_mode:
         return _state.static_call(bmm, x, y, name=name)
-    x = _float_operand(x, "bmm", "x", 1)
-    y = _float_operand(y, "bmm", "y", 2)
+    x = float_tensor(x, "bmm", "x", 1)
+    y = float_tensor(y, "bmm", "y", 2)
     _same_dtype("bmm", (x, y))
     if x.ndim != 3 or y.ndim != 3:
         raise ValueError(f"bmm(): x and y must be 3-D, got x of shape {x.shape} and y of "
@@ -92,6 +85,41 @@ def bmm(x, y, name=None):
         raise ValueError(f"bmm(): x [B, M, K] and y [B, K, N] must have the same B and K, got "
                          f"x of shape {x.shape} and y of shape {y.shape}")
     return matmul(x, y)
+
+
+# ------------------------------------------------------------------- dot
+def _dot_bw(node, g):
+    x, y = node.saved_tensors()
+    g = reshape_exact(g, g._array.shape + (1,))
+    gx = multiply(g, y) if node.next_nodes[0] is not None else None
+    gy = multiply(g, x) if node.next_nodes[1] is not None else None
+    return (gx, gy)
+
+
+def dot(x, y, name=None):
+    """Inner product of two 1-D tensors, or of matching rows of two 2-D tensors.
+
+    For 2-D inputs of shape ``[N, K]`` the result has shape ``[N]``. Saves both
+    inputs.
+
+    >>> import pylayer
+    >>> pylayer.dot(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([3.0, 4.0])).numpy()
+    array(11., dtype=float32)
+    """
+    if _state.static_mode:
+        return _state.static_call(dot, x, y, name=name)
+    x = as_tensor_arg(x, "dot", "x", 1)
+    y = as_tensor_arg(y, "dot", "y", 2)
+    a, b = x._array, y._array
+    if a.ndim not in (1, 2) or b.ndim not in (1, 2):
+        raise ValueError(f"dot(): x and y must be 1-D or 2-D tensors, got shapes "
+                         f"{list(a.shape)} and {list(b.shape)}")
+    if a.shape != b.shape:
+        raise ValueError(f"dot(): x and y must have the same shape, got {list(a.shape)} "
+                         f"and {list(b.shape)}")
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.einsum("...k,...k->...", a, b))
+    return make_output(out, (x, y), "dot", _dot_bw, (x, y))
 
 
 # ------------------------------------------------------------------- einsum
@@ -239,7 +267,7 @@ def einsum(equation, *operands):
         if not isinstance(value, Tensor):
             raise TypeError(f"einsum(): argument 'operands' item {i} must be a Tensor, got "
                             f"{describe(value)}")
-        tensors.append(_float_operand(value, "einsum", f"operands[{i}]", i + 2))
+        tensors.append(float_tensor(value, "einsum", f"operands[{i}]", i + 2))
     _same_dtype("einsum", tensors)
     in_subs, out_subs = _parse(equation, [tuple(t.shape) for t in tensors])
     return _einsum(in_subs, out_subs, tensors)

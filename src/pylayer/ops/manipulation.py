@@ -14,10 +14,10 @@ from pylayer import _state
 from pylayer._engine import make_output, make_outputs, needs_grad
 from pylayer._ops import as_tensor_arg, broadcast_to, cast, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
-from pylayer.ops._arguments import check_int, check_count, describe
+from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
-from pylayer.ops.math import where
+from pylayer.ops.elementwise import where
 
 __all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk",
            "tile", "gather", "index_select", "slice", "flip", "roll", "numel",
@@ -25,37 +25,6 @@ __all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "spl
 
 
 # -------------------------------------------------------------- arguments
-def _int(value, fn, arg):
-    if isinstance(value, Tensor):
-        if value.size != 1 or value.dtype.np_dtype.kind not in "iu":
-            raise TypeError(f"{fn}(): argument '{arg}' must be an int or a one-element integer "
-                            f"Tensor, got a Tensor of shape {value.shape} and dtype "
-                            f"{value.dtype.name}")
-        return int(value.item())
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-        raise TypeError(f"{fn}(): argument '{arg}' must be an int, got {type(value).__name__}")
-    return check_int(value, fn, arg)
-
-
-def _ints(value, fn, arg):
-    """An int, a list/tuple of ints (or one-element Tensors), or a 1-D Tensor -> list of ints."""
-    if isinstance(value, Tensor) and value.ndim == 1:
-        value = value.numpy().tolist()
-    if isinstance(value, (list, tuple)):
-        return [_int(v, fn, arg) for v in value]
-    return [_int(value, fn, arg)]
-
-
-def _axis(value, ndim, fn, arg="axis"):
-    """Normalize one axis into ``[0, ndim)``; a 0-d tensor accepts 0 and -1."""
-    axis = _int(value, fn, arg)
-    size = builtins.max(ndim, 1)
-    if not -size <= axis < size:
-        raise ValueError(f"{fn}(): argument '{arg}' is {axis}, out of range for a tensor of "
-                         f"rank {ndim} (expected [{-size}, {size - 1}])")
-    return axis % size
-
-
 def _tensor_list(x, fn):
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a list or tuple of "
@@ -101,8 +70,8 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
                                   name=name)
     x = as_tensor_arg(x, "flatten", "x", 1)
     shape = x.numpy().shape
-    start = _axis(start_axis, len(shape), "flatten", "start_axis")
-    stop = _axis(stop_axis, len(shape), "flatten", "stop_axis")
+    start = check_axis(start_axis, len(shape), "flatten", "start_axis")
+    stop = check_axis(stop_axis, len(shape), "flatten", "stop_axis")
     if start > stop:
         raise ValueError(f"flatten(): 'start_axis' ({start_axis}) must not come after "
                          f"'stop_axis' ({stop_axis})")
@@ -126,7 +95,7 @@ def squeeze(x, axis=None, name=None):
     if axis is None:
         drop = {i for i, size in enumerate(shape) if size == 1}
     else:
-        drop = {_axis(a, len(shape), "squeeze") for a in _ints(axis, "squeeze", "axis")}
+        drop = {check_axis(a, len(shape), "squeeze") for a in check_ints(axis, "squeeze", "axis")}
         drop = {i for i in drop if i < len(shape) and shape[i] == 1}
     return reshape_to(x, tuple(size for i, size in enumerate(shape) if i not in drop), "squeeze")
 
@@ -142,7 +111,7 @@ def unsqueeze(x, axis, name=None):
         return _state.static_call(unsqueeze, x, axis, name=name)
     x = as_tensor_arg(x, "unsqueeze", "x", 1)
     shape = list(x.numpy().shape)
-    for a in _ints(axis, "unsqueeze", "axis"):
+    for a in check_ints(axis, "unsqueeze", "axis"):
         if not -len(shape) - 1 <= a <= len(shape):
             raise ValueError(f"unsqueeze(): axis {a} is out of range for inserting into a "
                              f"tensor of rank {len(shape)}")
@@ -170,7 +139,7 @@ def concat(x, axis=0, name=None):
     arrays = [t.numpy() for t in tensors]
     if arrays[0].ndim == 0:
         raise ValueError("concat(): 0-d tensors cannot be concatenated; use stack()")
-    axis = _axis(axis, arrays[0].ndim, "concat")
+    axis = check_axis(axis, arrays[0].ndim, "concat")
     try:
         out = np.concatenate(arrays, axis=axis)
     except ValueError:
@@ -197,7 +166,7 @@ def stack(x, axis=0, name=None):
         return _state.static_call(stack, x, axis=axis, name=name)
     tensors = _tensor_list(x, "stack")
     arrays = [t.numpy() for t in tensors]
-    axis = _axis(axis, arrays[0].ndim + 1, "stack")
+    axis = check_axis(axis, arrays[0].ndim + 1, "stack")
     if len({a.shape for a in arrays}) > 1:
         raise ValueError(f"stack(): the tensors in argument 'x' must have the same shape, got "
                          f"{[list(a.shape) for a in arrays]}")
@@ -222,8 +191,8 @@ def unstack(x, axis=0, num=None):
     a = x.numpy()
     if a.ndim == 0:
         raise ValueError("unstack(): argument 'x' (position 1) must have at least one dimension")
-    axis = _axis(axis, a.ndim, "unstack")
-    if num is not None and _int(num, "unstack", "num") != a.shape[axis]:
+    axis = check_axis(axis, a.ndim, "unstack")
+    if num is not None and check_int(num, "unstack", "num") != a.shape[axis]:
         raise ValueError(f"unstack(): argument 'num' must be the size {a.shape[axis]} of axis "
                          f"{axis}, got {num}")
     moved = np.moveaxis(a, axis, 0)
@@ -238,7 +207,7 @@ def _split_bw(node, grads):
 def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
     if isinstance(num_or_sections, (list, tuple)) or (
             isinstance(num_or_sections, Tensor) and num_or_sections.ndim == 1):
-        sizes = _ints(num_or_sections, fn, arg)
+        sizes = check_ints(num_or_sections, fn, arg)
         unknown = [i for i, s in enumerate(sizes) if s == -1]
         if len(unknown) > 1 or any(s < -1 for s in sizes):
             raise ValueError(f"{fn}(): 'num_or_sections' {sizes} may hold at most one -1 and "
@@ -249,7 +218,7 @@ def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
             raise ValueError(f"{fn}(): argument '{arg}' gives sections {sizes}, which do not "
                              f"add up to the size {dim} of the split axis")
         return sizes
-    num = _int(num_or_sections, fn, arg)
+    num = check_int(num_or_sections, fn, arg)
     if num <= 0 or dim % num:
         raise ValueError(f"{fn}(): argument '{arg}' is {num}, but the split axis has size "
                          f"{dim}, which cannot be divided into {num} equal parts")
@@ -275,7 +244,7 @@ def split(x, num_or_sections, axis=0, name=None):
     a = x.numpy()
     if a.ndim == 0:
         raise ValueError("split(): argument 'x' (position 1) must have at least one dimension")
-    axis = _axis(axis, a.ndim, "split")
+    axis = check_axis(axis, a.ndim, "split")
     return _split(x, _section_sizes(num_or_sections, a.shape[axis], "split"), axis)
 
 
@@ -292,8 +261,8 @@ def chunk(x, chunks, axis=0, name=None):
     a = x.numpy()
     if a.ndim == 0:
         raise ValueError("chunk(): argument 'x' (position 1) must have at least one dimension")
-    axis = _axis(axis, a.ndim, "chunk")
-    return _split(x, _section_sizes(_int(chunks, "chunk", "chunks"), a.shape[axis], "chunk",
+    axis = check_axis(axis, a.ndim, "chunk")
+    return _split(x, _section_sizes(check_int(chunks, "chunk", "chunks"), a.shape[axis], "chunk",
                                     "chunks"), axis)
 
 
@@ -319,7 +288,7 @@ def tile(x, repeat_times, name=None):
         return _state.static_call(tile, x, repeat_times, name=name)
     x = as_tensor_arg(x, "tile", "x", 1)
     a = x.numpy()
-    reps = _ints(repeat_times, "tile", "repeat_times")
+    reps = check_ints(repeat_times, "tile", "repeat_times")
     if any(r < 0 for r in reps):
         raise ValueError(f"tile(): 'repeat_times' must hold non-negative ints, got {reps}")
     ndim = builtins.max(a.ndim, len(reps))
@@ -352,7 +321,7 @@ def _take_along(x, index, axis, fn, ranks):
     x = as_tensor_arg(x, fn, "x", 1)
     a = x.numpy()
     idx = _index_arg(index, fn, ranks)
-    axis = _axis(0 if axis is None else axis, a.ndim, fn)
+    axis = check_axis(0 if axis is None else axis, a.ndim, fn)
     size = a.shape[axis] if a.ndim else 1
     if idx.size and (idx.min() < -size or idx.max() >= size):
         raise IndexError(f"{fn}(): 'index' holds values outside [{-size}, {size}) for axis "
@@ -388,7 +357,7 @@ def index_select(x, index, axis=0, name=None):
     """
     if _state.static_mode:
         return _state.static_call(index_select, x, index, axis=axis, name=name)
-    return _take_along(x, index, _int(axis, "index_select", "axis"), "index_select", (1,))
+    return _take_along(x, index, check_int(axis, "index_select", "axis"), "index_select", (1,))
 
 
 def slice(x, axes, starts, ends):
@@ -406,9 +375,9 @@ def slice(x, axes, starts, ends):
         return _state.static_call(slice, x, axes, starts, ends)
     x = as_tensor_arg(x, "slice", "x", 1)
     ndim = x.ndim
-    axes = [_axis(a, ndim, "slice", "axes") for a in _ints(axes, "slice", "axes")]
-    starts = _ints(starts, "slice", "starts")
-    ends = _ints(ends, "slice", "ends")
+    axes = [check_axis(a, ndim, "slice", "axes") for a in check_ints(axes, "slice", "axes")]
+    starts = check_ints(starts, "slice", "starts")
+    ends = check_ints(ends, "slice", "ends")
     if not len(axes) == len(starts) == len(ends):
         raise ValueError(f"slice(): 'axes', 'starts' and 'ends' must have the same length, got "
                          f"{len(axes)}, {len(starts)} and {len(ends)}")
@@ -448,7 +417,7 @@ def flip(x, axis, name=None):
         return _state.static_call(flip, x, axis, name=name)
     x = as_tensor_arg(x, "flip", "x", 1)
     a = x.numpy()
-    axes = tuple(sorted({_axis(v, a.ndim, "flip") for v in _ints(axis, "flip", "axis")}))
+    axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
     out = np.flip(a, axes) if a.ndim else a
     return make_output(out, (x,), "flip", _flip_bw, attrs=axes)
 
@@ -469,14 +438,14 @@ def roll(x, shifts, axis=None, name=None):
         return _state.static_call(roll, x, shifts, axis=axis, name=name)
     x = as_tensor_arg(x, "roll", "x", 1)
     a = x.numpy()
-    shifts = _ints(shifts, "roll", "shifts")
+    shifts = check_ints(shifts, "roll", "shifts")
     if axis is None:
         if len(shifts) != 1:
             raise ValueError(f"roll(): with axis=None 'shifts' must be one int, got {shifts}")
         out = np.roll(a, shifts[0])
         axes = None
     else:
-        axes = tuple(_axis(v, a.ndim, "roll") for v in _ints(axis, "roll", "axis"))
+        axes = tuple(check_axis(v, a.ndim, "roll") for v in check_ints(axis, "roll", "axis"))
         if len(axes) != len(shifts):
             raise ValueError(f"roll(): 'shifts' ({len(shifts)} values) and 'axis' "
                              f"({len(axes)} values) must have the same length")
@@ -498,7 +467,7 @@ def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
     if idx.ndim != a.ndim or a.ndim == 0:
         raise ValueError(f"{fn}(): argument 'indices' must have the same rank as 'arr' (at "
                          f"least 1), got shapes {list(idx.shape)} and {list(a.shape)}")
-    axis = _axis(axis, a.ndim, fn)
+    axis = check_axis(axis, a.ndim, fn)
     size = a.shape[axis]
     if idx.size and (idx.min() < -size or idx.max() >= size):
         raise IndexError(f"{fn}(): 'indices' holds values outside [{-size}, {size}) for axis "
@@ -695,14 +664,14 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
         raise TypeError(f"{fn}(): argument 'source' must be a Tensor or None, got "
                         f"{describe(source)}")
     count = source.size
-    shape = list(source.shape) if shape is None else _ints(shape, fn, "shape")
+    shape = list(source.shape) if shape is None else check_ints(shape, fn, "shape")
     if any(s < 0 for s in shape):
         raise ValueError(f"{fn}(): argument 'shape' must hold non-negative sizes, got {shape}")
     if stride is None:
         stride = [int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape))]
     else:
-        stride = _ints(stride, fn, "stride")
-    offset = _int(offset, fn, "offset")
+        stride = check_ints(stride, fn, "stride")
+    offset = check_int(offset, fn, "offset")
     if len(stride) != len(shape) or builtins.min(stride + [0]) < 0 or offset < 0:
         raise ValueError(f"{fn}(): 'stride' must hold one non-negative int per dimension of "
                          f"'shape' and 'offset' must be non-negative, got shape {shape}, "

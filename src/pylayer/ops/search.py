@@ -11,8 +11,8 @@ import numpy as np
 from pylayer import _state
 from pylayer._ops import as_tensor_arg, reshape
 from pylayer._tensor import make_tensor
-from pylayer.ops._arguments import check_int
-from pylayer.ops.manipulation import _axis, take_along_axis
+from pylayer.ops._arguments import check_axis, check_int
+from pylayer.ops.manipulation import take_along_axis
 
 __all__ = ["argsort", "sort", "topk"]
 
@@ -31,7 +31,7 @@ def _sort_input(x, axis, fn):
     if x.numpy().dtype.kind not in "biuf":
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a numeric Tensor, got "
                         f"dtype {x.dtype.name}")
-    return x, _axis(axis, x.ndim, fn)
+    return x, check_axis(axis, x.ndim, fn)
 
 
 def argsort(x, axis=-1, descending=False, stable=False, name=None):

@@ -1,7 +1,8 @@
 """Adam: adaptive moment estimation."""
 import numpy as np
 
-from pylayer.optimizer.optimizer import Optimizer, _number
+from pylayer.ops._arguments import check_number
+from pylayer.optimizer.optimizer import Optimizer
 
 __all__ = ["Adam"]
 
@@ -36,9 +37,9 @@ class Adam(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode=False,
                  multi_precision=False, use_multi_tensor=False, amsgrad=False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._beta1 = _number(beta1, "Adam", "beta1")
-        self._beta2 = _number(beta2, "Adam", "beta2")
-        self._epsilon = _number(epsilon, "Adam", "epsilon")
+        self._beta1 = check_number(beta1, "Adam", "beta1")
+        self._beta2 = check_number(beta2, "Adam", "beta2")
+        self._epsilon = check_number(epsilon, "Adam", "epsilon")
         for arg, value in (("beta1", self._beta1), ("beta2", self._beta2)):
             if not 0 <= value < 1:
                 raise ValueError(f"Adam(): argument '{arg}' must be in [0, 1), got {value}")

@@ -17,17 +17,10 @@ import numpy as np
 from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
+from pylayer.ops._arguments import check_number
 from pylayer.optimizer.lr import LRScheduler
 
 __all__ = ["Optimizer"]
-
-
-def _number(value, cls, arg):
-    if isinstance(value, Tensor):
-        value = value.item()
-    if not isinstance(value, (int, float, np.floating, np.integer)) or isinstance(value, bool):
-        raise TypeError(f"{cls}(): argument '{arg}' must be a number, got {type(value).__name__}")
-    return float(value)
 
 
 class Optimizer:
@@ -53,7 +46,7 @@ class Optimizer:
         if isinstance(learning_rate, LRScheduler):
             self._learning_rate = learning_rate
         else:
-            self._learning_rate = _number(learning_rate, cls, "learning_rate")
+            self._learning_rate = check_number(learning_rate, cls, "learning_rate")
             if self._learning_rate < 0:
                 raise ValueError(f"{cls}(): argument 'learning_rate' must be non-negative "
                                  f"or an LRScheduler, got {learning_rate}")
@@ -71,8 +64,7 @@ class Optimizer:
             raise ValueError(f"{cls}(): argument 'parameters' is required in dynamic mode; "
                              f"pass model.parameters()")
         self._parameter_list = parameters
-        self._weight_decay = None if weight_decay is None else _number(weight_decay, cls,
-                                                                        "weight_decay")
+        self._weight_decay = check_number(weight_decay, cls, "weight_decay", allow_none=True)
         if grad_clip is not None and not callable(grad_clip):
             raise TypeError(f"{cls}(): argument 'grad_clip' must be a ClipGradBy* object, "
                             f"got {type(grad_clip).__name__}")
@@ -92,7 +84,7 @@ class Optimizer:
         if isinstance(self._learning_rate, LRScheduler):
             raise RuntimeError("set_lr(): the optimizer's learning rate is an LRScheduler; "
                                "change it with the scheduler's step()")
-        value = _number(value, "set_lr", "value")
+        value = check_number(value, "set_lr", "value")
         if value < 0:
             raise ValueError(f"set_lr(): argument 'value' must be non-negative, got {value}")
         self._learning_rate = value

@@ -20,9 +20,11 @@ from pylayer import _state
 from pylayer.static import nn
 from pylayer.static._backward import append_backward, gradients, minimize
 from pylayer.static._executor import CPUPlace, Executor, Scope, global_scope, scope_guard
-from pylayer.static._framework import (Block, Operator, Parameter, Program, Variable,
-                                      create_parameter, data, default_main_program,
-                                      default_startup_program, program_guard, record_op)
+from pylayer.static._program import (Block, Operator, Program, create_parameter, data,
+                                     default_main_program, default_startup_program,
+                                     program_guard)
+from pylayer.static._record import record_op
+from pylayer.static._variable import Parameter, Variable
 from pylayer.static._py_func import py_func
 
 __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "Program", "Block",

@@ -12,7 +12,8 @@ import numpy as np
 from pylayer._engine import run_backward
 from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import describe
-from pylayer.static._framework import Variable, default_startup_program
+from pylayer.static._program import default_startup_program
+from pylayer.static._variable import Variable
 
 __all__ = ["gradients", "append_backward", "minimize"]
 

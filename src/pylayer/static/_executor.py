@@ -13,8 +13,8 @@ import numpy as np
 from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.ops._arguments import check_str, describe
-from pylayer.static._framework import (Program, Variable, default_main_program, variables_in,
-                                      trimmed_kwargs)
+from pylayer.static._program import Program, default_main_program, trimmed_kwargs
+from pylayer.static._variable import Variable, variables_in
 
 __all__ = ["Executor", "Scope", "global_scope", "scope_guard", "CPUPlace"]
 
@@ -251,10 +251,10 @@ def _feed_tensor(var, value, stop_gradient):
         raise ValueError(f"Executor.run: the feed for {var.name!r} has shape "
                          f"{list(array.shape)}, but the variable is declared with shape "
                          f"{shape} (-1 matches any size)")
-    return make_tensor(_read_only(array), stop_gradient)
+    return make_tensor(read_only(array), stop_gradient)
 
 
-def _read_only(array):
+def read_only(array):
     """A view that ops cannot write into (fed arrays and scope values stay intact)."""
     view = array.view()
     view.flags.writeable = False
@@ -376,7 +376,7 @@ class Executor:
                     raise ValueError(f"Executor.run: persistable variable {name!r} has no "
                                      f"value in the scope; run the startup program first "
                                      f"(exe.run(paddle.static.default_startup_program()))")
-                env[slot] = make_tensor(_read_only(array), not record or var.stop_gradient)
+                env[slot] = make_tensor(read_only(array), not record or var.stop_gradient)
         fetch_slots = []
         for i, item in enumerate(fetch_list):
             name = _fetch_name(item, program, i)
@@ -385,7 +385,7 @@ class Executor:
                 raise ValueError(f"Executor.run: cannot fetch {name!r} (argument "
                                  f"'fetch_list'): the program has no variable of that name")
             if env[slot] is None and plan.vars[name].persistable and name in values:
-                env[slot] = make_tensor(_read_only(values[name]))
+                env[slot] = make_tensor(read_only(values[name]))
             fetch_slots.append((name, slot))
 
         previous_grad = set_grad_enabled_flag(record)

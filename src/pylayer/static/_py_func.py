@@ -4,7 +4,9 @@ import numpy as np
 from pylayer import _state
 from pylayer._engine import make_outputs, needs_grad
 from pylayer._tensor import Tensor, make_tensor
-from pylayer.static._framework import Variable, default_main_program
+from pylayer.static._executor import read_only
+from pylayer.static._program import default_main_program
+from pylayer.static._variable import Variable
 
 __all__ = ["py_func"]
 
@@ -23,12 +25,6 @@ def _variables(value, arg):
         return list(value)
     raise TypeError(f"py_func: argument '{arg}' must be a Variable, a list or tuple of "
                     f"Variables, or None, got {type(value).__name__}")
-
-
-def _read_only(array):
-    view = array.view()
-    view.flags.writeable = False
-    return view
 
 
 def _shape_fits(declared, actual):
@@ -80,7 +76,7 @@ class _PyFuncOp:
         return array
 
     def __call__(self, *inputs):
-        arrays = [_read_only(t.numpy()) for t in inputs]
+        arrays = [read_only(t.numpy()) for t in inputs]
         returned = self.func(*arrays)
         if not self.out_meta:
             return []
@@ -89,14 +85,14 @@ class _PyFuncOp:
         if self.backward_func is None or not needs_grad(*inputs):
             return [make_tensor(a) for a in outs]
         attrs = ([a for a, keep in zip(arrays, self.keep_inputs) if keep],
-                 [_read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep],
+                 [read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep],
                  [(a.shape, a.dtype) for a in arrays])
         return make_outputs(outs, tuple(inputs), "py_func", self._backward, (), attrs)
 
     def _backward(self, node, grads):
         kept_inputs, kept_outputs, in_meta = node.attrs
         # An output that received no gradient contributes zeros.
-        out_grads = [np.zeros(shape, dtype) if g is None else _read_only(g.numpy())
+        out_grads = [np.zeros(shape, dtype) if g is None else read_only(g.numpy())
                      for g, (shape, dtype) in zip(grads, node.out_meta)]
         returned = self.backward_func(*kept_inputs, *kept_outputs, *out_grads)
         values = self._results(returned, len(self.in_names), self.backward_func, "inputs")

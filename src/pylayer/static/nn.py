@@ -3,7 +3,9 @@ import itertools
 
 from pylayer import _state
 from pylayer.ops._arguments import check_count, check_int, check_str
-from pylayer.static._framework import Variable, _parameter, record_op
+from pylayer.static._program import _parameter
+from pylayer.static._record import record_op
+from pylayer.static._variable import Variable
 from pylayer.static._py_func import py_func
 
 __all__ = ["fc", "py_func", "static_pylayer"]

@@ -1,331 +1,26 @@
-"""Programs, blocks, variables and operators: what static mode builds.
+"""Programs, blocks and operators: what static mode builds.
 
-In static mode every public op hands itself and its arguments to
-:func:`record_op` (installed as ``pylayer._state.static_call``). The call is
-stored in the current block as an :class:`Operator` holding the function and
-the arguments as given, with :class:`Variable` placeholders among them. The
-Executor later replays the operator by calling the same function on Tensors.
-
-Output shapes and dtypes are found at build time by running the op once on
-small stand-in tensors; a ``-1`` dimension is tried with two different sizes
-and stays ``-1`` in every output dimension that changes with it.
+A :class:`Program` holds one :class:`Block`: its Variables and the ordered
+:class:`Operator` records of the calls made while it was the default main
+program (see :func:`program_guard`). An Operator keeps the function and the
+arguments as given, with Variable placeholders among them; the Executor
+replays it by calling the same function on Tensors.
 """
 import contextlib
 import inspect
 import itertools
-import math
 import weakref
 
 import numpy as np
 
-from pylayer import _state
-from pylayer._tensor import DType, Tensor, dtype_of, make_tensor, set_grad_enabled_flag
+from pylayer._tensor import Tensor, make_tensor
 from pylayer.nn.initializer import Initializer, XavierUniform
-from pylayer.ops._arguments import (check_callable, check_count, check_dtype, check_int,
-                                    check_number, check_str, describe)
-
-__all__ = ["Program", "Block", "Variable", "Parameter", "Operator", "program_guard",
-           "default_main_program", "default_startup_program", "data", "create_parameter"]
-
-# Sizes tried for -1 dimensions when inferring output shapes: two different
-# sizes with many divisors, so that reshapes like [4, -1] still work.
-_TRIAL_SIZES = (6, 12)
-
-def _api():
-    import pylayer
-    return pylayer
-
-
-def _dynamic_create_parameter():
-    from pylayer.nn import param
-    return param.create_parameter
-
-
-# ---------------------------------------------------------------- Variable
-class Variable:
-    """A named placeholder in a Program: a shape (``-1`` for unknown), a dtype, no value.
-
-    Its Python operators add ops to the program; the value appears only when
-    an Executor runs the program and fetches it.
-
-    >>> import pylayer as paddle
-    >>> paddle.enable_static()
-    >>> with paddle.static.program_guard(paddle.static.Program()):
-    ...     x = paddle.static.data("x", [-1, 3], "float32")
-    ...     y = x * 2.0 + 1.0
-    >>> y.shape, y.dtype
-    ([-1, 3], pylayer.float32)
-    >>> paddle.disable_static()
-    """
-    __array_ufunc__ = None
-    __array_priority__ = 1000
-
-    def __init__(self, block, name, shape, dtype, stop_gradient=False, persistable=False,
-                 kind="var"):
-        fn = type(self).__name__
-        self.block = _check_block(block, fn)
-        self.name = check_str(name, fn, "name")
-        self._shape = _as_shape(shape, fn)
-        self._dtype = _as_dtype(dtype, fn)
-        self._stop_gradient = bool(stop_gradient)
-        self._stop_set = False        # the user set stop_gradient on an op output
-        self.persistable = bool(persistable)
-        self.kind = kind              # "data", "var", "tmp", "parameter" or "grad"
-        self.op = None                # the Operator that last writes this variable
-
-    @property
-    def shape(self):
-        """The dimensions as a list; ``-1`` where unknown until run time."""
-        return None if self._shape is None else list(self._shape)
-
-    @property
-    def ndim(self):
-        return len(self._shape)
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def stop_gradient(self):
-        """When True, no gradient flows into this variable."""
-        return self._stop_gradient
-
-    @stop_gradient.setter
-    def stop_gradient(self, value):
-        self._stop_gradient = bool(value)
-        self._stop_set = True
-        self.block.program._bump()
-
-    @property
-    def program(self):
-        return self.block.program
-
-    def __repr__(self):
-        shape = "unknown" if self._shape is None else self._shape
-        return (f"Variable(name={self.name}, shape={shape}, dtype={self._dtype.name}, "
-                f"stop_gradient={self._stop_gradient})")
-
-    def _describe(self):
-        shape = "?" if self._shape is None else self._shape
-        flags = [self.kind]
-        if self.persistable and self.kind != "parameter":
-            flags.append("persistable")
-        if not self._stop_gradient:
-            flags.append("needs grad")
-        return f"{self.name}: {self._dtype.name}{shape} ({', '.join(flags)})"
-
-    # ------------------------------------------------ no value at build time
-    def _no_value(self, *args, **kwargs):
-        raise TypeError(f"Variable '{self.name}' has no value while the program is being "
-                        f"built; fetch it with Executor.run(..., fetch_list=[{self.name!r}])")
-
-    numpy = item = tolist = __array__ = _no_value
-
-    def __bool__(self):
-        self._no_value()
-
-    def __float__(self):
-        self._no_value()
-
-    def __int__(self):
-        self._no_value()
-
-    def __len__(self):
-        if not self._shape or self._shape[0] < 0:
-            raise TypeError(f"len() of Variable '{self.name}' with shape {self._shape}: "
-                            f"the first dimension is not known at build time")
-        return self._shape[0]
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
-
-    def __hash__(self):
-        return id(self)
-
-    # ---------------------------------------------- methods and operators
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        fn = _api().tensor_methods().get(name)
-        if fn is None:
-            raise AttributeError(f"'Variable' object has no attribute {name!r}")
-        return fn.__get__(self)
-
-    def astype(self, dtype):
-        check_dtype(dtype, "Variable.astype", allow_none=False)
-        return _api().cast(self, dtype)
-
-    def clone(self):
-        return _api().assign(self)
-
-    @property
-    def T(self):
-        return _api().transpose(self, list(range(len(self._shape)))[::-1])
-
-    def __getitem__(self, index):
-        return _api().getitem(self, index)
-
-    def __setitem__(self, index, value):
-        _api().setitem(self, index, value)
-
-    def __add__(self, other):
-        return _api().add(self, other)
-
-    def __radd__(self, other):
-        return _api().add(other, self)
-
-    def __sub__(self, other):
-        return _api().subtract(self, other)
-
-    def __rsub__(self, other):
-        return _api().subtract(other, self)
-
-    def __mul__(self, other):
-        return _api().multiply(self, other)
-
-    def __rmul__(self, other):
-        return _api().multiply(other, self)
-
-    def __truediv__(self, other):
-        return _api().divide(self, other)
-
-    def __rtruediv__(self, other):
-        return _api().divide(other, self)
-
-    def __floordiv__(self, other):
-        return _api().floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return _api().floor_divide(other, self)
-
-    def __mod__(self, other):
-        return _api().remainder(self, other)
-
-    def __rmod__(self, other):
-        return _api().remainder(other, self)
-
-    def __pow__(self, other):
-        return _api().pow(self, other)
-
-    def __rpow__(self, other):
-        return _api().pow(other, self)
-
-    def __matmul__(self, other):
-        return _api().matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return _api().matmul(other, self)
-
-    def __neg__(self):
-        return _api().neg(self)
-
-    def __pos__(self):
-        return self
-
-    def __abs__(self):
-        return _api().abs(self)
-
-    def __invert__(self):
-        return _api().logical_not(self)
-
-    def __eq__(self, other):
-        return _api().equal(self, other)
-
-    def __ne__(self, other):
-        return _api().not_equal(self, other)
-
-    def __lt__(self, other):
-        return _api().less_than(self, other)
-
-    def __le__(self, other):
-        return _api().less_equal(self, other)
-
-    def __gt__(self, other):
-        return _api().greater_than(self, other)
-
-    def __ge__(self, other):
-        return _api().greater_equal(self, other)
-
-
-class Parameter(Variable):
-    """A trainable, persistable Variable; the startup program gives it its first value.
-
-    Its value lives in the Scope between runs, under its name.
-
-    >>> import pylayer as paddle
-    >>> main, startup = paddle.static.Program(), paddle.static.Program()
-    >>> with paddle.static.program_guard(main, startup):
-    ...     w = paddle.static.create_parameter([2, 2], "float32", name="w_param_demo")
-    >>> isinstance(w, paddle.static.Parameter), w.persistable, w.trainable
-    (True, True, True)
-    >>> [p.name for p in main.all_parameters()]
-    ['w_param_demo']
-    """
-
-    def __init__(self, block, name, shape, dtype, initializer=None, trainable=True,
-                 learning_rate=1.0, regularizer=None):
-        fn = type(self).__name__
-        shape = _as_shape(shape, fn, unknown=False, allow_none=False)
-        if initializer is not None and not isinstance(initializer, Initializer):
-            raise TypeError(f"{fn}(): argument 'initializer' must be an Initializer or None, "
-                            f"got {describe(initializer)}")
-        super().__init__(block, name, shape, dtype, stop_gradient=not trainable,
-                         persistable=True, kind="parameter")
-        self.initializer = initializer
-        self.learning_rate = check_number(learning_rate, fn, "learning_rate", minimum=0)
-        self.regularizer = regularizer
-
-    @property
-    def trainable(self):
-        return not self._stop_gradient
-
-    @property
-    def optimize_attr(self):
-        return {"learning_rate": self.learning_rate}
-
-    @trainable.setter
-    def trainable(self, value):
-        self.stop_gradient = not value
-
-
-def _as_dtype(dtype, fn):
-    """The DType that ``dtype`` names (None means float32)."""
-    if isinstance(dtype, DType):
-        return dtype
-    return dtype_of(check_dtype("float32" if dtype is None else dtype, fn))
-
-
-def _as_shape(shape, fn, unknown=True, allow_none=True):
-    """``shape`` as a list of ints. With ``unknown``, -1 or None marks a size known
-    only at run time; ``allow_none`` lets the whole shape be None (not known yet)."""
-    if shape is None and allow_none:
-        return None
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
-        shape = [shape]
-    sizes = "ints (-1 or None for unknown)" if unknown else "non-negative ints"
-    if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of {sizes}, "
-                        f"got {describe(shape)}")
-    dims = []
-    for d in shape:
-        if d is None and unknown:
-            d = -1
-        if not isinstance(d, (int, np.integer)) or isinstance(d, (bool, np.bool_)):
-            raise TypeError(f"{fn}(): argument 'shape' must hold {sizes}, got "
-                            f"{describe(d)} in {list(shape)}")
-        if d < (-1 if unknown else 0):
-            raise ValueError(f"{fn}(): argument 'shape' must hold {sizes}, got {list(shape)}")
-        dims.append(int(d))
-    check_count(math.prod(d for d in dims if d >= 0), fn, "shape")
-    return dims
-
-
-def _check_block(block, fn):
-    if not isinstance(block, Block):
-        raise TypeError(f"{fn}(): argument 'block' must be a Block, got {describe(block)}")
-    return block
+from pylayer.ops._arguments import check_callable, check_int, check_str, describe
+from pylayer.static._variable import (Parameter, Variable, as_dtype, as_shape,
+                                      check_block, substitute)
+
+__all__ = ["Program", "Block", "Operator", "program_guard", "default_main_program",
+           "default_startup_program", "data", "create_parameter"]
 
 
 # ---------------------------------------------------------------- Operator
@@ -351,7 +46,7 @@ class Operator:
 
     def __init__(self, block, type, fn, args, kwargs, inputs, outputs, out_index,
                  differentiable, role="forward", write_only=()):
-        self.block = _check_block(block, "Operator")
+        self.block = check_block(block, "Operator")
         self.type = check_str(type, "Operator", "type")
         self.fn = check_callable(fn, "Operator", "fn")
         self.args = tuple(_sequence(args, "args"))
@@ -470,8 +165,8 @@ class Block:
         ('out', [-1, 4])
         """
         fn = "Block.create_var"
-        dims = _as_shape(shape, fn)
-        dtype = _as_dtype(dtype, fn)
+        dims = as_shape(shape, fn)
+        dtype = as_dtype(dtype, fn)
         if name is None:
             name = self.program._unique_name("_generated_var")
         check_str(name, fn, "name")
@@ -494,8 +189,8 @@ class Block:
         """
         fn = "Block.create_parameter"
         check_str(name, fn, "name")
-        dims = _as_shape(shape, fn, unknown=False, allow_none=False)
-        dtype = _as_dtype(dtype, fn)
+        dims = as_shape(shape, fn, unknown=False, allow_none=False)
+        dtype = as_dtype(dtype, fn)
         if initializer is None:
             initializer = XavierUniform()
         elif not isinstance(initializer, Initializer):
@@ -643,10 +338,10 @@ class Program:
         for op in source.ops:
             if for_test and op.role in ("backward", "optimize"):
                 continue
-            kwargs = _substitute(op.kwargs, mapping)
-            if for_test and "training" in _parameters(op.fn):
+            kwargs = substitute(op.kwargs, mapping)
+            if for_test and "training" in parameters_of(op.fn):
                 kwargs["training"] = False
-            target.append_op(op.type, op.fn, _substitute(op.args, mapping), kwargs,
+            target.append_op(op.type, op.fn, substitute(op.args, mapping), kwargs,
                              [mapping[id(v)] for v in op.inputs],
                              [mapping[id(v)] for v in op.outputs], op.out_index,
                              op.differentiable, op.role, [mapping[id(v)] for v in op.write_only])
@@ -746,8 +441,8 @@ def data(name, shape, dtype=None, lod_level=0):
     if shape is None:
         raise TypeError(f"data(): argument 'shape' is required (a list of ints, -1 or None "
                         f"for sizes known only when fed), got None for {name!r}")
-    dims = _as_shape(shape, "data")
-    dtype = _as_dtype(dtype, "data")
+    dims = as_shape(shape, "data")
+    dtype = as_dtype(dtype, "data")
     block = default_main_program().global_block()
     existing = block.vars.get(name)
     if existing is not None:
@@ -785,44 +480,11 @@ def _parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initia
         spec.dtype, spec.initializer, spec.trainable, spec.learning_rate, spec.regularizer)
 
 
-# --------------------------------------------------------- recording ops
-def _walk_variables(value, found):
-    if isinstance(value, Variable):
-        if id(value) not in found:
-            found[id(value)] = value
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _walk_variables(item, found)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _walk_variables(item, found)
-
-
-def variables_in(*values):
-    """The distinct Variables inside ``values`` (lists, tuples, dicts), in order."""
-    found = {}
-    for value in values:
-        _walk_variables(value, found)
-    return list(found.values())
-
-
-def _substitute(value, mapping):
-    """``value`` with each Variable replaced by ``mapping[id(variable)]``."""
-    if isinstance(value, Variable):
-        return mapping[id(value)]
-    if isinstance(value, list):
-        return [_substitute(v, mapping) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_substitute(v, mapping) for v in value)
-    if isinstance(value, dict):
-        return {k: _substitute(v, mapping) for k, v in value.items()}
-    return value
-
-
+# ------------------------------------------------- keyword arguments of a call
 _signatures = weakref.WeakKeyDictionary()
 
 
-def _parameters(fn):
+def parameters_of(fn):
     """The parameters of ``fn`` (empty when it has no readable signature)."""
     try:
         return _signatures[fn]
@@ -850,7 +512,7 @@ def trimmed_kwargs(fn, kwargs):
     """Drop keyword arguments that only repeat the function's defaults (cheaper calls)."""
     if not kwargs:
         return {}
-    params = _parameters(fn)
+    params = parameters_of(fn)
     kept = {}
     for key, value in kwargs.items():
         param = params.get(key)
@@ -858,157 +520,3 @@ def trimmed_kwargs(fn, kwargs):
             continue
         kept[key] = value
     return kept
-
-
-@contextlib.contextmanager
-def dynamic_mode():
-    """Run ops for real inside the block (static mode off), restoring the mode after."""
-    previous = _state.set_static_mode(False)
-    try:
-        yield
-    finally:
-        _state.set_static_mode(previous)
-
-
-@contextlib.contextmanager
-def _random_streams_kept():
-    """Leave pylayer's and numpy's random streams as they were (for trial runs)."""
-    from pylayer.ops.creation import get_rng
-    rng = get_rng()
-    state = rng.bit_generator.state
-    np_state = np.random.get_state()
-    try:
-        yield
-    finally:
-        rng.bit_generator.state = state
-        np.random.set_state(np_state)
-
-
-def _stand_in(var, size):
-    shape = [size if d < 0 else d for d in var._shape]
-    np_dtype = var._dtype.np_dtype
-    if np_dtype.kind not in "fc":
-        return make_tensor(np.zeros(shape, np_dtype))
-    # Floating stand-ins need a gradient, so that the trial shows which
-    # outputs are differentiable; an op output rather than a leaf, so that
-    # in-place ops (``x[0] = v``) accept them.
-    return _api().assign(make_tensor(np.full(shape, 0.5, np_dtype), False))
-
-
-def _trial(fn, args, kwargs, variables, size):
-    stand_ins = {id(v): _stand_in(v, size) for v in variables}
-    result = fn(*_substitute(args, stand_ins), **_substitute(kwargs, stand_ins))
-    return result, stand_ins
-
-
-def _infer(fn, args, kwargs, variables):
-    """Run ``fn`` on stand-ins: (result, stand-ins, result of a second size or None)."""
-    unknown = any(d < 0 for v in variables for d in v._shape)
-    previous_grad = set_grad_enabled_flag(True)
-    try:
-        with dynamic_mode(), _random_streams_kept(), np.errstate(all="ignore"):
-            first, stand_ins = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[0])
-            second = None
-            if unknown:
-                second, _ = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[1])
-    except Exception as exc:
-        shapes = ", ".join(f"{v.name}: {v._shape}" for v in variables)
-        note = f"while adding {getattr(fn, '__name__', fn)} to a static program (inputs {shapes}"
-        if unknown:
-            note += f"; -1 dimensions were tried as {_TRIAL_SIZES[0]}"
-        exc.add_note(note + ")")
-        raise
-    finally:
-        set_grad_enabled_flag(previous_grad)
-    return first, stand_ins, second
-
-
-def _merged_shape(a, b):
-    if b is None:
-        return list(a.shape)
-    sa, sb = list(a.shape), list(b.shape)
-    if len(sa) != len(sb):
-        return [-1] * len(sa)
-    return [x if x == y else -1 for x, y in zip(sa, sb)]
-
-
-def record_op(fn, *args, **kwargs):
-    """Add ``fn(*args, **kwargs)`` to the current block; return its output Variables.
-
-    This is ``pylayer._state.static_call``. A call without Variables among
-    its arguments is computed at once and its result returned as a constant.
-    """
-    if fn is _dynamic_create_parameter():
-        return create_parameter(*args, **kwargs)
-    name = kwargs.pop("name", None) if "name" in kwargs else None
-    variables = variables_in(args, kwargs)
-    if not variables:
-        with dynamic_mode():
-            return fn(*args, **kwargs)
-    program = default_main_program()
-    block = program.current_block()
-    op_type = getattr(fn, "__name__", type(fn).__name__)
-    for v in variables:
-        if v.block.program is not program:
-            raise ValueError(f"{op_type}: Variable '{v.name}' belongs to another Program "
-                             f"than the one being built; build ops inside the program_guard "
-                             f"of the program that holds their inputs")
-        if v._shape is None:
-            raise ValueError(f"{op_type}: Variable '{v.name}' has no shape; give it one "
-                             f"when creating it (create_var(..., shape=[...]))")
-    result, stand_ins, second = _infer(fn, args, kwargs, variables)
-    by_stand_in = {id(t): v for v, t in zip(variables, stand_ins.values())}
-    needs_grad = any(not v._stop_gradient for v in variables)
-    op_id = program._unique_name(op_type) if name is None else None
-
-    outputs, out_index, differentiable = [], [], []
-
-    def bind(tensor, other, index):
-        existing = by_stand_in.get(id(tensor))
-        if existing is not None:
-            # The op hands back one of its inputs: unchanged (nothing to
-            # record for it), or written in place (like assign's ``output``).
-            if tensor.inplace_version:
-                outputs.append(existing)
-                differentiable.append(True)
-                out_index.append(index)
-            return existing
-        if name is not None and name not in block.vars and not outputs:
-            var_name = name
-        elif op_id is not None:
-            var_name = f"{op_id}.tmp_{len(outputs)}"
-        else:
-            var_name = program._unique_name(name)
-        grad_flows = not tensor.stop_gradient
-        var = Variable(block, var_name, _merged_shape(tensor, other), tensor.dtype,
-                       stop_gradient=not (grad_flows and needs_grad), kind="tmp")
-        block.vars[var_name] = var
-        outputs.append(var)
-        differentiable.append(grad_flows)
-        out_index.append(index)
-        return var
-
-    if isinstance(result, Tensor):
-        value = bind(result, second, None)
-    elif isinstance(result, (list, tuple)) and any(isinstance(r, Tensor) for r in result):
-        items = [bind(r, second[i] if second is not None else None, i)
-                 if isinstance(r, Tensor) else r for i, r in enumerate(result)]
-        value = type(result)(items) if isinstance(result, list) else tuple(items)
-    else:
-        return result
-    if outputs:
-        block.append_op(op_type, fn, args, kwargs, variables, outputs, out_index,
-                        differentiable, write_only=_write_only(fn, args, kwargs))
-    return value
-
-
-def _write_only(fn, args, kwargs):
-    """Variables given as a call's ``output``/``out`` argument: written, not read."""
-    names = [n for n in ("output", "out") if n in _parameters(fn)]
-    if not names:
-        return []
-    try:
-        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
-    except TypeError:
-        return []
-    return [bound[n] for n in names if isinstance(bound.get(n), Variable)]

@@ -1,0 +1,104 @@
+"""Helpers shared by the Python ops: the operands of a binary op, its result dtype,
+what a node keeps for backward, and how a reduction's gradient is spread back.
+
+A binary op takes a Tensor or a Python number on either side; a number stays a
+"weak" scalar (it does not widen the tensor's dtype), and the node keeps it in
+its attrs instead of saving it.
+"""
+import numpy as np
+
+from pylayer._ops import as_tensor_arg, broadcast_to, reshape_exact
+from pylayer._tensor import Tensor, make_tensor
+
+__all__ = []
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def operand(value, fn, arg, position):
+    """A Tensor's array, or a Python number kept as a weak scalar."""
+    if isinstance(value, Tensor):
+        return value._array
+    if is_number(value):
+        return value
+    return as_tensor_arg(value, fn, arg, position)._array
+
+
+def tensor_pair(x, y, fn):
+    """x and y as given when one is a Tensor; otherwise x is made a Tensor."""
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        x = as_tensor_arg(x, fn, "x", 1)
+    return x, y
+
+
+def shape_of(value):
+    """A Tensor's shape; a number counts as 0-d."""
+    return value._array.shape if isinstance(value, Tensor) else ()
+
+
+def shape_text(value):
+    return list(np.shape(value))
+
+
+def binary_array(fn, ufunc, xa, ya):
+    """``ufunc(xa, ya)`` with silent NaN/inf and a broadcast error naming ``fn``."""
+    try:
+        np.broadcast_shapes(np.shape(xa), np.shape(ya))
+    except ValueError:
+        raise ValueError(f"{fn}(): x of shape {shape_text(xa)} and y of shape "
+                         f"{shape_text(ya)} cannot be broadcast together") from None
+    with np.errstate(all="ignore"):
+        return np.asarray(ufunc(xa, ya))
+
+
+def float32_default(out, *operands):
+    """float64 only when some operand is a float64 array; else Paddle's float32."""
+    if out.dtype == np.float64 and not any(
+            isinstance(o, np.ndarray) and o.dtype == np.float64 for o in operands):
+        return out.astype(np.float32)
+    return out
+
+
+def saved_tensors(values):
+    """The Tensors among a binary op's operands: what its node saves."""
+    return tuple(v for v in values if isinstance(v, Tensor))
+
+
+def number_attrs(x, y):
+    """The numbers among a binary op's operands, None for each Tensor."""
+    return (None if isinstance(x, Tensor) else x, None if isinstance(y, Tensor) else y)
+
+
+def saved_operands(node):
+    """(x, y) of a binary op: the saved tensors, or the numbers kept in attrs."""
+    saved = iter(node.saved_tensors())
+    x, y = node.attrs[:2]
+    return (next(saved) if x is None else x, next(saved) if y is None else y)
+
+
+def zero_grads(node, g):
+    """Gradient of a piecewise-constant op: zeros shaped like each tensor input
+    (the node's attrs hold the input shapes)."""
+    return tuple(None if nxt is None else make_tensor(np.zeros(shape, g._array.dtype))
+                 for nxt, shape in zip(node.next_nodes, node.attrs))
+
+
+def kept_shape(shape, axes):
+    """``shape`` with the reduced ``axes`` (None: all) kept as size 1."""
+    return [1 if axes is None or i in axes else s for i, s in enumerate(shape)]
+
+
+def expand_grad(g, shape, axes, keepdim):
+    """Broadcast a reduction's gradient back over the reduced axes (recorded ops)."""
+    if not keepdim:
+        g = reshape_exact(g, tuple(kept_shape(shape, axes)))
+    return broadcast_to(g, list(shape))
+
+
+def reduced_count(shape, axes):
+    """How many elements each result of a reduction over ``axes`` (None: all) sums."""
+    if axes is None:
+        return int(np.prod(shape, dtype=np.int64))
+    return int(np.prod([shape[i] for i in axes], dtype=np.int64))

@@ -1,0 +1,338 @@
+"""Comparisons, closeness tests, logical and bitwise ops, and NaN/inf tests.
+
+All of them broadcast like numpy (a Python number on either side is a weak
+scalar), return bool tensors (integer tensors for bitwise ops on integers),
+and record no graph: their result has no gradient. The logical and bitwise ops
+take an optional ``out`` Tensor that receives the result.
+"""
+import numpy as np
+
+from pylayer import _state
+from pylayer._ops import as_tensor_arg
+from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
+
+__all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
+           "equal_all", "isclose", "allclose", "logical_and", "logical_or", "logical_xor",
+           "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
+           "isinf", "isfinite"]
+
+
+# ------------------------------------------------------------- comparisons
+def _compare(fn, ufunc, x, y):
+    x, y = tensor_pair(x, y, fn)
+    out = binary_array(fn, ufunc, operand(x, fn, "x", 1), operand(y, fn, "y", 2))
+    return make_tensor(out)
+
+
+def equal(x, y, name=None):
+    """Elementwise ``x == y`` with broadcasting; a bool tensor, no gradient.
+
+    >>> import pylayer
+    >>> pylayer.equal(pylayer.to_tensor([1, 2, 3]), 2).numpy()
+    array([False,  True, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(equal, x, y, name=name)
+    return _compare("equal", np.equal, x, y)
+
+
+def not_equal(x, y, name=None):
+    """Elementwise ``x != y`` with broadcasting; a bool tensor, no gradient.
+
+    >>> import pylayer
+    >>> pylayer.not_equal(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([ True, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(not_equal, x, y, name=name)
+    return _compare("not_equal", np.not_equal, x, y)
+
+
+def less_than(x, y, name=None):
+    """Elementwise ``x < y`` with broadcasting; a bool tensor, no gradient.
+
+    >>> import pylayer
+    >>> pylayer.less_than(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([ True, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(less_than, x, y, name=name)
+    return _compare("less_than", np.less, x, y)
+
+
+def less_equal(x, y, name=None):
+    """Elementwise ``x <= y`` with broadcasting; a bool tensor, no gradient.
+
+    >>> import pylayer
+    >>> pylayer.less_equal(pylayer.to_tensor([1, 3]), 2).numpy()
+    array([ True, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(less_equal, x, y, name=name)
+    return _compare("less_equal", np.less_equal, x, y)
+
+
+def greater_than(x, y, name=None):
+    """Elementwise ``x > y`` with broadcasting; a bool tensor, no gradient.
+
+    >>> import pylayer
+    >>> pylayer.greater_than(pylayer.to_tensor([1, 3]), 2).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(greater_than, x, y, name=name)
+    return _compare("greater_than", np.greater, x, y)
+
+
+def greater_equal(x, y, name=None):
+    """Elementwise ``x >= y`` with broadcasting; a bool tensor, no gradient.
+
+    >>> import pylayer
+    >>> pylayer.greater_equal(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(greater_equal, x, y, name=name)
+    return _compare("greater_equal", np.greater_equal, x, y)
+
+
+def equal_all(x, y, name=None):
+    """A 0-d bool tensor: True when ``x`` and ``y`` have the same shape and elements.
+
+    >>> import pylayer
+    >>> pylayer.equal_all(pylayer.to_tensor([1, 2]), pylayer.to_tensor([1, 2])).numpy()
+    array(True)
+    """
+    if _state.static_mode:
+        return _state.static_call(equal_all, x, y, name=name)
+    a = as_tensor_arg(x, "equal_all", "x", 1)._array
+    b = as_tensor_arg(y, "equal_all", "y", 2)._array
+    return make_tensor(np.asarray(a.shape == b.shape and bool(np.array_equal(a, b))))
+
+
+def _check_tolerances(fn, rtol, atol):
+    for arg, value in (("rtol", rtol), ("atol", atol)):
+        if not is_number(value) and not isinstance(value, np.floating):
+            raise TypeError(f"{fn}(): argument '{arg}' must be a float, "
+                            f"got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{fn}(): argument '{arg}' must be non-negative, got {value}")
+
+
+def _close_arrays(fn, x, y, rtol, atol, equal_nan):
+    _check_tolerances(fn, rtol, atol)
+    a = as_tensor_arg(x, fn, "x", 1)._array
+    b = as_tensor_arg(y, fn, "y", 2)._array
+    try:
+        with np.errstate(all="ignore"):
+            return np.isclose(a, b, rtol=float(rtol), atol=float(atol),
+                              equal_nan=bool(equal_nan))
+    except ValueError:
+        raise ValueError(f"{fn}(): x of shape {list(a.shape)} and y of shape "
+                         f"{list(b.shape)} cannot be broadcast together") from None
+
+
+def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """Elementwise ``|x - y| <= atol + rtol * |y|``; a bool tensor, no gradient.
+
+    NaNs compare equal only when ``equal_nan`` is True.
+
+    >>> import pylayer
+    >>> pylayer.isclose(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([1.0, 2.1])).numpy()
+    array([ True, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(isclose, x, y, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                                  name=name)
+    return make_tensor(np.asarray(_close_arrays("isclose", x, y, rtol, atol, equal_nan)))
+
+
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """A 0-d bool tensor: True when every pair is close (see :func:`isclose`).
+
+    >>> import pylayer
+    >>> pylayer.allclose(pylayer.to_tensor([1.0]), pylayer.to_tensor([1.0 + 1e-7])).numpy()
+    array(True)
+    """
+    if _state.static_mode:
+        return _state.static_call(allclose, x, y, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                                  name=name)
+    close = _close_arrays("allclose", x, y, rtol, atol, equal_nan)
+    return make_tensor(np.asarray(bool(np.all(close))))
+
+
+# -------------------------------------------------------------------- logic
+def _logical(fn, ufunc, x, y, out):
+    x, y = tensor_pair(x, y, fn)
+    result = binary_array(fn, ufunc, operand(x, fn, "x", 1), operand(y, fn, "y", 2))
+    return _into(out, result, fn)
+
+
+def _into(out, result, fn):
+    if out is None:
+        return make_tensor(result)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{fn}(): argument 'out' must be a Tensor or None, "
+                        f"got {type(out).__name__}")
+    out._set_array_inplace(result)
+    return out
+
+
+def logical_and(x, y, out=None, name=None):
+    """Elementwise logical AND (non-zero counts as true); a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.logical_and(pylayer.to_tensor([True, True]), pylayer.to_tensor([True, False])).numpy()
+    array([ True, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(logical_and, x, y, out=out, name=name)
+    return _logical("logical_and", np.logical_and, x, y, out)
+
+
+def logical_or(x, y, out=None, name=None):
+    """Elementwise logical OR (non-zero counts as true); a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.logical_or(pylayer.to_tensor([False, True]), False).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(logical_or, x, y, out=out, name=name)
+    return _logical("logical_or", np.logical_or, x, y, out)
+
+
+def logical_xor(x, y, out=None, name=None):
+    """Elementwise logical XOR (non-zero counts as true); a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.logical_xor(pylayer.to_tensor([True, True]), pylayer.to_tensor([True, False])).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(logical_xor, x, y, out=out, name=name)
+    return _logical("logical_xor", np.logical_xor, x, y, out)
+
+
+def _integer_or_bool(x, fn, arg, position):
+    x = as_tensor_arg(x, fn, arg, position)
+    if x._array.dtype.kind not in "biu":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be an integer or "
+                        f"bool Tensor, got dtype {x.dtype.name}")
+    return x
+
+
+def _bitwise(fn, ufunc, x, y, out):
+    x = _integer_or_bool(x, fn, "x", 1)
+    if not isinstance(y, Tensor) and isinstance(y, (int, bool)):
+        y_array = y
+    else:
+        y_array = _integer_or_bool(y, fn, "y", 2)._array
+    return _into(out, binary_array(fn, ufunc, x._array, y_array), fn)
+
+
+def bitwise_and(x, y, out=None, name=None):
+    """Elementwise bitwise AND of integer or bool tensors (``x & y``).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_and(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    array([8, 2])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_and, x, y, out=out, name=name)
+    return _bitwise("bitwise_and", np.bitwise_and, x, y, out)
+
+
+def bitwise_or(x, y, out=None, name=None):
+    """Elementwise bitwise OR of integer or bool tensors (``x | y``).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_or(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    array([14, 14])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_or, x, y, out=out, name=name)
+    return _bitwise("bitwise_or", np.bitwise_or, x, y, out)
+
+
+def bitwise_xor(x, y, out=None, name=None):
+    """Elementwise bitwise XOR of integer or bool tensors (``x ^ y``).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_xor(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    array([ 6, 12])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_xor, x, y, out=out, name=name)
+    return _bitwise("bitwise_xor", np.bitwise_xor, x, y, out)
+
+
+def bitwise_not(x, out=None, name=None):
+    """Elementwise bitwise NOT of an integer or bool tensor (``~x``; logical NOT for bool).
+
+    >>> import pylayer
+    >>> pylayer.bitwise_not(pylayer.to_tensor([0, 5])).numpy()
+    array([-1, -6])
+    """
+    if _state.static_mode:
+        return _state.static_call(bitwise_not, x, out=out, name=name)
+    x = _integer_or_bool(x, "bitwise_not", "x", 1)
+    return _into(out, np.asarray(np.invert(x._array)), "bitwise_not")
+
+
+def logical_not(x, out=None, name=None):
+    """Elementwise logical NOT (non-zero counts as true); a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.logical_not(pylayer.to_tensor([True, False])).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(logical_not, x, out=out, name=name)
+    x = as_tensor_arg(x, "logical_not", "x", 1)
+    return _into(out, np.asarray(np.logical_not(x._array)), "logical_not")
+
+
+def _classify(fn, np_fn, x, value_for_integers):
+    x = as_tensor_arg(x, fn, "x", 1)
+    a = x._array
+    if a.dtype.kind != "f":
+        return make_tensor(np.full(a.shape, value_for_integers))
+    return make_tensor(np.asarray(np_fn(a)))
+
+
+def isnan(x, name=None):
+    """Elementwise test for NaN; a bool tensor (always False for integers).
+
+    >>> import pylayer
+    >>> pylayer.isnan(pylayer.to_tensor([1.0, float('nan')])).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(isnan, x, name=name)
+    return _classify("isnan", np.isnan, x, False)
+
+
+def isinf(x, name=None):
+    """Elementwise test for plus or minus infinity; a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.isinf(pylayer.to_tensor([1.0, float('-inf')])).numpy()
+    array([False,  True])
+    """
+    if _state.static_mode:
+        return _state.static_call(isinf, x, name=name)
+    return _classify("isinf", np.isinf, x, False)
+
+
+def isfinite(x, name=None):
+    """Elementwise test for a value that is neither infinite nor NaN; a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.isfinite(pylayer.to_tensor([1.0, float('inf'), float('nan')])).numpy()
+    array([ True, False, False])
+    """
+    if _state.static_mode:
+        return _state.static_call(isfinite, x, name=name)
+    return _classify("isfinite", np.isfinite, x, True)

@@ -1,0 +1,184 @@
+"""Recording ops into the current Program (static mode).
+
+In static mode every public op hands itself and its arguments to
+:func:`record_op` (installed as ``pylayer._state.static_call``). The call is
+stored in the current block as an :class:`~pylayer.static.Operator`.
+
+Output shapes and dtypes are found at build time by running the op once on
+small stand-in tensors; a ``-1`` dimension is tried with two different sizes
+and stays ``-1`` in every output dimension that changes with it.
+"""
+import contextlib
+import inspect
+
+import numpy as np
+
+from pylayer import _state
+from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer.static._program import create_parameter, default_main_program, parameters_of
+from pylayer.static._variable import Variable, public_api, substitute, variables_in
+
+__all__ = []
+
+# Sizes tried for -1 dimensions when inferring output shapes: two different
+# sizes with many divisors, so that reshapes like [4, -1] still work.
+_TRIAL_SIZES = (6, 12)
+
+
+def _dynamic_create_parameter():
+    from pylayer.nn import param
+    return param.create_parameter
+
+
+@contextlib.contextmanager
+def dynamic_mode():
+    """Run ops for real inside the block (static mode off), restoring the mode after."""
+    previous = _state.set_static_mode(False)
+    try:
+        yield
+    finally:
+        _state.set_static_mode(previous)
+
+
+@contextlib.contextmanager
+def _random_streams_kept():
+    """Leave pylayer's and numpy's random streams as they were (for trial runs)."""
+    from pylayer.ops.creation import get_rng
+    rng = get_rng()
+    state = rng.bit_generator.state
+    np_state = np.random.get_state()
+    try:
+        yield
+    finally:
+        rng.bit_generator.state = state
+        np.random.set_state(np_state)
+
+
+def _stand_in(var, size):
+    shape = [size if d < 0 else d for d in var._shape]
+    np_dtype = var._dtype.np_dtype
+    if np_dtype.kind not in "fc":
+        return make_tensor(np.zeros(shape, np_dtype))
+    # Floating stand-ins need a gradient, so that the trial shows which
+    # outputs are differentiable; an op output rather than a leaf, so that
+    # in-place ops (``x[0] = v``) accept them.
+    return public_api().assign(make_tensor(np.full(shape, 0.5, np_dtype), False))
+
+
+def _trial(fn, args, kwargs, variables, size):
+    stand_ins = {id(v): _stand_in(v, size) for v in variables}
+    result = fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+    return result, stand_ins
+
+
+def _infer(fn, args, kwargs, variables):
+    """Run ``fn`` on stand-ins: (result, stand-ins, result of a second size or None)."""
+    unknown = any(d < 0 for v in variables for d in v._shape)
+    previous_grad = set_grad_enabled_flag(True)
+    try:
+        with dynamic_mode(), _random_streams_kept(), np.errstate(all="ignore"):
+            first, stand_ins = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[0])
+            second = None
+            if unknown:
+                second, _ = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[1])
+    except Exception as exc:
+        shapes = ", ".join(f"{v.name}: {v._shape}" for v in variables)
+        note = f"while adding {getattr(fn, '__name__', fn)} to a static program (inputs {shapes}"
+        if unknown:
+            note += f"; -1 dimensions were tried as {_TRIAL_SIZES[0]}"
+        exc.add_note(note + ")")
+        raise
+    finally:
+        set_grad_enabled_flag(previous_grad)
+    return first, stand_ins, second
+
+
+def _merged_shape(a, b):
+    if b is None:
+        return list(a.shape)
+    sa, sb = list(a.shape), list(b.shape)
+    if len(sa) != len(sb):
+        return [-1] * len(sa)
+    return [x if x == y else -1 for x, y in zip(sa, sb)]
+
+
+def record_op(fn, *args, **kwargs):
+    """Add ``fn(*args, **kwargs)`` to the current block; return its output Variables.
+
+    This is ``pylayer._state.static_call``. A call without Variables among
+    its arguments is computed at once and its result returned as a constant.
+    """
+    if fn is _dynamic_create_parameter():
+        return create_parameter(*args, **kwargs)
+    name = kwargs.pop("name", None) if "name" in kwargs else None
+    variables = variables_in(args, kwargs)
+    if not variables:
+        with dynamic_mode():
+            return fn(*args, **kwargs)
+    program = default_main_program()
+    block = program.current_block()
+    op_type = getattr(fn, "__name__", type(fn).__name__)
+    for v in variables:
+        if v.block.program is not program:
+            raise ValueError(f"{op_type}: Variable '{v.name}' belongs to another Program "
+                             f"than the one being built; build ops inside the program_guard "
+                             f"of the program that holds their inputs")
+        if v._shape is None:
+            raise ValueError(f"{op_type}: Variable '{v.name}' has no shape; give it one "
+                             f"when creating it (create_var(..., shape=[...]))")
+    result, stand_ins, second = _infer(fn, args, kwargs, variables)
+    by_stand_in = {id(t): v for v, t in zip(variables, stand_ins.values())}
+    needs_grad = any(not v._stop_gradient for v in variables)
+    op_id = program._unique_name(op_type) if name is None else None
+
+    outputs, out_index, differentiable = [], [], []
+
+    def bind(tensor, other, index):
+        existing = by_stand_in.get(id(tensor))
+        if existing is not None:
+            # The op hands back one of its inputs: unchanged (nothing to
+            # record for it), or written in place (like assign's ``output``).
+            if tensor.inplace_version:
+                outputs.append(existing)
+                differentiable.append(True)
+                out_index.append(index)
+            return existing
+        if name is not None and name not in block.vars and not outputs:
+            var_name = name
+        elif op_id is not None:
+            var_name = f"{op_id}.tmp_{len(outputs)}"
+        else:
+            var_name = program._unique_name(name)
+        grad_flows = not tensor.stop_gradient
+        var = Variable(block, var_name, _merged_shape(tensor, other), tensor.dtype,
+                       stop_gradient=not (grad_flows and needs_grad), kind="tmp")
+        block.vars[var_name] = var
+        outputs.append(var)
+        differentiable.append(grad_flows)
+        out_index.append(index)
+        return var
+
+    if isinstance(result, Tensor):
+        value = bind(result, second, None)
+    elif isinstance(result, (list, tuple)) and any(isinstance(r, Tensor) for r in result):
+        items = [bind(r, second[i] if second is not None else None, i)
+                 if isinstance(r, Tensor) else r for i, r in enumerate(result)]
+        value = type(result)(items) if isinstance(result, list) else tuple(items)
+    else:
+        return result
+    if outputs:
+        block.append_op(op_type, fn, args, kwargs, variables, outputs, out_index,
+                        differentiable, write_only=_write_only(fn, args, kwargs))
+    return value
+
+
+def _write_only(fn, args, kwargs):
+    """Variables given as a call's ``output``/``out`` argument: written, not read."""
+    names = [n for n in ("output", "out") if n in parameters_of(fn)]
+    if not names:
+        return []
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        return []
+    return [bound[n] for n in names if isinstance(bound.get(n), Variable)]
