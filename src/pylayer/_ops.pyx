@@ -718,27 +718,18 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
 
 
 # ------------------------------------------------------------- reductions
+cdef object _check_axes = None     # ops._arguments.check_axes (it imports this module)
+
+
 cdef object _axes(object axis, int ndim, str fn):
+    """The reduced axes as a sorted tuple, or None for all (the shared check and wording)."""
+    global _check_axes
     if axis is None:
         return None
-    if isinstance(axis, Tensor):
-        axis = (<Tensor>axis)._array.tolist()
-    if isinstance(axis, (list, tuple)):
-        if len(axis) == 0:
-            return None
-        items = axis
-    else:
-        items = [axis]
-    result = []
-    for a in items:
-        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
-            raise TypeError(f"{fn}(): argument 'axis' must be an int or a list of ints, "
-                            f"got {type(a).__name__}")
-        a = int(a)
-        if not -max(ndim, 1) <= a < max(ndim, 1):
-            raise ValueError(f"{fn}(): axis {a} is out of range for a tensor of rank {ndim}")
-        result.append(a % max(ndim, 1) if ndim else 0)
-    return tuple(sorted(set(result)))
+    if _check_axes is None:
+        from pylayer.ops._arguments import check_axes
+        _check_axes = check_axes
+    return _check_axes(axis, ndim, fn)
 
 
 def _sum_bw(GradNode node, g):
