@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from pylayer._methods import OPERATORS, operator_method
 from pylayer._tensor import DType, dtype_of
 from pylayer.nn.initializer import Initializer
 from pylayer.ops._arguments import (check_count, check_dtype, check_number, check_str,
@@ -154,83 +155,17 @@ class Variable:
     def __setitem__(self, index, value):
         public_api().setitem(self, index, value)
 
-    def __add__(self, other):
-        return public_api().add(self, other)
-
-    def __radd__(self, other):
-        return public_api().add(other, self)
-
-    def __sub__(self, other):
-        return public_api().subtract(self, other)
-
-    def __rsub__(self, other):
-        return public_api().subtract(other, self)
-
-    def __mul__(self, other):
-        return public_api().multiply(self, other)
-
-    def __rmul__(self, other):
-        return public_api().multiply(other, self)
-
-    def __truediv__(self, other):
-        return public_api().divide(self, other)
-
-    def __rtruediv__(self, other):
-        return public_api().divide(other, self)
-
-    def __floordiv__(self, other):
-        return public_api().floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return public_api().floor_divide(other, self)
-
-    def __mod__(self, other):
-        return public_api().remainder(self, other)
-
-    def __rmod__(self, other):
-        return public_api().remainder(other, self)
-
-    def __pow__(self, other):
-        return public_api().pow(self, other)
-
-    def __rpow__(self, other):
-        return public_api().pow(other, self)
-
-    def __matmul__(self, other):
-        return public_api().matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return public_api().matmul(other, self)
-
-    def __neg__(self):
-        return public_api().neg(self)
-
     def __pos__(self):
         return self
 
-    def __abs__(self):
-        return public_api().abs(self)
 
-    def __invert__(self):
-        return public_api().logical_not(self)
+def _api_function(name):
+    return getattr(public_api(), name)
 
-    def __eq__(self, other):
-        return public_api().equal(self, other)
 
-    def __ne__(self, other):
-        return public_api().not_equal(self, other)
-
-    def __lt__(self, other):
-        return public_api().less_than(self, other)
-
-    def __le__(self, other):
-        return public_api().less_equal(self, other)
-
-    def __gt__(self, other):
-        return public_api().greater_than(self, other)
-
-    def __ge__(self, other):
-        return public_api().greater_equal(self, other)
+# The same operators as Tensor, from the one table of pylayer._methods.
+for _dunder in OPERATORS:
+    setattr(Variable, _dunder, operator_method(_dunder, _api_function))
 
 
 class Parameter(Variable):
