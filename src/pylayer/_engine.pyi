@@ -14,6 +14,10 @@ class GradNode:
     op_name: str
     released: bool
     creation_stack: Optional[str]
+    runs_user_code: bool
+    runs_without_grads: bool
+    @property
+    def needs_input_grad(self) -> tuple: ...
     def name(self) -> str: ...
     @property
     def next_functions(self) -> tuple: ...

@@ -239,6 +239,11 @@ cdef class GradNode:
         return f"<{self.name()}>"
 
     @property
+    def needs_input_grad(self):
+        """Per input: whether its gradient is needed (a rule may return None for the rest)."""
+        return tuple([edge is not None for edge in self.next_nodes])
+
+    @property
     def next_functions(self):
         result = []
         for node, index in zip(self.next_nodes, self.next_indices):

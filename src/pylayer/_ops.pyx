@@ -242,8 +242,8 @@ cdef inline tuple _number_attrs(object x, object y):
 
 def _mul_bw(GradNode node, g):
     x, y = _saved_operands(node)
-    gx = _unbroadcast_like(multiply(g, y), x) if node.next_nodes[0] is not None else None
-    gy = _unbroadcast_like(multiply(g, x), y) if node.next_nodes[1] is not None else None
+    gx = _unbroadcast_like(multiply(g, y), x) if node.needs_input_grad[0] else None
+    gy = _unbroadcast_like(multiply(g, x), y) if node.needs_input_grad[1] else None
     return (gx, gy)
 
 
@@ -274,9 +274,9 @@ def multiply(x, y, name=None):
 
 def _div_bw(GradNode node, g):
     x, y = _saved_operands(node)
-    gx = _unbroadcast_like(divide(g, y), x) if node.next_nodes[0] is not None else None
+    gx = _unbroadcast_like(divide(g, y), x) if node.needs_input_grad[0] else None
     gy = None
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         gy = _unbroadcast_like(neg(divide(multiply(g, x), multiply(y, y))), y)
     return (gx, gy)
 
@@ -478,13 +478,13 @@ def tanh(x, name=None):
     if static_mode_on():
         return _state.static_call(tanh, x, name=name)
     x = _float_arg(x, "tanh")
-    return make_output(_unary(_np_tanh, (<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True, None)
+    return make_output(_unary(_np_tanh, (<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True)
 
 
 def _tanh_grad_bw(GradNode node, gg):
     y, g = node.saved_tensors()
-    gy = multiply(multiply(gg, g), multiply(y, -2.0)) if node.next_nodes[0] is not None else None
-    gdy = tanh_grad(y, gg) if node.next_nodes[1] is not None else None
+    gy = multiply(multiply(gg, g), multiply(y, -2.0)) if node.needs_input_grad[0] else None
+    gdy = tanh_grad(y, gg) if node.needs_input_grad[1] else None
     return (gy, gdy)
 
 
@@ -496,7 +496,7 @@ def tanh_grad(y, dy):
         out = _grad_kernel(0, ya, ga)
     else:
         out = ga * (1 - ya * ya)
-    return make_output(out, (y, dy), "tanh_grad", _tanh_grad_bw, (y, dy), False, None)
+    return make_output(out, (y, dy), "tanh_grad", _tanh_grad_bw, (y, dy))
 
 
 def _exp_bw(GradNode node, g):
@@ -515,7 +515,7 @@ def exp(x, name=None):
     x = _float_arg(x, "exp")
     with np.errstate(over="ignore"):
         out = _unary(np.exp, (<Tensor>x)._array)
-    return make_output(out, (x,), "exp", _exp_bw, (), True, None)
+    return make_output(out, (x,), "exp", _exp_bw, (), True)
 
 
 def _log_bw(GradNode node, g):
@@ -534,7 +534,7 @@ def log(x, name=None):
     x = _float_arg(x, "log")
     with np.errstate(divide="ignore", invalid="ignore"):
         out = _unary(np.log, (<Tensor>x)._array)
-    return make_output(out, (x,), "log", _log_bw, (x,), False, None)
+    return make_output(out, (x,), "log", _log_bw, (x,))
 
 
 def _sigmoid_bw(GradNode node, g):
@@ -557,15 +557,15 @@ def sigmoid(x, name=None):
     else:
         with np.errstate(over="ignore"):
             out = np.asarray(1 / (1 + np.exp(-a)), dtype=a.dtype)
-    return make_output(out, (x,), "sigmoid", _sigmoid_bw, (), True, None)
+    return make_output(out, (x,), "sigmoid", _sigmoid_bw, (), True)
 
 
 def _sigmoid_grad_bw(GradNode node, gg):
     y, g = node.saved_tensors()
     gy = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         gy = multiply(multiply(gg, g), subtract(1.0, multiply(y, 2.0)))
-    gdy = sigmoid_grad(y, gg) if node.next_nodes[1] is not None else None
+    gdy = sigmoid_grad(y, gg) if node.needs_input_grad[1] else None
     return (gy, gdy)
 
 
@@ -577,7 +577,7 @@ def sigmoid_grad(y, dy):
         out = _grad_kernel(1, ya, ga)
     else:
         out = ga * ya * (1 - ya)
-    return make_output(out, (y, dy), "sigmoid_grad", _sigmoid_grad_bw, (y, dy), False, None)
+    return make_output(out, (y, dy), "sigmoid_grad", _sigmoid_grad_bw, (y, dy))
 
 
 def _relu_bw(GradNode node, g):
@@ -595,7 +595,7 @@ def relu(x, name=None):
         return _state.static_call(relu, x, name=name)
     x = _arg(x, "relu", "x", 1)
     a = (<Tensor>x)._array
-    return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True, None)
+    return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True)
 
 
 def _relu_grad_bw(GradNode node, gg):
@@ -612,7 +612,7 @@ def relu_grad(y, dy):
         out = _grad_kernel(2, ya, ga)
     else:
         out = np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
-    return make_output(out, (y, dy), "relu_grad", _relu_grad_bw, (y,), False, None)
+    return make_output(out, (y, dy), "relu_grad", _relu_grad_bw, (y,))
 
 
 def _square_bw(GradNode node, g):
@@ -633,7 +633,7 @@ def square(x, name=None):
     a = (<Tensor>x)._array
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.multiply(a, a)
-    return make_output(out, (x,), "square", _square_bw, (x,), False, None)
+    return make_output(out, (x,), "square", _square_bw, (x,))
 
 
 def _sqrt_bw(GradNode node, g):
@@ -653,7 +653,7 @@ def sqrt(x, name=None):
     x = _float_arg(x, "sqrt")
     with np.errstate(invalid="ignore"):
         out = _unary(np.sqrt, (<Tensor>x)._array)
-    return make_output(out, (x,), "sqrt", _sqrt_bw, (), True, None)
+    return make_output(out, (x,), "sqrt", _sqrt_bw, (), True)
 
 
 # ----------------------------------------------------------------- matmul
@@ -673,13 +673,13 @@ def _matmul_bw(GradNode node, g):
     elif len(ys) == 1:
         g = reshape_exact(g, gs + (1,))
     gx = gy = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         if tx:
             gx = matmul(b, g, transpose_x=ty, transpose_y=True)
         else:
             gx = matmul(g, b, transpose_y=not ty)
         gx = reshape_exact(unbroadcast(gx, (<Tensor>a)._array.shape), xs)
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         if ty:
             gy = matmul(g, a, transpose_x=True, transpose_y=tx)
         else:
@@ -759,8 +759,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
     if not cnp.PyArray_Check(out):
         out = np.asarray(out)
-    return make_output(out, (x,), "sum", _sum_bw, (), False,
-                       (a.shape, axes, bool(keepdim), a.dtype))
+    return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim), a.dtype))
 
 
 def _mean_bw(GradNode node, g):
@@ -840,8 +839,7 @@ cpdef object reshape_exact(object x, tuple shape):
     cdef Tensor t = <Tensor?>x
     if has_shape(t._array, shape):
         return x
-    return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False,
-                       t._array.shape)
+    return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False, t._array.shape)
 
 
 cdef list _zero_size_dims(tuple shape, list dims):

@@ -65,8 +65,8 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     negative_slope = check_number(negative_slope, "leaky_relu", "negative_slope")
     a = x.numpy()
     out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
-    return make_output(out, (x,), "leaky_relu", _leaky_relu_bw, (x,), False,
-                       float(negative_slope))
+    return make_output(out, (x,), "leaky_relu", _leaky_relu_bw, save=(x,),
+                       attrs=float(negative_slope))
 
 
 def _hardtanh_bw(node, g):
@@ -95,7 +95,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
         raise ValueError(f"hardtanh(): argument 'min' ({low}) must not exceed 'max' ({high})")
     a = x.numpy()
     return make_output(np.clip(a, low, high).astype(a.dtype, copy=False), (x,), "hardtanh",
-                       _hardtanh_bw, (x,), False, (low, high))
+                       _hardtanh_bw, save=(x,), attrs=(low, high))
 
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -137,8 +137,8 @@ def gelu(x, approximate=False, name=None):
         out = 0.5 * a * (1.0 + np.tanh(_TANH_SCALE * (a + _TANH_CUBIC * a ** 3)))
     else:
         out = 0.5 * a * (1.0 + erf(make_tensor(a * _SQRT_HALF)).numpy())
-    return make_output(out.astype(a.dtype, copy=False), (x,), "gelu", _gelu_bw, (x,), False,
-                       bool(approximate))
+    return make_output(out.astype(a.dtype, copy=False), (x,), "gelu", _gelu_bw, save=(x,),
+                       attrs=bool(approximate))
 
 
 def _softmax_input(x, axis, dtype, fn):
@@ -173,7 +173,7 @@ def softmax(x, axis=-1, dtype=None, name=None):
     x, axis = _softmax_input(x, axis, dtype, "softmax")
     e = np.exp(_shifted(x.numpy(), axis))
     out = e / np.sum(e, axis=axis, keepdims=True)
-    return make_output(out, (x,), "softmax", _softmax_bw, (), True, axis)
+    return make_output(out, (x,), "softmax", _softmax_bw, save_output=True, attrs=axis)
 
 
 def _log_softmax_bw(node, g):
@@ -196,7 +196,7 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
     # An empty axis sums to 0, whose log (-inf) meets no element of the empty result.
     with np.errstate(divide="ignore"):
         out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-    return make_output(out, (x,), "log_softmax", _log_softmax_bw, (), True, axis)
+    return make_output(out, (x,), "log_softmax", _log_softmax_bw, save_output=True, attrs=axis)
 
 
 # ---------------------------------------------------------------- dropout
@@ -249,7 +249,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     keep = creation.get_rng().random(shape) >= p
     scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1 else 1.0
     mask = (keep * scale).astype(a.dtype)
-    return make_output(a * mask, (x,), "dropout", _dropout_bw, (make_tensor(mask),))
+    return make_output(a * mask, (x,), "dropout", _dropout_bw, save=(make_tensor(mask),))
 
 
 # ----------------------------------------------------------------- losses
@@ -445,7 +445,7 @@ def _softmax_cross_entropy(input, label, axis, ignore_index, reduction):
                 weights = weights / count
     out = np.asarray(out, dtype=a.dtype)
     return make_output(out, (input,), "softmax_cross_entropy", _softmax_cross_entropy_bw,
-                       (input,), False, (axis, lab, kept, weights, probs, ignore_index))
+                       save=(input,), attrs=(axis, lab, kept, weights, probs, ignore_index))
 
 
 _KERNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))

@@ -81,8 +81,8 @@ def saved_operands(node):
 def zero_grads(node, g):
     """Gradient of a piecewise-constant op: zeros shaped like each tensor input
     (the node's attrs hold the input shapes)."""
-    return tuple(None if nxt is None else make_tensor(np.zeros(shape, g._array.dtype))
-                 for nxt, shape in zip(node.next_nodes, node.attrs))
+    return tuple(make_tensor(np.zeros(shape, g._array.dtype)) if needed else None
+                 for needed, shape in zip(node.needs_input_grad, node.attrs))
 
 
 def kept_shape(shape, axes):

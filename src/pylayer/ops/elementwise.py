@@ -48,7 +48,7 @@ def _zeros_like(g):
 def _pow_bw(node, g):
     x, y = saved_operands(node)
     gx = gy = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         if isinstance(y, Tensor):
             # d/dx x**y = y * x**(y-1). Where x == y == 0 that reads 0 * 0**-1: the
             # base is taken as 1 there, so the slope is 0 and keeps its own
@@ -60,7 +60,7 @@ def _pow_bw(node, g):
         else:
             slope = multiply(pow(x, y - 1), y)
         gx = unbroadcast(multiply(g, slope), shape_of(x))
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         # d/dy x**y = x**y * log(x); at x == 0 the product is taken as 0.
         if isinstance(x, Tensor):
             log_x = log(where(equal(x, 0), 1.0, x))
@@ -97,8 +97,8 @@ def pow(x, y, name=None):
         raise ValueError("pow(): an integer tensor cannot be raised to a negative integer "
                          "power; cast x to a float dtype first") from None
     out = float32_default(out, xa, ya)
-    return make_output(out, (x, y), "pow", _pow_bw, saved_tensors((x, y)), False,
-                       number_attrs(x, y))
+    return make_output(out, (x, y), "pow", _pow_bw, save=saved_tensors((x, y)),
+                       attrs=number_attrs(x, y))
 
 
 def _reciprocal_bw(node, g):
@@ -118,7 +118,7 @@ def reciprocal(x, name=None):
     x = float_tensor(x, "reciprocal", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.reciprocal(x._array))
-    return make_output(out, (x,), "reciprocal", _reciprocal_bw, (), True)
+    return make_output(out, (x,), "reciprocal", _reciprocal_bw, save_output=True)
 
 
 def _rsqrt_bw(node, g):
@@ -138,7 +138,7 @@ def rsqrt(x, name=None):
     x = float_tensor(x, "rsqrt", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.reciprocal(np.sqrt(x._array)))
-    return make_output(out, (x,), "rsqrt", _rsqrt_bw, (), True)
+    return make_output(out, (x,), "rsqrt", _rsqrt_bw, save_output=True)
 
 
 def _log1p_bw(node, g):
@@ -158,7 +158,7 @@ def log1p(x, name=None):
     x = float_tensor(x, "log1p", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.log1p(x._array))
-    return make_output(out, (x,), "log1p", _log1p_bw, (x,))
+    return make_output(out, (x,), "log1p", _log1p_bw, save=(x,))
 
 
 # ------------------------------------------------------------- trigonometry
@@ -179,7 +179,7 @@ def sin(x, name=None):
     x = float_tensor(x, "sin", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.sin(x._array))
-    return make_output(out, (x,), "sin", _sin_bw, (x,))
+    return make_output(out, (x,), "sin", _sin_bw, save=(x,))
 
 
 def _cos_bw(node, g):
@@ -199,7 +199,7 @@ def cos(x, name=None):
     x = float_tensor(x, "cos", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.cos(x._array))
-    return make_output(out, (x,), "cos", _cos_bw, (x,))
+    return make_output(out, (x,), "cos", _cos_bw, save=(x,))
 
 
 def _tan_bw(node, g):
@@ -219,7 +219,7 @@ def tan(x, name=None):
     x = float_tensor(x, "tan", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.tan(x._array))
-    return make_output(out, (x,), "tan", _tan_bw, (x,))
+    return make_output(out, (x,), "tan", _tan_bw, save=(x,))
 
 
 # ---------------------------------------------------------------------- erf
@@ -289,7 +289,7 @@ def erf(x, name=None):
     x = float_tensor(x, "erf", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = _erf_array(x._array)
-    return make_output(out, (x,), "erf", _erf_bw, (x,))
+    return make_output(out, (x,), "erf", _erf_bw, save=(x,))
 
 
 # ------------------------------------------------------ sign and magnitude
@@ -308,7 +308,7 @@ def abs(x, name=None):
     if _state.static_mode:
         return _state.static_call(abs, x, name=name)
     x = numeric_tensor(x, "abs")
-    return make_output(np.asarray(np.abs(x._array)), (x,), "abs", _abs_bw, (x,))
+    return make_output(np.asarray(np.abs(x._array)), (x,), "abs", _abs_bw, save=(x,))
 
 
 def sign(x, name=None):
@@ -321,8 +321,8 @@ def sign(x, name=None):
     if _state.static_mode:
         return _state.static_call(sign, x, name=name)
     x = numeric_tensor(x, "sign")
-    return make_output(np.asarray(np.sign(x._array)), (x,), "sign", zero_grads, (), False,
-                       (x._array.shape,))
+    return make_output(np.asarray(np.sign(x._array)), (x,), "sign", zero_grads,
+                       attrs=(x._array.shape,))
 
 
 # ------------------------------------------------------------------ rounding
@@ -330,7 +330,7 @@ def _rounding(fn, x, array_fn):
     x = numeric_tensor(x, fn)
     a = x._array
     out = np.asarray(array_fn(a)) if a.dtype.kind == "f" else a.copy()
-    return make_output(out, (x,), fn, zero_grads, (), False, (a.shape,))
+    return make_output(out, (x,), fn, zero_grads, attrs=(a.shape,))
 
 
 def floor(x, name=None):
@@ -391,7 +391,7 @@ def round(x, decimals=0, name=None):
             out = np.asarray(np.round(a, decimals))
             if a.dtype.kind == "f":
                 out = np.where(np.isinf(out) & np.isfinite(a), a, out)
-    return make_output(out, (x,), "round", zero_grads, (), False, (a.shape,))
+    return make_output(out, (x,), "round", zero_grads, attrs=(a.shape,))
 
 
 # --------------------------------------------------------- binary extremes
@@ -406,9 +406,9 @@ def _extreme_bw(node, g):
         share_x = np.where(np.isnan(xa), 1.0, np.where(np.isnan(ya), 0.0, share_x))
     dtype = g._array.dtype
     gx = gy = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         gx = unbroadcast(multiply(g, make_tensor(share_x.astype(dtype))), shape_of(x))
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         gy = unbroadcast(multiply(g, make_tensor((1.0 - share_x).astype(dtype))), shape_of(y))
     return (gx, gy)
 
@@ -418,8 +418,8 @@ def _extreme(fn, ufunc, pick_greater, x, y):
     xa = operand(x, fn, "x", 1)
     ya = operand(y, fn, "y", 2)
     out = float32_default(binary_array(fn, ufunc, xa, ya), xa, ya)
-    return make_output(out, (x, y), fn, _extreme_bw, saved_tensors((x, y)), False,
-                       number_attrs(x, y) + (pick_greater,))
+    return make_output(out, (x, y), fn, _extreme_bw, save=saved_tensors((x, y)),
+                       attrs=number_attrs(x, y) + (pick_greater,))
 
 
 def maximum(x, y, name=None):
@@ -528,7 +528,7 @@ def clip(x, min=None, max=None, name=None):
         if high is not None:
             out = np.where(out > high, high, out)
         out = np.array(out, dtype=a.dtype)
-    return make_output(out, (x,), "clip", _clip_bw, (x,), False, (low, high))
+    return make_output(out, (x,), "clip", _clip_bw, save=(x,), attrs=(low, high))
 
 
 # -------------------------------------------------------------------- where
@@ -536,9 +536,9 @@ def _where_bw(node, g):
     (condition,) = node.saved_tensors()
     shape_x, shape_y = node.attrs
     gx = gy = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         gx = unbroadcast(where(condition, g, 0.0), shape_x)
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         gy = unbroadcast(where(condition, 0.0, g), shape_y)
     return (gx, gy)
 
@@ -583,8 +583,8 @@ def where(condition, x=None, y=None, name=None):
                          f"shape {shape_text(xa)} and y of shape {shape_text(ya)} cannot be "
                          f"broadcast together") from None
     out = float32_default(out, xa, ya)
-    return make_output(out, (x, y), "where", _where_bw, (condition,), False,
-                       (shape_of(x), shape_of(y)))
+    return make_output(out, (x, y), "where", _where_bw, save=(condition,),
+                       attrs=(shape_of(x), shape_of(y)))
 
 
 # ------------------------------------------------- integer-style division
@@ -610,15 +610,15 @@ def floor_divide(x, y, name=None):
     ya = operand(y, "floor_divide", "y", 2)
     out = float32_default(binary_array("floor_divide", np.floor_divide, xa, ya), xa, ya)
     _check_integer_divisor("floor_divide", xa, ya)
-    return make_output(out, (x, y), "floor_divide", zero_grads, (), False,
-                       (shape_of(x), shape_of(y)))
+    return make_output(out, (x, y), "floor_divide", zero_grads,
+                       attrs=(shape_of(x), shape_of(y)))
 
 
 def _remainder_bw(node, g):
     x, y = saved_operands(node)
-    gx = unbroadcast(g, shape_of(x)) if node.next_nodes[0] is not None else None
+    gx = unbroadcast(g, shape_of(x)) if node.needs_input_grad[0] else None
     gy = None
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         gy = unbroadcast(neg(multiply(g, floor_divide(x, y))), shape_of(y))
     return (gx, gy)
 
@@ -640,5 +640,5 @@ def remainder(x, y, name=None):
     ya = operand(y, "remainder", "y", 2)
     out = float32_default(binary_array("remainder", np.remainder, xa, ya), xa, ya)
     _check_integer_divisor("remainder", xa, ya)
-    return make_output(out, (x, y), "remainder", _remainder_bw, saved_tensors((x, y)), False,
-                       number_attrs(x, y))
+    return make_output(out, (x, y), "remainder", _remainder_bw, save=saved_tensors((x, y)),
+                       attrs=number_attrs(x, y))

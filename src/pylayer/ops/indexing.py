@@ -110,11 +110,11 @@ def getitem(x, index):
 def _setitem_bw(node, g):
     index, advanced, value_shape, written_shape, value_dtype = node.attrs
     grad_x = grad_value = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         keep = np.ones(g.numpy().shape, g.numpy().dtype)
         keep[index] = 0
         grad_x = multiply(g, make_tensor(keep))
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         grad_value = take(g, index, advanced, "getitem")
         lead = len(value_shape) - grad_value.ndim
         if lead > 0:  # numpy accepts extra leading 1-dims on the value
@@ -204,9 +204,9 @@ def _describe(index):
 def _put_bw(node, g):
     index, keep, winners = node.attrs
     grad_x = grad_values = None
-    if node.next_nodes[0] is not None:
+    if node.needs_input_grad[0]:
         grad_x = g if keep is None else multiply(g, make_tensor(keep.astype(g.numpy().dtype)))
-    if node.next_nodes[1] is not None:
+    if node.needs_input_grad[1]:
         grad_values = take(g, index, True, "take_along_axis")
         if winners is not None:
             grad_values = multiply(grad_values,

@@ -91,8 +91,8 @@ def bmm(x, y, name=None):
 def _dot_bw(node, g):
     x, y = node.saved_tensors()
     g = reshape_exact(g, g._array.shape + (1,))
-    gx = multiply(g, y) if node.next_nodes[0] is not None else None
-    gy = multiply(g, x) if node.next_nodes[1] is not None else None
+    gx = multiply(g, y) if node.needs_input_grad[0] else None
+    gy = multiply(g, x) if node.needs_input_grad[1] else None
     return (gx, gy)
 
 
@@ -119,7 +119,7 @@ def dot(x, y, name=None):
                          f"and {list(b.shape)}")
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum("...k,...k->...", a, b))
-    return make_output(out, (x, y), "dot", _dot_bw, (x, y))
+    return make_output(out, (x, y), "dot", _dot_bw, save=(x, y))
 
 
 # ------------------------------------------------------------------- einsum
@@ -195,9 +195,8 @@ def _parse(equation, shapes):
 def _einsum_bw(node, g):
     in_subs, out_subs, shapes = node.attrs
     operands = node.saved_tensors()
-    return tuple(None if nxt is None else
-                 _operand_grad(i, g, operands, in_subs, out_subs, shapes[i])
-                 for i, nxt in enumerate(node.next_nodes))
+    return tuple(_operand_grad(i, g, operands, in_subs, out_subs, shapes[i]) if needed else None
+                 for i, needed in enumerate(node.needs_input_grad))
 
 
 def _operand_grad(i, g, operands, in_subs, out_subs, shape):
@@ -234,8 +233,8 @@ def _einsum(in_subs, out_subs, tensors):
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 2))
     shapes = tuple(a.shape for a in arrays)
-    return make_output(out, tuple(tensors), "einsum", _einsum_bw, tuple(tensors), False,
-                       (tuple(in_subs), out_subs, shapes))
+    return make_output(out, tuple(tensors), "einsum", _einsum_bw, save=tuple(tensors),
+                       attrs=(tuple(in_subs), out_subs, shapes))
 
 
 def einsum(equation, *operands):

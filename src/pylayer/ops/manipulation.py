@@ -123,7 +123,7 @@ def unsqueeze(x, axis, name=None):
 def _concat_bw(node, g):
     sizes, axis = node.attrs
     pieces = split(g, list(sizes), axis)
-    return tuple(p if nxt is not None else None for p, nxt in zip(pieces, node.next_nodes))
+    return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
 
 
 def concat(x, axis=0, name=None):
@@ -152,7 +152,7 @@ def concat(x, axis=0, name=None):
 
 def _stack_bw(node, g):
     pieces = unstack(g, node.attrs)
-    return tuple(p if nxt is not None else None for p, nxt in zip(pieces, node.next_nodes))
+    return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
 
 
 def stack(x, axis=0, name=None):

@@ -97,9 +97,9 @@ class _PyFuncOp:
         returned = self.backward_func(*kept_inputs, *kept_outputs, *out_grads)
         values = self._results(returned, len(self.in_names), self.backward_func, "inputs")
         result = []
-        for value, name, (shape, dtype), following in zip(values, self.in_names, in_meta,
-                                                          node.next_nodes):
-            if value is None or following is None:
+        for value, name, (shape, dtype), needed in zip(values, self.in_names, in_meta,
+                                                       node.needs_input_grad):
+            if value is None or not needed:
                 result.append(None)
                 continue
             array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
