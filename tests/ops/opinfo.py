@@ -309,6 +309,7 @@ def _divisor_samples(low=0.5, high=2.0):
 
 _INDEX = np.array([2, 0, 2, 1])
 _ALONG = np.array([[0, 2, 1], [1, 0, 2]])           # a permutation in every row: no duplicates
+_REPEATED_ALONG = np.random.default_rng(0).integers(0, 4, size=(3, 5, 2))  # repeats add up
 _MASK = np.array([[True, False, True], [False, False, True]])
 _SPECIALS = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -2.5])
 # Static mode infers output shapes by running the op on zero-filled stand-ins, and an
@@ -442,17 +443,23 @@ OPS = [
     OpInfo("isinf", np.isinf, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
     OpInfo("isfinite", np.isfinite, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
     # --------------------------------------------------------------------- linalg
-    OpInfo("addmm", _addmm, samples((T((3, 2)), T((3, 4)), T((4, 2))),
-                                    ((T((2,)), T((3, 4)), T((4, 2))),
-                                     {"beta": 0.5, "alpha": 2.0}))),
+    OpInfo("addmm", _addmm, samples(
+        (T((3, 2)), T((3, 4)), T((4, 2))),
+        *(((T(shape), T((3, 4)), T((4, 2))), {"beta": 0.5, "alpha": 2.0})
+          for shape in [(3, 2), (2,), (1,), (3, 1)]))),
     OpInfo("bmm", np.matmul, samples((T((2, 3, 4)), T((2, 4, 5))))),
     OpInfo("dot", _same_dtype(lambda x, y: np.sum(x * y, axis=-1)),
            samples((T((3,)), T((3,))), (T((4, 3)), T((4, 3))), (T((0,)), T((0,))),
                    (T((2, 0)), T((2, 0)))),
            dtypes=NUMBERS),
-    OpInfo("einsum", np.einsum, samples(("ij,jk->ik", T((2, 3)), T((3, 4))), ("ii->i", T((3, 3))),
-                                        ("bij,bjk->bik", T((2, 2, 3)), T((2, 3, 2))),
-                                        ("i,j->ij", T((3,)), T((2,))))),
+    OpInfo("einsum", np.einsum, samples(*(
+        (equation, *(T(shape) for shape in shapes)) for equation, shapes in [
+            ("ij,jk->ik", [(3, 4), (4, 2)]), ("ij,jk", [(3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
+            ("ii", [(3, 3)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 2)]),
+            ("...j,j->...", [(2, 3, 4), (4,)]), ("ij,ij->", [(2, 3), (2, 3)]),
+            ("i,j->ij", [(2,), (3,)]), ("ijk->kj", [(2, 3, 4)]), ("iij->j", [(3, 3, 2)]),
+            ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("i...->...", [(2, 3, 4)]),
+            ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)])]))),
     # --------------------------------------------------------------- manipulation
     OpInfo("flatten", _flatten, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"start_axis": 1}),
                                         ((T((2, 3, 4)),), {"start_axis": 0, "stop_axis": 1})),
@@ -492,8 +499,8 @@ OPS = [
            dtypes=NUMBERS + BOOL),
     OpInfo("numel", _numel, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
            differentiable=False),
-    OpInfo("take_along_axis", np.take_along_axis, samples((T((2, 3)), _ALONG, 1),
-                                                          (T((3, 3)), _ALONG, 0))),
+    OpInfo("take_along_axis", np.take_along_axis, samples(
+        (T((2, 3)), _ALONG, 1), (T((3, 3)), _ALONG, 0), (T((3, 4, 2)), _REPEATED_ALONG, 1))),
     OpInfo("put_along_axis", _put_along_axis, samples((T((2, 3)), _ALONG, T((2, 3)), 1),
                                                       (T((2, 3)), _ALONG[:, :1], 9.0, 1))),
     OpInfo("expand_as", lambda x, y: np.broadcast_to(x, y.shape),
