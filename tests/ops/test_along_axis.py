@@ -39,14 +39,6 @@ def test_take_along_axis_results_recorded_from_paddle():
         [0.0], [1.0], [2.0]]
 
 
-def test_take_along_axis_matches_numpy_with_grads():
-    x = leaf(3, 4, 2)
-    idx = RNG.integers(0, 4, size=(3, 5, 2))
-    out = pylayer.take_along_axis(x, ints(idx), 1)
-    np.testing.assert_array_equal(out.numpy(), np.take_along_axis(x.numpy(), idx, 1))
-    check_grads(lambda t: pylayer.take_along_axis(t, ints(idx), 1), x)  # repeats add up
-
-
 @pytest.mark.parametrize("index,axis,error", [([[0, 1]], 0, ValueError), ([0, 1], 0, ValueError),
                                               ([[5]], 1, IndexError), ([[0.5]], 1, TypeError)])
 def test_take_along_axis_refusals_as_paddle(index, axis, error):

@@ -1,5 +1,6 @@
-"""addmm, bmm, einsum, argsort, sort, topk, bernoulli: forward against numpy,
-backward and double backward by central differences, Paddle 3.3.1's outcomes."""
+"""addmm, bmm, einsum, argsort, sort, topk, bernoulli beyond what the op database
+checks for every op (tests/ops/opinfo.py): Paddle 3.3.1's outcomes, ties, the shapes
+Paddle refuses, with backward and double backward by central differences."""
 import numpy as np
 import pytest
 
@@ -19,15 +20,6 @@ def check_grads(fn, *inputs):
 
 
 # -------------------------------------------------------------------- addmm
-@pytest.mark.parametrize("input_shape", [[3, 2], [2], [1], [3, 1]])
-def test_addmm_forward_and_grads(input_shape):
-    inp, x, y = leaf(*input_shape), leaf(3, 4), leaf(4, 2)
-    out = pylayer.addmm(inp, x, y, beta=0.5, alpha=2.0)
-    want = 0.5 * inp.numpy() + 2.0 * x.numpy() @ y.numpy()
-    np.testing.assert_allclose(out.numpy(), want)
-    check_grads(lambda i, a, b: pylayer.addmm(i, a, b, beta=0.5, alpha=2.0), inp, x, y)
-
-
 @pytest.mark.parametrize("shapes", [([2, 2], [3, 4], [4, 2]), ([3, 2], [2, 3, 4], [2, 4, 2]),
                                     ([3, 2], [3, 4], [3, 2])])
 def test_addmm_refuses_shapes_paddle_refuses(shapes):
@@ -36,12 +28,6 @@ def test_addmm_refuses_shapes_paddle_refuses(shapes):
 
 
 # ---------------------------------------------------------------------- bmm
-def test_bmm_forward_and_grads():
-    x, y = leaf(2, 3, 4), leaf(2, 4, 5)
-    np.testing.assert_allclose(pylayer.bmm(x, y).numpy(), x.numpy() @ y.numpy())
-    check_grads(pylayer.bmm, x, y)
-
-
 @pytest.mark.parametrize("shapes", [([1, 3, 4], [2, 4, 5]), ([3, 4], [4, 5]),
                                     ([2, 3, 4], [2, 3, 5])])
 def test_bmm_refuses_batches_that_differ_and_other_ranks(shapes):
@@ -50,23 +36,6 @@ def test_bmm_refuses_batches_that_differ_and_other_ranks(shapes):
 
 
 # ------------------------------------------------------------------- einsum
-EINSUM_CASES = [
-    ("ij,jk->ik", [(3, 4), (4, 2)]), ("ij,jk", [(3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
-    ("ii", [(3, 3)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 2)]), ("...j,j->...", [(2, 3, 4), (4,)]),
-    ("ij,ij->", [(2, 3), (2, 3)]), ("i,j->ij", [(2,), (3,)]), ("ijk->kj", [(2, 3, 4)]),
-    ("iij->j", [(3, 3, 2)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("i...->...", [(2, 3, 4)]),
-    ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)]),
-]
-
-
-@pytest.mark.parametrize("equation,shapes", EINSUM_CASES)
-def test_einsum_matches_numpy_with_grads(equation, shapes):
-    operands = [leaf(*s) for s in shapes]
-    out = pylayer.einsum(equation, *operands)
-    np.testing.assert_allclose(out.numpy(), np.einsum(equation, *[t.numpy() for t in operands]))
-    check_grads(lambda *ts: pylayer.einsum(equation, *ts), *operands)
-
-
 def test_einsum_broadcasts_size_1_dimensions_as_paddle_does():
     # Paddle 3.3.1: einsum("i,i", ones([1]), ones([4])) == 4.0
     a, b = leaf(1), leaf(4)

@@ -1,0 +1,542 @@
+"""The op database: one declarative entry per public op, walked by the generic op tests.
+
+Each :class:`OpInfo` says how to call one op and what to expect of it:
+
+``samples``
+    :class:`Sample` records: positional inputs and keyword arguments. A positional
+    input is ``T(shape)``, a Tensor of the dtype under test whose values come from the
+    entry's ``domain`` (or the ``T``'s own ``low``/``high``, e.g. a divisor away from
+    zero); or a numpy array, passed as a fixed Tensor that takes no gradient (an index,
+    a mask, a condition); or any other value (a number, a shape, an equation), passed
+    as it is.
+``ref``
+    The numpy reference, called with the same inputs as numpy arrays and the same
+    keyword arguments. It returns an array, or a list of arrays for ops with several
+    outputs.
+``dtypes``
+    The dtypes the forward test runs in. Gradients are always checked in float64.
+``differentiable`` / ``second_order``
+    Run ``pylayer.autograd.gradcheck`` / ``gradgradcheck`` on every sample.
+``static``
+    Build the op into a static Program and check that it gives the numbers of
+    dynamic mode.
+``elementwise``
+    The fuzz test draws random shapes for it (broadcast against each other for
+    binary ops) and random values from its domain.
+``known_failures``
+    Checks the op fails today, keyed ``"static"`` or ``"static-int64"`` (a check,
+    or a check in one dtype), each with the reason. They run as strict xfails, so
+    the fix of the op makes them fail until the key is removed.
+
+``tests/ops/test_opinfo.py`` walks :data:`OPS` for the forward, gradcheck,
+gradgradcheck, static-vs-dynamic and fuzz tests. The hostile-input part of the
+contract is ``tests/reliability/_hostile_calls.py``, which says how to call every
+public callable with valid arguments so that ``test_hostile_input.py`` can corrupt
+them one at a time; ``test_opinfo.py`` checks that every op here has an entry there.
+
+To add an op: append one ``OpInfo`` to :data:`OPS` (its ``name`` is the public name
+in ``pylayer``; ``op`` defaults to ``getattr(pylayer, name)``). Give it samples whose
+values keep it smooth for central differences (positive for ``log``, apart for
+``max``), the numpy reference, its dtypes and its flags. An op of the covered modules
+that is not in the database must be in :data:`NOT_IN_DATABASE` with the reason;
+tests that check one specific rule (edge values, error messages, Paddle's numerics,
+dtype promotion) stay in the op's own test file.
+"""
+import dataclasses
+import math
+from typing import Callable
+
+import numpy as np
+
+import pylayer
+from pylayer.nn import functional as F
+
+FLOATS = ("float32", "float64")
+INTS = ("int32", "int64")
+NUMBERS = FLOATS + INTS
+BOOL = ("bool",)
+
+
+@dataclasses.dataclass(frozen=True)
+class T:
+    """A Tensor input of the dtype under test, drawn from [low, high] (default: the
+    entry's domain)."""
+    shape: tuple
+    low: float = None
+    high: float = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Sample:
+    args: tuple
+    kwargs: dict = dataclasses.field(default_factory=dict)
+
+    def __repr__(self):
+        parts = [f"T{list(a.shape)}" if isinstance(a, T) else
+                 f"array{list(a.shape)}" if isinstance(a, np.ndarray) else repr(a)
+                 for a in self.args]
+        parts += [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return "(" + ", ".join(parts) + ")"
+
+
+@dataclasses.dataclass(frozen=True)
+class OpInfo:
+    name: str
+    ref: Callable
+    samples: tuple
+    dtypes: tuple = FLOATS
+    domain: tuple = (-2.0, 2.0)
+    differentiable: bool = True
+    second_order: bool = True
+    static: bool = True
+    elementwise: bool = False
+    variant: str = ""
+    op: Callable = None
+    # (rtol, atol) per dtype where the defaults in TOLERANCE are too tight.
+    tolerance: dict = dataclasses.field(default_factory=dict)
+    known_failures: dict = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.differentiable:
+            object.__setattr__(self, "second_order", False)
+        if self.op is None:
+            object.__setattr__(self, "op", getattr(pylayer, self.name))
+
+    @property
+    def id(self):
+        return f"{self.name}.{self.variant}" if self.variant else self.name
+
+    @property
+    def arity(self):
+        """How many ``T`` inputs the first sample has (1 or 2 for elementwise ops)."""
+        return sum(isinstance(a, T) for a in self.samples[0].args)
+
+    def tolerance_for(self, dtype):
+        return self.tolerance.get(dtype, TOLERANCE[dtype])
+
+    def known_failure(self, check, dtype=None):
+        """The reason ``check`` (in ``dtype``) fails today, or None."""
+        return self.known_failures.get(f"{check}-{dtype}", self.known_failures.get(check))
+
+
+TOLERANCE = {"float16": (1e-3, 1e-3), "float32": (1e-6, 1e-7), "float64": (1e-13, 1e-13),
+             "int32": (0, 0), "int64": (0, 0), "bool": (0, 0)}
+
+
+def samples(*specs):
+    """Samples from tuples ``(args...)`` or ``((args...), {kwargs})``."""
+    out = []
+    for spec in specs:
+        if isinstance(spec, Sample):
+            out.append(spec)
+        elif len(spec) == 2 and isinstance(spec[0], tuple) and isinstance(spec[1], dict):
+            out.append(Sample(spec[0], spec[1]))
+        else:
+            out.append(Sample(tuple(spec)))
+    return tuple(out)
+
+
+# ------------------------------------------------------------- numpy references
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _np_axis(axis):
+    """Paddle's axis (None, int, list; [] means all) as numpy's."""
+    if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):
+        return None
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+def _reduction(np_fn):
+    return lambda x, axis=None, keepdim=False: np_fn(x, axis=_np_axis(axis), keepdims=keepdim)
+
+
+def _same_dtype(np_fn):
+    """A reference that keeps its input's dtype (numpy may promote ints, Paddle does not)."""
+    return lambda x, *args, **kwargs: np.asarray(np_fn(x, *args, **kwargs)).astype(x.dtype)
+
+
+def _scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
+    return (x * scale + bias if bias_after_scale else (x + bias) * scale).astype(x.dtype)
+
+
+def _matmul(x, y, transpose_x=False, transpose_y=False):
+    if transpose_x:
+        x = np.swapaxes(x, -1, -2)
+    if transpose_y:
+        y = np.swapaxes(y, -1, -2)
+    return np.matmul(x, y)
+
+
+def _flatten(x, start_axis=0, stop_axis=-1):
+    start, stop = start_axis % x.ndim, stop_axis % x.ndim
+    return x.reshape(x.shape[:start] + (-1,) + x.shape[stop + 1:])
+
+
+def _split(x, num_or_sections, axis=0):
+    if isinstance(num_or_sections, int):
+        return np.split(x, num_or_sections, axis)
+    return np.split(x, np.cumsum(num_or_sections)[:-1], axis)
+
+
+def _slice(x, axes, starts, ends):
+    index = [slice(None)] * x.ndim
+    for axis, start, end in zip(axes, starts, ends):
+        index[axis] = slice(start, end)
+    return x[tuple(index)]
+
+
+def _put_along_axis(arr, indices, values, axis, reduce="assign"):
+    out = arr.copy()
+    np.put_along_axis(out, indices, np.broadcast_to(values, indices.shape), axis)
+    return out
+
+
+def _masked_fill(x, mask, value):
+    return np.where(mask, np.asarray(value, x.dtype), x)
+
+
+def _var(x, axis=None, unbiased=True, keepdim=False):
+    return np.var(x, axis=_np_axis(axis), ddof=int(unbiased), keepdims=keepdim)
+
+
+def _std(x, axis=None, unbiased=True, keepdim=False):
+    return np.std(x, axis=_np_axis(axis), ddof=int(unbiased), keepdims=keepdim)
+
+
+def _logsumexp(x, axis=None, keepdim=False):
+    axis = _np_axis(axis)
+    top = np.max(x, axis=axis, keepdims=True)
+    out = np.log(np.sum(np.exp(x - top), axis=axis, keepdims=True)) + top
+    return out if keepdim else np.squeeze(out, axis=axis)
+
+
+def _arg_extreme(np_fn):
+    def ref(x, axis=None, keepdim=False):
+        return np.asarray(np_fn(x, axis=axis, keepdims=keepdim), np.int64)
+    return ref
+
+
+def _topk(x, k, axis=-1, largest=True):
+    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
+    indices = np.take(order, np.arange(k), axis=axis)
+    return [np.take_along_axis(x, indices, axis), indices.astype(np.int64)]
+
+
+def _sort(x, axis=-1, descending=False):
+    return np.flip(np.sort(x, axis), axis) if descending else np.sort(x, axis)
+
+
+def _argsort(x, axis=-1, descending=False):
+    order = np.argsort(-x if descending else x, axis=axis, kind="stable")
+    return order.astype(np.int64)
+
+
+def _unsqueeze(x, axis):
+    return np.expand_dims(x, axis)
+
+
+def _squeeze(x, axis=None):
+    if axis is None:
+        return np.squeeze(x)
+    axes = [a % x.ndim for a in np.atleast_1d(axis)]
+    return np.squeeze(x, axis=tuple(a for a in axes if x.shape[a] == 1))
+
+
+def _numel(x):
+    return np.asarray(x.size, np.int64)
+
+
+def _equal_all(x, y):
+    return np.asarray(x.shape == y.shape and bool(np.all(x == y)))
+
+
+def _allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False):
+    return np.asarray(np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _addmm(input, x, y, beta=1.0, alpha=1.0):
+    return beta * input + alpha * (x @ y)
+
+
+def _clip(x, min=None, max=None):
+    if x.dtype.kind in "iu":  # Paddle moves float bounds inwards to integers
+        min = None if min is None else math.ceil(min)
+        max = None if max is None else math.floor(max)
+    return np.clip(x, min, max).astype(x.dtype)
+
+
+def _cumsum(x, axis=None):
+    return np.cumsum(x, axis=axis, dtype=np.int64 if x.dtype.kind in "iub" else x.dtype)
+
+
+# ----------------------------------------------------------- shared sample sets
+UNARY_SHAPES = samples((T(()),), (T((5,)),), (T((2, 3)),), (T((0, 3)),))
+BROADCAST = samples((T((2, 3)), T((2, 3))), (T((2, 3)), T((3,))), (T((2, 1)), T((1, 3))),
+                    (T(()), T((2, 2))), (T((0, 3)), T((3,))), (T((2, 3)), 2))
+REDUCE_AXES = samples(
+    (T((2, 3, 4)),), ((T((2, 3, 4)),), {"axis": 1}), ((T((2, 3, 4)),), {"axis": (0, 1, 2)}),
+    ((T((2, 3, 4)),), {"axis": 0, "keepdim": True}),
+    ((T((2, 3, 4)),), {"axis": -1, "keepdim": True}),
+    ((T((2, 3, 4)),), {"axis": [0, 2]}), ((T((2, 3, 4)),), {"axis": [], "keepdim": True}),
+    (T(()),))
+BIASED = samples(((T((2, 3, 4)),), {"axis": 0, "unbiased": False}))
+ARG_AXES = samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"axis": 1}),
+                   ((T((3, 4)),), {"keepdim": True}),
+                   ((T((2, 3)),), {"axis": -1, "keepdim": True}))
+POSITIVE = (0.3, 3.0)
+
+
+def _unary(name, ref, domain=(-2.0, 2.0), dtypes=FLOATS, **flags):
+    return OpInfo(name, ref, UNARY_SHAPES, dtypes=dtypes, domain=domain, elementwise=True,
+                  **flags)
+
+
+def _binary(name, ref, dtypes=NUMBERS, sample_set=BROADCAST, **flags):
+    return OpInfo(name, ref, sample_set, dtypes=dtypes, elementwise=True, **flags)
+
+
+def _comparison(name, ref):
+    return OpInfo(name, ref, BROADCAST, dtypes=NUMBERS + BOOL, differentiable=False,
+                  elementwise=True)
+
+
+def _divisor_samples(low=0.5, high=2.0):
+    """BROADCAST with the second input kept away from zero."""
+    return tuple(Sample((s.args[0], T(s.args[1].shape, low, high) if isinstance(s.args[1], T)
+                         else s.args[1])) for s in BROADCAST)
+
+
+_INDEX = np.array([2, 0, 2, 1])
+_ALONG = np.array([[0, 2, 1], [1, 0, 2]])           # a permutation in every row: no duplicates
+_REPEATED_ALONG = np.random.default_rng(0).integers(0, 4, size=(3, 5, 2))  # repeats add up
+_MASK = np.array([[True, False, True], [False, False, True]])
+_SPECIALS = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -2.5])
+# Static mode infers output shapes by running the op on zero-filled stand-ins, and an
+# integer division by those zeros raises.
+_STATIC_INT_DIVISION = "building it into a Program divides by integer zero stand-ins"
+_LIKE_NOT_STATIC = "the *_like creation ops refuse a static Variable (no static dispatch)"
+
+OPS = [
+    # ------------------------------------------------ hot compiled ops (pylayer._ops)
+    _binary("add", np.add),
+    _binary("subtract", np.subtract),
+    _binary("multiply", np.multiply),
+    _binary("divide", np.divide, dtypes=FLOATS, sample_set=_divisor_samples()),
+    _unary("neg", np.negative, dtypes=NUMBERS),
+    _unary("tanh", np.tanh),
+    _unary("exp", np.exp),
+    _unary("log", np.log, domain=POSITIVE),
+    _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)), domain=(-4.0, 4.0)),
+    _unary("square", np.square, dtypes=NUMBERS),
+    _unary("sqrt", np.sqrt, domain=POSITIVE),
+    _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), op=F.relu),
+    OpInfo("scale", _scale, samples(
+        (T((2, 3)),), ((T((2, 3)),), {"scale": 2.5, "bias": 1.0}),
+        ((T((2, 3)),), {"scale": -0.5, "bias": 1.0, "bias_after_scale": False}))),
+    OpInfo("matmul", _matmul, samples(
+        (T((3,)), T((3,))), (T((3,)), T((3, 2))), (T((2, 3)), T((3,))), (T((2, 3)), T((3, 4))),
+        (T((5, 2, 3)), T((3, 4))), (T((2, 1, 2, 3)), T((5, 3, 2))), (T((3,)), T((4, 3, 2))),
+        (T((4, 2, 3)), T((3,))),
+        ((T((3, 2)), T((4, 3))), {"transpose_x": True, "transpose_y": True}),
+        (T((0, 3)), T((3, 2))))),
+    OpInfo("sum", _reduction(np.sum), REDUCE_AXES, dtypes=NUMBERS + BOOL),
+    OpInfo("mean", _reduction(np.mean), REDUCE_AXES),
+    OpInfo("reshape", np.reshape, samples((T((2, 3, 4)), [4, 6]), (T((2, 3)), [-1]),
+                                          (T(()), [1, 1]), (T((0, 4)), [-1, 2])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("broadcast_to", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T(()), [2])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("expand", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T((1,)), [3])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float64"})),
+           dtypes=NUMBERS + BOOL),
+    # Central differences through a float32 result are too coarse for gradcheck;
+    # test_core_ops.py checks that the gradient comes back in the input's dtype.
+    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float32"})),
+           dtypes=NUMBERS + BOOL, differentiable=False, variant="to_float32"),
+    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "int64"})),
+           dtypes=NUMBERS, differentiable=False, variant="to_int"),
+    OpInfo("assign", np.copy, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL),
+    OpInfo("transpose", np.transpose, samples((T((2, 3, 4)), [1, 0, 2]), (T((2, 3, 4)), [2, 0, 1]),
+                                              (T((2, 3, 4)), [-1, 0, 1]), (T((2, 3)), [1, 0])),
+           dtypes=NUMBERS + BOOL),
+    # --------------------------------------------------------------- elementwise
+    OpInfo("pow", np.power, samples((T((2, 3)), 2.0), (T((2, 3)), -1.5), (T((2, 3)), 3),
+                                    (T((2, 3)), T((2, 3), -1.5, 1.5)),
+                                    (T((2, 3)), T((3,), 0.5, 2.0))),
+           domain=(0.5, 2.0), elementwise=True),
+    _unary("reciprocal", np.reciprocal, domain=POSITIVE),
+    _unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=POSITIVE),
+    _unary("log1p", np.log1p, domain=(-0.5, 2.0)),
+    _unary("sin", np.sin, domain=(-3.0, 3.0)),
+    _unary("cos", np.cos, domain=(-3.0, 3.0)),
+    _unary("tan", np.tan, domain=(-1.2, 1.2)),
+    _unary("erf", lambda x: _erf(x).astype(x.dtype), domain=(-3.0, 3.0)),
+    _unary("abs", np.abs, dtypes=NUMBERS),
+    _unary("sign", np.sign, dtypes=NUMBERS),
+    _unary("floor", np.floor, dtypes=NUMBERS, domain=(-3.0, 3.0)),
+    _unary("ceil", np.ceil, dtypes=NUMBERS, domain=(-3.0, 3.0)),
+    _unary("round", np.round, dtypes=NUMBERS, domain=(-3.0, 3.0)),
+    OpInfo("round", lambda x, decimals: np.round(x, decimals),
+           samples(((T((2, 3)),), {"decimals": 1})),
+           variant="decimals"),
+    _binary("maximum", np.maximum),
+    _binary("minimum", np.minimum),
+    OpInfo("clip", _clip, samples(
+        ((T((2, 3)),), {"min": -0.5, "max": 0.7}), ((T((4,)),), {"min": 0.1}),
+        ((T((4,)),), {"max": 1}), (T(()), -1.0, 1.0)),
+           dtypes=NUMBERS, domain=(-3.0, 3.0)),
+    OpInfo("where", np.where, samples((_MASK, T((2, 3)), T((2, 3))), (_MASK, T((2, 3)), T((3,))),
+                                      (np.array([True, False, True]), T((2, 3)), T((2, 1))))),
+    _binary("floor_divide", np.floor_divide, dtypes=INTS, sample_set=_divisor_samples(1, 3),
+            differentiable=False, known_failures=dict.fromkeys(
+                ["static-int32", "static-int64"], _STATIC_INT_DIVISION)),
+    _binary("remainder", np.remainder, sample_set=_divisor_samples(0.7, 2.0), domain=(0.1, 5.0),
+            known_failures=dict.fromkeys(["static-int32", "static-int64"],
+                                         _STATIC_INT_DIVISION)),
+    # ----------------------------------------------------------------- reductions
+    OpInfo("max", _reduction(np.max), REDUCE_AXES, dtypes=NUMBERS),
+    OpInfo("min", _reduction(np.min), REDUCE_AXES, dtypes=NUMBERS),
+    OpInfo("prod", _same_dtype(_reduction(np.prod)), REDUCE_AXES, dtypes=NUMBERS,
+           domain=(-1.5, 1.5)),
+    OpInfo("var", _var, REDUCE_AXES[:-1] + BIASED),
+    OpInfo("std", _std, REDUCE_AXES[:-1] + BIASED),
+    OpInfo("logsumexp", _logsumexp, REDUCE_AXES),
+    OpInfo("cumsum", _cumsum, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"axis": 1}),
+                                      ((T((2, 3)),), {"axis": -1}), (T((0,)),)),
+           dtypes=NUMBERS),
+    OpInfo("argmax", _arg_extreme(np.argmax), ARG_AXES,
+           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
+    OpInfo("argmin", _arg_extreme(np.argmin), ARG_AXES,
+           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
+    OpInfo("all", _reduction(np.all), REDUCE_AXES, dtypes=BOOL + NUMBERS, domain=(0.0, 1.0),
+           differentiable=False),
+    OpInfo("any", _reduction(np.any), REDUCE_AXES, dtypes=BOOL + NUMBERS, domain=(0.0, 1.0),
+           differentiable=False),
+    # ------------------------------------------------------ comparison and logic
+    _comparison("equal", np.equal),
+    _comparison("not_equal", np.not_equal),
+    _comparison("less_than", np.less),
+    _comparison("less_equal", np.less_equal),
+    _comparison("greater_than", np.greater),
+    _comparison("greater_equal", np.greater_equal),
+    OpInfo("equal_all", _equal_all, samples((T((2, 3)), T((2, 3))), (T((2, 3)), T((3,)))),
+           dtypes=NUMBERS + BOOL, domain=(0.0, 1.0), differentiable=False),
+    OpInfo("isclose", np.isclose, samples((T((2, 3)), T((2, 3))),
+                                          ((T((2, 3)), T((3,))), {"rtol": 0.5, "atol": 0.5}),
+                                          ((_SPECIALS, _SPECIALS), {"equal_nan": True})),
+           dtypes=FLOATS, differentiable=False),
+    OpInfo("allclose", _allclose, samples((T((2, 3)), T((2, 3))),
+                                          ((T((2, 3)), T((3,))), {"rtol": 10.0, "atol": 10.0}),
+                                          ((_SPECIALS, _SPECIALS), {"equal_nan": True})),
+           dtypes=FLOATS, differentiable=False),
+    _comparison("logical_and", np.logical_and),
+    _comparison("logical_or", np.logical_or),
+    _comparison("logical_xor", np.logical_xor),
+    _unary("logical_not", np.logical_not, dtypes=BOOL + NUMBERS, differentiable=False),
+    _binary("bitwise_and", np.bitwise_and, dtypes=INTS + BOOL, differentiable=False),
+    _binary("bitwise_or", np.bitwise_or, dtypes=INTS + BOOL, differentiable=False),
+    _binary("bitwise_xor", np.bitwise_xor, dtypes=INTS + BOOL, differentiable=False),
+    _unary("bitwise_not", np.invert, dtypes=INTS + BOOL, differentiable=False),
+    OpInfo("isnan", np.isnan, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
+    OpInfo("isinf", np.isinf, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
+    OpInfo("isfinite", np.isfinite, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
+    # --------------------------------------------------------------------- linalg
+    OpInfo("addmm", _addmm, samples(
+        (T((3, 2)), T((3, 4)), T((4, 2))),
+        *(((T(shape), T((3, 4)), T((4, 2))), {"beta": 0.5, "alpha": 2.0})
+          for shape in [(3, 2), (2,), (1,), (3, 1)]))),
+    OpInfo("bmm", np.matmul, samples((T((2, 3, 4)), T((2, 4, 5))))),
+    OpInfo("dot", _same_dtype(lambda x, y: np.sum(x * y, axis=-1)),
+           samples((T((3,)), T((3,))), (T((4, 3)), T((4, 3))), (T((0,)), T((0,))),
+                   (T((2, 0)), T((2, 0)))),
+           dtypes=NUMBERS),
+    OpInfo("einsum", np.einsum, samples(*(
+        (equation, *(T(shape) for shape in shapes)) for equation, shapes in [
+            ("ij,jk->ik", [(3, 4), (4, 2)]), ("ij,jk", [(3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
+            ("ii", [(3, 3)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 2)]),
+            ("...j,j->...", [(2, 3, 4), (4,)]), ("ij,ij->", [(2, 3), (2, 3)]),
+            ("i,j->ij", [(2,), (3,)]), ("ijk->kj", [(2, 3, 4)]), ("iij->j", [(3, 3, 2)]),
+            ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("i...->...", [(2, 3, 4)]),
+            ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)])]))),
+    # --------------------------------------------------------------- manipulation
+    OpInfo("flatten", _flatten, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"start_axis": 1}),
+                                        ((T((2, 3, 4)),), {"start_axis": 0, "stop_axis": 1})),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("squeeze", _squeeze, samples((T((1, 3, 1)),), ((T((1, 3, 1)),), {"axis": 0}),
+                                        ((T((1, 3, 1)),), {"axis": [0, 1]})),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("unsqueeze", _unsqueeze, samples((T((2, 3)), 0), (T((2, 3)), -1), (T(()), 0)),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("concat", lambda *xs, axis=0: np.concatenate(xs, axis), samples(
+        (T((2, 3)), T((1, 3))), ((T((2, 3)), T((2, 2)), T((2, 1))), {"axis": 1})),
+           dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.concat(list(xs), axis=axis)),
+    OpInfo("stack", lambda *xs, axis=0: np.stack(xs, axis), samples(
+        (T((2, 3)), T((2, 3))), ((T((2, 3)), T((2, 3))), {"axis": 1}),
+        ((T((2, 3)), T((2, 3))), {"axis": -1}), (T(()), T(()))),
+           dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.stack(list(xs), axis=axis)),
+    OpInfo("unstack", lambda x, axis=0: list(np.moveaxis(x, axis, 0)), samples(
+        (T((3, 2)),), ((T((2, 3)),), {"axis": 1})), dtypes=NUMBERS + BOOL),
+    OpInfo("split", _split, samples((T((4, 3)), 2), ((T((2, 5)), [2, 3]), {"axis": 1})),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("chunk", lambda x, chunks, axis=0: np.split(x, chunks, axis),
+           samples((T((4, 3)), 2), ((T((2, 6)), 3), {"axis": 1})), dtypes=NUMBERS + BOOL),
+    OpInfo("tile", np.tile, samples((T((2, 3)), [2, 1]), (T((3,)), [2, 2]), (T((2, 3)), [3]),
+                                    (T(()), [3]), (T((2, 1)), [1, 1]))),
+    OpInfo("gather", lambda x, index, axis=0: np.take(x, index, axis),
+           samples((T((3, 2)), _INDEX), ((T((2, 3)), _INDEX[:2]), {"axis": 1})), dtypes=NUMBERS),
+    OpInfo("index_select", lambda x, index, axis=0: np.take(x, index, axis),
+           samples((T((3, 2)), _INDEX), ((T((2, 3)), _INDEX), {"axis": 1})), dtypes=NUMBERS),
+    OpInfo("slice", _slice, samples((T((3, 4)), [0], [1], [3]),
+                                    (T((3, 4)), [0, 1], [0, -3], [2, 10]))),
+    OpInfo("flip", lambda x, axis: np.flip(x, axis),
+           samples((T((2, 3)), 0), (T((2, 3, 2)), [0, 2])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("roll", lambda x, shifts, axis=None: np.roll(x, shifts, axis), samples(
+        (T((2, 3)), 1), ((T((2, 3)), -7)), ((T((2, 3)), [1, -2]), {"axis": [0, 1]}),
+        ((T((3, 4)), 3), {"axis": 1})),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("numel", _numel, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
+           differentiable=False),
+    OpInfo("take_along_axis", np.take_along_axis, samples(
+        (T((2, 3)), _ALONG, 1), (T((3, 3)), _ALONG, 0), (T((3, 4, 2)), _REPEATED_ALONG, 1))),
+    OpInfo("put_along_axis", _put_along_axis, samples((T((2, 3)), _ALONG, T((2, 3)), 1),
+                                                      (T((2, 3)), _ALONG[:, :1], 9.0, 1))),
+    OpInfo("expand_as", lambda x, y: np.broadcast_to(x, y.shape),
+           samples((T((3, 1)), np.zeros((2, 3, 4))), (T(()), np.zeros((2,)))), dtypes=NUMBERS),
+    OpInfo("masked_fill", _masked_fill,
+           samples((T((2, 3)), _MASK, 0.5), (T((2, 3)), _MASK[0], -1.0)),
+           dtypes=NUMBERS),
+    # ------------------------------------------------------------ creation from a Tensor
+    OpInfo("zeros_like", np.zeros_like, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
+           differentiable=False, known_failures={"static": _LIKE_NOT_STATIC}),
+    OpInfo("ones_like", np.ones_like, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
+           differentiable=False, known_failures={"static": _LIKE_NOT_STATIC}),
+    OpInfo("full_like", lambda x, fill_value: np.full_like(x, fill_value),
+           samples((T((2, 3)), 2), (T(()), 0)), dtypes=NUMBERS, differentiable=False,
+           known_failures={"static": _LIKE_NOT_STATIC}),
+    # --------------------------------------------------------------------- search
+    OpInfo("argsort", _argsort,
+           samples((T((2, 4)),), ((T((3, 2)),), {"axis": 0, "descending": True})),
+           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
+    OpInfo("sort", _sort, samples((T((2, 4)),), ((T((3, 2)),), {"axis": 0, "descending": True}))),
+    OpInfo("topk", _topk, samples((T((2, 5)), 2), ((T((4, 3)), 3), {"axis": 0, "largest": False}))),
+]
+
+# Public functions of pylayer without an entry, and why. test_opinfo.py checks that
+# every public function is in OPS or here.
+_CREATION = ("makes a Tensor from shapes and numbers, with no Tensor input to compare "
+             "against a reference (its doctests and the hostile-input table check it)")
+_RANDOM = "draws random numbers: there is no numpy reference for its values"
+_NOT_AN_OP = "not an op on Tensors"
+NOT_IN_DATABASE = {
+    **dict.fromkeys(["to_tensor", "zeros", "ones", "full", "empty", "arange", "linspace",
+                     "eye"], _CREATION),
+    "empty_like": "its values are undefined, so there is nothing to compare",
+    **dict.fromkeys(["rand", "randn", "randint", "uniform", "normal", "bernoulli", "seed",
+                     "get_rng"], _RANDOM),
+    **dict.fromkeys(["grad", "is_grad_enabled", "enable_static", "disable_static",
+                     "in_dynamic_mode", "set_device", "get_device", "is_compiled_with_cuda",
+                     "save", "load", "is_tensor", "create_parameter"], _NOT_AN_OP),
+}
