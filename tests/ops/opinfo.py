@@ -314,8 +314,6 @@ _MASK = np.array([[True, False, True], [False, False, True]])
 _SPECIALS = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -2.5])
 # Static mode infers output shapes by running the op on zero-filled stand-ins, and an
 # integer division by those zeros raises.
-_STATIC_INT_DIVISION = "building it into a Program divides by integer zero stand-ins"
-_LIKE_NOT_STATIC = "the *_like creation ops refuse a static Variable (no static dispatch)"
 
 OPS = [
     # ------------------------------------------------ hot compiled ops (pylayer._ops)
@@ -390,11 +388,8 @@ OPS = [
     OpInfo("where", np.where, samples((_MASK, T((2, 3)), T((2, 3))), (_MASK, T((2, 3)), T((3,))),
                                       (np.array([True, False, True]), T((2, 3)), T((2, 1))))),
     _binary("floor_divide", np.floor_divide, dtypes=INTS, sample_set=_divisor_samples(1, 3),
-            differentiable=False, known_failures=dict.fromkeys(
-                ["static-int32", "static-int64"], _STATIC_INT_DIVISION)),
-    _binary("remainder", np.remainder, sample_set=_divisor_samples(0.7, 2.0), domain=(0.1, 5.0),
-            known_failures=dict.fromkeys(["static-int32", "static-int64"],
-                                         _STATIC_INT_DIVISION)),
+            differentiable=False),
+    _binary("remainder", np.remainder, sample_set=_divisor_samples(0.7, 2.0), domain=(0.1, 5.0)),
     # ----------------------------------------------------------------- reductions
     OpInfo("max", _reduction(np.max), REDUCE_AXES, dtypes=NUMBERS),
     OpInfo("min", _reduction(np.min), REDUCE_AXES, dtypes=NUMBERS),
@@ -510,12 +505,11 @@ OPS = [
            dtypes=NUMBERS),
     # ------------------------------------------------------------ creation from a Tensor
     OpInfo("zeros_like", np.zeros_like, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
-           differentiable=False, known_failures={"static": _LIKE_NOT_STATIC}),
+           differentiable=False),
     OpInfo("ones_like", np.ones_like, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
-           differentiable=False, known_failures={"static": _LIKE_NOT_STATIC}),
+           differentiable=False),
     OpInfo("full_like", lambda x, fill_value: np.full_like(x, fill_value),
-           samples((T((2, 3)), 2), (T(()), 0)), dtypes=NUMBERS, differentiable=False,
-           known_failures={"static": _LIKE_NOT_STATIC}),
+           samples((T((2, 3)), 2), (T(()), 0)), dtypes=NUMBERS, differentiable=False),
     # --------------------------------------------------------------------- search
     OpInfo("argsort", _argsort,
            samples((T((2, 4)),), ((T((3, 2)),), {"axis": 0, "descending": True})),

@@ -183,6 +183,8 @@ def zeros_like(x, dtype=None, name=None):
     >>> pylayer.zeros_like(pylayer.ones([2])).numpy()
     array([0., 0.], dtype=float32)
     """
+    if _state.static_mode:
+        return _state.static_call(zeros_like, x, dtype=dtype, name=name)
     a, np_dtype = _like(x, "zeros_like", dtype)
     return make_tensor(np.zeros(a.shape, np_dtype))
 
@@ -194,6 +196,8 @@ def ones_like(x, dtype=None, name=None):
     >>> pylayer.ones_like(pylayer.zeros([2])).numpy()
     array([1., 1.], dtype=float32)
     """
+    if _state.static_mode:
+        return _state.static_call(ones_like, x, dtype=dtype, name=name)
     a, np_dtype = _like(x, "ones_like", dtype)
     return make_tensor(np.ones(a.shape, np_dtype))
 
@@ -205,6 +209,8 @@ def full_like(x, fill_value, dtype=None, name=None):
     >>> pylayer.full_like(pylayer.zeros([2]), 3.0).numpy()
     array([3., 3.], dtype=float32)
     """
+    if _state.static_mode:
+        return _state.static_call(full_like, x, fill_value, dtype=dtype, name=name)
     a, np_dtype = _like(x, "full_like", dtype)
     return make_tensor(np.full(a.shape, _fill_value(fill_value, "full_like"), np_dtype))
 

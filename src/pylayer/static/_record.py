@@ -54,11 +54,11 @@ def _random_streams_kept():
         np.random.set_state(np_state)
 
 
-def _stand_in(var, size):
+def _stand_in(var, size, int_fill=0):
     shape = [size if d < 0 else d for d in var._shape]
     np_dtype = var._dtype.np_dtype
     if np_dtype.kind not in "fc":
-        return make_tensor(np.zeros(shape, np_dtype))
+        return make_tensor(np.full(shape, int_fill, np_dtype))
     # Floating stand-ins need a gradient, so that the trial shows which
     # outputs are differentiable; an op output rather than a leaf, so that
     # in-place ops (``x[0] = v``) accept them.
@@ -66,9 +66,17 @@ def _stand_in(var, size):
 
 
 def _trial(fn, args, kwargs, variables, size):
-    stand_ins = {id(v): _stand_in(v, size) for v in variables}
-    result = fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
-    return result, stand_ins
+    # Integer stand-ins are zeros (a valid index for any axis), or ones for an op that
+    # divides by them.
+    for int_fill in (0, 1):
+        stand_ins = {id(v): _stand_in(v, size, int_fill) for v in variables}
+        try:
+            result = fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+        except ZeroDivisionError:
+            if int_fill:
+                raise
+            continue
+        return result, stand_ins
 
 
 def _infer(fn, args, kwargs, variables):
