@@ -49,7 +49,7 @@ cdef inline object _arg(object value, str fn, str arg, int position):
     return as_tensor_arg(value, fn, arg, position)
 
 
-cdef inline object _operand(object value, str fn, str arg, int position):
+cpdef object operand(object value, str fn, str arg, int position):
     """Tensor -> its array; a Python number stays a number (numpy's weak promotion)."""
     if isinstance(value, Tensor):
         return (<Tensor>value)._array
@@ -176,7 +176,8 @@ cdef inline object _unary(object ufunc, object a):
 cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 
 
-cdef inline tuple _shape(object x):
+cpdef tuple shape_of(object x):
+    """A Tensor's shape; a number counts as 0-d."""
     return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
 
 
@@ -185,7 +186,7 @@ cdef object _unbroadcast_like(object g, object x):
     if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor>g)._array,
                                                        <cnp.ndarray>(<Tensor>x)._array):
         return g
-    return unbroadcast(g, _shape(x))
+    return unbroadcast(g, shape_of(x))
 
 
 # ------------------------------------------------------------ arithmetic
@@ -203,10 +204,10 @@ def add(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(add, x, y, name=name)
-    xa = _operand(x, "add", "x", 1)
-    ya = _operand(y, "add", "y", 2)
+    xa = operand(x, "add", "x", 1)
+    ya = operand(y, "add", "y", 2)
     out = _arith_array(0, "add", xa, ya)
-    return make_output(out, (x, y), "add", _add_bw, (), False, (_shape(x), _shape(y)))
+    return make_output(out, (x, y), "add", _add_bw, (), False, (shape_of(x), shape_of(y)))
 
 
 def _sub_bw(GradNode node, g):
@@ -223,25 +224,26 @@ def subtract(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(subtract, x, y, name=name)
-    xa = _operand(x, "subtract", "x", 1)
-    ya = _operand(y, "subtract", "y", 2)
+    xa = operand(x, "subtract", "x", 1)
+    ya = operand(y, "subtract", "y", 2)
     out = _arith_array(1, "subtract", xa, ya)
-    return make_output(out, (x, y), "subtract", _sub_bw, (), False, (_shape(x), _shape(y)))
+    return make_output(out, (x, y), "subtract", _sub_bw, (), False, (shape_of(x), shape_of(y)))
 
 
-cdef tuple _saved_operands(GradNode node):
+cpdef tuple saved_operands(GradNode node):
     """(x, y) of a binary op: saved tensors, or the Python numbers kept in attrs."""
     saved = iter(node.saved_tensors())
-    x, y = node.attrs
+    x, y = node.attrs[0], node.attrs[1]
     return (next(saved) if x is None else x, next(saved) if y is None else y)
 
 
-cdef inline tuple _number_attrs(object x, object y):
+cpdef tuple number_attrs(object x, object y):
+    """The numbers among a binary op's operands, None for each Tensor."""
     return (None if isinstance(x, Tensor) else x, None if isinstance(y, Tensor) else y)
 
 
 def _mul_bw(GradNode node, g):
-    x, y = _saved_operands(node)
+    x, y = saved_operands(node)
     gx = _unbroadcast_like(multiply(g, y), x) if node.needs_input_grad[0] else None
     gy = _unbroadcast_like(multiply(g, x), y) if node.needs_input_grad[1] else None
     return (gx, gy)
@@ -261,8 +263,8 @@ def multiply(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(multiply, x, y, name=name)
-    xa = _operand(x, "multiply", "x", 1)
-    ya = _operand(y, "multiply", "y", 2)
+    xa = operand(x, "multiply", "x", 1)
+    ya = operand(y, "multiply", "y", 2)
     out = _arith_array(2, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
@@ -273,7 +275,7 @@ def multiply(x, y, name=None):
 
 
 def _div_bw(GradNode node, g):
-    x, y = _saved_operands(node)
+    x, y = saved_operands(node)
     gx = _unbroadcast_like(divide(g, y), x) if node.needs_input_grad[0] else None
     gy = None
     if node.needs_input_grad[1]:
@@ -294,13 +296,13 @@ def divide(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(divide, x, y, name=name)
-    xa = _operand(x, "divide", "x", 1)
-    ya = _operand(y, "divide", "y", 2)
+    xa = operand(x, "divide", "x", 1)
+    ya = operand(y, "divide", "y", 2)
     out = _arith_array(3, "divide", xa, ya)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
     tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
-    return make_output(out, (x, y), "divide", _div_bw, tensors, False, _number_attrs(x, y))
+    return make_output(out, (x, y), "divide", _div_bw, tensors, False, number_attrs(x, y))
 
 
 def _neg_bw(GradNode node, g):
@@ -734,7 +736,7 @@ cdef object _axes(object axis, int ndim, str fn):
 
 def _sum_bw(GradNode node, g):
     shape, axes, keepdim, dtype = node.attrs
-    g = _sum_bw_expand(g, shape, axes, keepdim)
+    g = expand_grad(g, shape, axes, keepdim)
     # sum(x, dtype=...) changed the dtype: the gradient has x's again.
     return (g if (<Tensor>g)._array.dtype == dtype else cast(g, dtype),)
 
@@ -764,11 +766,11 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 def _mean_bw(GradNode node, g):
     shape, axes, keepdim, count = node.attrs
-    return (divide(_sum_bw_expand(g, shape, axes, keepdim), float(count)),)
+    return (divide(expand_grad(g, shape, axes, keepdim), float(count)),)
 
 
-cdef object _sum_bw_expand(g, shape, axes, keepdim):
-    """Spread a reduction's gradient back over the reduced axes."""
+cpdef object expand_grad(g, shape, axes, keepdim):
+    """Broadcast a reduction's gradient back over the reduced axes (recorded ops)."""
     if not keepdim and len(shape):
         kept = list(shape)
         for a in (axes if axes is not None else range(len(shape))):

@@ -3,11 +3,14 @@ what a node keeps for backward, and how a reduction's gradient is spread back.
 
 A binary op takes a Tensor or a Python number on either side; a number stays a
 "weak" scalar (it does not widen the tensor's dtype), and the node keeps it in
-its attrs instead of saving it.
+its attrs instead of saving it. ``operand``, ``shape_of``, ``saved_operands``,
+``number_attrs`` and ``expand_grad`` are the compiled ops' own, from
+``pylayer._ops``, so that each exists once.
 """
 import numpy as np
 
-from pylayer._ops import as_tensor_arg, broadcast_to, reshape_exact
+from pylayer._ops import (as_tensor_arg, expand_grad, number_attrs, operand,  # noqa: F401
+                          saved_operands, shape_of)
 from pylayer._tensor import Tensor, make_tensor
 
 __all__ = []
@@ -17,25 +20,11 @@ def is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def operand(value, fn, arg, position):
-    """A Tensor's array, or a Python number kept as a weak scalar."""
-    if isinstance(value, Tensor):
-        return value._array
-    if is_number(value):
-        return value
-    return as_tensor_arg(value, fn, arg, position)._array
-
-
 def tensor_pair(x, y, fn):
     """x and y as given when one is a Tensor; otherwise x is made a Tensor."""
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
         x = as_tensor_arg(x, fn, "x", 1)
     return x, y
-
-
-def shape_of(value):
-    """A Tensor's shape; a number counts as 0-d."""
-    return value._array.shape if isinstance(value, Tensor) else ()
 
 
 def shape_text(value):
@@ -66,18 +55,6 @@ def saved_tensors(values):
     return tuple(v for v in values if isinstance(v, Tensor))
 
 
-def number_attrs(x, y):
-    """The numbers among a binary op's operands, None for each Tensor."""
-    return (None if isinstance(x, Tensor) else x, None if isinstance(y, Tensor) else y)
-
-
-def saved_operands(node):
-    """(x, y) of a binary op: the saved tensors, or the numbers kept in attrs."""
-    saved = iter(node.saved_tensors())
-    x, y = node.attrs[:2]
-    return (next(saved) if x is None else x, next(saved) if y is None else y)
-
-
 def zero_grads(node, g):
     """Gradient of a piecewise-constant op: zeros shaped like each tensor input
     (the node's attrs hold the input shapes)."""
@@ -88,13 +65,6 @@ def zero_grads(node, g):
 def kept_shape(shape, axes):
     """``shape`` with the reduced ``axes`` (None: all) kept as size 1."""
     return [1 if axes is None or i in axes else s for i, s in enumerate(shape)]
-
-
-def expand_grad(g, shape, axes, keepdim):
-    """Broadcast a reduction's gradient back over the reduced axes (recorded ops)."""
-    if not keepdim:
-        g = reshape_exact(g, tuple(kept_shape(shape, axes)))
-    return broadcast_to(g, list(shape))
 
 
 def reduced_count(shape, axes):
