@@ -14,7 +14,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop, check_span
+from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
 from pylayer._tensor cimport (Tensor, VersionCounter, wrap, grad_enabled, set_grad_mode,
                              has_unshared_array, refcount, elementwise)
 from pylayer._buffers cimport buffer_like
@@ -469,7 +469,7 @@ cdef object _sum_arrays(object a, object b):
         return elementwise(0, a, b)
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
-    _check_spans(out, a, b)
+    check_spans(out, a, b)
     if cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32:
         binary_loop(0, <const float*>cnp.PyArray_DATA(<cnp.ndarray>a),
                     <const float*>cnp.PyArray_DATA(<cnp.ndarray>b),
@@ -481,22 +481,12 @@ cdef object _sum_arrays(object a, object b):
     return out
 
 
-cdef inline int _check_spans(object out, object a, object b) except -1:
-    """Debug build: a and b hold as many items of out's type as the loop will touch."""
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(<cnp.ndarray>out)
-    cdef int typenum = cnp.PyArray_TYPE(<cnp.ndarray>out)
-    check_span(out, n, typenum)
-    check_span(a, n, typenum)
-    check_span(b, n, typenum)
-    return 0
-
-
 cdef void _add_arrays_into(object acc, object b) except *:
     """acc += b, where the running pass allocated acc and the shapes match."""
     if not _same_float_layout(acc, b):
         np.add(acc, b, out=acc, casting="unsafe")
         return
-    _check_spans(acc, acc, b)
+    check_spans(acc, acc, b)
     if cnp.PyArray_TYPE(<cnp.ndarray>acc) == cnp.NPY_FLOAT32:
         add_into_loop(<float*>cnp.PyArray_DATA(<cnp.ndarray>acc),
                       <const float*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))

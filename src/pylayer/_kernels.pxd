@@ -25,6 +25,21 @@ cdef inline int check_span(object array, Py_ssize_t n, int typenum) except -1:
                              f"{getattr(array, 'dtype', '')} {getattr(array, 'shape', '')})")
     return 0
 
+
+cdef inline int check_spans(object out, object a, object b) except -1:
+    """In a debug build: ``a`` and ``b`` (None: no second operand) hold as many items of
+    ``out``'s type as a loop writing all of ``out`` touches. Compiled out of a release build."""
+    cdef Py_ssize_t n
+    cdef int typenum
+    if PYLAYER_BOUNDS_CHECKED:
+        n = cnp.PyArray_SIZE(<cnp.ndarray>out)
+        typenum = cnp.PyArray_TYPE(<cnp.ndarray>out)
+        check_span(out, n, typenum)
+        check_span(a, n, typenum)
+        if b is not None:
+            check_span(b, n, typenum)
+    return 0
+
 # Up to this many elements a C loop beats numpy's per-call dispatch; beyond it
 # numpy's run-time-dispatched SIMD loops win, so the fast paths hand over.
 cdef enum:

@@ -13,7 +13,7 @@ cimport numpy as cnp
 from pylayer._tensor cimport Tensor, elementwise, has_shape, static_mode_on, wrap
 from pylayer._buffers cimport buffer_like
 from pylayer._engine cimport GradNode, make_output
-from pylayer._kernels cimport (SMALL_ARRAY, check_span, tanh_backward_loop, sigmoid_forward_loop,
+from pylayer._kernels cimport (SMALL_ARRAY, check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
 from pylayer._tensor import to_array, convert_dtype
@@ -383,7 +383,7 @@ cdef object _arith(int op, object x, object y):
                 return None
             out = _empty_like(x)
             n = cnp.PyArray_SIZE(out)
-            _check_spans(n, out, x, y)
+            check_spans(out, x, y)
             if _is_single(x):
                 binary_loop(op, <const float*>_data(x), <const float*>_data(y), <float*>_data(out), n)
             else:
@@ -405,21 +405,12 @@ cdef object _arith(int op, object x, object y):
     s = number
     out = _empty_like(array)
     n = cnp.PyArray_SIZE(out)
-    _check_spans(n, out, array, None)
+    check_spans(out, array, None)
     if _is_single(array):
         scalar_loop(op, <const float*>_data(array), <float>s, scalar_first, <float*>_data(out), n)
     else:
         scalar_loop(op, <const double*>_data(array), s, scalar_first, <double*>_data(out), n)
     return out
-
-
-cdef inline int _check_spans(Py_ssize_t n, cnp.ndarray out, object a, object b) except -1:
-    """Debug build: every array a loop writes or reads has ``n`` items of out's type."""
-    check_span(out, n, cnp.PyArray_TYPE(out))
-    check_span(a, n, cnp.PyArray_TYPE(out))
-    if b is not None:
-        check_span(b, n, cnp.PyArray_TYPE(out))
-    return 0
 
 
 # Below this many elements the C loop beats numpy's dispatch; above it
@@ -436,7 +427,7 @@ cdef object _sigmoid_array(object a):
         out += 1
         return np.reciprocal(out, out=out)
     out = _empty_like(a)
-    _check_spans(n, out, a, None)
+    check_spans(out, a, None)
     if _is_single(a):
         sigmoid_forward_loop(<const float*>_data(a), <float*>_data(out), n)
     else:
@@ -448,7 +439,7 @@ cdef object _grad_kernel(int which, object y, object g):
     """One of the fused backward loops: 0 tanh, 1 sigmoid, 2 relu."""
     cdef cnp.ndarray out = _empty_like(y)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
-    _check_spans(n, out, y, g)
+    check_spans(out, y, g)
     if _is_single(y):
         if which == 0:
             tanh_backward_loop(<const float*>_data(y), <const float*>_data(g), <float*>_data(out), n)

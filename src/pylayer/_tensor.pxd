@@ -22,7 +22,8 @@ cdef class Tensor:
     cdef readonly list _hooks          # gradient hooks of a leaf, or None
     cdef public bint _retain_grads
     # The backward pass that allocated this gradient and showed it to no user
-    # code (0: none). Only that pass may write into it.
+    # code (0: none; the engine's SEEN: user code has had it). Only that pass
+    # may write into it.
     cdef unsigned long long _grad_pass
     # The leaf's .grad was assigned by the user (so clear_grad must not zero it in place).
     cdef bint _grad_from_user

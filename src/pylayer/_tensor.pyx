@@ -203,18 +203,24 @@ def _shown(data):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-cdef object checked_array(object array, str fn, str arg):
-    """``array`` as a Tensor may store it: an exact ndarray (a subclass is viewed as
-    its base class; a masked array, whose mask would be lost, is refused) of a
-    supported dtype."""
-    if not cnp.PyArray_Check(array):
-        raise TypeError(f"{fn}(): argument '{arg}' must be a numpy array, got "
-                        f"{type(array).__name__}")
+cdef object _plain(object array, str fn, str arg):
+    """An ndarray as a plain ndarray: a subclass is viewed as its base class; a masked
+    array, whose mask would be lost, is refused."""
+    if cnp.PyArray_CheckExact(array):
+        return array
     if isinstance(array, np.ma.MaskedArray):
         raise TypeError(f"{fn}(): argument '{arg}' is a numpy masked array; its mask would be "
                         f"lost: pass array.filled(value) or np.asarray(array) explicitly")
-    if not cnp.PyArray_CheckExact(array):
-        array = array.view(np.ndarray)
+    return array.view(np.ndarray)
+
+
+cdef object checked_array(object array, str fn, str arg):
+    """``array`` as a Tensor may store it: a plain ndarray (see _plain) of a supported
+    dtype."""
+    if not cnp.PyArray_Check(array):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a numpy array, got "
+                        f"{type(array).__name__}")
+    array = _plain(array, fn, arg)
     if array.dtype not in _BY_NUMPY:
         raise TypeError(f"{fn}(): argument '{arg}' must hold one of {_DTYPE_NAMES}, got "
                         f"data of numpy dtype {array.dtype}")
@@ -234,9 +240,7 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
     if isinstance(data, Tensor):
         arr = (<Tensor>data)._array
     elif isinstance(data, np.ndarray):
-        if isinstance(data, np.ma.MaskedArray):
-            checked_array(data, fn, arg)        # raises
-        arr = data if cnp.PyArray_CheckExact(data) else data.view(np.ndarray)
+        arr = _plain(data, fn, arg)
     elif isinstance(data, (bool, int, float, np.generic, list, tuple)):
         arr = _from_python(data, target, fn, arg)
     else:

@@ -11,6 +11,17 @@ def leaf(values, dtype="float64"):
     return paddle.to_tensor(values, dtype=dtype, stop_gradient=False)
 
 
+class Drop(PyLayer):
+    """Backward gives its input no gradient (None)."""
+    @staticmethod
+    def forward(ctx, a):
+        return a * 3.0
+
+    @staticmethod
+    def backward(ctx, g):
+        return None
+
+
 class Returns(PyLayer):
     """Backward returns ``make(dy)``: a gradient of another shape."""
     @staticmethod
@@ -99,15 +110,6 @@ def test_an_upstream_pylayer_runs_with_zeros_when_a_downstream_one_returns_none(
             calls.append(g.numpy().tolist())
             return g * 2.0
 
-    class Drop(PyLayer):
-        @staticmethod
-        def forward(ctx, a):
-            return a * 3.0
-
-        @staticmethod
-        def backward(ctx, g):
-            return None
-
     x = leaf([1.0, 2.0])
     Drop.apply(paddle.tanh(Up.apply(x))).sum().backward()
     assert calls == [[0.0, 0.0]]                     # Paddle 3.3.1 and PyTorch 2.13 agree
@@ -128,15 +130,6 @@ def test_without_materialized_grads_the_upstream_pylayer_gets_none():
             calls.append(g)
             return g
 
-    class Drop(PyLayer):
-        @staticmethod
-        def forward(ctx, a):
-            return a * 3.0
-
-        @staticmethod
-        def backward(ctx, g):
-            return None
-
     x = leaf([1.0, 2.0])
     Drop.apply(Up.apply(x)).sum().backward()
     assert calls == [None]
@@ -144,15 +137,6 @@ def test_without_materialized_grads_the_upstream_pylayer_gets_none():
 
 
 def test_only_built_in_ops_below_a_none_leave_the_leaf_without_a_gradient():
-    class Drop(PyLayer):
-        @staticmethod
-        def forward(ctx, a):
-            return a * 3.0
-
-        @staticmethod
-        def backward(ctx, g):
-            return None
-
     x = leaf([1.0, 2.0])
     Drop.apply(paddle.tanh(x * 2.0)).sum().backward()
     assert x.grad is None                            # PyTorch's rule (Paddle fills zeros)
