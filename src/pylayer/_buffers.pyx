@@ -28,7 +28,6 @@ cnp.import_array()
 
 __all__ = ["memory_stats", "empty_cache", "set_pool_limit"]
 
-cdef Py_ssize_t POOL_MIN_BYTES = 256 * 1024
 cdef bint _pool_on = os.environ.get("PYLAYER_BUFFER_POOL", "1") not in ("0", "", "off", "false")
 cdef Py_ssize_t _limit = int(float(os.environ.get("PYLAYER_BUFFER_POOL_MB", "256")) * 2 ** 20)
 cdef dict _free = {}               # nbytes -> list of free memory (1-D uint8 arrays)

@@ -10,8 +10,10 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._tensor cimport Tensor, elementwise, has_shape, static_mode_on, wrap
-from pylayer._buffers cimport buffer_like
+from pylayer._tensor cimport (Tensor, elementwise, grad_enabled, has_shape, has_unshared_array,
+                              install_arithmetic, static_mode_on, wrap)
+from pylayer._buffers cimport POOL_MIN_BYTES, buffer_like
+from pylayer._temporaries cimport is_running_binary_op
 from pylayer._engine cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
@@ -147,13 +149,16 @@ cdef inline bint _is_float64_array(object a):
     return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64
 
 
-cdef inline object _arith_array(int op, str fn, object xa, object ya):
-    """The array of x (+ - * /) y: a C loop when it pays, else numpy.
+cdef inline object _arith_array(int op, str fn, object xa, object ya, object into=None):
+    """The array of x (+ - * /) y: a C loop when it pays, else numpy; written into
+    ``into`` when given (an operand's array that may take the result).
 
     float64 only when an operand is a float64 array: integers with a Python
     float, integers divided, or int64 with float32 give float32, Paddle's
     default float.
     """
+    if into is not None:
+        return elementwise(op, xa, ya, into)
     out = _arith(op, xa, ya)
     if out is not None:
         return out
@@ -164,6 +169,73 @@ cdef inline object _arith_array(int op, str fn, object xa, object ya):
     if out.dtype == _FLOAT64 and not _is_float64_array(xa) and not _is_float64_array(ya):
         return out.astype(np.float32)
     return out
+
+
+# BINARY_OP's argument for each of _arith's operations: 0 add, 1 subtract, 2 multiply, 3 divide.
+cdef int[4] _BINARY_OPERATION = [0, 10, 5, 11]
+
+
+cdef inline bint _takes_result(object a, object other):
+    """``a`` is a large float array that ``a (op) other`` and ``other (op) a`` would give
+    a result of exactly its dtype and shape."""
+    if not (_is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+            and cnp.PyArray_NBYTES(<cnp.ndarray>a) >= POOL_MIN_BYTES):
+        return False
+    if type(other) is float or type(other) is int:
+        return True
+    return _same_layout(a, other)
+
+
+cdef object _temporary_target(int op, object x, object y, int sole_references):
+    """The array of an operand of ``x (op) y`` that the running Python expression made
+    and that nothing else can reach, when the result fits it: the result is then
+    written there instead of into a fresh array (numpy elides its temporaries the
+    same way). None otherwise. ``sole_references``: which operands only the
+    operator's caller refers to (bit 0: x, bit 1: y)."""
+    cdef Tensor candidate
+    if (sole_references & 1 and isinstance(x, Tensor)
+            and _takes_result((<Tensor>x)._array,
+                              (<Tensor>y)._array if isinstance(y, Tensor) else y)):
+        candidate = <Tensor>x
+    elif (sole_references & 2 and isinstance(y, Tensor)
+            and _takes_result((<Tensor>y)._array,
+                              (<Tensor>x)._array if isinstance(x, Tensor) else x)):
+        candidate = <Tensor>y
+    else:
+        return None
+    if _keeps_operands(op, x, y) or not has_unshared_array(candidate):
+        return None
+    if not is_running_binary_op(x, y, _BINARY_OPERATION[op]):
+        return None
+    return candidate._array
+
+
+cdef inline bint _keeps_operands(int op, object x, object y):
+    """Whether ``x (op) y`` records a node that keeps its tensor operands for backward:
+    multiply of two tensors, divide by a tensor, when a gradient is needed."""
+    if op < 2 or not isinstance(y, Tensor) or (op == 2 and not isinstance(x, Tensor)):
+        return False
+    if not grad_enabled():
+        return False
+    return not (<Tensor>y).stop_gradient or (isinstance(x, Tensor) and not (<Tensor>x).stop_gradient)
+
+
+cdef object _arithmetic(int op, object x, object y, int sole_references):
+    """Tensor's ``+ - * /`` (installed into _tensor): the ops, with the result written
+    into a temporary operand when one is proven."""
+    if static_mode_on():
+        return (add, subtract, multiply, divide)[op](x, y)
+    into = _temporary_target(op, x, y, sole_references) if sole_references else None
+    if op == 0:
+        return _add(x, y, into)
+    if op == 1:
+        return _subtract(x, y, into)
+    if op == 2:
+        return _multiply(x, y, into)
+    return _divide(x, y, into)
+
+
+install_arithmetic(_arithmetic)
 
 
 cdef object _np_tanh = np.tanh   # looked up once instead of on every call
@@ -204,9 +276,13 @@ def add(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(add, x, y, name=name)
+    return _add(x, y, None)
+
+
+cdef object _add(object x, object y, object into):
     xa = operand(x, "add", "x", 1)
     ya = operand(y, "add", "y", 2)
-    out = _arith_array(0, "add", xa, ya)
+    out = _arith_array(0, "add", xa, ya, into)
     return make_output(out, (x, y), "add", _add_bw, (), False, (shape_of(x), shape_of(y)))
 
 
@@ -224,9 +300,13 @@ def subtract(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(subtract, x, y, name=name)
+    return _subtract(x, y, None)
+
+
+cdef object _subtract(object x, object y, object into):
     xa = operand(x, "subtract", "x", 1)
     ya = operand(y, "subtract", "y", 2)
-    out = _arith_array(1, "subtract", xa, ya)
+    out = _arith_array(1, "subtract", xa, ya, into)
     return make_output(out, (x, y), "subtract", _sub_bw, (), False, (shape_of(x), shape_of(y)))
 
 
@@ -263,9 +343,13 @@ def multiply(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(multiply, x, y, name=name)
+    return _multiply(x, y, None)
+
+
+cdef object _multiply(object x, object y, object into):
     xa = operand(x, "multiply", "x", 1)
     ya = operand(y, "multiply", "y", 2)
-    out = _arith_array(2, "multiply", xa, ya)
+    out = _arith_array(2, "multiply", xa, ya, into)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
     # Times a number: a scale, which needs no saved tensor.
@@ -296,9 +380,13 @@ def divide(x, y, name=None):
     """
     if static_mode_on():
         return _state.static_call(divide, x, y, name=name)
+    return _divide(x, y, None)
+
+
+cdef object _divide(object x, object y, object into):
     xa = operand(x, "divide", "x", 1)
     ya = operand(y, "divide", "y", 2)
-    out = _arith_array(3, "divide", xa, ya)
+    out = _arith_array(3, "divide", xa, ya, into)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
     tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))

@@ -269,18 +269,29 @@ cdef object _engine_backward = None
 cdef long _name_counter = 0
 
 
-# The arithmetic operators' functions, looked up once at install.
-cdef object _add = None, _subtract = None, _multiply = None, _divide = None
+# The arithmetic behind + - * / (installed by pylayer._ops): a C call, no lookup.
+cdef arithmetic_fn _arithmetic = NULL
+
+
+cdef void install_arithmetic(arithmetic_fn fn) noexcept:
+    global _arithmetic
+    _arithmetic = fn
+
+
+cdef inline int _sole_references(object x, object y) noexcept:
+    """Which operands of an operator call have no reference but the caller's (bit 0:
+    x, bit 1: y). A Tensor operator's arguments are borrowed from whoever called the
+    operator, so this is a necessary condition for an operand to be a temporary, not a
+    proof: _ops asks pylayer._temporaries for the proof."""
+    return (refcount(<void*>x) == 1) | ((refcount(<void*>y) == 1) << 1)
 
 
 def install(ops_namespace, backward_function):
     """Give Tensor its operators and ``backward`` (``backward_function(tensor, grad_tensor,
     retain_graph)``, from pylayer.autograd.functional); done once by pylayer/__init__."""
-    global _ops, _engine_backward, _add, _subtract, _multiply, _divide
+    global _ops, _engine_backward
     _ops = ops_namespace
     _engine_backward = backward_function
-    _add, _subtract = ops_namespace.add, ops_namespace.subtract
-    _multiply, _divide = ops_namespace.multiply, ops_namespace.divide
 
 
 cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
@@ -654,28 +665,28 @@ cdef class Tensor:
 
     # ------------------------------------------------------------ operators
     def __add__(self, other):
-        return _add(self, other)
+        return _arithmetic(0, self, other, _sole_references(self, other))
 
     def __radd__(self, other):
-        return _add(other, self)
+        return _arithmetic(0, other, self, _sole_references(other, self))
 
     def __sub__(self, other):
-        return _subtract(self, other)
+        return _arithmetic(1, self, other, _sole_references(self, other))
 
     def __rsub__(self, other):
-        return _subtract(other, self)
+        return _arithmetic(1, other, self, _sole_references(other, self))
 
     def __mul__(self, other):
-        return _multiply(self, other)
+        return _arithmetic(2, self, other, _sole_references(self, other))
 
     def __rmul__(self, other):
-        return _multiply(other, self)
+        return _arithmetic(2, other, self, _sole_references(other, self))
 
     def __truediv__(self, other):
-        return _divide(self, other)
+        return _arithmetic(3, self, other, _sole_references(self, other))
 
     def __rtruediv__(self, other):
-        return _divide(other, self)
+        return _arithmetic(3, other, self, _sole_references(other, self))
 
     def __floordiv__(self, other):
         return _ops.floor_divide(self, other)

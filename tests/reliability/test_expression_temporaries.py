@@ -1,0 +1,205 @@
+"""``+ - * /`` write into an operand only when it is proven a temporary of the running
+expression (pylayer._temporaries): the running frame executes that very BINARY_OP on
+that very stack operand, and nothing else refers to it.
+
+The borrowed-reference attacks (argument unpacking, partial, bound methods, starmap)
+are in test_exact_shortcuts.py; these tests check that the shortcut is taken where it
+is proven, and that no other holder of the memory (a name, a view, a numpy array, an
+object array, a saved tensor) ever sees a changed value.
+"""
+import platform
+import sys
+
+import numpy as np
+import pytest
+
+import pylayer as paddle
+from pylayer import device
+from pylayer._temporaries import binary_op_stack_depths, proof_available
+
+N = 1 << 18                 # 1 MB of float32: a large array
+
+
+def _data(seed, dtype="float32"):
+    return np.random.default_rng(seed).uniform(0.5, 1.5, N).astype(dtype)
+
+
+def _new_arrays(fn):
+    """How many large arrays ``fn()`` asked for (pool hits + misses), and its result."""
+    before = device.memory_stats()
+    result = fn()
+    after = device.memory_stats()
+    return (after["hits"] + after["misses"]) - (before["hits"] + before["misses"]), result
+
+
+needs_proof = pytest.mark.skipif(not proof_available(),
+                                 reason="the frame proof exists on CPython 3.11 only")
+
+
+def test_the_proof_is_on_where_the_interpreter_allows_it():
+    on_cpython_311 = (platform.python_implementation() == "CPython"
+                      and sys.version_info[:2] == (3, 11))
+    assert proof_available() is on_cpython_311
+
+
+@needs_proof
+def test_a_chain_of_temporaries_uses_one_new_array_like_numpy():
+    y, dy = paddle.to_tensor(_data(0)), paddle.to_tensor(_data(1))
+    count, result = _new_arrays(lambda: dy * (1 - y * y))
+    assert count == 1
+    np.testing.assert_array_equal(result.numpy(), _data(1) * (1 - _data(0) * _data(0)))
+
+
+@needs_proof
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("expression, new_arrays", [
+    (lambda a, b: (a * 2.0) + b, 1),
+    (lambda a, b: b + (a * 2.0), 1),
+    (lambda a, b: (a * 2.0) - b, 1),
+    (lambda a, b: b - (a * 2.0), 1),
+    (lambda a, b: (a + 1.0) * b, 1),
+    (lambda a, b: b * (a + 1.0), 1),
+    (lambda a, b: (a + 1.0) / b, 1),
+    (lambda a, b: b / (a + 1.0), 1),
+    (lambda a, b: 3 - (a * b), 1),
+    (lambda a, b: 2.0 / (a + b), 1),
+    (lambda a, b: ((a + b) * (a - b)) / 4, 2),
+])
+def test_results_written_into_temporaries_are_numpys(expression, new_arrays, dtype):
+    a_np, b_np = _data(2, dtype), _data(3, dtype)
+    a, b = paddle.to_tensor(a_np), paddle.to_tensor(b_np)
+    count, result = _new_arrays(lambda: expression(a, b))
+    assert count == new_arrays
+    np.testing.assert_array_equal(result.numpy(), expression(a_np, b_np))
+    assert result.dtype == dtype
+    np.testing.assert_array_equal(a.numpy(), a_np)      # the named operands never change
+    np.testing.assert_array_equal(b.numpy(), b_np)
+
+
+@needs_proof
+def test_temporaries_are_proven_in_every_kind_of_frame():
+    a = paddle.to_tensor(_data(4))
+    expected = (_data(4) * 2.0) + 1.0
+
+    def in_a_function():
+        return (a * 2.0) + 1.0
+
+    def in_an_exception_handler():
+        try:
+            raise KeyError
+        except KeyError:
+            return (a * 2.0) + 1.0
+
+    def in_a_generator():
+        yield (a * 2.0) + 1.0
+
+    def in_a_with_block():
+        with paddle.no_grad():
+            return (a * 2.0) + 1.0
+
+    def as_a_call_argument():
+        return paddle.add(0.0, (a * 2.0) + 1.0)
+
+    for name, run in [("function", in_a_function), ("handler", in_an_exception_handler),
+                      ("generator", lambda: next(in_a_generator())),
+                      ("comprehension", lambda: [(a * 2.0) + 1.0 for _ in range(1)][0]),
+                      ("with", in_a_with_block), ("call argument", as_a_call_argument)]:
+        count, result = _new_arrays(run)
+        assert count <= 2, name       # (a * 2.0) is new; + 1.0 writes into it
+        np.testing.assert_array_equal(result.numpy(), expected, err_msg=name)
+
+
+def test_a_named_operand_is_never_written_into():
+    a = paddle.to_tensor(_data(5))
+    t = a * 2.0
+    result = t + 1.0
+    np.testing.assert_array_equal(t.numpy(), _data(5) * 2.0)
+    np.testing.assert_array_equal(result.numpy(), _data(5) * 2.0 + 1.0)
+
+
+def test_memory_a_numpy_array_shares_is_never_written_into():
+    user = _data(6)
+    result = paddle.Tensor(user) + 1.0
+    np.testing.assert_array_equal(user, _data(6))
+    np.testing.assert_array_equal(result.numpy(), _data(6) + 1.0)
+
+
+def test_a_temporary_held_inside_an_object_array_is_never_written_into():
+    # numpy's object loop calls the operator with a reference borrowed from the
+    # array, while the frame runs a BINARY_OP whose operands are the array and 2.0.
+    boxes = np.empty(1, dtype=object)
+    boxes[0] = paddle.to_tensor(_data(7))
+    doubled = boxes * 2.0
+    np.testing.assert_array_equal(boxes[0].numpy(), _data(7))
+    np.testing.assert_array_equal(doubled[0].numpy(), _data(7) * 2.0)
+
+
+def test_a_temporary_with_a_view_is_never_written_into():
+    a = paddle.to_tensor(_data(8))
+    views = []
+
+    def keep_a_view(t):
+        views.append(t.numpy()[:4])
+        return t
+
+    result = keep_a_view(a * 2.0) + 1.0
+    np.testing.assert_array_equal(views[0], _data(8)[:4] * 2.0)
+    np.testing.assert_array_equal(result.numpy(), _data(8) * 2.0 + 1.0)
+
+
+def test_operands_an_op_keeps_for_backward_are_never_written_into():
+    x = paddle.to_tensor(_data(9), stop_gradient=False)
+    # multiply keeps both tensor operands; tanh keeps its output.
+    loss = ((x * 2.0) * (x * 3.0)).sum() + (paddle.tanh(x) * 2.0).sum()
+    loss.backward()
+    x_np = _data(9).astype("float64")
+    expected = 12.0 * x_np + 2.0 * (1 - np.tanh(x_np) ** 2)
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-5)
+
+
+def test_gradients_through_expressions_with_temporaries_match_central_differences():
+    # gradcheck perturbs one element at a time, too slow for a large array: compare
+    # the directional derivative along a random direction instead (float64).
+    rng = np.random.default_rng(10)
+    x_np, direction = rng.uniform(0.5, 1.5, N // 4), rng.standard_normal(N // 4)
+
+    def f(x):
+        return (((x * 2.0) + 1.0) * ((x - 3.0) / (x + 2.0)) - (1 - x * x)).sum()
+
+    x = paddle.to_tensor(x_np, stop_gradient=False)
+    f(x).backward()
+    eps = 1e-6
+    numeric = (float(f(paddle.to_tensor(x_np + eps * direction)))
+               - float(f(paddle.to_tensor(x_np - eps * direction)))) / (2 * eps)
+    assert np.isclose(float(x.grad.numpy() @ direction), numeric, rtol=1e-6)
+
+
+def _code_objects(code):
+    yield code
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            yield from _code_objects(const)
+
+
+def test_stack_depths_stay_within_the_compilers_stack_size():
+    import fractions
+    import json.decoder
+    import statistics
+    import textwrap
+
+    checked = 0
+    for module in (fractions, json.decoder, statistics, textwrap):
+        source = open(module.__file__, encoding="utf-8").read()
+        for code in _code_objects(compile(source, module.__file__, "exec")):
+            for depth, operation in binary_op_stack_depths(code).values():
+                assert 2 <= depth <= code.co_stacksize, (code.co_name, depth)
+                checked += 1
+    assert checked > 100
+
+
+def test_stack_depths_of_a_known_function():
+    def f(a, b):
+        return a * (1 - b)
+    depths = sorted(binary_op_stack_depths(f.__code__).values())
+    assert [operation for _, operation in depths] == [5, 10]   # * then -
+    assert [depth for depth, _ in depths] == [2, 3]
