@@ -2,7 +2,7 @@
 declared dtype, gradcheck and gradgradcheck in float64, the same numbers in a static
 Program as in dynamic mode, and a light fuzz over shapes and values for the
 elementwise ops."""
-import importlib.util
+import importlib
 import inspect
 import math
 import pathlib
@@ -228,13 +228,10 @@ def test_every_entry_has_a_unique_id_a_dtype_and_samples():
 
 def hostile_calls():
     """tests/reliability/_hostile_calls.py, the hostile-input part of the database."""
-    if "_hostile_calls" in sys.modules:
-        return sys.modules["_hostile_calls"]
-    path = pathlib.Path(__file__).parent.parent / "reliability" / "_hostile_calls.py"
-    spec = importlib.util.spec_from_file_location("_hostile_calls", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    reliability = str(pathlib.Path(__file__).parent.parent / "reliability")
+    if reliability not in sys.path:
+        sys.path.append(reliability)
+    return importlib.import_module("_hostile_calls")
 
 
 def test_every_op_has_an_entry_in_the_hostile_input_table():

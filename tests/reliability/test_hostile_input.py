@@ -4,7 +4,7 @@ anything else.
 The walker lists every callable in the ``__all__`` of ``pylayer`` and of each
 public submodule (as ``tests/api/test_docstrings.py`` does) and FAILS for one
 that has no entry in ``_hostile_calls.CALLS``, and for a public method with
-parameters that is neither in ``METHODS`` nor in ``EXEMPT``: a new function
+parameters that is neither in ``_hostile_methods.METHODS`` nor in ``EXEMPT``: a new function
 cannot skip this test. Each entry's valid call must succeed; then each
 argument in turn is replaced by every hostile value of its kind (strings,
 None, dicts, ragged lists, object arrays, integer tensors for float-only
@@ -27,7 +27,9 @@ import pylayer
 from pylayer import _engine, static
 from pylayer._tensor import set_grad_enabled_flag
 
-from _hostile_calls import CALLS, EXEMPT, HOSTILE, METHODS
+from _hostile_calls import CALLS
+from _hostile_methods import EXEMPT, METHODS
+from _hostile_values import HOSTILE
 
 TIME_LIMIT = 2  # seconds for one call; hostile input must never make a call hang
 
@@ -92,7 +94,7 @@ def test_every_public_method_with_parameters_has_an_entry_or_an_exemption():
                     and (obj, name) not in EXEMPT:
                 missing.append(f"{qualname}.{name}")
     assert not missing, (f"add these methods to METHODS (or, with a reason, to EXEMPT) in "
-                         f"tests/reliability/_hostile_calls.py: {missing}")
+                         f"tests/reliability/_hostile_methods.py: {missing}")
 
 
 # ------------------------------------------------------------------ running

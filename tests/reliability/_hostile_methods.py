@@ -1,0 +1,237 @@
+"""How to call every public method of pylayer's public classes with valid arguments.
+
+``METHODS`` maps ``(class, method name)`` to a :class:`Call` whose ``setup``
+makes the object (see ``_hostile_calls.py`` for the format). ``EXEMPT`` lists,
+with a reason, the public methods whose arguments have nothing to corrupt
+(``*args`` pass-throughs, boolean flags).
+"""
+import numpy as np
+
+import pylayer
+from pylayer import autograd, demo, nn, optimizer, static
+from pylayer.nn import initializer
+
+from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optimizer,
+                            _program, _block, _static_net, _chw, _ncl, _scheduler, _made)
+
+# ------------------------------------------------------------------ methods
+INPUT_IS_X = {"input": ("x",)}  # a layer's forward hands its input to a functional's x
+
+METHODS = {
+    (pylayer.Tensor, "item"): Call(A("index", _value(1), "int"), setup=lambda env: env.update(
+        self=f23())),
+    (pylayer.Tensor, "astype"): Call(A("dtype", _value("float64"), "dtype_required"),
+                                     setup=lambda env: env.update(self=f23())),
+    (pylayer.Tensor, "backward"): Call(A("grad_tensor", _value(None), "tensor_or_none"),
+                                       setup=lambda env: (_graph(env),
+                                                          env.update(self=env["x"] * 2)),
+                                       extra=[("a gradient of the wrong shape",
+                                               {"grad_tensor": lambda env: pylayer.ones([3])},
+                                               "grad_tensor")]),
+    (pylayer.Tensor, "register_hook"): Call(A("hook", _value(lambda g: g), "callable"),
+                                            setup=lambda env: (_graph(env),
+                                                               env.update(self=env["x"]))),
+    (nn.Layer, "add_sublayer"): Call(A("name", _value("inner"), "str"),
+                                     A("sublayer", lambda env: nn.ReLU(), "layer_or_none"),
+                                     setup=_layer),
+    (nn.Layer, "add_parameter"): Call(A("name", _value("scale"), "str"),
+                                      A("parameter", lambda env: pylayer.create_parameter(
+                                          [1], "float32"), "parameter_or_none"),
+                                      setup=_layer),
+    (nn.Layer, "register_buffer"): Call(A("name", _value("running"), "str"),
+                                        A("tensor", f3, "tensor_or_none"), setup=_layer),
+    (nn.Layer, "create_parameter"): Call(A("shape", _value([2, 3]), "shape"),
+                                         K("attr", _value(None), "param_attr"),
+                                         K("dtype", _value("float64"), "dtype"), setup=_layer),
+    (nn.Layer, "set_state_dict"): Call(A("state_dict", lambda env: env["self"].state_dict(),
+                                         "state_dict"), setup=_layer),
+    (nn.Layer, "set_dict"): Call(A("state_dict", lambda env: env["self"].state_dict(),
+                                   "state_dict"), setup=_layer, names=("set_state_dict",)),
+    (nn.Layer, "load_dict"): Call(A("state_dict", lambda env: env["self"].state_dict(),
+                                    "state_dict"), setup=_layer, names=("set_state_dict",)),
+    (nn.Layer, "named_sublayers"): Call(K("prefix", _value("p"), "str"), setup=_layer),
+    (nn.Layer, "named_parameters"): Call(K("prefix", _value("p"), "str"), setup=_layer),
+    (nn.Layer, "named_buffers"): Call(K("prefix", _value("p"), "str"), setup=_layer),
+    (nn.Layer, "state_dict"): Call(K("destination", _value(None), "dict_or_none"),
+                                   K("structured_name_prefix", _value("p."), "str"),
+                                   setup=_layer),
+    (nn.Linear, "forward"): Call(A("input", f23, "float_tensor"), setup=_layer,
+                                 names=("linear",), aliases=INPUT_IS_X,
+                                 extra=[("an input of the wrong width",
+                                         {"input": lambda env: pylayer.ones([2, 4])}, "input")]),
+    (nn.Dropout, "forward"): Call(A("input", f23, "float_tensor"), names=("dropout",),
+                                  aliases=INPUT_IS_X,
+                                  setup=lambda env: env.update(self=nn.Dropout(0.5))),
+    (nn.Sequential, "forward"): Call(A("input", f23, "float_tensor"), names=("linear",),
+                                     aliases=INPUT_IS_X,
+                                     setup=lambda env: env.update(self=nn.Sequential(
+                                         nn.Linear(3, 2), nn.Tanh()))),
+    (nn.ReLU, "forward"): Call(A("x", f23, "tensor"), names=("relu",), setup=lambda env: env.update(
+        self=nn.ReLU())),
+    (nn.LeakyReLU, "forward"): Call(A("x", f23, "float_tensor"), names=("leaky_relu",), setup=lambda env: env.update(
+        self=nn.LeakyReLU())),
+    (nn.GELU, "forward"): Call(A("x", f23, "float_tensor"), names=("gelu",), setup=lambda env: env.update(
+        self=nn.GELU())),
+    (nn.Sigmoid, "forward"): Call(A("x", f23, "math_tensor"), names=("sigmoid",), setup=lambda env: env.update(
+        self=nn.Sigmoid())),
+    (nn.Tanh, "forward"): Call(A("x", f23, "math_tensor"), names=("tanh",), setup=lambda env: env.update(
+        self=nn.Tanh())),
+    (nn.Softmax, "forward"): Call(A("x", f23, "float_tensor"), names=("softmax",), setup=lambda env: env.update(
+        self=nn.Softmax())),
+    (nn.LogSoftmax, "forward"): Call(A("x", f23, "float_tensor"), names=("log_softmax",),
+                                     setup=lambda env: env.update(
+        self=nn.LogSoftmax())),
+    (nn.MSELoss, "forward"): Call(A("input", f23, "float_tensor"), A("label", f23, "float_tensor"),
+                                  names=("mse_loss",),
+                                  setup=lambda env: env.update(self=nn.MSELoss())),
+    (nn.CrossEntropyLoss, "forward"): Call(
+        A("input", f23, "float_tensor"), A("label", lambda env: pylayer.to_tensor([2, 0]),
+                                           "int_tensor"), names=("cross_entropy",),
+        setup=lambda env: env.update(self=nn.CrossEntropyLoss())),
+    (demo.MLP, "forward"): Call(A("x", lambda env: pylayer.ones([4, 2]), "float_tensor"),
+                                names=("linear",),
+                                setup=lambda env: env.update(self=demo.MLP(2, 4, 3))),
+    (optimizer.Optimizer, "set_lr"): Call(A("value", _value(0.5), "non_negative"),
+                                          setup=_optimizer(optimizer.SGD)),
+    (optimizer.Optimizer, "minimize"): Call(
+        A("loss", lambda env: env["layer"](f23()).sum(), "tensor"),
+        setup=_optimizer(optimizer.SGD)),
+    (optimizer.Optimizer, "set_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
+        setup=_optimizer(optimizer.Adam)),
+    (static.Program, "block"): Call(A("index", _value(0), "int"), setup=_program),
+    (static.Program, "clone"): Call(K("for_test", _value(True), None), setup=_program),
+    (static.Block, "var"): Call(A("name", _value("v"), "str"), setup=lambda env: (
+        _block(env), env["self"].create_var(name="v", shape=[1], dtype="float32"))),
+    (static.Block, "has_var"): Call(A("name", _value("v"), "str"), setup=_block),
+    (static.Block, "create_var"): Call(K("name", _value("v2"), "str_or_none"),
+                                       K("dtype", _value("float32"), "dtype"),
+                                       K("shape", _value([2, 3]), "shape_or_none"),
+                                       setup=_block),
+    (static.Block, "create_parameter"): Call(
+        A("name", _value("w9"), "str"), A("shape", _value([2, 3]), "shape"),
+        A("dtype", _value("float32"), "dtype"),
+        A("initializer", lambda env: initializer.Constant(1.0), "initializer_or_none"),
+        setup=_block),
+    (static.Variable, "astype"): Call(A("dtype", _value("float64"), "dtype_required"),
+                                      static=True, setup=lambda env: (
+                                          _static_net(env), env.update(self=env["x"]))),
+    (static.Executor, "run"): Call(
+        A("program", lambda env: env["main"], "program_or_none"),
+        K("feed", lambda env: {"x": np.ones([2, 3], "float32")}, "feed"),
+        K("fetch_list", lambda env: [env["y"]], "fetch_list"),
+        setup=lambda env: _executor(env),
+        extra=[("a feed of the wrong shape", {"feed": lambda env: {"x": np.ones([4], "float32")}},
+                "feed"),
+               ("a feed for an unknown variable",
+                {"feed": lambda env: {"nope": np.ones([2, 3], "float32")}}, "feed")]),
+    (static.Scope, "find_var"): Call(A("name", _value("v"), "str"),
+                                     setup=lambda env: env.update(self=static.Scope())),
+    (static.Scope, "var"): Call(A("name", _value("v"), "str"),
+                                setup=lambda env: env.update(self=static.Scope())),
+    (initializer.Constant, "generate"): Call(A("shape", _value([2, 3]), "shape"),
+                                             A("dtype", _value("float32"), "dtype_required"),
+                                             setup=lambda env: env.update(
+                                                 self=initializer.Constant(1.0))),
+    (initializer.Normal, "generate"): Call(A("shape", _value([2, 3]), "shape"),
+                                           A("dtype", _value("float32"), "dtype_required"),
+                                           setup=lambda env: env.update(
+                                               self=initializer.Normal())),
+    (initializer.Uniform, "generate"): Call(A("shape", _value([2, 3]), "shape"),
+                                            A("dtype", _value("float32"), "dtype_required"),
+                                            setup=lambda env: env.update(
+                                                self=initializer.Uniform())),
+    (initializer.XavierUniform, "generate"): Call(A("shape", _value([2, 3]), "shape"),
+                                                  A("dtype", _value("float32"), "dtype_required"),
+                                                  setup=lambda env: env.update(
+                                                      self=initializer.XavierUniform())),
+}
+
+
+def _executor(env):
+    main, startup = static.Program(), static.Program()
+    pylayer.enable_static()
+    try:
+        with static.program_guard(main, startup):
+            _static_net(env)
+    finally:
+        pylayer.disable_static()
+    executor = static.Executor()
+    executor.run(startup)
+    env.update(self=executor, main=main)
+
+
+EXEMPT = {
+    (pylayer.Tensor, "cuda"): "always refuses: pylayer runs on the CPU only",
+    (pylayer.Tensor, "clear_grad"): "a boolean flag",
+    (pylayer.Tensor, "clear_gradient"): "a boolean flag",
+    (autograd.PyLayer, "forward"): "written by the user; the base one raises NotImplementedError",
+    (autograd.PyLayer, "backward"): "written by the user; the base one raises NotImplementedError",
+    (autograd.PyLayer, "apply"): "passes its arguments to the user's forward",
+    (autograd.PyLayerContext, "save_for_backward"): "keeps any values; only Tensors are packed",
+    (autograd.PyLayerContext, "mark_not_inplace"): "compares identities with the inputs",
+    (autograd.PyLayerContext, "mark_non_differentiable"): "compares identities with the outputs",
+    (autograd.PyLayerContext, "set_materialize_grads"): "a boolean flag",
+    (autograd.PyLayerContext, "set_grad_in_dtype_consistent"): "a boolean flag",
+    (demo.Swish, "forward"): "a PyLayer forward: its ops check their arguments",
+    (demo.Swish, "backward"): "a PyLayer backward, called by the engine",
+    (nn.Layer, "forward"): "the base one raises NotImplementedError",
+    (nn.Layer, "sublayers"): "a boolean flag",
+    (nn.Layer, "parameters"): "a boolean flag",
+    (nn.Layer, "buffers"): "a boolean flag",
+    (nn.Layer, "clear_gradients"): "a boolean flag",
+    (initializer.Initializer, "generate"): "the base one raises NotImplementedError",
+    (optimizer.Optimizer, "clear_grad"): "a boolean flag",
+    (optimizer.Optimizer, "clear_gradients"): "a boolean flag",
+    (static.Program, "to_string"): "boolean flags",
+    (static.Block, "append_op"): "plumbing called by record_op with checked values",
+    (static.Variable, "numpy"): "always refuses: a Variable has no value while building",
+    (static.Variable, "item"): "always refuses: a Variable has no value while building",
+    (static.Variable, "tolist"): "always refuses: a Variable has no value while building",
+}
+
+
+def _forward(layer_factory, x, kind="float_tensor", names=(), arg="input"):
+    return Call(A(arg, x, kind), names=names, aliases={"input": ("x",)},
+                setup=_made(layer_factory))
+
+
+METHODS.update({
+    (nn.Conv1D, "forward"): _forward(lambda: nn.Conv1D(2, 2, 3), _ncl, names=("conv1d",),
+                                     arg="x"),
+    (nn.Conv2D, "forward"): _forward(lambda: nn.Conv2D(2, 2, 3), _chw, names=("conv2d",),
+                                     arg="x"),
+    (nn.LayerNorm, "forward"): _forward(lambda: nn.LayerNorm(3), f23, names=("layer_norm",)),
+    (nn.GroupNorm, "forward"): _forward(lambda: nn.GroupNorm(2, 2), _chw,
+                                        names=("group_norm",)),
+    (nn.Embedding, "forward"): _forward(lambda: nn.Embedding(7, 2),
+                                        lambda env: pylayer.to_tensor([0, 6]), "int_tensor",
+                                        names=("embedding",), arg="x"),
+    (nn.Hardtanh, "forward"): _forward(nn.Hardtanh, f23, names=("hardtanh",), arg="x"),
+    (nn.Identity, "forward"): Call(A("input", f23, None), setup=_made(nn.Identity)),
+    (nn.PixelShuffle, "forward"): _forward(lambda: nn.PixelShuffle(2),
+                                           lambda env: pylayer.ones([1, 4, 2, 2]), "tensor",
+                                           names=("pixel_shuffle",), arg="x"),
+    (nn.AdaptiveAvgPool1D, "forward"): _forward(lambda: nn.AdaptiveAvgPool1D(2), _ncl,
+                                                names=("adaptive_avg_pool1d",)),
+    (nn.AdaptiveAvgPool2D, "forward"): _forward(lambda: nn.AdaptiveAvgPool2D(2), _chw,
+                                                names=("adaptive_avg_pool2d",)),
+    (nn.Layer, "register_forward_pre_hook"): Call(
+        A("hook", _value(lambda layer, inputs: None), "callable"), setup=_layer),
+    (nn.Layer, "register_forward_post_hook"): Call(
+        A("hook", _value(lambda layer, inputs, output: None), "callable"), setup=_layer),
+    (nn.LayerList, "append"): Call(A("sublayer", lambda env: nn.ReLU(), "layer"),
+                                   setup=_made(nn.LayerList), names=("LayerList",)),
+    (nn.LayerList, "insert"): Call(A("index", _value(0), "int"),
+                                   A("sublayer", lambda env: nn.ReLU(), "layer"),
+                                   setup=_made(nn.LayerList), names=("LayerList",)),
+    (nn.LayerList, "extend"): Call(A("sublayers", lambda env: [nn.ReLU()], "parameters"),
+                                   setup=_made(nn.LayerList), names=("LayerList",)),
+    (optimizer.lr.LRScheduler, "step"): Call(K("epoch", _value(3), "count_or_none"),
+                                             setup=_scheduler),
+    (optimizer.lr.LRScheduler, "set_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"), setup=_scheduler),
+    (optimizer.lr.LinearWarmup, "set_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
+        setup=_made(lambda: optimizer.lr.LinearWarmup(0.5, 2, 0.0, 0.5))),
+})
