@@ -12,7 +12,7 @@ cimport numpy as cnp
 
 from pylayer._tensor cimport Tensor, elementwise, has_shape, static_mode_on, wrap
 from pylayer._buffers cimport buffer_like
-from pylayer._engine cimport GradNode, make_output
+from pylayer._graph cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
