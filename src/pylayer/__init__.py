@@ -10,7 +10,7 @@
 [2]
 """
 try:
-    from pylayer import _tensor, _engine, _ops, _kernels  # noqa: F401
+    from pylayer import _tensor, _graph, _engine, _ops, _kernels  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
         "pylayer's compiled core is missing or stale ({}). Build it with "

@@ -1,52 +1,12 @@
-from pylayer._tensor cimport Tensor, VersionCounter
+from pylayer._graph cimport GradNode
 
 
-# Every field backward trusts is read-only from Python (nothing a program can
-# assign may crash the process); compiled code sets them when a node is made.
-cdef class GradNode:
-    cdef readonly object backward_fn   # fn(node, grads) -> one gradient (or None) per input
-    cdef readonly tuple next_nodes     # per input: GradNode, leaf Tensor, or None
-    cdef readonly tuple next_indices   # per input: which output of the next node
-    cdef readonly object saved         # a SavedTensor, or a tuple of them (None: nothing)
-    cdef readonly object attrs         # what the backward needs besides tensors
-    cdef readonly Py_ssize_t n_outputs
-    cdef readonly bint multi_output    # backward_fn gets a tuple of grads
-    cdef readonly unsigned long long seq
-    cdef readonly str op_name
-    cdef readonly object out_meta      # per output (shape, numpy dtype), for zeros
-    cdef readonly dict _output_hooks
-    cdef readonly dict _retained
-    cdef readonly bint released
-    cdef readonly object creation_stack
-    # Its backward is user code (a PyLayer's): what it returns was visible to the
-    # user, so the engine never writes into it.
-    cdef readonly bint runs_user_code
-    # Run even when no gradient reached it (with zeros or None), as a PyLayer's is.
-    cdef readonly bint runs_without_grads
-    # Bookkeeping of the backward pass running through this node.
-    cdef unsigned long long visit      # stamp of the last backward pass that reached it
-    cdef object buffer                 # gradients summed as they arrive: the gradient
-                                       # itself for one output, else a list per output
-    cdef object __weakref__
-    cpdef tuple saved_tensors(self)
-
-
-cdef class SavedTensor:
-    cdef object tensor
-    cdef object source                 # hooked input: its node, or the leaf itself
-    cdef Py_ssize_t source_index
-    cdef object packed
-    cdef object unpack_hook
-    cdef VersionCounter counter
-    cdef long version
-    cdef Py_ssize_t output_index
-    cdef bint hooked
-    cdef object unpack(self, GradNode node)
-    cdef object _relink(self, Tensor value)
-
-
-cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, object attrs)
-cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=*)
-cdef object innermost_saved_hooks()
-cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,
-                         tuple save=*, bint save_output=*, object attrs=*)
+# One backward pass (see _engine.pyx); nothing outside the engine uses it.
+cdef class _Pass:
+    cdef unsigned long long stamp
+    cdef bint create_graph
+    cdef list ready                    # the ready heap: nodes reached, newest first
+    cdef list borrowed                 # (node, visit, buffer) taken over from an outer pass
+    cdef void enter(self, GradNode node)
+    cdef void deposit(self, GradNode node, Py_ssize_t index, object g)
+    cdef void close(self)

@@ -14,7 +14,7 @@ from pylayer._tensor cimport (Tensor, elementwise, grad_enabled, has_shape, has_
                               install_arithmetic, static_mode_on, wrap)
 from pylayer._buffers cimport POOL_MIN_BYTES, buffer_like
 from pylayer._temporaries cimport is_running_binary_op
-from pylayer._engine cimport GradNode, make_output
+from pylayer._graph cimport GradNode, make_output
 from pylayer._kernels cimport (SMALL_ARRAY, check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)

@@ -6,7 +6,7 @@ import sys
 
 import pylayer
 
-COMPILED = ["_buffers", "_tensor", "_engine", "_ops", "_kernels", "autograd._apply"]
+COMPILED = ["_buffers", "_tensor", "_graph", "_engine", "_ops", "_kernels", "autograd._apply"]
 
 
 def test_core_modules_are_extension_modules():

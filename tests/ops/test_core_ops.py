@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _engine
+from pylayer import _graph
 from pylayer.autograd import gradcheck, gradgradcheck
 
 
@@ -366,11 +366,11 @@ def saved_by(make):
         packed.append(t)
         return t
 
-    _engine.push_saved_tensors_hooks(pack, lambda t: t)
+    _graph.push_saved_tensors_hooks(pack, lambda t: t)
     try:
         out = make()
     finally:
-        _engine.pop_saved_tensors_hooks()
+        _graph.pop_saved_tensors_hooks()
     return [id(t) if not np.shares_memory(t.numpy(), out.numpy()) else "output"
             for t in packed]
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _engine, _state
+from pylayer import _graph, _state
 from pylayer.autograd import gradcheck, gradgradcheck
 from pylayer.ops import compare, elementwise, linalg, reduction
 
@@ -1055,9 +1055,9 @@ def saved_by(make):
         packed.append(t)
         return t
 
-    _engine.push_saved_tensors_hooks(pack, lambda t: t)
+    _graph.push_saved_tensors_hooks(pack, lambda t: t)
     try:
         out = make()
     finally:
-        _engine.pop_saved_tensors_hooks()
+        _graph.pop_saved_tensors_hooks()
     return ["output" if np.shares_memory(t.numpy(), out.numpy()) else id(t) for t in packed]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import pylayer
-from pylayer import _engine, _state
+from pylayer import _graph, _state
 
 settings.register_profile(
     "reliability", derandomize=True, database=None, deadline=None, max_examples=40,
@@ -19,8 +19,8 @@ settings.register_profile(
 
 def global_state():
     """Everything that a test must leave as it found it."""
-    return (pylayer.is_grad_enabled(), _engine.current_saved_tensors_hooks(),
-            _engine.is_anomaly_enabled(), _state.static_mode)
+    return (pylayer.is_grad_enabled(), _graph.current_saved_tensors_hooks(),
+            _graph.is_anomaly_enabled(), _state.static_mode)
 
 
 @pytest.fixture(autouse=True)

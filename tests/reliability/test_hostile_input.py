@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import pytest
 
 import pylayer
-from pylayer import _engine, static
+from pylayer import _graph, static
 from pylayer._tensor import set_grad_enabled_flag
 
 from _hostile_calls import CALLS
@@ -119,8 +119,8 @@ def restore_global_state():
     """Valid calls of enable_static, set_grad_enabled... change process state: undo that."""
     pylayer.disable_static()
     set_grad_enabled_flag(True)
-    while _engine.current_saved_tensors_hooks() is not None:
-        _engine.pop_saved_tensors_hooks()
+    while _graph.current_saved_tensors_hooks() is not None:
+        _graph.pop_saved_tensors_hooks()
 
 
 def invoke(target, method, call, overrides):

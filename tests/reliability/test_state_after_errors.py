@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _engine, _state, static
+from pylayer import _graph, _state, static
 from pylayer.autograd import PyLayer, detect_anomaly, saved_tensors_hooks
 from pylayer.autograd import saved_hooks
 
@@ -25,8 +25,8 @@ class Boom(Exception):
 
 
 def snapshot():
-    return (pylayer.is_grad_enabled(), _engine.current_saved_tensors_hooks(),
-            _engine.is_anomaly_enabled(), saved_hooks.disabled_message(), _state.static_mode)
+    return (pylayer.is_grad_enabled(), _graph.current_saved_tensors_hooks(),
+            _graph.is_anomaly_enabled(), saved_hooks.disabled_message(), _state.static_mode)
 
 
 STARTS = {

@@ -1,6 +1,6 @@
 from typing import Any, Optional
 
-from pylayer._engine import GradNode
+from pylayer._graph import GradNode
 
 class ContextBase:
     _layer: Any

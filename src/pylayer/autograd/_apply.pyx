@@ -22,9 +22,9 @@ import numpy as np
 
 from pylayer import _state
 from pylayer._ops import cast, reshape, unbroadcast
-from pylayer._engine import pop_saved_tensors_hooks, push_saved_tensors_hooks
-from pylayer._engine cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
-                              save_tensor)
+from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
+from pylayer._graph cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
+                             save_tensor)
 from pylayer._tensor cimport (Tensor, grad_enabled, has_shape, set_grad_mode, static_mode_on,
                               wrap)
 

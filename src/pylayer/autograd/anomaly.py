@@ -1,8 +1,8 @@
 """``detect_anomaly``: find where a bad gradient came from."""
 import functools
 
-from pylayer import _engine
-from pylayer._engine import set_anomaly_enabled
+from pylayer import _graph
+from pylayer._graph import set_anomaly_enabled
 
 __all__ = ["detect_anomaly", "is_anomaly_enabled"]
 
@@ -18,7 +18,7 @@ def is_anomaly_enabled():
     >>> is_anomaly_enabled()
     False
     """
-    return _engine.is_anomaly_enabled()
+    return _graph.is_anomaly_enabled()
 
 
 class detect_anomaly:

@@ -6,7 +6,7 @@ import weakref
 
 import numpy as np
 
-from pylayer._engine import current_saved_tensors_hooks
+from pylayer._graph import current_saved_tensors_hooks
 from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import check_dtype
 from pylayer.autograd.saved_hooks import (disabled_message, saved_tensors_hooks,

@@ -10,7 +10,7 @@ freed as soon as nothing refers to it.
 """
 import functools
 
-from pylayer._engine import attach_node, current_saved_tensors_hooks, new_node
+from pylayer._graph import attach_node, current_saved_tensors_hooks, new_node
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.autograd._apply import ContextBase, node_of, unpack_saved
 from pylayer.autograd._apply import apply as _apply_layer

@@ -1,7 +1,7 @@
 """``saved_tensors_hooks``: choose how the tensors kept for backward are stored."""
 import threading
 
-from pylayer._engine import pop_saved_tensors_hooks, push_saved_tensors_hooks
+from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 
 __all__ = ["saved_tensors_hooks"]
 

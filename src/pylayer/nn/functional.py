@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output
+from pylayer._graph import make_output
 from pylayer import _kernels, _ops
 from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
                           neg, reshape, sigmoid, square, subtract, tanh, sum as reduce_sum)

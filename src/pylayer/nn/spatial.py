@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output
+from pylayer._graph import make_output
 from pylayer._ops import add, as_tensor_arg, multiply, reshape, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from pylayer import _state
-from pylayer._engine import make_output
+from pylayer._graph import make_output
 from pylayer._ops import (add, as_tensor_arg, divide, exp, log, multiply, neg, scale, square,
                           subtract, unbroadcast)
 from pylayer._tensor import Tensor, make_tensor

@@ -12,7 +12,7 @@ each one's backward is the other, so every order of derivative is recorded.
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output, needs_grad
+from pylayer._graph import make_output, needs_grad
 from pylayer._ops import cast, multiply, reshape_exact, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops.inplace import refuse_leaf, take_over

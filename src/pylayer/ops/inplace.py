@@ -2,7 +2,7 @@
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import needs_grad, set_history
+from pylayer._graph import needs_grad, set_history
 from pylayer._tensor import Tensor, make_tensor
 
 __all__ = ["inplace"]

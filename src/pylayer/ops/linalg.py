@@ -11,7 +11,7 @@ import string
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output
+from pylayer._graph import make_output
 from pylayer._ops import add, as_tensor_arg, matmul, multiply, reshape_exact, scale
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor

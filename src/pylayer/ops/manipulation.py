@@ -11,7 +11,7 @@ import builtins
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output, make_outputs, needs_grad
+from pylayer._graph import make_output, make_outputs, needs_grad
 from pylayer._ops import as_tensor_arg, broadcast_to, cast, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe

@@ -16,7 +16,7 @@ tests.
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_output
+from pylayer._graph import make_output
 from pylayer._ops import (as_tensor_arg, broadcast_to, cast, divide, exp, mean, multiply,
                           reshape, reshape_exact, scale, subtract, transpose)
 from pylayer._tensor import convert_dtype, make_tensor

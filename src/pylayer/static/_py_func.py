@@ -2,7 +2,7 @@
 import numpy as np
 
 from pylayer import _state
-from pylayer._engine import make_outputs, needs_grad
+from pylayer._graph import make_outputs, needs_grad
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.static._executor import read_only
 from pylayer.static._program import default_main_program
