@@ -32,8 +32,8 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 
 # Compiled modules: the .pyx core. PyLayer and PyLayerContext (autograd/py_layer.py)
 # stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
-MODULES = ["_buffers.pyx", "_temporaries.pyx", "_tensor.pyx", "_kernels.pyx", "_graph.pyx",
-           "_engine.pyx", "_ops.pyx", "autograd/_apply.pyx"]
+MODULES = ["_buffers.pyx", "_temporaries.pyx", "ops/dispatch.pyx", "_tensor.pyx", "_kernels.pyx",
+           "_graph.pyx", "_engine.pyx", "_ops.pyx", "autograd/_apply.pyx"]
 
 extensions = [
     Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],

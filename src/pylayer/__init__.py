@@ -20,9 +20,6 @@ except ImportError as exc:  # pragma: no cover - only without a build
 from pylayer._tensor import (DType, Tensor, bool_, float16, float32, float64, int32, int64,
                              uint8, is_grad_enabled)
 from pylayer._tensor import convert_dtype as _convert_dtype
-from pylayer._ops import (add, subtract, multiply, divide, neg, scale, tanh, exp, log, sigmoid,
-                          square, sqrt, matmul, sum, mean, reshape, broadcast_to, expand,
-                          cast, assign, transpose)
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops.creation import __all__ as _creation_all
 from pylayer.ops.elementwise import *  # noqa: F401,F403
@@ -55,9 +52,7 @@ bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 __version__ = "0.1.0"
 
 _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float32",
-         "float64", "add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp",
-         "log", "sigmoid", "square", "sqrt", "matmul", "sum", "mean", "reshape",
-         "broadcast_to", "expand", "cast", "assign", "transpose", "grad", "no_grad",
+         "float64", "grad", "no_grad",
          "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
          "CPUPlace", "device", "framework", "set_device", "get_device",

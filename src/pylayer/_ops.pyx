@@ -3,7 +3,8 @@
 Each op computes its result with numpy or a fused kernel and records a node
 through ``make_output``. Backward rules are written with these same ops, so
 that with ``create_graph=True`` the backward is itself recorded (double
-backward). Every public op first checks for static mode.
+backward). These are the raw ops: the public names (``pylayer.add``, ...) wrap
+them with ``pylayer.ops.dispatch.op``, while the rules here call them directly.
 """
 import math
 
@@ -11,7 +12,7 @@ import numpy as np
 cimport numpy as cnp
 
 from pylayer._tensor cimport (Tensor, elementwise, grad_enabled, has_shape, has_unshared_array,
-                              install_arithmetic, static_mode_on, wrap)
+                              install_arithmetic, wrap)
 from pylayer._buffers cimport POOL_MIN_BYTES, buffer_like
 from pylayer._temporaries cimport is_running_binary_op
 from pylayer._graph cimport GradNode, make_output
@@ -19,7 +20,6 @@ from pylayer._kernels cimport (SMALL_ARRAY, check_spans, tanh_backward_loop, sig
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
 from pylayer._tensor import to_array, convert_dtype
-from pylayer import _state
 
 cnp.import_array()
 
@@ -223,8 +223,6 @@ cdef inline bint _keeps_operands(int op, object x, object y):
 cdef object _arithmetic(int op, object x, object y, int sole_references):
     """Tensor's ``+ - * /`` (installed into _tensor): the ops, with the result written
     into a temporary operand when one is proven."""
-    if static_mode_on():
-        return (add, subtract, multiply, divide)[op](x, y)
     into = _temporary_target(op, x, y, sole_references) if sole_references else None
     if op == 0:
         return _add(x, y, into)
@@ -274,8 +272,6 @@ def add(x, y, name=None):
     >>> pylayer.add(pylayer.to_tensor([1.0, 2.0]), 1.0).numpy()
     array([2., 3.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(add, x, y, name=name)
     return _add(x, y, None)
 
 
@@ -298,8 +294,6 @@ def subtract(x, y, name=None):
     >>> pylayer.subtract(pylayer.to_tensor([3, 4]), 1).numpy()
     array([2, 3])
     """
-    if static_mode_on():
-        return _state.static_call(subtract, x, y, name=name)
     return _subtract(x, y, None)
 
 
@@ -341,8 +335,6 @@ def multiply(x, y, name=None):
     >>> pylayer.multiply(pylayer.to_tensor([1.0, 2.0]), 3.0).numpy()
     array([3., 6.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(multiply, x, y, name=name)
     return _multiply(x, y, None)
 
 
@@ -378,8 +370,6 @@ def divide(x, y, name=None):
     >>> pylayer.divide(pylayer.to_tensor([1.0, 3.0]), 2.0).numpy()
     array([0.5, 1.5], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(divide, x, y, name=name)
     return _divide(x, y, None)
 
 
@@ -404,8 +394,6 @@ def neg(x, name=None):
     >>> pylayer.neg(pylayer.to_tensor([1.0, -2.0])).numpy()
     array([-1.,  2.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(neg, x, name=name)
     x = _arg(x, "neg", "x", 1)
     return make_output(_unary(np.negative, (<Tensor>x)._array), (x,), "neg", _neg_bw)
 
@@ -424,9 +412,6 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     >>> pylayer.scale(pylayer.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
     array([3., 5.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(globals()["scale"], x, scale=scale, bias=bias,
-                                  bias_after_scale=bias_after_scale, act=act, name=name)
     x = _arg(x, "scale", "x", 1)
     if isinstance(scale, Tensor) and (<Tensor>scale)._array.size == 1:
         scale = (<Tensor>scale).item()
@@ -556,8 +541,6 @@ def tanh(x, name=None):
     >>> pylayer.tanh(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(tanh, x, name=name)
     x = _float_arg(x, "tanh")
     return make_output(_unary(_np_tanh, (<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True)
 
@@ -591,8 +574,6 @@ def exp(x, name=None):
     >>> pylayer.exp(pylayer.to_tensor([0.0])).numpy()
     array([1.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(exp, x, name=name)
     x = _float_arg(x, "exp")
     with np.errstate(over="ignore"):
         out = _unary(np.exp, (<Tensor>x)._array)
@@ -610,8 +591,6 @@ def log(x, name=None):
     >>> pylayer.log(pylayer.to_tensor([1.0])).numpy()
     array([0.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(log, x, name=name)
     x = _float_arg(x, "log")
     with np.errstate(divide="ignore", invalid="ignore"):
         out = _unary(np.log, (<Tensor>x)._array)
@@ -629,8 +608,6 @@ def sigmoid(x, name=None):
     >>> pylayer.sigmoid(pylayer.to_tensor([0.0])).numpy()
     array([0.5], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(sigmoid, x, name=name)
     x = _float_arg(x, "sigmoid")
     a = (<Tensor>x)._array
     if _kernel_ready(a):
@@ -672,8 +649,6 @@ def relu(x, name=None):
     >>> pylayer.nn.functional.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(relu, x, name=name)
     x = _arg(x, "relu", "x", 1)
     a = (<Tensor>x)._array
     return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True)
@@ -708,8 +683,6 @@ def square(x, name=None):
     >>> pylayer.square(pylayer.to_tensor([3.0])).numpy()
     array([9.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(square, x, name=name)
     x = _arg(x, "square", "x", 1)
     a = (<Tensor>x)._array
     with np.errstate(over="ignore", invalid="ignore"):
@@ -729,8 +702,6 @@ def sqrt(x, name=None):
     >>> pylayer.sqrt(pylayer.to_tensor([4.0])).numpy()
     array([2.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(sqrt, x, name=name)
     x = _float_arg(x, "sqrt")
     with np.errstate(invalid="ignore"):
         out = _unary(np.sqrt, (<Tensor>x)._array)
@@ -777,9 +748,6 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     >>> pylayer.matmul(a, a, transpose_y=True).numpy()
     array([[5.]], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(matmul, x, y, transpose_x=transpose_x,
-                                  transpose_y=transpose_y, name=name)
     x = _arg(x, "matmul", "x", 1)
     y = _arg(y, "matmul", "y", 2)
     a = (<Tensor>x)._array
@@ -827,8 +795,6 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     >>> pylayer.sum(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).numpy()
     array([4., 6.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(sum, x, axis=axis, dtype=dtype, keepdim=keepdim, name=name)
     x = _arg(x, "sum", "x", 1)
     a = (<Tensor>x)._array
     axes = _axes(axis, a.ndim, "sum")
@@ -865,8 +831,6 @@ def mean(x, axis=None, keepdim=False, name=None):
     >>> pylayer.mean(pylayer.to_tensor([1.0, 2.0, 6.0])).numpy()
     array(3., dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(mean, x, axis=axis, keepdim=keepdim, name=name)
     x = _arg(x, "mean", "x", 1)
     a = (<Tensor>x)._array
     if a.dtype.kind != "f":
@@ -956,8 +920,6 @@ def reshape(x, shape, name=None):
     >>> pylayer.reshape(pylayer.arange(6), [2, -1]).shape
     [2, 3]
     """
-    if static_mode_on():
-        return _state.static_call(reshape, x, shape, name=name)
     x = _arg(x, "reshape", "x", 1)
     a = (<Tensor>x)._array
     dims = shape_arg(shape, "reshape")
@@ -999,8 +961,6 @@ def broadcast_to(x, shape, name=None):
     >>> pylayer.broadcast_to(pylayer.to_tensor([1.0, 2.0]), [2, 2]).shape
     [2, 2]
     """
-    if static_mode_on():
-        return _state.static_call(broadcast_to, x, shape, name=name)
     return _broadcast(x, shape, "broadcast_to")
 
 
@@ -1011,8 +971,6 @@ def expand(x, shape, name=None):
     >>> pylayer.expand(pylayer.to_tensor([[1.0], [2.0]]), [-1, 3]).shape
     [2, 3]
     """
-    if static_mode_on():
-        return _state.static_call(expand, x, shape, name=name)
     return _broadcast(x, shape, "expand")
 
 
@@ -1027,8 +985,6 @@ def cast(x, dtype):
     >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype
     pylayer.float64
     """
-    if static_mode_on():
-        return _state.static_call(cast, x, dtype)
     x = _arg(x, "cast", "x", 1)
     a = (<Tensor>x)._array
     if dtype is None:
@@ -1052,8 +1008,6 @@ def assign(x, output=None):
     >>> pylayer.assign(pylayer.to_tensor([1.0])).numpy()
     array([1.], dtype=float32)
     """
-    if static_mode_on():
-        return _state.static_call(assign, x, output)
     x = _arg(x, "assign", "x", 1)
     if output is not None and not isinstance(output, Tensor):
         raise TypeError(f"assign(): argument 'output' (position 2) must be a Tensor or None, "
@@ -1076,8 +1030,6 @@ def transpose(x, perm, name=None):
     >>> pylayer.transpose(pylayer.zeros([2, 3]), [1, 0]).shape
     [3, 2]
     """
-    if static_mode_on():
-        return _state.static_call(transpose, x, perm, name=name)
     x = _arg(x, "transpose", "x", 1)
     a = (<Tensor>x)._array
     perm = shape_arg(perm, "transpose", "perm", -(1 << 62))

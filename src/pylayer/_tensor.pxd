@@ -37,7 +37,6 @@ cdef class Tensor:
 cdef Tensor wrap(object array, bint stop_gradient=*)
 cdef bint grad_enabled() noexcept
 cdef bint set_grad_mode(bint enabled) noexcept
-cdef bint static_mode_on() noexcept
 cdef bint has_unshared_array(Tensor t)
 cdef object checked_array(object array, str fn, str arg)
 cdef bint has_shape(object array, tuple shape)

@@ -1,9 +1,10 @@
-"""The Tensor type and its operators, dtypes, the per-thread gradient mode, the static-mode flag."""
+"""The Tensor type and its operators, dtypes, the per-thread gradient mode."""
 import numpy as np
 
 cimport cython
 cimport numpy as cnp
 from pylayer._buffers cimport Block, buffer_for
+from pylayer.ops.dispatch cimport is_variable
 
 cnp.import_array()
 
@@ -44,21 +45,6 @@ cdef bint set_grad_mode(bint enabled) noexcept:
 def set_grad_enabled_flag(bint enabled):
     """Set this thread's gradient mode and return the previous one."""
     return set_grad_mode(enabled)
-
-
-# Static mode is one switch for the whole process (pylayer._state keeps its
-# Python-visible copy); compiled ops read it here without a module lookup.
-cdef bint _static_mode = False
-
-
-cdef bint static_mode_on() noexcept:
-    return _static_mode
-
-
-def set_static_flag(bint on):
-    """Set the compiled copy of the static-mode switch (use ``_state.set_static_mode``)."""
-    global _static_mode
-    _static_mode = on
 
 
 # ------------------------------------------------------------------- dtypes
@@ -292,6 +278,15 @@ def install(ops_namespace, backward_function):
     global _ops, _engine_backward
     _ops = ops_namespace
     _engine_backward = backward_function
+
+
+cdef inline bint defers_to(object other):
+    """Whether an arithmetic operator returns NotImplemented for ``other``: a static
+    Variable, whose reflected operator records the op."""
+    cdef object kind = type(other)
+    if kind is Tensor or kind is float or kind is int:
+        return False
+    return is_variable(other)
 
 
 cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
@@ -665,24 +660,32 @@ cdef class Tensor:
 
     # ------------------------------------------------------------ operators
     def __add__(self, other):
+        if defers_to(other):
+            return NotImplemented
         return _arithmetic(0, self, other, _sole_references(self, other))
 
     def __radd__(self, other):
         return _arithmetic(0, other, self, _sole_references(other, self))
 
     def __sub__(self, other):
+        if defers_to(other):
+            return NotImplemented
         return _arithmetic(1, self, other, _sole_references(self, other))
 
     def __rsub__(self, other):
         return _arithmetic(1, other, self, _sole_references(other, self))
 
     def __mul__(self, other):
+        if defers_to(other):
+            return NotImplemented
         return _arithmetic(2, self, other, _sole_references(self, other))
 
     def __rmul__(self, other):
         return _arithmetic(2, other, self, _sole_references(other, self))
 
     def __truediv__(self, other):
+        if defers_to(other):
+            return NotImplemented
         return _arithmetic(3, self, other, _sole_references(self, other))
 
     def __rtruediv__(self, other):

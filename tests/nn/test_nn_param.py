@@ -3,7 +3,9 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _state
+from pylayer import static
+from pylayer.ops import dispatch
+from pylayer.static._record import record_op
 from pylayer.nn import initializer as I
 from pylayer.nn.param import Parameter, parameter_spec
 
@@ -77,15 +79,18 @@ def test_param_attr_conversions_and_errors():
         pylayer.create_parameter([2], "complex128")
 
 
-def test_static_mode_hands_create_parameter_to_static_call(monkeypatch):
+def test_static_mode_hands_create_parameter_to_the_static_recorder():
     calls = []
-    monkeypatch.setattr(_state, "static_call", lambda fn, *a, **k: calls.append((fn, a, k)) or "v")
-    monkeypatch.setattr(_state, "static_mode", True)
-    layer_weight = pylayer.nn.Linear(2, 3).weight
-    monkeypatch.setattr(_state, "static_mode", False)
+    dispatch.register_static(static.Variable, lambda fn, *a, **k: calls.append((fn, a, k)) or "v")
+    pylayer.enable_static()
+    try:
+        layer_weight = pylayer.nn.Linear(2, 3).weight
+    finally:
+        pylayer.disable_static()
+        dispatch.register_static(static.Variable, record_op)
     assert layer_weight == "v"
     fn, args, kwargs = calls[0]
-    assert fn is pylayer.create_parameter and args == ([2, 3], "float32")
+    assert fn is pylayer.create_parameter.__wrapped__ and args == ([2, 3], "float32")
     spec = parameter_spec(*args, **kwargs)
     assert spec.name.endswith(".w_0") and isinstance(spec.initializer, I.XavierUniform)
     assert spec.initializer.generate(spec.shape, spec.dtype).shape == (2, 3)

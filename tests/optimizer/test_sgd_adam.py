@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _state, nn
+from pylayer import nn, static
 from pylayer.nn import initializer as I
 from pylayer.optimizer import SGD, Adam
 
@@ -133,16 +133,27 @@ def test_minimize_dynamic_runs_backward_and_step():
     np.testing.assert_allclose([p.item(), q.item()], [0.5, 2.0])
 
 
-def test_minimize_in_static_mode_delegates(monkeypatch):
+def test_minimize_of_a_variable_loss_delegates_to_static(monkeypatch):
+    from pylayer.optimizer import optimizer
     calls = []
-    monkeypatch.setattr(_state, "static_minimize",
+    monkeypatch.setattr(optimizer, "static_minimize",
                         lambda opt, loss, parameters=None, no_grad_set=None:
                         calls.append((opt, loss, parameters, no_grad_set)) or "done")
     opt = SGD(learning_rate=0.5, parameters=[param([1.0])])
-    monkeypatch.setattr(_state, "static_mode", True)
-    assert opt.minimize("loss", no_grad_set={"x"}) == "done"
-    assert calls == [(opt, "loss", None, {"x"})]
-    assert SGD(learning_rate=0.5).get_lr() == 0.5  # parameters may be omitted there
+    with static.program_guard(static.Program()):
+        loss = static.data("loss", [1], "float32")
+    assert opt.minimize(loss, no_grad_set={"x"}) == "done"
+    assert calls == [(opt, loss, None, {"x"})]
+
+
+def test_parameters_may_be_omitted_in_static_mode_only():
+    with pytest.raises(ValueError, match="'parameters' is required in dynamic mode"):
+        SGD(learning_rate=0.5)
+    pylayer.enable_static()
+    try:
+        assert SGD(learning_rate=0.5).get_lr() == 0.5
+    finally:
+        pylayer.disable_static()
 
 
 def test_hyper_parameters_are_readable():

@@ -401,7 +401,7 @@ CALLS = {
                                    A("inputs", lambda env: [env["x"]], "variables_list"),
                                    K("backward_fn", _value(None), "callable_or_none"),
                                    static=True, setup=_static_net),
-    static.nn.fc: Call(A("x", lambda env: env["x"], "variable"), A("size", _value(4), "size"),
+    static.nn.fc: Call(A("x", lambda env: env["x"], "static_input"), A("size", _value(4), "size"),
                        K("activation", _value("relu"), "str_or_none"), static=True,
                        setup=_static_net),
 }

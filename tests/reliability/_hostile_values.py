@@ -101,6 +101,9 @@ HOSTILE = {
     "perm": [STRING, NONE, DICT, ("a short permutation", lambda env: [0]),
              ("a repeated axis", lambda env: [0, 0]), ("an axis out of range", lambda env: [0, 5])],
     "variable": [STRING, NONE, INT, ("a Tensor", lambda env: pylayer.ones([2]))],
+    # static.nn's inputs: a Tensor there is use in dynamic mode, a RuntimeError that
+    # tests/static checks (test_nn.py, test_static_pylayer.py, test_py_func.py)
+    "static_input": [STRING, NONE, INT],
     "variables_or_none": [STRING, INT, ("a list holding a string", lambda env: ["spam"])],
     "feed": [STRING, INT, ("a list", lambda env: [1, 2])],
     "batch_axis": [STRING, DICT, FLOAT, ("an axis other than 0", lambda env: 1)],

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import pylayer
-from pylayer import _graph, _state
+from pylayer import _graph
 
 settings.register_profile(
     "reliability", derandomize=True, database=None, deadline=None, max_examples=40,
@@ -20,7 +20,7 @@ settings.register_profile(
 def global_state():
     """Everything that a test must leave as it found it."""
     return (pylayer.is_grad_enabled(), _graph.current_saved_tensors_hooks(),
-            _graph.is_anomaly_enabled(), _state.static_mode)
+            _graph.is_anomaly_enabled(), pylayer.in_dynamic_mode())
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +28,6 @@ def unchanged_global_state():
     before = global_state()
     yield
     after = global_state()
-    if _state.static_mode:
+    if not pylayer.in_dynamic_mode():
         pylayer.disable_static()
     assert after == before, f"the test changed the global state from {before} to {after}"

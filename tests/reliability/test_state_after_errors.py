@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _graph, _state, static
+from pylayer import _graph, static
 from pylayer.autograd import PyLayer, detect_anomaly, saved_tensors_hooks
 from pylayer.autograd import saved_hooks
 
@@ -26,7 +26,7 @@ class Boom(Exception):
 
 def snapshot():
     return (pylayer.is_grad_enabled(), _graph.current_saved_tensors_hooks(),
-            _graph.is_anomaly_enabled(), saved_hooks.disabled_message(), _state.static_mode)
+            _graph.is_anomaly_enabled(), saved_hooks.disabled_message(), pylayer.in_dynamic_mode())
 
 
 STARTS = {
@@ -257,13 +257,13 @@ def test_an_error_in_py_func_leaves_static_mode_on(programs, start, failing):
     feed = {"x": np.ones([2, 3], "float32")}
     with starting_state(start):
         fails_and_restores(lambda: executor.run(main, feed=feed, fetch_list=[loss, dx]))
-        assert _state.static_mode
+        assert not pylayer.in_dynamic_mode()
     pylayer.disable_static()
     check_the_engine_still_works()
 
 
-def test_py_func_refused_in_dynamic_mode_leaves_dynamic_mode_on():
+def test_py_func_refused_for_a_tensor_leaves_dynamic_mode_on():
     before = snapshot()
     with pytest.raises(RuntimeError, match="enable_static"):
-        static.py_func(np.tanh, None, None)
-    assert snapshot() == before and not _state.static_mode
+        static.py_func(np.tanh, pylayer.ones([2]), None)
+    assert snapshot() == before and pylayer.in_dynamic_mode()

@@ -4,7 +4,6 @@ files never see static mode."""
 import pytest
 
 import pylayer as paddle
-from pylayer import _state
 
 
 @pytest.fixture(autouse=True)
@@ -15,7 +14,7 @@ def isolated_static_state():
             yield
         finally:
             paddle.disable_static()
-    assert not _state.static_mode
+    assert paddle.in_dynamic_mode()
 
 
 @pytest.fixture

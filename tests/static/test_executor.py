@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import pylayer as paddle
-from pylayer import _state
+from pylayer.ops.dispatch import op
 
 RNG = np.random.default_rng(0)
 
@@ -128,14 +128,14 @@ def test_the_same_program_runs_in_dynamic_mode_too(static, exe):
     paddle.disable_static()
     out, = exe.run(feed={"x": np.zeros([2], "float32")}, fetch_list=[y])
     np.testing.assert_array_equal(out, [1.0, 1.0])
-    assert not _state.static_mode
+    assert paddle.in_dynamic_mode()
 
 
 def test_the_mode_is_static_again_after_a_run(static, exe):
     x = paddle.static.data("x", [2], "float32")
     y = paddle.exp(x)
     exe.run(feed={"x": np.zeros([2], "float32")}, fetch_list=[y])
-    assert _state.static_mode
+    assert not paddle.in_dynamic_mode()
     assert isinstance(paddle.exp(x), paddle.static.Variable)
 
 
@@ -227,7 +227,7 @@ def test_run_time_errors_name_the_op_and_restore_the_mode(static, exe):
         exe.run(feed={"a": np.ones([2, 3], "float32"), "b": np.ones([4, 3], "float32")},
                 fetch_list=[c])
     assert any(f"{c.name} = add(a, b)" in note for note in info.value.__notes__)
-    assert _state.static_mode and not paddle.in_dynamic_mode()
+    assert not paddle.in_dynamic_mode()
     assert paddle.is_grad_enabled()
 
 
@@ -241,9 +241,8 @@ def test_a_program_is_replanned_after_it_changes(static, exe):
 
 
 def test_variables_inside_lists_and_keywords_are_bound(static, exe):
+    @op
     def weighted(x, parts=(), scale=None):
-        if _state.static_mode:
-            return _state.static_call(weighted, x, parts=parts, scale=scale)
         total = x
         for p in parts:
             total = total + p

@@ -88,9 +88,13 @@ def test_fc_checks_its_arguments(static):
         paddle.static.nn.fc(x, 2, weight_attr=[None, None])
 
 
-def test_fc_is_refused_in_dynamic_mode():
-    with pytest.raises(RuntimeError, match=r"enable_static\(\)"):
-        paddle.static.nn.fc(paddle.ones([2, 2]), 2)
+def test_fc_refuses_tensors_in_either_mode():
+    for mode in (paddle.disable_static, paddle.enable_static):
+        mode()
+        with pytest.raises(RuntimeError, match=r"got a Tensor.*enable_static\(\)"):
+            paddle.static.nn.fc(paddle.ones([2, 2]), 2)
+        with pytest.raises(RuntimeError, match=r"got a Tensor.*enable_static\(\)"):
+            paddle.static.nn.fc([paddle.ones([2, 2])], 2)
 
 
 def test_create_parameter_in_static_mode_goes_to_the_program(static, exe):

@@ -3,16 +3,16 @@ import numpy as np
 import pytest
 
 import pylayer as paddle
-from pylayer import _state
+from pylayer.ops.dispatch import op
 from pylayer.static import Program, Variable
 
 
 def test_enable_and_disable_static_switch_the_mode():
-    assert paddle.in_dynamic_mode() and not _state.static_mode
+    assert paddle.in_dynamic_mode()
     paddle.enable_static()
-    assert not paddle.in_dynamic_mode() and _state.static_mode
+    assert not paddle.in_dynamic_mode()
     paddle.disable_static()
-    assert paddle.in_dynamic_mode() and not _state.static_mode
+    assert paddle.in_dynamic_mode()
 
 
 def test_ops_record_in_static_mode_and_compute_in_dynamic_mode(static):
@@ -183,7 +183,7 @@ def test_build_time_errors_name_the_inputs(static):
         paddle.matmul(a, b)
     assert any("a: [-1, 3]" in note and "b: [4, 5]" in note
                for note in getattr(info.value, "__notes__", []))
-    assert _state.static_mode and paddle.is_grad_enabled()
+    assert not paddle.in_dynamic_mode() and paddle.is_grad_enabled()
     assert isinstance(paddle.exp(a), Variable)
 
 
@@ -193,7 +193,7 @@ def test_a_call_without_variables_is_computed_at_once(static):
     assert isinstance(t, paddle.Tensor)
     np.testing.assert_allclose(t.numpy(), np.tanh([0.0, 1.0]), rtol=1e-6)
     assert main.global_block().ops == []
-    assert _state.static_mode
+    assert not paddle.in_dynamic_mode()
 
 
 def test_building_does_not_consume_random_numbers(static):
@@ -266,9 +266,8 @@ def test_clone_for_test_drops_training_ops_and_evaluates(static, exe):
 def test_an_op_that_returns_its_input_records_nothing(static):
     main, _ = static
 
+    @op
     def identity(x):
-        if _state.static_mode:
-            return _state.static_call(identity, x)
         return x
 
     x = paddle.static.data("x", [2], "float32")

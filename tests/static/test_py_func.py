@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 
 import pylayer as paddle
-from pylayer import _state
 
 X1 = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -0.25]], "float32")
 X2 = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "float32")
@@ -24,9 +23,10 @@ def test_both_spellings_are_the_same_function():
 
 
 # --------------------------------------------------------------- refusals
-def test_dynamic_mode_is_refused_with_a_hint():
-    with pytest.raises(RuntimeError, match=r"static-graph mode.*enable_static\(\)"):
-        paddle.static.nn.py_func(func=np.tanh, x=None, out=None)
+def test_tensors_are_refused_with_a_hint():
+    for x, out in ((paddle.ones([2]), None), (None, [paddle.ones([2])])):
+        with pytest.raises(RuntimeError, match=r"got a Tensor.*static-graph mode.*enable_static\(\)"):
+            paddle.static.nn.py_func(func=np.tanh, x=x, out=out)
 
 
 @pytest.mark.parametrize("bad", [np.ones([2, 3]), 3, "x", {"x": None}])
@@ -252,7 +252,7 @@ def test_exceptions_in_func_reach_executor_run_unchanged(x, exe):
     assert info.value is error
     assert info.value.args == ("from func",)
     assert not getattr(info.value, "__notes__", None)
-    assert _state.static_mode and paddle.is_grad_enabled()
+    assert not paddle.in_dynamic_mode() and paddle.is_grad_enabled()
     with paddle.static.program_guard(paddle.static.Program()):
         a = paddle.static.data("a", [1], "float32")
         b = paddle.exp(a)
@@ -411,7 +411,7 @@ def test_exceptions_in_backward_func_reach_executor_run_unchanged(x, exe):
     with pytest.raises(Boom) as info:
         exe.run(feed={"x": X1})
     assert info.value is error
-    assert _state.static_mode
+    assert not paddle.in_dynamic_mode()
 
 
 def test_backward_with_several_inputs_and_float64(static, exe):

@@ -88,7 +88,9 @@ def test_static_pylayer_refuses_dynamic_mode_and_bad_arguments(static_mode):
         with pytest.raises(TypeError, match=r"static_pylayer\(\).*'backward_fn'"):
             paddle.static.nn.static_pylayer(paddle.exp, [x], backward_fn="no")
         with pytest.raises(TypeError, match=r"static_pylayer\(\).*'inputs' item 0"):
+            paddle.static.nn.static_pylayer(paddle.exp, [np.ones(2)])
+    # Tensors are refused by their type, whatever the mode.
+    for mode in (paddle.enable_static, paddle.disable_static):
+        mode()
+        with pytest.raises(RuntimeError, match=r"static_pylayer.*Tensor.*static-graph mode.*PyLayer"):
             paddle.static.nn.static_pylayer(paddle.exp, [paddle.ones([2])])
-    paddle.disable_static()
-    with pytest.raises(RuntimeError, match=r"static_pylayer.*static-graph mode.*PyLayer"):
-        paddle.static.nn.static_pylayer(paddle.exp, [paddle.ones([2])])

@@ -20,13 +20,12 @@ from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import cast, reshape, unbroadcast
 from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._graph cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)
-from pylayer._tensor cimport (Tensor, grad_enabled, has_shape, set_grad_mode, static_mode_on,
-                              wrap)
+from pylayer._tensor cimport Tensor, grad_enabled, has_shape, set_grad_mode, wrap
+from pylayer.ops.dispatch cimport is_variable, record
 
 cdef extern from "Python.h":
     # value NULL deletes the attribute.
@@ -155,12 +154,12 @@ def apply(cls, *args, **kwargs):
     cdef ContextBase ctx
     cdef tuple inputs
     cdef bint previous
-    if static_mode_on():
-        return _state.static_call(cls.apply, *args, **kwargs)
     ctx = ContextBase.__new__(cls._context_class)
     ctx._layer = cls
     inputs = _gather_inputs(ctx, args + tuple(kwargs.values()) if kwargs else args,
                             grad_enabled())
+    if inputs is None:      # a static Variable among the arguments: add the call to its program
+        return record(cls.apply, args, kwargs)
     previous = set_grad_mode(False)
     try:
         returned = cls.forward(ctx, *args, **kwargs)
@@ -170,7 +169,8 @@ def apply(cls, *args, **kwargs):
 
 
 cdef tuple _gather_inputs(ContextBase ctx, tuple values, bint recording):
-    """Set the input slots of ``ctx``; return the flat tuple of input Tensors."""
+    """Set the input slots of ``ctx``; return the flat tuple of input Tensors, or None
+    when a static Variable is among ``values`` (or inside a list or tuple of them)."""
     cdef Py_ssize_t i, n = len(values)
     cdef tuple needs
     for value in values:
@@ -192,14 +192,19 @@ cdef tuple _gather_inputs(ContextBase ctx, tuple values, bint recording):
 
 
 cdef tuple _gather_inputs_general(ContextBase ctx, tuple values, bint recording):
-    """Input slots when some argument is not a Tensor: lists of Tensors, or other values."""
+    """Input slots when some argument is not a Tensor: lists of Tensors, or other values;
+    None when one is a static Variable."""
     cdef list tensors = [], spans = [], needs = []
     for value in values:
         if isinstance(value, Tensor):
             spans.append(len(tensors))
             tensors.append(value)
             needs.append(recording and not (<Tensor>value).stop_gradient)
+        elif is_variable(value):
+            return None
         elif isinstance(value, (list, tuple)):
+            if any(is_variable(item) for item in value):
+                return None
             items = [item for item in value if isinstance(item, Tensor)]
             if items:
                 spans.append(list(range(len(tensors), len(tensors) + len(items))))

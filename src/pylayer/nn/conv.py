@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import add, as_tensor_arg, reshape, transpose
 from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
@@ -19,6 +18,7 @@ from pylayer.nn.spatial import pad
 from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, check_ints, describe
 from pylayer.ops.indexing import take
 from pylayer.ops.linalg import einsum
+from pylayer.ops.dispatch import op
 
 __all__ = ["conv1d", "conv2d", "Conv1D", "Conv2D"]
 
@@ -135,6 +135,7 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, channel_last, coun
     return out
 
 
+@op
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL",
            name=None):
     """1-D convolution of ``x`` ``[N, C, L]`` with ``weight`` ``[O, C / groups, K]``.
@@ -148,15 +149,12 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     >>> F.conv1d(x, pylayer.ones([1, 1, 3]), padding=1).numpy()
     array([[[1., 3., 6., 9., 7.]]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(conv1d, x, weight, bias=bias, stride=stride, padding=padding,
-                                  dilation=dilation, groups=groups, data_format=data_format,
-                                  name=name)
     check_choice(data_format, "conv1d", "data_format", ["NCL", "NLC"])
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format == "NLC", 1,
                  "conv1d")
 
 
+@op
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
            data_format="NCHW", name=None):
     """2-D convolution of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C / groups, KH, KW]``.
@@ -175,10 +173,6 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     array([[[[10., 18.],
              [42., 50.]]]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(conv2d, x, weight, bias=bias, stride=stride, padding=padding,
-                                  dilation=dilation, groups=groups, data_format=data_format,
-                                  name=name)
     check_choice(data_format, "conv2d", "data_format", ["NCHW", "NHWC"])
     return _conv(x, weight, bias, stride, padding, dilation, groups, data_format == "NHWC", 2,
                  "conv2d")

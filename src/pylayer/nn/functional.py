@@ -8,16 +8,16 @@ import math
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._graph import make_output
 from pylayer import _kernels, _ops
 from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
-                          neg, reshape, sigmoid, square, subtract, tanh, sum as reduce_sum)
+                          neg, reshape, square, subtract, sum as reduce_sum)
 from pylayer._tensor import is_grad_enabled, make_tensor
 from pylayer.ops import creation
+from pylayer.ops.dispatch import op
 from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check_int,
                                     check_number, float_tensor)
-from pylayer.ops.elementwise import erf
+from pylayer.ops.elementwise import erf, sigmoid, tanh
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
            "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d", "pad",
@@ -42,7 +42,7 @@ def _reduce(loss, reduction):
 
 
 # ------------------------------------------------------------ activations
-relu = _ops.relu  # compiled; its own docstring has the example
+relu = op(_ops.relu)  # compiled; its own docstring has the example
 
 
 def _leaky_relu_bw(node, g):
@@ -51,6 +51,7 @@ def _leaky_relu_bw(node, g):
     return (multiply(g, make_tensor(slope)),)
 
 
+@op
 def leaky_relu(x, negative_slope=0.01, name=None):
     """``x`` where positive, ``negative_slope * x`` elsewhere; saves ``x``.
 
@@ -59,8 +60,6 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     >>> F.leaky_relu(pylayer.to_tensor([-2.0, 3.0]), 0.5).numpy()
     array([-1.,  3.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(leaky_relu, x, negative_slope=negative_slope, name=name)
     x = float_tensor(x, "leaky_relu")
     negative_slope = check_number(negative_slope, "leaky_relu", "negative_slope")
     a = x.numpy()
@@ -76,6 +75,7 @@ def _hardtanh_bw(node, g):
     return (multiply(g, make_tensor(((a > low) & (a < high)).astype(g.numpy().dtype))),)
 
 
+@op
 def hardtanh(x, min=-1.0, max=1.0, name=None):
     """``x`` clipped to ``[min, max]``; the gradient passes only strictly inside, as in Paddle.
 
@@ -86,8 +86,6 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     >>> F.hardtanh(pylayer.to_tensor([-2.0, 0.5, 3.0])).numpy()
     array([-1. ,  0.5,  1. ], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(hardtanh, x, min=min, max=max, name=name)
     x = float_tensor(x, "hardtanh")
     low = check_number(min, "hardtanh", "min")
     high = check_number(max, "hardtanh", "max")
@@ -119,6 +117,7 @@ def _gelu_bw(node, g):
     return (multiply(g, slope),)
 
 
+@op
 def gelu(x, approximate=False, name=None):
     """Gaussian error linear unit ``x * Phi(x)``; ``approximate=True`` uses the tanh form.
 
@@ -129,8 +128,6 @@ def gelu(x, approximate=False, name=None):
     >>> F.gelu(pylayer.to_tensor([0.0, 1.0], dtype='float64')).numpy().round(6)
     array([0.      , 0.841345])
     """
-    if _state.static_mode:
-        return _state.static_call(gelu, x, approximate=approximate, name=name)
     x = float_tensor(x, "gelu")
     a = x.numpy()
     if approximate:
@@ -160,6 +157,7 @@ def _softmax_bw(node, g):
     return (multiply(y, subtract(g, reduce_sum(multiply(g, y), axis=node.attrs, keepdim=True))),)
 
 
+@op
 def softmax(x, axis=-1, dtype=None, name=None):
     """``exp(x) / sum(exp(x))`` along ``axis``, computed without overflow; saves its output.
 
@@ -168,8 +166,6 @@ def softmax(x, axis=-1, dtype=None, name=None):
     >>> F.softmax(pylayer.to_tensor([0.0, 0.0])).numpy()
     array([0.5, 0.5], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(softmax, x, axis=axis, dtype=dtype, name=name)
     x, axis = _softmax_input(x, axis, dtype, "softmax")
     e = np.exp(_shifted(x.numpy(), axis))
     out = e / np.sum(e, axis=axis, keepdims=True)
@@ -181,6 +177,7 @@ def _log_softmax_bw(node, g):
     return (subtract(g, multiply(exp(y), reduce_sum(g, axis=node.attrs, keepdim=True))),)
 
 
+@op
 def log_softmax(x, axis=-1, dtype=None, name=None):
     """``log(softmax(x))`` along ``axis``, computed stably; saves its output.
 
@@ -189,8 +186,6 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
     >>> F.log_softmax(pylayer.to_tensor([1000.0, 1000.0])).numpy()
     array([-0.6931472, -0.6931472], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(log_softmax, x, axis=axis, dtype=dtype, name=name)
     x, axis = _softmax_input(x, axis, dtype, "log_softmax")
     shifted = _shifted(x.numpy(), axis)
     # An empty axis sums to 0, whose log (-inf) meets no element of the empty result.
@@ -214,6 +209,7 @@ def _dropout_bw(node, g):
     return (multiply(g, node.saved_tensors()[0]),)
 
 
+@op
 def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
     """Zero each element with probability ``p`` (drawn from pylayer's seeded stream).
 
@@ -231,9 +227,6 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     >>> F.dropout(x, p=0.5, training=False) is x
     True
     """
-    if _state.static_mode:
-        return _state.static_call(dropout, x, p=p, axis=axis, training=training, mode=mode,
-                                  name=name)
     p = check_dropout_arguments(p, axis, mode, "dropout")
     x = float_tensor(x, "dropout")
     if not training:
@@ -253,6 +246,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
 
 
 # ----------------------------------------------------------------- losses
+@op
 def mse_loss(input, label, reduction="mean", name=None):
     """Squared error ``(input - label) ** 2``, averaged (default), summed or kept.
 
@@ -261,8 +255,6 @@ def mse_loss(input, label, reduction="mean", name=None):
     >>> F.mse_loss(pylayer.to_tensor([1.0, 3.0]), pylayer.to_tensor([0.0, 0.0])).numpy()
     array(5., dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(mse_loss, input, label, reduction=reduction, name=name)
     _check_reduction(reduction, "mse_loss")
     input = float_tensor(input, "mse_loss", "input")
     label = float_tensor(label, "mse_loss", "label", 2)
@@ -330,6 +322,7 @@ def check_cross_entropy_arguments(weight, ignore_index, reduction, axis, label_s
 
 
 
+@op
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
     """Softmax cross entropy between logits ``input`` and ``label``, through ``log_softmax``.
@@ -350,11 +343,6 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     >>> round(F.cross_entropy(logits, pylayer.to_tensor([0, 1])).item(), 4)
     0.6931
     """
-    if _state.static_mode:
-        return _state.static_call(cross_entropy, input, label, weight=weight,
-                                  ignore_index=ignore_index, reduction=reduction,
-                                  soft_label=soft_label, axis=axis, use_softmax=use_softmax,
-                                  label_smoothing=label_smoothing, name=name)
     weight = check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
                                            label_smoothing, "cross_entropy")
     input = float_tensor(input, "cross_entropy", "input")
@@ -468,6 +456,7 @@ def _softmax_cross_entropy_bw(node, g):
 
 
 # ----------------------------------------------------------------- linear
+@op
 def linear(x, weight, bias=None, name=None):
     """``x @ weight + bias`` with ``weight`` shaped ``[in_features, out_features]``.
 
@@ -476,8 +465,6 @@ def linear(x, weight, bias=None, name=None):
     >>> F.linear(pylayer.ones([1, 2]), pylayer.ones([2, 3]), pylayer.ones([3])).numpy()
     array([[3., 3., 3.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(linear, x, weight, bias=bias, name=name)
     x = float_tensor(x, "linear")
     weight = float_tensor(weight, "linear", "weight", 2)
     if weight.ndim != 2 or x.ndim < 1 or x.shape[-1] != weight.shape[0]:

@@ -1,13 +1,13 @@
 """Inputs given as integer ids: ``one_hot``, ``embedding`` and the ``Embedding`` layer."""
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import as_tensor_arg, multiply
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import MAX_ELEMENTS, check_count, check_int
 from pylayer.ops.indexing import take
+from pylayer.ops.dispatch import op
 
 __all__ = ["one_hot", "embedding", "Embedding"]
 
@@ -25,6 +25,7 @@ def _ids(x, fn, limit):
     return ids
 
 
+@op
 def one_hot(x, num_classes, name=None):
     """float32 vectors with a 1 at each id of ``x``: shape ``x.shape + [num_classes]``.
 
@@ -38,8 +39,6 @@ def one_hot(x, num_classes, name=None):
            [1., 0., 0., 0.],
            [0., 0., 0., 1.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(one_hot, x, num_classes, name=name)
     fn = "one_hot"
     num_classes = check_int(num_classes, fn, "num_classes", minimum=-1)
     if num_classes == -1:
@@ -62,6 +61,7 @@ def _refuse_max_norm(max_norm, scale_grad_by_freq, fn):
                          f"leave it False")
 
 
+@op
 def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
               scale_grad_by_freq=False, name=None):
     """Rows of ``weight`` ``[num, dim]`` at the ids of ``x``: shape ``x.shape + [dim]``.
@@ -80,10 +80,6 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
            [0., 0.],
            [0., 0.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(embedding, x, weight, padding_idx=padding_idx,
-                                  max_norm=max_norm, norm_type=norm_type, sparse=sparse,
-                                  scale_grad_by_freq=scale_grad_by_freq, name=name)
     fn = "embedding"
     _refuse_max_norm(max_norm, scale_grad_by_freq, fn)
     if not isinstance(weight, Tensor) or weight.ndim != 2 or weight.numpy().dtype.kind != "f":

@@ -7,7 +7,6 @@ flow through the statistics and can be differentiated again.
 """
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import add, as_tensor_arg, mean, multiply, reshape, square, subtract
 from pylayer._tensor import Tensor
 from pylayer.nn.initializer import Constant
@@ -16,6 +15,7 @@ from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, float_tensor)
 from pylayer.ops.elementwise import rsqrt
+from pylayer.ops.dispatch import op
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D", "BatchNorm2D",
            "GroupNorm"]
@@ -43,6 +43,7 @@ def _affine(y, weight, bias, shape, fn):
 
 
 # ---------------------------------------------------------------- layer norm
+@op
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Normalize over the last dimensions, those of ``normalized_shape``.
 
@@ -51,9 +52,6 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     >>> F.layer_norm(pylayer.to_tensor([[1.0, 2.0, 3.0]]), 3).numpy().round(4)
     array([[-1.2247,  0.    ,  1.2247]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(layer_norm, x, normalized_shape, weight=weight, bias=bias,
-                                  epsilon=epsilon, name=name)
     fn = "layer_norm"
     x = float_tensor(x, fn)
     shape = check_ints(normalized_shape, fn, "normalized_shape")
@@ -112,6 +110,7 @@ def _channel_axis(x, data_format, fn):
     return 1 if data_format.startswith("NC") else x.ndim - 1
 
 
+@op
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.9, epsilon=1e-05, data_format="NCHW", use_global_stats=None,
                name=None):
@@ -133,11 +132,6 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     >>> mean.numpy(), var.numpy().round(4)
     (array([0.3, 0.3], dtype=float32), array([1.1667, 1.3667], dtype=float32))
     """
-    if _state.static_mode:
-        return _state.static_call(batch_norm, x, running_mean, running_var, weight=weight,
-                                  bias=bias, training=training, momentum=momentum,
-                                  epsilon=epsilon, data_format=data_format,
-                                  use_global_stats=use_global_stats, name=name)
     fn = "batch_norm"
     x = float_tensor(x, fn)
     axis = _channel_axis(x, data_format, fn)
@@ -251,6 +245,7 @@ class BatchNorm2D(_BatchNorm):
 
 
 # ---------------------------------------------------------------- group norm
+@op
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
                name=None):
     """Normalize each of ``num_groups`` groups of channels of each sample.
@@ -262,9 +257,6 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
     array([[-1.3416, -0.4472],
            [ 0.4472,  1.3416]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(group_norm, x, num_groups, epsilon=epsilon, weight=weight,
-                                  bias=bias, data_format=data_format, name=name)
     fn = "group_norm"
     x = float_tensor(x, fn)
     axis = _channel_axis(x, data_format, fn)

@@ -5,21 +5,21 @@ A :class:`Parameter` is a leaf Tensor with ``stop_gradient=False``, a name,
 settings the optimizers read (``optimize_attr['learning_rate']``,
 ``regularizer``, ``need_clip``).
 
-Static mode: ``create_parameter`` hands the call to
-``pylayer._state.static_call(create_parameter, shape, dtype, name=...,
-attr=..., is_bias=..., default_initializer=...)`` like every op does.
-:func:`parameter_spec` resolves the same arguments to a name, an
-initializer and the settings, so static mode can make its own parameter
-variable and fill it with ``spec.initializer.generate(shape, dtype)``.
+Static mode: ``create_parameter`` is wrapped with
+``pylayer.ops.dispatch.op(..., records_in_static_mode=True)``, so in static
+mode the call goes to ``pylayer.static``, which makes a Parameter of the
+Program instead. :func:`parameter_spec` resolves the same arguments to a
+name, an initializer and the settings, so static mode can make its own
+parameter variable and fill it with ``spec.initializer.generate(shape, dtype)``.
 """
 import itertools
 from collections import defaultdict, namedtuple
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._tensor import Tensor
 from pylayer.ops._arguments import check_count, check_dtype
+from pylayer.ops.dispatch import op
 from pylayer.nn.initializer import Constant, Initializer, XavierUniform
 
 __all__ = ["ParamAttr", "create_parameter"]
@@ -170,6 +170,7 @@ def make_parameter(spec):
     return param
 
 
+@op(records_in_static_mode=True)
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
     """Make a trainable :class:`Parameter` of ``shape`` and ``dtype``.
 
@@ -182,7 +183,4 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
     >>> w.stop_gradient, w.is_leaf, w.numpy().sum()
     (False, True, np.float32(0.0))
     """
-    if _state.static_mode:
-        return _state.static_call(create_parameter, shape, dtype, name=name, attr=attr,
-                                  is_bias=is_bias, default_initializer=default_initializer)
     return make_parameter(parameter_spec(shape, dtype, name, attr, is_bias, default_initializer))

@@ -7,12 +7,12 @@ so gradients can be differentiated again.
 """
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import matmul, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.spatial import spatial_axes
 from pylayer.ops._arguments import check_choice, check_count, check_int, float_tensor
+from pylayer.ops.dispatch import op
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "AdaptiveAvgPool1D",
            "AdaptiveAvgPool2D"]
@@ -61,6 +61,7 @@ def _pool(x, output_size, axes, fn):
     return x
 
 
+@op
 def adaptive_avg_pool1d(x, output_size, name=None):
     """Average ``[N, C, L]`` input over ``output_size`` bins of the last axis.
 
@@ -69,11 +70,10 @@ def adaptive_avg_pool1d(x, output_size, name=None):
     >>> F.adaptive_avg_pool1d(pylayer.arange(5, dtype='float32').reshape([1, 1, 5]), 3).numpy()
     array([[[0.5, 2. , 3.5]]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(adaptive_avg_pool1d, x, output_size, name=name)
     return _pool(x, output_size, [2], "adaptive_avg_pool1d")
 
 
+@op
 def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
     """Average ``[N, C, H, W]`` input over ``output_size`` ``[h, w]`` bins (None keeps a size).
 
@@ -84,9 +84,6 @@ def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
     array([[[[ 2.5,  4.5],
              [10.5, 12.5]]]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(adaptive_avg_pool2d, x, output_size,
-                                  data_format=data_format, name=name)
     fn = "adaptive_avg_pool2d"
     check_choice(data_format, fn, "data_format", ["NCHW", "NHWC"])
     return _pool(x, output_size, spatial_axes(4, data_format, fn), fn)

@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._graph import make_output
 from pylayer._ops import add, as_tensor_arg, multiply, reshape, transpose
 from pylayer._tensor import make_tensor
@@ -18,6 +17,7 @@ from pylayer.nn.layer import Layer
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, describe, float_tensor)
 from pylayer.ops.indexing import take
+from pylayer.ops.dispatch import op
 
 __all__ = ["pad", "interpolate", "pixel_shuffle", "PixelShuffle"]
 
@@ -83,6 +83,7 @@ def _pad_constant_bw(node, g):
     return (take(g, node.attrs, False, "pad"),)
 
 
+@op
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True,
         name=None):
     """Pad ``x`` with a ``value`` (``'constant'``), a mirror (``'reflect'``) or the edge
@@ -107,10 +108,6 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     >>> F.pad(x, [1, 0], value=9.0).numpy()
     array([[[9., 1., 2., 3.]]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(_PAD, x, pad, mode=mode, value=value,
-                                  data_format=data_format,
-                                  pad_from_left_axis=pad_from_left_axis, name=name)
     fn = "pad"
     x = as_tensor_arg(x, fn, "x", 1)
     check_choice(mode, fn, "mode", ["constant", "reflect", "replicate"])
@@ -130,9 +127,6 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     return x
 
 
-_PAD = pad  # inside pad() its argument 'pad' hides the function
-
-
 # -------------------------------------------------------------- interpolate
 def _linear_weights(out_size, in_size, ratio, align_corners, align_mode):
     """(lower index, upper index, upper weight) of each output position."""
@@ -148,6 +142,7 @@ def _linear_weights(out_size, in_size, ratio, align_corners, align_mode):
     return low, high, src - low
 
 
+@op
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
                 align_mode=0, data_format=None, name=None):
     """Resize the spatial dimensions of a 4-D image batch (``'NCHW'`` or ``'NHWC'``).
@@ -173,10 +168,6 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
            [1. , 1.5, 2. ],
            [2. , 2.5, 3. ]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(interpolate, x, size=size, scale_factor=scale_factor,
-                                  mode=mode, align_corners=align_corners,
-                                  align_mode=align_mode, data_format=data_format, name=name)
     fn = "interpolate"
     x = float_tensor(x, fn)
     check_choice(mode, fn, "mode", ["nearest", "bilinear"])
@@ -226,6 +217,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
 
 
 # ------------------------------------------------------------ pixel shuffle
+@op
 def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     """Rearrange ``[N, C*r*r, H, W]`` into ``[N, C, H*r, W*r]`` (``r = upscale_factor``).
 
@@ -235,9 +227,6 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     array([[[[0., 2., 1., 3.],
              [4., 6., 5., 7.]]]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(pixel_shuffle, x, upscale_factor, data_format=data_format,
-                                  name=name)
     fn = "pixel_shuffle"
     x = as_tensor_arg(x, fn, "x", 1)
     r = check_int(upscale_factor, fn, "upscale_factor", minimum=1)

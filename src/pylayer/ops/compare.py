@@ -7,10 +7,10 @@ take an optional ``out`` Tensor that receives the result.
 """
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import as_tensor_arg
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
+from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "equal_all", "isclose", "allclose", "logical_and", "logical_or", "logical_xor",
@@ -25,6 +25,7 @@ def _compare(fn, ufunc, x, y):
     return make_tensor(out)
 
 
+@op
 def equal(x, y, name=None):
     """Elementwise ``x == y`` with broadcasting; a bool tensor, no gradient.
 
@@ -32,11 +33,10 @@ def equal(x, y, name=None):
     >>> pylayer.equal(pylayer.to_tensor([1, 2, 3]), 2).numpy()
     array([False,  True, False])
     """
-    if _state.static_mode:
-        return _state.static_call(equal, x, y, name=name)
     return _compare("equal", np.equal, x, y)
 
 
+@op
 def not_equal(x, y, name=None):
     """Elementwise ``x != y`` with broadcasting; a bool tensor, no gradient.
 
@@ -44,11 +44,10 @@ def not_equal(x, y, name=None):
     >>> pylayer.not_equal(pylayer.to_tensor([1, 2]), 2).numpy()
     array([ True, False])
     """
-    if _state.static_mode:
-        return _state.static_call(not_equal, x, y, name=name)
     return _compare("not_equal", np.not_equal, x, y)
 
 
+@op
 def less_than(x, y, name=None):
     """Elementwise ``x < y`` with broadcasting; a bool tensor, no gradient.
 
@@ -56,11 +55,10 @@ def less_than(x, y, name=None):
     >>> pylayer.less_than(pylayer.to_tensor([1, 2]), 2).numpy()
     array([ True, False])
     """
-    if _state.static_mode:
-        return _state.static_call(less_than, x, y, name=name)
     return _compare("less_than", np.less, x, y)
 
 
+@op
 def less_equal(x, y, name=None):
     """Elementwise ``x <= y`` with broadcasting; a bool tensor, no gradient.
 
@@ -68,11 +66,10 @@ def less_equal(x, y, name=None):
     >>> pylayer.less_equal(pylayer.to_tensor([1, 3]), 2).numpy()
     array([ True, False])
     """
-    if _state.static_mode:
-        return _state.static_call(less_equal, x, y, name=name)
     return _compare("less_equal", np.less_equal, x, y)
 
 
+@op
 def greater_than(x, y, name=None):
     """Elementwise ``x > y`` with broadcasting; a bool tensor, no gradient.
 
@@ -80,11 +77,10 @@ def greater_than(x, y, name=None):
     >>> pylayer.greater_than(pylayer.to_tensor([1, 3]), 2).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(greater_than, x, y, name=name)
     return _compare("greater_than", np.greater, x, y)
 
 
+@op
 def greater_equal(x, y, name=None):
     """Elementwise ``x >= y`` with broadcasting; a bool tensor, no gradient.
 
@@ -92,11 +88,10 @@ def greater_equal(x, y, name=None):
     >>> pylayer.greater_equal(pylayer.to_tensor([1, 2]), 2).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(greater_equal, x, y, name=name)
     return _compare("greater_equal", np.greater_equal, x, y)
 
 
+@op
 def equal_all(x, y, name=None):
     """A 0-d bool tensor: True when ``x`` and ``y`` have the same shape and elements.
 
@@ -104,8 +99,6 @@ def equal_all(x, y, name=None):
     >>> pylayer.equal_all(pylayer.to_tensor([1, 2]), pylayer.to_tensor([1, 2])).numpy()
     array(True)
     """
-    if _state.static_mode:
-        return _state.static_call(equal_all, x, y, name=name)
     a = as_tensor_arg(x, "equal_all", "x", 1)._array
     b = as_tensor_arg(y, "equal_all", "y", 2)._array
     return make_tensor(np.asarray(a.shape == b.shape and bool(np.array_equal(a, b))))
@@ -133,6 +126,7 @@ def _close_arrays(fn, x, y, rtol, atol, equal_nan):
                          f"{list(b.shape)} cannot be broadcast together") from None
 
 
+@op
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise ``|x - y| <= atol + rtol * |y|``; a bool tensor, no gradient.
 
@@ -142,12 +136,10 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     >>> pylayer.isclose(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([1.0, 2.1])).numpy()
     array([ True, False])
     """
-    if _state.static_mode:
-        return _state.static_call(isclose, x, y, rtol=rtol, atol=atol, equal_nan=equal_nan,
-                                  name=name)
     return make_tensor(np.asarray(_close_arrays("isclose", x, y, rtol, atol, equal_nan)))
 
 
+@op
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """A 0-d bool tensor: True when every pair is close (see :func:`isclose`).
 
@@ -155,9 +147,6 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     >>> pylayer.allclose(pylayer.to_tensor([1.0]), pylayer.to_tensor([1.0 + 1e-7])).numpy()
     array(True)
     """
-    if _state.static_mode:
-        return _state.static_call(allclose, x, y, rtol=rtol, atol=atol, equal_nan=equal_nan,
-                                  name=name)
     close = _close_arrays("allclose", x, y, rtol, atol, equal_nan)
     return make_tensor(np.asarray(bool(np.all(close))))
 
@@ -179,6 +168,7 @@ def _into(out, result, fn):
     return out
 
 
+@op
 def logical_and(x, y, out=None, name=None):
     """Elementwise logical AND (non-zero counts as true); a bool tensor.
 
@@ -186,11 +176,10 @@ def logical_and(x, y, out=None, name=None):
     >>> pylayer.logical_and(pylayer.to_tensor([True, True]), pylayer.to_tensor([True, False])).numpy()
     array([ True, False])
     """
-    if _state.static_mode:
-        return _state.static_call(logical_and, x, y, out=out, name=name)
     return _logical("logical_and", np.logical_and, x, y, out)
 
 
+@op
 def logical_or(x, y, out=None, name=None):
     """Elementwise logical OR (non-zero counts as true); a bool tensor.
 
@@ -198,11 +187,10 @@ def logical_or(x, y, out=None, name=None):
     >>> pylayer.logical_or(pylayer.to_tensor([False, True]), False).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(logical_or, x, y, out=out, name=name)
     return _logical("logical_or", np.logical_or, x, y, out)
 
 
+@op
 def logical_xor(x, y, out=None, name=None):
     """Elementwise logical XOR (non-zero counts as true); a bool tensor.
 
@@ -210,8 +198,6 @@ def logical_xor(x, y, out=None, name=None):
     >>> pylayer.logical_xor(pylayer.to_tensor([True, True]), pylayer.to_tensor([True, False])).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(logical_xor, x, y, out=out, name=name)
     return _logical("logical_xor", np.logical_xor, x, y, out)
 
 
@@ -232,6 +218,7 @@ def _bitwise(fn, ufunc, x, y, out):
     return _into(out, binary_array(fn, ufunc, x._array, y_array), fn)
 
 
+@op
 def bitwise_and(x, y, out=None, name=None):
     """Elementwise bitwise AND of integer or bool tensors (``x & y``).
 
@@ -239,11 +226,10 @@ def bitwise_and(x, y, out=None, name=None):
     >>> pylayer.bitwise_and(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
     array([8, 2])
     """
-    if _state.static_mode:
-        return _state.static_call(bitwise_and, x, y, out=out, name=name)
     return _bitwise("bitwise_and", np.bitwise_and, x, y, out)
 
 
+@op
 def bitwise_or(x, y, out=None, name=None):
     """Elementwise bitwise OR of integer or bool tensors (``x | y``).
 
@@ -251,11 +237,10 @@ def bitwise_or(x, y, out=None, name=None):
     >>> pylayer.bitwise_or(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
     array([14, 14])
     """
-    if _state.static_mode:
-        return _state.static_call(bitwise_or, x, y, out=out, name=name)
     return _bitwise("bitwise_or", np.bitwise_or, x, y, out)
 
 
+@op
 def bitwise_xor(x, y, out=None, name=None):
     """Elementwise bitwise XOR of integer or bool tensors (``x ^ y``).
 
@@ -263,11 +248,10 @@ def bitwise_xor(x, y, out=None, name=None):
     >>> pylayer.bitwise_xor(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
     array([ 6, 12])
     """
-    if _state.static_mode:
-        return _state.static_call(bitwise_xor, x, y, out=out, name=name)
     return _bitwise("bitwise_xor", np.bitwise_xor, x, y, out)
 
 
+@op
 def bitwise_not(x, out=None, name=None):
     """Elementwise bitwise NOT of an integer or bool tensor (``~x``; logical NOT for bool).
 
@@ -275,12 +259,11 @@ def bitwise_not(x, out=None, name=None):
     >>> pylayer.bitwise_not(pylayer.to_tensor([0, 5])).numpy()
     array([-1, -6])
     """
-    if _state.static_mode:
-        return _state.static_call(bitwise_not, x, out=out, name=name)
     x = _integer_or_bool(x, "bitwise_not", "x", 1)
     return _into(out, np.asarray(np.invert(x._array)), "bitwise_not")
 
 
+@op
 def logical_not(x, out=None, name=None):
     """Elementwise logical NOT (non-zero counts as true); a bool tensor.
 
@@ -288,8 +271,6 @@ def logical_not(x, out=None, name=None):
     >>> pylayer.logical_not(pylayer.to_tensor([True, False])).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(logical_not, x, out=out, name=name)
     x = as_tensor_arg(x, "logical_not", "x", 1)
     return _into(out, np.asarray(np.logical_not(x._array)), "logical_not")
 
@@ -302,6 +283,7 @@ def _classify(fn, np_fn, x, value_for_integers):
     return make_tensor(np.asarray(np_fn(a)))
 
 
+@op
 def isnan(x, name=None):
     """Elementwise test for NaN; a bool tensor (always False for integers).
 
@@ -309,11 +291,10 @@ def isnan(x, name=None):
     >>> pylayer.isnan(pylayer.to_tensor([1.0, float('nan')])).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(isnan, x, name=name)
     return _classify("isnan", np.isnan, x, False)
 
 
+@op
 def isinf(x, name=None):
     """Elementwise test for plus or minus infinity; a bool tensor.
 
@@ -321,11 +302,10 @@ def isinf(x, name=None):
     >>> pylayer.isinf(pylayer.to_tensor([1.0, float('-inf')])).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(isinf, x, name=name)
     return _classify("isinf", np.isinf, x, False)
 
 
+@op
 def isfinite(x, name=None):
     """Elementwise test for a value that is neither infinite nor NaN; a bool tensor.
 
@@ -333,6 +313,4 @@ def isfinite(x, name=None):
     >>> pylayer.isfinite(pylayer.to_tensor([1.0, float('inf'), float('nan')])).numpy()
     array([ True, False, False])
     """
-    if _state.static_mode:
-        return _state.static_call(isfinite, x, name=name)
     return _classify("isfinite", np.isfinite, x, True)

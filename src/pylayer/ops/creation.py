@@ -1,11 +1,11 @@
 """Tensor creation: from data, filled, ranges and random streams."""
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import shape_arg
 from pylayer._tensor import Tensor, make_tensor, to_array
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
                                     check_number, describe)
+from pylayer.ops.dispatch import op
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn",
@@ -50,6 +50,7 @@ def _dtype(dtype, fn, default="float32", kinds="biuf"):
     return check_dtype(default if dtype is None else dtype, fn, kinds=kinds)
 
 
+@op
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Make a Tensor from a number, nested list, numpy array or Tensor (always copies).
 
@@ -61,10 +62,6 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     >>> pylayer.to_tensor(1.5).dtype
     pylayer.float32
     """
-    if _state.static_mode and not isinstance(data, (list, tuple, int, float, bool, np.ndarray,
-                                                     np.generic, Tensor)):
-        return _state.static_call(to_tensor, data, dtype=dtype, place=place,
-                                  stop_gradient=stop_gradient)
     if data is None or isinstance(data, (str, bytes, dict, set)) or (
             isinstance(data, np.ndarray) and data.dtype.kind not in "biuf"):
         raise TypeError(f"to_tensor(): argument 'data' (position 1) must be a number, a nested "
@@ -176,6 +173,7 @@ def _like(x, fn, dtype):
     return a, a.dtype if dtype is None else _dtype(dtype, fn)
 
 
+@op
 def zeros_like(x, dtype=None, name=None):
     """Zeros with the shape (and by default the dtype) of ``x``.
 
@@ -183,12 +181,11 @@ def zeros_like(x, dtype=None, name=None):
     >>> pylayer.zeros_like(pylayer.ones([2])).numpy()
     array([0., 0.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(zeros_like, x, dtype=dtype, name=name)
     a, np_dtype = _like(x, "zeros_like", dtype)
     return make_tensor(np.zeros(a.shape, np_dtype))
 
 
+@op
 def ones_like(x, dtype=None, name=None):
     """Ones with the shape (and by default the dtype) of ``x``.
 
@@ -196,12 +193,11 @@ def ones_like(x, dtype=None, name=None):
     >>> pylayer.ones_like(pylayer.zeros([2])).numpy()
     array([1., 1.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(ones_like, x, dtype=dtype, name=name)
     a, np_dtype = _like(x, "ones_like", dtype)
     return make_tensor(np.ones(a.shape, np_dtype))
 
 
+@op
 def full_like(x, fill_value, dtype=None, name=None):
     """``fill_value`` with the shape (and by default the dtype) of ``x``.
 
@@ -209,8 +205,6 @@ def full_like(x, fill_value, dtype=None, name=None):
     >>> pylayer.full_like(pylayer.zeros([2]), 3.0).numpy()
     array([3., 3.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(full_like, x, fill_value, dtype=dtype, name=name)
     a, np_dtype = _like(x, "full_like", dtype)
     return make_tensor(np.full(a.shape, _fill_value(fill_value, "full_like"), np_dtype))
 
@@ -346,6 +340,7 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
     return make_tensor(rng.uniform(low, high, _shape(shape, "uniform")).astype(np_dtype))
 
 
+@op
 def bernoulli(x, p=None, name=None):
     """Samples of 0 or 1, each 1 with the probability in ``x`` (or ``p`` for all).
 
@@ -357,8 +352,6 @@ def bernoulli(x, p=None, name=None):
     >>> pylayer.bernoulli(pylayer.to_tensor([0.0, 1.0, 1.0])).numpy()
     array([0., 1., 1.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(bernoulli, x, p=p, name=name)
     if not isinstance(x, Tensor) or x.numpy().dtype.kind != "f":
         raise TypeError(f"bernoulli(): argument 'x' (position 1) must be a floating-point "
                         f"Tensor, got {describe(x) if not isinstance(x, Tensor) else x.dtype}")

@@ -1,5 +1,6 @@
-"""Elementwise math beyond the hot ops: powers, trigonometry, erf, sign and
-rounding, binary extremes, clipping, ``where`` and integer-style division.
+"""Elementwise math: the compiled arithmetic and activations of :mod:`pylayer._ops`
+(public from here), powers, trigonometry, erf, sign and rounding, binary
+extremes, clipping, ``where`` and integer-style division.
 
 Conventions shared by every function here:
 
@@ -24,20 +25,36 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
-from pylayer import _state
+from pylayer import _ops
 from pylayer._graph import make_output
-from pylayer._ops import (add, as_tensor_arg, divide, exp, log, multiply, neg, scale, square,
-                          subtract, unbroadcast)
+from pylayer._ops import as_tensor_arg, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_int, float_tensor, numeric_tensor
 from pylayer.ops._common import (binary_array, float32_default, is_number, number_attrs,
                                  operand, saved_operands, saved_tensors, shape_of, shape_text,
                                  tensor_pair, zero_grads)
 from pylayer.ops.compare import equal, logical_and
+from pylayer.ops.dispatch import op
 
-__all__ = ["pow", "reciprocal", "rsqrt", "log1p", "sin", "cos", "tan", "erf", "abs", "sign",
-           "floor", "ceil", "round", "maximum", "minimum", "clip", "where", "floor_divide",
-           "remainder"]
+__all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "exp", "log", "sqrt",
+           "square", "tanh", "sigmoid", "pow", "reciprocal", "rsqrt", "log1p", "sin", "cos",
+           "tan", "erf", "abs", "sign", "floor", "ceil", "round", "maximum", "minimum", "clip",
+           "where", "floor_divide", "remainder"]
+
+# The compiled elementwise ops of pylayer._ops, public from here: each wrapped once by
+# pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
+add = op(_ops.add)
+subtract = op(_ops.subtract)
+multiply = op(_ops.multiply)
+divide = op(_ops.divide)
+neg = op(_ops.neg)
+scale = op(_ops.scale)
+exp = op(_ops.exp)
+log = op(_ops.log)
+sqrt = op(_ops.sqrt)
+square = op(_ops.square)
+tanh = op(_ops.tanh)
+sigmoid = op(_ops.sigmoid)
 
 
 def _zeros_like(g):
@@ -71,6 +88,7 @@ def _pow_bw(node, g):
     return (gx, gy)
 
 
+@op
 def pow(x, y, name=None):
     """Elementwise ``x ** y``; ``y`` (or ``x``) may be a Python number.
 
@@ -84,8 +102,6 @@ def pow(x, y, name=None):
     >>> (2 ** pylayer.to_tensor([1.0, 3.0])).numpy()
     array([2., 8.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(pow, x, y, name=name)
     x, y = tensor_pair(x, y, "pow")
     xa = operand(x, "pow", "x", 1)
     ya = operand(y, "pow", "y", 2)
@@ -106,6 +122,7 @@ def _reciprocal_bw(node, g):
     return (neg(multiply(g, square(out))),)
 
 
+@op
 def reciprocal(x, name=None):
     """Elementwise ``1 / x`` (integers are computed in float32); saves its output.
 
@@ -113,8 +130,6 @@ def reciprocal(x, name=None):
     >>> pylayer.reciprocal(pylayer.to_tensor([2.0, 4.0])).numpy()
     array([0.5 , 0.25], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(reciprocal, x, name=name)
     x = float_tensor(x, "reciprocal", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.reciprocal(x._array))
@@ -126,6 +141,7 @@ def _rsqrt_bw(node, g):
     return (multiply(g, scale(multiply(out, square(out)), -0.5)),)
 
 
+@op
 def rsqrt(x, name=None):
     """Elementwise ``1 / sqrt(x)`` (integers are computed in float32); saves its output.
 
@@ -133,8 +149,6 @@ def rsqrt(x, name=None):
     >>> pylayer.rsqrt(pylayer.to_tensor([4.0, 16.0])).numpy()
     array([0.5 , 0.25], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(rsqrt, x, name=name)
     x = float_tensor(x, "rsqrt", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.reciprocal(np.sqrt(x._array)))
@@ -146,6 +160,7 @@ def _log1p_bw(node, g):
     return (divide(g, add(x, 1.0)),)
 
 
+@op
 def log1p(x, name=None):
     """Elementwise ``log(1 + x)``, accurate for small ``x`` (integers in float32).
 
@@ -153,8 +168,6 @@ def log1p(x, name=None):
     >>> pylayer.log1p(pylayer.to_tensor([0.0, 1.0])).numpy()
     array([0.       , 0.6931472], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(log1p, x, name=name)
     x = float_tensor(x, "log1p", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.log1p(x._array))
@@ -167,6 +180,7 @@ def _sin_bw(node, g):
     return (multiply(g, cos(x)),)
 
 
+@op
 def sin(x, name=None):
     """Elementwise sine (integers are computed in float32); saves its input.
 
@@ -174,8 +188,6 @@ def sin(x, name=None):
     >>> pylayer.sin(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(sin, x, name=name)
     x = float_tensor(x, "sin", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.sin(x._array))
@@ -187,6 +199,7 @@ def _cos_bw(node, g):
     return (neg(multiply(g, sin(x))),)
 
 
+@op
 def cos(x, name=None):
     """Elementwise cosine (integers are computed in float32); saves its input.
 
@@ -194,8 +207,6 @@ def cos(x, name=None):
     >>> pylayer.cos(pylayer.to_tensor([0.0])).numpy()
     array([1.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(cos, x, name=name)
     x = float_tensor(x, "cos", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.cos(x._array))
@@ -207,6 +218,7 @@ def _tan_bw(node, g):
     return (divide(g, square(cos(x))),)
 
 
+@op
 def tan(x, name=None):
     """Elementwise tangent (integers are computed in float32); saves its input.
 
@@ -214,8 +226,6 @@ def tan(x, name=None):
     >>> pylayer.tan(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(tan, x, name=name)
     x = float_tensor(x, "tan", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = np.asarray(np.tan(x._array))
@@ -274,6 +284,7 @@ def _erf_bw(node, g):
     return (multiply(g, scale(exp(neg(square(x))), 2.0 / math.sqrt(math.pi))),)
 
 
+@op
 def erf(x, name=None):
     """The error function ``2/sqrt(pi) * integral_0^x exp(-t*t) dt`` (integers in float32).
 
@@ -284,8 +295,6 @@ def erf(x, name=None):
     >>> pylayer.erf(pylayer.to_tensor([0.0, 1.0], dtype='float64')).numpy()
     array([0.        , 0.84270079])
     """
-    if _state.static_mode:
-        return _state.static_call(erf, x, name=name)
     x = float_tensor(x, "erf", integers_as_float32=True)
     with np.errstate(all="ignore"):
         out = _erf_array(x._array)
@@ -298,6 +307,7 @@ def _abs_bw(node, g):
     return (multiply(g, sign(x)),)
 
 
+@op
 def abs(x, name=None):
     """Elementwise absolute value; the gradient is ``sign(x)`` (0 at 0). Saves its input.
 
@@ -305,12 +315,11 @@ def abs(x, name=None):
     >>> pylayer.abs(pylayer.to_tensor([-1.5, 2.0])).numpy()
     array([1.5, 2. ], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(abs, x, name=name)
     x = numeric_tensor(x, "abs")
     return make_output(np.asarray(np.abs(x._array)), (x,), "abs", _abs_bw, save=(x,))
 
 
+@op
 def sign(x, name=None):
     """Elementwise sign: -1, 0 or 1 (NaN stays NaN); its gradient is zero.
 
@@ -318,8 +327,6 @@ def sign(x, name=None):
     >>> pylayer.sign(pylayer.to_tensor([-2.0, 0.0, 3.0])).numpy()
     array([-1.,  0.,  1.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(sign, x, name=name)
     x = numeric_tensor(x, "sign")
     return make_output(np.asarray(np.sign(x._array)), (x,), "sign", zero_grads,
                        attrs=(x._array.shape,))
@@ -333,6 +340,7 @@ def _rounding(fn, x, array_fn):
     return make_output(out, (x,), fn, zero_grads, attrs=(a.shape,))
 
 
+@op
 def floor(x, name=None):
     """Elementwise round toward minus infinity; integer tensors are returned as a copy.
 
@@ -342,11 +350,10 @@ def floor(x, name=None):
     >>> pylayer.floor(pylayer.to_tensor([-1.5, 1.5])).numpy()
     array([-2.,  1.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(floor, x, name=name)
     return _rounding("floor", x, np.floor)
 
 
+@op
 def ceil(x, name=None):
     """Elementwise round toward plus infinity; integer tensors are returned as a copy.
 
@@ -356,11 +363,10 @@ def ceil(x, name=None):
     >>> pylayer.ceil(pylayer.to_tensor([-1.5, 1.5])).numpy()
     array([-1.,  2.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(ceil, x, name=name)
     return _rounding("ceil", x, np.ceil)
 
 
+@op
 def round(x, decimals=0, name=None):
     """Round to ``decimals`` places, halves to even (``round(2.5) == 2``), as Paddle does.
 
@@ -376,8 +382,6 @@ def round(x, decimals=0, name=None):
     >>> pylayer.round(pylayer.to_tensor([0.125, 0.375]), decimals=2).numpy()
     array([0.12, 0.38], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(round, x, decimals=decimals, name=name)
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
         raise TypeError(f"round(): argument 'decimals' (position 2) must be an int, "
                         f"got {type(decimals).__name__}")
@@ -422,6 +426,7 @@ def _extreme(fn, ufunc, pick_greater, x, y):
                        attrs=number_attrs(x, y) + (pick_greater,))
 
 
+@op
 def maximum(x, y, name=None):
     """Elementwise larger of ``x`` and ``y`` with broadcasting; NaN propagates.
 
@@ -432,11 +437,10 @@ def maximum(x, y, name=None):
     >>> pylayer.maximum(pylayer.to_tensor([1.0, 5.0]), pylayer.to_tensor([3.0, 2.0])).numpy()
     array([3., 5.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(maximum, x, y, name=name)
     return _extreme("maximum", np.maximum, True, x, y)
 
 
+@op
 def minimum(x, y, name=None):
     """Elementwise smaller of ``x`` and ``y`` with broadcasting; NaN propagates.
 
@@ -447,8 +451,6 @@ def minimum(x, y, name=None):
     >>> pylayer.minimum(pylayer.to_tensor([1.0, 5.0]), 2.0).numpy()
     array([1., 2.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(minimum, x, y, name=name)
     return _extreme("minimum", np.minimum, False, x, y)
 
 
@@ -499,6 +501,7 @@ def _clip_bw(node, g):
     return (multiply(g, make_tensor(inside.astype(g._array.dtype))),)
 
 
+@op
 def clip(x, min=None, max=None, name=None):
     """Limit every element of ``x`` to ``[min, max]`` (either bound may be None).
 
@@ -512,8 +515,6 @@ def clip(x, min=None, max=None, name=None):
     >>> pylayer.clip(pylayer.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).numpy()
     array([-1. ,  0.5,  1. ], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(clip, x, min=min, max=max, name=name)
     x = numeric_tensor(x, "clip")
     a = x._array
     low = _clip_bound(min, "min", 2, a.dtype, a.shape)
@@ -543,6 +544,7 @@ def _where_bw(node, g):
     return (gx, gy)
 
 
+@op
 def where(condition, x=None, y=None, name=None):
     """Elementwise ``x`` where ``condition`` is true, else ``y``, with broadcasting.
 
@@ -560,8 +562,6 @@ def where(condition, x=None, y=None, name=None):
     >>> [t.numpy().tolist() for t in pylayer.where(c)]
     [[0, 2]]
     """
-    if _state.static_mode:
-        return _state.static_call(where, condition, x, y, name=name)
     condition = as_tensor_arg(condition, "where", "condition", 1)
     if condition._array.dtype.kind != "b":
         condition = make_tensor(condition._array.astype(bool))
@@ -593,6 +593,7 @@ def _check_integer_divisor(fn, xa, ya):
         raise ZeroDivisionError(f"{fn}(): integer division by zero (y holds a 0)")
 
 
+@op
 def floor_divide(x, y, name=None):
     """Elementwise ``x // y``: the quotient rounded toward minus infinity.
 
@@ -603,8 +604,6 @@ def floor_divide(x, y, name=None):
     >>> pylayer.floor_divide(pylayer.to_tensor([7, -7]), 2).numpy()
     array([ 3, -4])
     """
-    if _state.static_mode:
-        return _state.static_call(floor_divide, x, y, name=name)
     x, y = tensor_pair(x, y, "floor_divide")
     xa = operand(x, "floor_divide", "x", 1)
     ya = operand(y, "floor_divide", "y", 2)
@@ -623,6 +622,7 @@ def _remainder_bw(node, g):
     return (gx, gy)
 
 
+@op
 def remainder(x, y, name=None):
     """Elementwise ``x % y`` with the sign of ``y`` (Python's and numpy's rule).
 
@@ -633,8 +633,6 @@ def remainder(x, y, name=None):
     >>> pylayer.remainder(pylayer.to_tensor([7, -7]), 3).numpy()
     array([1, 2])
     """
-    if _state.static_mode:
-        return _state.static_call(remainder, x, y, name=name)
     x, y = tensor_pair(x, y, "remainder")
     xa = operand(x, "remainder", "x", 1)
     ya = operand(y, "remainder", "y", 2)

@@ -11,11 +11,11 @@ each one's backward is the other, so every order of derivative is recorded.
 """
 import numpy as np
 
-from pylayer import _state
 from pylayer._graph import make_output, needs_grad
 from pylayer._ops import cast, multiply, reshape_exact, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.dispatch import op
 
 __all__ = []
 
@@ -85,6 +85,7 @@ def scatter_add(g, shape, index, advanced, op_name):
     return make_output(out, (g,), op_name, _scatter_bw, attrs=(shape, index, advanced, op_name))
 
 
+@op
 def getitem(x, index):
     """``x[index]`` with numpy's basic and advanced indexing, differentiable.
 
@@ -101,8 +102,6 @@ def getitem(x, index):
     array([[0., 2.],
            [0., 0.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(getitem, x, index)
     index, advanced = normalize_index(index, "getitem")
     return take(x, index, advanced, "getitem")
 
@@ -127,6 +126,7 @@ def _setitem_bw(node, g):
     return (grad_x, grad_value)
 
 
+@op
 def setitem(x, index, value):
     """``x[index] = value`` in place: bumps ``x.inplace_version``.
 
@@ -153,8 +153,6 @@ def setitem(x, index, value):
     array([[0., 0.],
            [0., 7.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(setitem, x, index, value)
     index, advanced = normalize_index(index, "setitem")
     value_tensor = value if isinstance(value, Tensor) else None
     value_array = value.numpy() if value_tensor is not None else np.asarray(value)

@@ -1,9 +1,9 @@
 """In-place updates: ``x += y`` and the ``*_`` methods."""
 import numpy as np
 
-from pylayer import _state
 from pylayer._graph import needs_grad, set_history
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops.dispatch import has_static_variable
 
 __all__ = ["inplace"]
 
@@ -45,8 +45,8 @@ def inplace(x, op, *args, **kwargs):
     if not callable(op):
         raise TypeError(f"inplace(): argument 'op' (position 2) must be callable, "
                         f"got {type(op).__name__}")
-    if _state.static_mode:
-        return op(x, *args, **kwargs)
+    if has_static_variable(x, *args, **kwargs):
+        return op(x, *args, **kwargs)      # recorded out of place: a Variable has no storage
     name = getattr(op, "__name__", "op")
     if not isinstance(x, Tensor):
         raise TypeError(f"inplace(): argument 'x' (position 1) of the in-place {name} must be "

@@ -1,4 +1,5 @@
-"""Linear algebra beyond ``matmul``: ``addmm``, ``bmm``, ``dot`` and ``einsum``.
+"""Linear algebra: ``matmul`` (compiled in :mod:`pylayer._ops`), ``addmm``, ``bmm``,
+``dot`` and ``einsum``.
 
 ``addmm`` and ``bmm`` check Paddle's shape rules and are then written with
 the recorded ops ``matmul``, ``scale`` and ``add``, so their gradients (and
@@ -10,13 +11,18 @@ import string
 
 import numpy as np
 
-from pylayer import _state
+from pylayer import _ops
 from pylayer._graph import make_output
-from pylayer._ops import add, as_tensor_arg, matmul, multiply, reshape_exact, scale
+from pylayer._ops import add, as_tensor_arg, multiply, reshape_exact, scale
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
+from pylayer.ops.dispatch import op
 
-__all__ = ["addmm", "bmm", "dot", "einsum"]
+__all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
+
+# The compiled linear-algebra op of pylayer._ops, public from here: wrapped once by
+# pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
+matmul = op(_ops.matmul)
 
 
 def _same_dtype(fn, tensors):
@@ -26,6 +32,7 @@ def _same_dtype(fn, tensors):
 
 
 # -------------------------------------------------------------------- addmm
+@op
 def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """``beta * input + alpha * (x @ y)`` for 2-D ``x`` ``[M, K]`` and ``y`` ``[K, N]``.
 
@@ -41,8 +48,6 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
            [4., 6.],
            [4., 6.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(addmm, input, x, y, beta=beta, alpha=alpha, name=name)
     input = float_tensor(input, "addmm", "input", 1)
     x = float_tensor(x, "addmm", "x", 2)
     y = float_tensor(y, "addmm", "y", 3)
@@ -64,6 +69,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
 
 
 # ---------------------------------------------------------------------- bmm
+@op
 def bmm(x, y, name=None):
     """Batched matrix product of ``x`` ``[B, M, K]`` and ``y`` ``[B, K, N]``: ``[B, M, N]``.
 
@@ -73,8 +79,6 @@ def bmm(x, y, name=None):
     >>> pylayer.bmm(pylayer.ones([2, 3, 4]), pylayer.ones([2, 4, 5])).shape
     [2, 3, 5]
     """
-    if _state.static_mode:
-        return _state.static_call(bmm, x, y, name=name)
     x = float_tensor(x, "bmm", "x", 1)
     y = float_tensor(y, "bmm", "y", 2)
     _same_dtype("bmm", (x, y))
@@ -96,6 +100,7 @@ def _dot_bw(node, g):
     return (gx, gy)
 
 
+@op
 def dot(x, y, name=None):
     """Inner product of two 1-D tensors, or of matching rows of two 2-D tensors.
 
@@ -106,8 +111,6 @@ def dot(x, y, name=None):
     >>> pylayer.dot(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([3.0, 4.0])).numpy()
     array(11., dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(dot, x, y, name=name)
     x = as_tensor_arg(x, "dot", "x", 1)
     y = as_tensor_arg(y, "dot", "y", 2)
     a, b = x._array, y._array
@@ -237,6 +240,7 @@ def _einsum(in_subs, out_subs, tensors):
                        attrs=(tuple(in_subs), out_subs, shapes))
 
 
+@op
 def einsum(equation, *operands):
     """Sum of products over the letters of ``equation`` (Einstein summation).
 
@@ -254,8 +258,6 @@ def einsum(equation, *operands):
     >>> pylayer.einsum("ii", a).numpy()
     array(5., dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(einsum, equation, *operands)
     check_str(equation, "einsum", "equation")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])

@@ -1,7 +1,7 @@
 """Shape and layout ops: flatten, squeeze, concat, split, tile, gather, slice, flip, roll...
 
 ``reshape``, ``transpose``, ``broadcast_to``, ``expand``, ``cast`` and
-``assign`` are hot ops that live in :mod:`pylayer._ops`. Every op here
+``assign`` are hot ops compiled in :mod:`pylayer._ops` and public from here. Every op here
 records a node whose backward is written with these same ops, so double
 backward works. None of them saves a tensor for backward: shapes, axes and
 indices are kept in the node's attributes.
@@ -10,18 +10,29 @@ import builtins
 
 import numpy as np
 
-from pylayer import _state
+from pylayer import _ops
 from pylayer._graph import make_output, make_outputs, needs_grad
-from pylayer._ops import as_tensor_arg, broadcast_to, cast, sum as reduce_sum
+from pylayer._ops import as_tensor_arg, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
 from pylayer.ops.elementwise import where
+from pylayer.ops.dispatch import op
 
-__all__ = ["flatten", "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk",
-           "tile", "gather", "index_select", "slice", "flip", "roll", "numel",
-           "take_along_axis", "put_along_axis", "expand_as", "masked_fill"]
+__all__ = ["reshape", "transpose", "broadcast_to", "expand", "cast", "assign", "flatten",
+           "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk", "tile",
+           "gather", "index_select", "slice", "flip", "roll", "numel", "take_along_axis",
+           "put_along_axis", "expand_as", "masked_fill"]
+
+# The compiled shape ops of pylayer._ops, public from here: each wrapped once by
+# pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
+reshape = op(_ops.reshape)
+transpose = op(_ops.transpose)
+broadcast_to = op(_ops.broadcast_to)
+expand = op(_ops.expand)
+cast = op(_ops.cast)
+assign = op(_ops.assign)
 
 
 # -------------------------------------------------------------- arguments
@@ -56,6 +67,7 @@ def reshape_to(x, shape, op_name="reshape"):
     return make_output(a.reshape(shape), (x,), op_name, _reshape_to_bw, attrs=a.shape)
 
 
+@op
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
     """Merge the dimensions ``start_axis`` to ``stop_axis`` (inclusive) into one.
 
@@ -65,9 +77,6 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     >>> pylayer.flatten(pylayer.zeros([2, 3, 4]), start_axis=1).shape
     [2, 12]
     """
-    if _state.static_mode:
-        return _state.static_call(flatten, x, start_axis=start_axis, stop_axis=stop_axis,
-                                  name=name)
     x = as_tensor_arg(x, "flatten", "x", 1)
     shape = x.numpy().shape
     start = check_axis(start_axis, len(shape), "flatten", "start_axis")
@@ -79,6 +88,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     return reshape_to(x, shape[:start] + (merged,) + shape[stop + 1:], "flatten")
 
 
+@op
 def squeeze(x, axis=None, name=None):
     """Remove dimensions of size 1: all of them, or those listed in ``axis``.
 
@@ -88,8 +98,6 @@ def squeeze(x, axis=None, name=None):
     >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=0).shape
     [3, 1]
     """
-    if _state.static_mode:
-        return _state.static_call(squeeze, x, axis=axis, name=name)
     x = as_tensor_arg(x, "squeeze", "x", 1)
     shape = x.numpy().shape
     if axis is None:
@@ -100,6 +108,7 @@ def squeeze(x, axis=None, name=None):
     return reshape_to(x, tuple(size for i, size in enumerate(shape) if i not in drop), "squeeze")
 
 
+@op
 def unsqueeze(x, axis, name=None):
     """Insert dimensions of size 1 at ``axis`` (an int or a list, inserted in order).
 
@@ -107,8 +116,6 @@ def unsqueeze(x, axis, name=None):
     >>> pylayer.unsqueeze(pylayer.zeros([5, 10]), axis=[0, 2]).shape
     [1, 5, 1, 10]
     """
-    if _state.static_mode:
-        return _state.static_call(unsqueeze, x, axis, name=name)
     x = as_tensor_arg(x, "unsqueeze", "x", 1)
     shape = list(x.numpy().shape)
     for a in check_ints(axis, "unsqueeze", "axis"):
@@ -126,6 +133,7 @@ def _concat_bw(node, g):
     return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
 
 
+@op
 def concat(x, axis=0, name=None):
     """Join a list of tensors along an existing ``axis``.
 
@@ -133,8 +141,6 @@ def concat(x, axis=0, name=None):
     >>> pylayer.concat([pylayer.zeros([1, 2]), pylayer.ones([2, 2])]).shape
     [3, 2]
     """
-    if _state.static_mode:
-        return _state.static_call(concat, x, axis=axis, name=name)
     tensors = _tensor_list(x, "concat")
     arrays = [t.numpy() for t in tensors]
     if arrays[0].ndim == 0:
@@ -155,6 +161,7 @@ def _stack_bw(node, g):
     return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
 
 
+@op
 def stack(x, axis=0, name=None):
     """Join a list of same-shaped tensors along a new ``axis``.
 
@@ -162,8 +169,6 @@ def stack(x, axis=0, name=None):
     >>> pylayer.stack([pylayer.zeros([2]), pylayer.ones([2])], axis=1).shape
     [2, 2]
     """
-    if _state.static_mode:
-        return _state.static_call(stack, x, axis=axis, name=name)
     tensors = _tensor_list(x, "stack")
     arrays = [t.numpy() for t in tensors]
     axis = check_axis(axis, arrays[0].ndim + 1, "stack")
@@ -178,6 +183,7 @@ def _unstack_bw(node, grads):
     return (stack(_zeros_for_missing(node, grads), node.attrs),)
 
 
+@op
 def unstack(x, axis=0, num=None):
     """Split ``x`` along ``axis`` into a list of tensors with that dimension removed.
 
@@ -185,8 +191,6 @@ def unstack(x, axis=0, num=None):
     >>> [t.shape for t in pylayer.unstack(pylayer.zeros([2, 3]), axis=1)]
     [[2], [2], [2]]
     """
-    if _state.static_mode:
-        return _state.static_call(unstack, x, axis=axis, num=num)
     x = as_tensor_arg(x, "unstack", "x", 1)
     a = x.numpy()
     if a.ndim == 0:
@@ -231,6 +235,7 @@ def _split(x, sizes, axis):
     return make_outputs(np.split(a, bounds, axis=axis), (x,), "split", _split_bw, attrs=axis)
 
 
+@op
 def split(x, num_or_sections, axis=0, name=None):
     """Split ``x`` along ``axis`` into equal parts (an int) or given sizes (a list, one -1 allowed).
 
@@ -238,8 +243,6 @@ def split(x, num_or_sections, axis=0, name=None):
     >>> [t.shape for t in pylayer.split(pylayer.zeros([5, 2]), [2, -1])]
     [[2, 2], [3, 2]]
     """
-    if _state.static_mode:
-        return _state.static_call(split, x, num_or_sections, axis=axis, name=name)
     x = as_tensor_arg(x, "split", "x", 1)
     a = x.numpy()
     if a.ndim == 0:
@@ -248,6 +251,7 @@ def split(x, num_or_sections, axis=0, name=None):
     return _split(x, _section_sizes(num_or_sections, a.shape[axis], "split"), axis)
 
 
+@op
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide).
 
@@ -255,8 +259,6 @@ def chunk(x, chunks, axis=0, name=None):
     >>> len(pylayer.chunk(pylayer.zeros([6]), 3))
     3
     """
-    if _state.static_mode:
-        return _state.static_call(chunk, x, chunks, axis=axis, name=name)
     x = as_tensor_arg(x, "chunk", "x", 1)
     a = x.numpy()
     if a.ndim == 0:
@@ -277,6 +279,7 @@ def _tile_bw(node, g):
     return (reshape_to(g, shape),)
 
 
+@op
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each dimension (numpy's ``tile``).
 
@@ -284,8 +287,6 @@ def tile(x, repeat_times, name=None):
     >>> pylayer.tile(pylayer.to_tensor([1, 2]), [2]).numpy()
     array([1, 2, 1, 2])
     """
-    if _state.static_mode:
-        return _state.static_call(tile, x, repeat_times, name=name)
     x = as_tensor_arg(x, "tile", "x", 1)
     a = x.numpy()
     reps = check_ints(repeat_times, "tile", "repeat_times")
@@ -329,6 +330,7 @@ def _take_along(x, index, axis, fn, ranks):
     return take(x, (builtins.slice(None),) * axis + (idx,), True, fn)
 
 
+@op
 def gather(x, index, axis=None, name=None):
     """Select entries of ``x`` along ``axis`` (default 0) at the positions in ``index``.
 
@@ -341,11 +343,10 @@ def gather(x, index, axis=None, name=None):
     array([[5, 6],
            [1, 2]])
     """
-    if _state.static_mode:
-        return _state.static_call(gather, x, index, axis=axis, name=name)
     return _take_along(x, index, axis, "gather", (0, 1))
 
 
+@op
 def index_select(x, index, axis=0, name=None):
     """Select slices of ``x`` along ``axis`` at the positions of the 1-d ``index``.
 
@@ -355,11 +356,10 @@ def index_select(x, index, axis=0, name=None):
     array([[3, 3],
            [6, 6]])
     """
-    if _state.static_mode:
-        return _state.static_call(index_select, x, index, axis=axis, name=name)
     return _take_along(x, index, check_int(axis, "index_select", "axis"), "index_select", (1,))
 
 
+@op
 def slice(x, axes, starts, ends):
     """Take ``x[starts[i]:ends[i]]`` along each of ``axes``; bounds are clamped to the size.
 
@@ -371,8 +371,6 @@ def slice(x, axes, starts, ends):
     array([[ 4,  5,  6],
            [ 8,  9, 10]])
     """
-    if _state.static_mode:
-        return _state.static_call(slice, x, axes, starts, ends)
     x = as_tensor_arg(x, "slice", "x", 1)
     ndim = x.ndim
     axes = [check_axis(a, ndim, "slice", "axes") for a in check_ints(axes, "slice", "axes")]
@@ -388,6 +386,7 @@ def slice(x, axes, starts, ends):
 
 
 # ------------------------------------------------------------- reordering
+@op
 def numel(x, name=None):
     """The number of elements of ``x`` as a 0-D int64 Tensor (``Tensor.numel()`` too).
 
@@ -396,8 +395,6 @@ def numel(x, name=None):
     >>> n.shape, n.dtype, int(n)
     ([], pylayer.int64, 6)
     """
-    if _state.static_mode:
-        return _state.static_call(numel, x, name=name)
     x = as_tensor_arg(x, "numel", "x", 1)
     return make_tensor(np.array(x.size, np.int64))
 
@@ -406,6 +403,7 @@ def _flip_bw(node, g):
     return (flip(g, list(node.attrs)),)
 
 
+@op
 def flip(x, axis, name=None):
     """Reverse the order of elements along ``axis`` (an int or a list).
 
@@ -413,8 +411,6 @@ def flip(x, axis, name=None):
     >>> pylayer.flip(pylayer.to_tensor([1, 2, 3]), axis=0).numpy()
     array([3, 2, 1])
     """
-    if _state.static_mode:
-        return _state.static_call(flip, x, axis, name=name)
     x = as_tensor_arg(x, "flip", "x", 1)
     a = x.numpy()
     axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
@@ -427,6 +423,7 @@ def _roll_bw(node, g):
     return (roll(g, [-s for s in shifts], None if axes is None else list(axes)),)
 
 
+@op
 def roll(x, shifts, axis=None, name=None):
     """Shift elements circularly along ``axis``; with ``axis=None`` over the flattened tensor.
 
@@ -434,8 +431,6 @@ def roll(x, shifts, axis=None, name=None):
     >>> pylayer.roll(pylayer.to_tensor([1, 2, 3, 4]), 1).numpy()
     array([4, 1, 2, 3])
     """
-    if _state.static_mode:
-        return _state.static_call(roll, x, shifts, axis=axis, name=name)
     x = as_tensor_arg(x, "roll", "x", 1)
     a = x.numpy()
     shifts = check_ints(shifts, "roll", "shifts")
@@ -493,6 +488,7 @@ def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
     return arr, tuple(index), shape
 
 
+@op
 def take_along_axis(arr, indices, axis, broadcast=True):
     """Pick from ``arr`` along ``axis`` at ``indices`` (an int tensor of ``arr``'s rank).
 
@@ -508,8 +504,6 @@ def take_along_axis(arr, indices, axis, broadcast=True):
     array([[12],
            [20]])
     """
-    if _state.static_mode:
-        return _state.static_call(take_along_axis, arr, indices, axis, broadcast=broadcast)
     arr, index, _ = _along_axis(arr, indices, axis, broadcast, "take_along_axis", True)
     return take(arr, index, True, "take_along_axis")
 
@@ -517,6 +511,7 @@ def take_along_axis(arr, indices, axis, broadcast=True):
 _PUT_REDUCTIONS = ("assign", "add")
 
 
+@op
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
                    broadcast=True):
     """A copy of ``arr`` with ``values`` written along ``axis`` at ``indices``.
@@ -538,9 +533,6 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     array([[3., 0., 0.],
            [0., 4., 3.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(put_along_axis, arr, indices, values, axis, reduce=reduce,
-                                  include_self=include_self, broadcast=broadcast)
     fn = "put_along_axis"
     if reduce not in _PUT_REDUCTIONS:
         raise ValueError(f"{fn}(): argument 'reduce' must be one of {list(_PUT_REDUCTIONS)}, "
@@ -569,6 +561,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
 
 
 # ----------------------------------------------------------- like another
+@op
 def expand_as(x, y, name=None):
     """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
 
@@ -576,8 +569,6 @@ def expand_as(x, y, name=None):
     >>> pylayer.expand_as(pylayer.to_tensor([1.0, 2.0]), pylayer.zeros([3, 2])).shape
     [3, 2]
     """
-    if _state.static_mode:
-        return _state.static_call(expand_as, x, y, name=name)
     x = as_tensor_arg(x, "expand_as", "x", 1)
     y = as_tensor_arg(y, "expand_as", "y", 2)
     try:
@@ -590,6 +581,7 @@ def expand_as(x, y, name=None):
     return broadcast_to(x, y.shape)
 
 
+@op
 def masked_fill(x, mask, value, name=None):
     """``x`` with ``value`` wherever ``mask`` (broadcast to ``x``) is true.
 
@@ -604,8 +596,6 @@ def masked_fill(x, mask, value, name=None):
     array([[1., 2.],
            [0., 0.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(masked_fill, x, mask, value, name=name)
     fn = "masked_fill"
     x = as_tensor_arg(x, fn, "x", 1)
     mask = as_tensor_arg(mask, fn, "mask", 2)

@@ -1,4 +1,4 @@
-"""Reductions beyond ``sum`` and ``mean``: extremes, products, variance and
+"""Reductions: ``sum`` and ``mean`` (compiled in :mod:`pylayer._ops`), extremes, products, variance and
 standard deviation, ``logsumexp``, running sums, index reductions and truth
 tests.
 
@@ -15,18 +15,24 @@ tests.
 """
 import numpy as np
 
-from pylayer import _state
+from pylayer import _ops
 from pylayer._graph import make_output
-from pylayer._ops import (as_tensor_arg, broadcast_to, cast, divide, exp, mean, multiply,
-                          reshape, reshape_exact, scale, subtract, transpose)
+from pylayer._ops import (as_tensor_arg, broadcast_to, cast, divide, exp, multiply, reshape,
+                          reshape_exact, scale, subtract, transpose)
 from pylayer._tensor import convert_dtype, make_tensor
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer.ops._common import expand_grad, kept_shape, reduced_count
 from pylayer.ops.compare import equal
 from pylayer.ops.elementwise import where
+from pylayer.ops.dispatch import op
 
-__all__ = ["max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax", "argmin",
-           "all", "any"]
+__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax",
+           "argmin", "all", "any"]
+
+# The compiled reduction ops of pylayer._ops, public from here: each wrapped once by
+# pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
+sum = op(_ops.sum)
+mean = op(_ops.mean)
 
 
 # -------------------------------------------------------------- reductions
@@ -58,6 +64,7 @@ def _extreme_reduce(fn, np_fn, x, axis, keepdim):
                        attrs=(a.shape, axes, bool(keepdim)))
 
 
+@op
 def max(x, axis=None, keepdim=False, name=None):
     """Largest element over ``axis`` (all axes by default); NaN propagates.
 
@@ -72,11 +79,10 @@ def max(x, axis=None, keepdim=False, name=None):
     (array(4., dtype=float32), array([[0. , 0.5],
            [0.5, 0. ]], dtype=float32))
     """
-    if _state.static_mode:
-        return _state.static_call(max, x, axis=axis, keepdim=keepdim, name=name)
     return _extreme_reduce("max", np.max, x, axis, keepdim)
 
 
+@op
 def min(x, axis=None, keepdim=False, name=None):
     """Smallest element over ``axis`` (all axes by default); NaN propagates.
 
@@ -87,8 +93,6 @@ def min(x, axis=None, keepdim=False, name=None):
     >>> pylayer.min(pylayer.to_tensor([[1.0, 4.0], [0.0, 2.0]]), axis=1).numpy()
     array([1., 0.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(min, x, axis=axis, keepdim=keepdim, name=name)
     return _extreme_reduce("min", np.min, x, axis, keepdim)
 
 
@@ -120,6 +124,7 @@ def _prod_bw(node, g):
     return (multiply(g, _products_of_others(x, axes)),)
 
 
+@op
 def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     """Product of the elements over ``axis`` (all axes by default).
 
@@ -132,8 +137,6 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     >>> pylayer.prod(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=1).numpy()
     array([ 2., 12.], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(prod, x, axis=axis, keepdim=keepdim, dtype=dtype, name=name)
     x = as_tensor_arg(x, "prod", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "prod"))
@@ -168,6 +171,7 @@ def _var_bw(node, g):
                      scale(_deviation(x, axes, divisor), 2.0)),)
 
 
+@op
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Variance over ``axis`` (all axes by default); floating-point tensors only.
 
@@ -178,9 +182,6 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     >>> pylayer.var(pylayer.to_tensor([1.0, 2.0, 3.0, 4.0])).numpy()
     array(1.6666666, dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(var, x, axis=axis, unbiased=unbiased, keepdim=keepdim,
-                                  name=name)
     x = float_tensor(x, "var")
     axes = check_axes(axis, x._array.ndim, "var")
     out, divisor = _variance(x._array, axes, keepdim, 1 if unbiased else 0)
@@ -198,6 +199,7 @@ def _std_bw(node, g):
                      _deviation(x, axes, divisor)),)
 
 
+@op
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over ``axis``: ``sqrt(var(x, ...))``; integers in float32.
 
@@ -208,9 +210,6 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     >>> pylayer.std(pylayer.to_tensor([1.0, 3.0]), unbiased=False).numpy()
     array(1., dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(std, x, axis=axis, unbiased=unbiased, keepdim=keepdim,
-                                  name=name)
     x = float_tensor(x, "std", integers_as_float32=True)
     axes = check_axes(axis, x._array.ndim, "std")
     variance, divisor = _variance(x._array, axes, keepdim, 1 if unbiased else 0)
@@ -227,6 +226,7 @@ def _logsumexp_bw(node, g):
     return (multiply(expand_grad(g, shape, axes, keepdim), weights),)
 
 
+@op
 def logsumexp(x, axis=None, keepdim=False, name=None):
     """``log(sum(exp(x)))`` over ``axis``, computed without overflow (integers in float32).
 
@@ -237,8 +237,6 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     >>> pylayer.logsumexp(pylayer.to_tensor([1000.0, 1000.0], dtype='float64')).numpy()
     array(1000.69314718)
     """
-    if _state.static_mode:
-        return _state.static_call(logsumexp, x, axis=axis, keepdim=keepdim, name=name)
     x = float_tensor(x, "logsumexp", integers_as_float32=True)
     axes = check_axes(axis, x._array.ndim, "logsumexp")
     a = x._array
@@ -277,6 +275,7 @@ def _cumsum(x, axis, reverse):
                        attrs=(a.shape, axis, reverse))
 
 
+@op
 def cumsum(x, axis=None, dtype=None, name=None):
     """Running sum along ``axis``; with ``axis=None`` over the flattened tensor.
 
@@ -291,8 +290,6 @@ def cumsum(x, axis=None, dtype=None, name=None):
     array([[1, 2],
            [4, 6]])
     """
-    if _state.static_mode:
-        return _state.static_call(cumsum, x, axis=axis, dtype=dtype, name=name)
     x = as_tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "cumsum"))
@@ -334,6 +331,7 @@ def _arg_extreme(fn, np_fn, x, axis, keepdim, dtype):
     return make_tensor(np.asarray(out, dtype=out_dtype))
 
 
+@op
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
     """Index of the largest element along ``axis`` (of the flattened tensor by default).
 
@@ -343,11 +341,10 @@ def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
     >>> pylayer.argmax(pylayer.to_tensor([[1.0, 5.0], [7.0, 2.0]]), axis=1).numpy()
     array([1, 0])
     """
-    if _state.static_mode:
-        return _state.static_call(argmax, x, axis=axis, keepdim=keepdim, dtype=dtype, name=name)
     return _arg_extreme("argmax", np.argmax, x, axis, keepdim, dtype)
 
 
+@op
 def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     """Index of the smallest element along ``axis`` (of the flattened tensor by default).
 
@@ -357,8 +354,6 @@ def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     >>> pylayer.argmin(pylayer.to_tensor([3.0, 1.0, 1.0])).numpy()
     array(1)
     """
-    if _state.static_mode:
-        return _state.static_call(argmin, x, axis=axis, keepdim=keepdim, dtype=dtype, name=name)
     return _arg_extreme("argmin", np.argmin, x, axis, keepdim, dtype)
 
 
@@ -368,6 +363,7 @@ def _truth_reduce(fn, np_fn, x, axis, keepdim):
     return make_tensor(np.asarray(np_fn(x._array, axis=axes, keepdims=bool(keepdim))))
 
 
+@op
 def all(x, axis=None, keepdim=False, name=None):
     """Whether every element along ``axis`` is true (non-zero); a bool tensor.
 
@@ -375,11 +371,10 @@ def all(x, axis=None, keepdim=False, name=None):
     >>> pylayer.all(pylayer.to_tensor([[True, False], [True, True]]), axis=1).numpy()
     array([False,  True])
     """
-    if _state.static_mode:
-        return _state.static_call(all, x, axis=axis, keepdim=keepdim, name=name)
     return _truth_reduce("all", np.all, x, axis, keepdim)
 
 
+@op
 def any(x, axis=None, keepdim=False, name=None):
     """Whether some element along ``axis`` is true (non-zero); a bool tensor.
 
@@ -387,6 +382,4 @@ def any(x, axis=None, keepdim=False, name=None):
     >>> pylayer.any(pylayer.to_tensor([0, 0, 3])).numpy()
     array(True)
     """
-    if _state.static_mode:
-        return _state.static_call(any, x, axis=axis, keepdim=keepdim, name=name)
     return _truth_reduce("any", np.any, x, axis, keepdim)

@@ -8,11 +8,11 @@ back to the positions they came from.
 """
 import numpy as np
 
-from pylayer import _state
 from pylayer._ops import as_tensor_arg, reshape
 from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_int
 from pylayer.ops.manipulation import take_along_axis
+from pylayer.ops.dispatch import op
 
 __all__ = ["argsort", "sort", "topk"]
 
@@ -34,6 +34,7 @@ def _sort_input(x, axis, fn):
     return x, check_axis(axis, x.ndim, fn)
 
 
+@op
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
     """The int64 indices that sort ``x`` along ``axis`` (stable; NaN counts as largest).
 
@@ -43,15 +44,13 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     >>> pylayer.argsort(pylayer.to_tensor([3.0, 1.0, 2.0, 1.0]), descending=True).numpy()
     array([0, 2, 1, 3])
     """
-    if _state.static_mode:
-        return _state.static_call(argsort, x, axis=axis, descending=descending, stable=stable,
-                                  name=name)
     x, axis = _sort_input(x, axis, "argsort")
     if x.ndim == 0:
         return make_tensor(np.zeros((), np.int64))
     return make_tensor(_order(x.numpy(), axis, bool(descending)))
 
 
+@op
 def sort(x, axis=-1, descending=False, stable=False, name=None):
     """``x`` sorted along ``axis`` (stable; NaN counts as largest).
 
@@ -62,15 +61,13 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     array([[3., 1.],
            [5., 0.]], dtype=float32)
     """
-    if _state.static_mode:
-        return _state.static_call(sort, x, axis=axis, descending=descending, stable=stable,
-                                  name=name)
     x, axis = _sort_input(x, axis, "sort")
     if x.ndim == 0:
         return reshape(sort(reshape(x, [1])), [])
     return take_along_axis(x, make_tensor(_order(x.numpy(), axis, bool(descending))), axis)
 
 
+@op
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     """The ``k`` largest (or, with ``largest=False``, smallest) entries along ``axis``.
 
@@ -84,9 +81,6 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     >>> values.numpy(), indices.numpy()
     (array([[5., 5.]], dtype=float32), array([[1, 2]]))
     """
-    if _state.static_mode:
-        return _state.static_call(topk, x, k, axis=axis, largest=largest, sorted=sorted,
-                                  name=name)
     x, axis = _sort_input(x, -1 if axis is None else axis, "topk")
     k = check_int(k, "topk", "k", minimum=0)
     if x.ndim == 0:

@@ -14,10 +14,12 @@ multiplied by the parameter's ``learning_rate`` factor).
 """
 import numpy as np
 
-from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
 from pylayer.ops._arguments import check_number
+from pylayer.ops.dispatch import in_dynamic_mode
+from pylayer.static import Variable
+from pylayer.static._backward import minimize as static_minimize
 from pylayer.optimizer.lr import LRScheduler
 
 __all__ = ["Optimizer"]
@@ -60,7 +62,7 @@ class Optimizer:
                     raise TypeError(f"{cls}(): argument 'parameters' must hold Tensors "
                                     f"(parameter groups as dicts are not supported), item {i} "
                                     f"is a {type(p).__name__}")
-        elif not _state.static_mode:
+        elif in_dynamic_mode():
             raise ValueError(f"{cls}(): argument 'parameters' is required in dynamic mode; "
                              f"pass model.parameters()")
         self._parameter_list = parameters
@@ -97,8 +99,15 @@ class Optimizer:
     def _update_array(self, param, grad, state, lr):
         raise NotImplementedError(f"{type(self).__name__} does not implement _update_array()")
 
-    def _params_grads(self, parameters=None, no_grad_set=None):
+    def _parameters(self, parameters=None):
         params = self._parameter_list if parameters is None else list(parameters)
+        if params is None:
+            raise ValueError(f"{type(self).__name__}: there are no parameters to update; pass "
+                             f"parameters=model.parameters() when making the optimizer")
+        return params
+
+    def _params_grads(self, parameters=None, no_grad_set=None):
+        params = self._parameters(parameters)
         skip = set()
         for item in no_grad_set or ():
             skip.add(item if isinstance(item, str) else id(item))
@@ -141,15 +150,15 @@ class Optimizer:
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Backward from ``loss``, then update; returns ``(optimize_ops, params_grads)``.
 
-        In static mode this appends the backward and update ops to the program
-        (through ``pylayer.static``) instead.
+        For a static ``Variable`` loss this appends the backward and update ops to
+        its program instead (``pylayer.static``).
         """
-        if _state.static_mode:
-            return _state.static_minimize(self, loss, parameters=parameters,
-                                          no_grad_set=no_grad_set)
+        if isinstance(loss, Variable):
+            return static_minimize(self, loss, parameters=parameters, no_grad_set=no_grad_set)
         if not isinstance(loss, Tensor):
-            raise TypeError(f"minimize(): argument 'loss' must be a Tensor, "
+            raise TypeError(f"minimize(): argument 'loss' must be a Tensor or a static Variable, "
                             f"got {type(loss).__name__}")
+        self._parameters(parameters)
         loss.backward()
         return [], self._apply_gradients(self._params_grads(parameters, no_grad_set))
 

@@ -1,8 +1,9 @@
 """Static-graph mode: build a Program once, run it many times with an Executor.
 
-After ``pylayer.enable_static()`` the public ops record themselves into the
-current Program instead of computing; :class:`Executor` replays them with
-the same code as dynamic mode, so both modes give the same numbers.
+A public op called with a :class:`Variable` among its arguments records
+itself into the current Program instead of computing (see
+``pylayer.ops.dispatch``); :class:`Executor` replays it with the same code
+as dynamic mode, so both modes give the same numbers.
 
 >>> import numpy as np, pylayer as paddle
 >>> paddle.enable_static()
@@ -16,9 +17,10 @@ the same code as dynamic mode, so both modes give the same numbers.
 array([[0., 0.]], dtype=float32)
 >>> paddle.disable_static()
 """
-from pylayer import _state
+from pylayer.ops import dispatch
+from pylayer.ops.dispatch import disable_static, enable_static, in_dynamic_mode
 from pylayer.static import nn
-from pylayer.static._backward import append_backward, gradients, minimize
+from pylayer.static._backward import append_backward, gradients
 from pylayer.static._executor import CPUPlace, Executor, Scope, global_scope, scope_guard
 from pylayer.static._program import (Block, Operator, Program, create_parameter, data,
                                      default_main_program, default_startup_program,
@@ -33,39 +35,4 @@ __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "Program", "Blo
            "Scope", "global_scope", "scope_guard", "gradients", "append_backward", "py_func",
            "nn"]
 
-_state.static_call = record_op
-_state.static_minimize = minimize
-
-
-def enable_static():
-    """Switch to static mode: ops add operators to the current Program.
-
-    >>> import pylayer as paddle
-    >>> paddle.enable_static(); paddle.in_dynamic_mode()
-    False
-    >>> paddle.disable_static(); paddle.in_dynamic_mode()
-    True
-    """
-    _state.set_static_mode(True)
-
-
-def disable_static(place=None):
-    """Switch back to dynamic mode (ops compute at once).
-
-    >>> import pylayer as paddle
-    >>> paddle.enable_static()
-    >>> paddle.disable_static()
-    >>> paddle.tanh(paddle.zeros([1])).numpy()
-    array([0.], dtype=float32)
-    """
-    _state.set_static_mode(False)
-
-
-def in_dynamic_mode():
-    """True unless static mode is on.
-
-    >>> import pylayer as paddle
-    >>> paddle.in_dynamic_mode()
-    True
-    """
-    return not _state.static_mode
+dispatch.register_static(Variable, record_op)

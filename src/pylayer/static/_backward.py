@@ -312,8 +312,7 @@ class _ResetOptimizerState:
 def minimize(optimizer, loss, parameters=None, no_grad_set=None, startup_program=None):
     """Append backward and update ops for ``optimizer``; returns (ops, params_grads).
 
-    Installed as ``pylayer._state.static_minimize``, which an optimizer's
-    ``minimize`` calls in static mode. The update op runs the optimizer's
+    An optimizer's ``minimize`` calls it when ``loss`` is a Variable. The update op runs the optimizer's
     dynamic-mode update on the parameters' values in the scope, so static
     and dynamic training give the same numbers; running the startup program
     again also resets the optimizer's accumulators (Adam's moments).

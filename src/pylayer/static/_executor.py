@@ -10,7 +10,6 @@ import contextlib
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.ops._arguments import check_str, describe
 from pylayer.static._program import Program, default_main_program, trimmed_kwargs
@@ -389,11 +388,9 @@ class Executor:
             fetch_slots.append((name, slot))
 
         previous_grad = set_grad_enabled_flag(record)
-        previous_mode = _state.set_static_mode(False)
         try:
             _run_steps(plan, env)
         finally:
-            _state.set_static_mode(previous_mode)
             set_grad_enabled_flag(previous_grad)
 
         for name, slot in plan.write_back:

@@ -1,7 +1,6 @@
 """``py_func``: an operator of a static program written as Python functions on arrays."""
 import numpy as np
 
-from pylayer import _state
 from pylayer._graph import make_outputs, needs_grad
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.static._executor import read_only
@@ -137,10 +136,12 @@ def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
     [array([1., 9.], dtype=float32)]
     >>> paddle.disable_static()
     """
-    if not _state.static_mode:
-        raise RuntimeError("py_func only works in static-graph mode; call "
-                           "pylayer.enable_static() (paddle.enable_static()) before "
-                           "building the program")
+    if any(isinstance(item, Tensor) for value in (x, out)
+           for item in (value if isinstance(value, (list, tuple)) else [value])):
+        raise RuntimeError("py_func builds a static program from Variables, but got a "
+                           "Tensor: it only works in static-graph mode; call "
+                           "pylayer.enable_static() (paddle.enable_static()) and build the "
+                           "program from paddle.static.data")
     if not callable(func):
         raise TypeError(f"py_func: func must be callable, got {type(func).__name__}")
     if backward_func is not None and not callable(backward_func):

@@ -1,7 +1,8 @@
 """Recording ops into the current Program (static mode).
 
-In static mode every public op hands itself and its arguments to
-:func:`record_op` (installed as ``pylayer._state.static_call``). The call is
+A public op called with a Variable among its arguments hands itself (the
+unwrapped function) and its arguments to :func:`record_op`, which
+``pylayer.static`` registers with ``pylayer.ops.dispatch``. The call is
 stored in the current block as an :class:`~pylayer.static.Operator`.
 
 Output shapes and dtypes are found at build time by running the op once on
@@ -13,7 +14,6 @@ import inspect
 
 import numpy as np
 
-from pylayer import _state
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.static._program import create_parameter, default_main_program, parameters_of
 from pylayer.static._variable import Variable, public_api, substitute, variables_in
@@ -27,17 +27,7 @@ _TRIAL_SIZES = (6, 12)
 
 def _dynamic_create_parameter():
     from pylayer.nn import param
-    return param.create_parameter
-
-
-@contextlib.contextmanager
-def dynamic_mode():
-    """Run ops for real inside the block (static mode off), restoring the mode after."""
-    previous = _state.set_static_mode(False)
-    try:
-        yield
-    finally:
-        _state.set_static_mode(previous)
+    return param.create_parameter.__wrapped__
 
 
 @contextlib.contextmanager
@@ -84,7 +74,7 @@ def _infer(fn, args, kwargs, variables):
     unknown = any(d < 0 for v in variables for d in v._shape)
     previous_grad = set_grad_enabled_flag(True)
     try:
-        with dynamic_mode(), _random_streams_kept(), np.errstate(all="ignore"):
+        with _random_streams_kept(), np.errstate(all="ignore"):
             first, stand_ins = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[0])
             second = None
             if unknown:
@@ -113,16 +103,18 @@ def _merged_shape(a, b):
 def record_op(fn, *args, **kwargs):
     """Add ``fn(*args, **kwargs)`` to the current block; return its output Variables.
 
-    This is ``pylayer._state.static_call``. A call without Variables among
-    its arguments is computed at once and its result returned as a constant.
+    ``pylayer.ops.dispatch`` calls it for an op with a Variable among its
+    arguments, and for ``create_parameter`` in static mode, which makes a
+    Parameter of the Program. A call without Variables among its arguments
+    is computed at once and its result returned as a constant.
     """
     if fn is _dynamic_create_parameter():
         return create_parameter(*args, **kwargs)
-    name = kwargs.pop("name", None) if "name" in kwargs else None
+    args, kwargs = _name_by_keyword(fn, args, kwargs)
+    name = kwargs.pop("name", None)
     variables = variables_in(args, kwargs)
     if not variables:
-        with dynamic_mode():
-            return fn(*args, **kwargs)
+        return fn(*args, **kwargs)
     program = default_main_program()
     block = program.current_block()
     op_type = getattr(fn, "__name__", type(fn).__name__)
@@ -178,6 +170,19 @@ def record_op(fn, *args, **kwargs):
         block.append_op(op_type, fn, args, kwargs, variables, outputs, out_index,
                         differentiable, write_only=_write_only(fn, args, kwargs))
     return value
+
+
+def _name_by_keyword(fn, args, kwargs):
+    """The call with its ``name`` argument (the output Variable's name) passed by
+    keyword, together with any positional argument after it."""
+    params = list(parameters_of(fn).values())
+    names = [p.name for p in params]
+    if "name" in kwargs or "name" not in names:
+        return args, dict(kwargs)
+    position = names.index("name")
+    if position >= len(args) or any(p.kind is p.VAR_POSITIONAL for p in params[:position]):
+        return args, dict(kwargs)
+    return args[:position], {**dict(zip(names[position:], args[position:])), **kwargs}
 
 
 def _write_only(fn, args, kwargs):

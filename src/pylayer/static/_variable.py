@@ -2,7 +2,8 @@
 
 A :class:`Variable` has a shape (``-1`` where the size is known only at run
 time) and a dtype. Its Python operators call the public ops, which record
-themselves into the current Program while static mode is on. A
+themselves into the current Program because a Variable is among their
+arguments (see ``pylayer.ops.dispatch``). A
 :class:`Parameter` is a trainable, persistable Variable whose first value
 comes from the startup program.
 """

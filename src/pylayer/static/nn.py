@@ -1,7 +1,7 @@
 """Layers for static programs: ``fc``, ``py_func`` and ``static_pylayer``."""
 import itertools
 
-from pylayer import _state
+from pylayer._tensor import Tensor
 from pylayer.ops._arguments import check_count, check_int, check_str
 from pylayer.static._program import _parameter
 from pylayer.static._record import record_op
@@ -52,10 +52,11 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     >>> paddle.disable_static()
     """
     import pylayer
-    if not _state.static_mode:
-        raise RuntimeError("static.nn.fc only works in static-graph mode; call "
-                           "pylayer.enable_static() first (in dynamic mode use nn.Linear)")
     inputs = list(x) if isinstance(x, (list, tuple)) else [x]
+    if any(isinstance(item, Tensor) for item in inputs):
+        raise RuntimeError("static.nn.fc builds a static program from Variables, but got a "
+                           "Tensor; call pylayer.enable_static() and use paddle.static.data "
+                           "(for Tensors use nn.Linear)")
     for i, item in enumerate(inputs):
         if not isinstance(item, Variable):
             raise TypeError(f"fc(): argument 'x' must be a Variable or a list of Variables, "
@@ -148,10 +149,10 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
     [array([[1., 1.]], dtype=float32), array([[2., 2.]], dtype=float32)]
     >>> paddle.disable_static()
     """
-    if not _state.static_mode:
-        raise RuntimeError("static_pylayer only works in static-graph mode; call "
-                           "pylayer.enable_static() first (in dynamic mode use "
-                           "pylayer.autograd.PyLayer)")
+    if isinstance(inputs, (list, tuple)) and any(isinstance(item, Tensor) for item in inputs):
+        raise RuntimeError("static_pylayer builds a static program from Variables, but got a "
+                           "Tensor: it is for static-graph mode (pylayer.enable_static()); "
+                           "for Tensors use pylayer.autograd.PyLayer")
     if not callable(forward_fn):
         raise TypeError(f"static_pylayer(): argument 'forward_fn' must be callable, "
                         f"got {type(forward_fn).__name__}")

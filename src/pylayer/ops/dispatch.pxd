@@ -1,0 +1,3 @@
+cdef bint is_variable(object value)
+cdef bint holds_variable(tuple args, dict kwargs)
+cdef object record(object fn, tuple args, dict kwargs)

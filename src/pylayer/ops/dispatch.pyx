@@ -1,0 +1,156 @@
+"""Dispatch by argument type: the one place that decides whether a call runs or is recorded.
+
+An op called with a static ``Variable`` among its arguments (positional, by
+keyword, or inside a list or tuple argument) is recorded into the current
+Program; an op called with Tensors runs, whatever the mode. No op body tests
+a mode: the public ops are wrapped with :func:`op`. ``pylayer.static``
+registers the Variable type and its recording function here when it is
+imported (:func:`register_static`); the core never imports it.
+
+Static mode (``enable_static``) is kept here and matters only to the few
+calls that create state, such as ``create_parameter``, wrapped with
+``records_in_static_mode=True``: in static mode they make a part of the
+Program even without a Variable argument.
+
+The wrapper is compiled because it runs on every public op call (about
+85 ns, against about 200 ns for a Python closure). Code that has already
+dispatched (gradient rules, the compiled ops' calls to each other) calls the
+unwrapped functions.
+"""
+import functools
+
+from cpython.object cimport PyObject_TypeCheck, PyTypeObject
+
+__all__ = []
+
+cdef object _variable_type = None   # pylayer.static.Variable, once registered
+cdef object _record_op = None       # pylayer.static's record_op(fn, *args, **kwargs)
+cdef bint _static_mode = False      # between enable_static() and disable_static()
+
+
+def register_static(variable_type, record_op):
+    """Called once by ``pylayer.static``: the Variable type, and the function that
+    records ``record_op(fn, *args, **kwargs)`` into the current Program."""
+    global _variable_type, _record_op
+    if not isinstance(variable_type, type):
+        raise TypeError(f"register_static(): argument 'variable_type' must be a class, "
+                        f"got {type(variable_type).__name__}")
+    _variable_type = variable_type
+    _record_op = record_op
+
+
+cdef bint is_variable(object value):
+    return _variable_type is not None and PyObject_TypeCheck(value,
+                                                             <PyTypeObject*>_variable_type)
+
+
+cdef bint _holds_variable(object value):
+    # Exact type tests and a C subtype check: isinstance() costs more here.
+    cdef type kind = type(value)
+    if kind is list or kind is tuple:
+        for item in value:
+            if _holds_variable(item):
+                return True
+        return False
+    return PyObject_TypeCheck(value, <PyTypeObject*>_variable_type)
+
+
+cdef bint holds_variable(tuple args, dict kwargs):
+    """Whether a Variable is among the arguments or inside a list or tuple argument."""
+    if _variable_type is None:
+        return False
+    for value in args:
+        if _holds_variable(value):
+            return True
+    if kwargs:
+        for value in kwargs.values():
+            if _holds_variable(value):
+                return True
+    return False
+
+
+cdef object record(object fn, tuple args, dict kwargs):
+    return _record_op(fn, *args, **kwargs)
+
+
+def has_static_variable(*args, **kwargs):
+    """Whether a static Variable is among the arguments (or inside a list or tuple
+    argument), for Python code that must treat such a call apart.
+
+    >>> import pylayer as paddle
+    >>> from pylayer.ops.dispatch import has_static_variable
+    >>> has_static_variable(paddle.ones([1]), [2.0])
+    False
+    """
+    return holds_variable(args, kwargs)
+
+
+def op(fn=None, *, records_in_static_mode=False):
+    """Wrap the public op ``fn``: recorded when a Variable is among its arguments,
+    run otherwise. ``records_in_static_mode=True`` also records every call made
+    in static mode (for calls that create state, like ``create_parameter``).
+    Usable as ``@op`` or ``@op(records_in_static_mode=True)``.
+
+    The wrapper keeps ``fn``'s name, docstring and signature (``__wrapped__``).
+
+    >>> import pylayer as paddle
+    >>> from pylayer.ops.dispatch import op
+    >>> def double(x):
+    ...     return x * 2.0
+    >>> double = op(double)
+    >>> double(paddle.ones([2])).numpy()
+    array([2., 2.], dtype=float32)
+    >>> double.__wrapped__.__name__
+    'double'
+    """
+    if fn is None:
+        return functools.partial(op, records_in_static_mode=records_in_static_mode)
+    if records_in_static_mode:
+        def wrapper(*args, **kwargs):
+            if _static_mode or holds_variable(args, kwargs):
+                return record(fn, args, kwargs)
+            return fn(*args, **kwargs) if kwargs else fn(*args)
+    else:
+        def wrapper(*args, **kwargs):
+            if holds_variable(args, kwargs):
+                return record(fn, args, kwargs)
+            return fn(*args, **kwargs) if kwargs else fn(*args)
+    return functools.update_wrapper(wrapper, fn)
+
+
+# ------------------------------------------------------------------ the mode
+def enable_static():
+    """Switch to static mode: ops on Variables add operators to the current Program,
+    and ``create_parameter`` makes Parameters of it.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static(); paddle.in_dynamic_mode()
+    False
+    >>> paddle.disable_static(); paddle.in_dynamic_mode()
+    True
+    """
+    global _static_mode
+    _static_mode = True
+
+
+def disable_static(place=None):
+    """Switch back to dynamic mode.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> paddle.disable_static()
+    >>> paddle.tanh(paddle.zeros([1])).numpy()
+    array([0.], dtype=float32)
+    """
+    global _static_mode
+    _static_mode = False
+
+
+def in_dynamic_mode():
+    """True unless static mode is on.
+
+    >>> import pylayer as paddle
+    >>> paddle.in_dynamic_mode()
+    True
+    """
+    return not _static_mode
