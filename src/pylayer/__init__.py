@@ -43,7 +43,7 @@ from pylayer import nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
-from pylayer import device, framework
+from pylayer import _methods, device, framework
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import save, load
 
@@ -62,17 +62,15 @@ __all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reductio
            + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
            + list(_search_all) + list(_param_all))
 
-_methods_cache = None
-
-
 def tensor_methods():
     """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...),
-    as the table in ``pylayer._methods`` lists them."""
-    global _methods_cache
-    if _methods_cache is None:
-        from pylayer import _methods
-        _methods_cache = _methods.build(globals(), inplace, _EXTRA_METHODS)
-    return _methods_cache
+    as the table in ``pylayer._methods`` lists them.
+
+    >>> import pylayer as paddle
+    >>> paddle.tensor_methods()["exp"] is paddle.exp
+    True
+    """
+    return _TENSOR_METHODS
 
 
 def _zero_(x):
@@ -112,4 +110,6 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
-_tensor.install(__import__(__name__), autograd.functional.tensor_backward)
+_TENSOR_METHODS = _methods.build(globals(), inplace, _EXTRA_METHODS)
+_tensor.install(_methods.tensor_functions(globals()), _TENSOR_METHODS,
+                autograd.functional.tensor_backward)

@@ -35,6 +35,17 @@ WITH_INPLACE = (
     'sqrt', 'square', 'squeeze', 'subtract', 'tan', 'tanh', 'transpose', 'unsqueeze')
 
 
+# The functions Tensor's own code calls besides its methods: its operators' (OPERATORS)
+# and these.
+TENSOR_CALLS = ("assign", "cast", "getitem", "inplace", "numel", "setitem", "transpose")
+
+
+def tensor_functions(namespace):
+    """``{name: function}`` of the functions Tensor's operators and own methods call."""
+    names = {name for name, _ in OPERATORS.values()} | set(TENSOR_CALLS)
+    return {name: namespace[name] for name in sorted(names)}
+
+
 def build(namespace, inplace, extra):
     """``{method name: function}`` from the ``pylayer`` namespace and the extra methods."""
     table = {name: namespace[name] for name in METHODS}

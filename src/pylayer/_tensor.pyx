@@ -250,7 +250,8 @@ cdef class VersionCounter:
         self.value = value
 
 
-cdef object _ops = None          # the pylayer namespace, installed at import
+cdef dict _functions = {}     # what Tensor calls, by name: set by install()
+cdef dict _methods = {}       # the Tensor method table: set by install()
 cdef object _engine_backward = None
 cdef long _name_counter = 0
 
@@ -272,11 +273,15 @@ cdef inline int _sole_references(object x, object y) noexcept:
     return (refcount(<void*>x) == 1) | ((refcount(<void*>y) == 1) << 1)
 
 
-def install(ops_namespace, backward_function):
-    """Give Tensor its operators and ``backward`` (``backward_function(tensor, grad_tensor,
-    retain_graph)``, from pylayer.autograd.functional); done once by pylayer/__init__."""
-    global _ops, _engine_backward
-    _ops = ops_namespace
+def install(dict functions, dict methods, backward_function):
+    """Give Tensor what it calls: ``functions`` (``{name: function}`` for its operators
+    and own methods, ``pylayer._methods.tensor_functions``), ``methods`` (the method
+    table, ``pylayer.tensor_methods()``) and ``backward`` (``backward_function(tensor,
+    grad_tensor, retain_graph)``, from pylayer.autograd.functional). Done once by
+    pylayer/__init__."""
+    global _functions, _methods, _engine_backward
+    _functions = functions
+    _methods = methods
     _engine_backward = backward_function
 
 
@@ -420,7 +425,7 @@ cdef class Tensor:
         return self._array.size
 
     def numel(self):
-        return _ops.numel(self)
+        return _functions["numel"](self)
 
     @property
     def dtype(self):
@@ -470,7 +475,7 @@ cdef class Tensor:
 
     @property
     def T(self):
-        return _ops.transpose(self, list(range(self._array.ndim))[::-1])
+        return _functions["transpose"](self, list(range(self._array.ndim))[::-1])
 
     @property
     def data(self):
@@ -510,13 +515,13 @@ cdef class Tensor:
         return self
 
     def clone(self):
-        return _ops.assign(self)
+        return _functions["assign"](self)
 
     def astype(self, dtype):
         if dtype is None:
             raise TypeError("astype(): argument 'dtype' (position 1) must be a dtype such as "
                             "'float32', got None")
-        return _ops.cast(self, convert_dtype(dtype, "astype"))
+        return _functions["cast"](self, convert_dtype(dtype, "astype"))
 
     def cpu(self):
         return self
@@ -647,16 +652,16 @@ cdef class Tensor:
         return repr(self) if not spec else format(str(self), spec)
 
     def __getattr__(self, name):
-        fn = _ops.tensor_methods().get(name) if _ops is not None else None
+        fn = _methods.get(name)
         if fn is None:
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         return fn.__get__(self)
 
     def __getitem__(self, index):
-        return _ops.getitem(self, index)
+        return _functions["getitem"](self, index)
 
     def __setitem__(self, index, value):
-        _ops.setitem(self, index, value)
+        _functions["setitem"](self, index, value)
 
     # ------------------------------------------------------------ operators
     def __add__(self, other):
@@ -692,88 +697,88 @@ cdef class Tensor:
         return _arithmetic(3, other, self, _sole_references(other, self))
 
     def __floordiv__(self, other):
-        return _ops.floor_divide(self, other)
+        return _functions["floor_divide"](self, other)
 
     def __rfloordiv__(self, other):
-        return _ops.floor_divide(other, self)
+        return _functions["floor_divide"](other, self)
 
     def __mod__(self, other):
-        return _ops.remainder(self, other)
+        return _functions["remainder"](self, other)
 
     def __rmod__(self, other):
-        return _ops.remainder(other, self)
+        return _functions["remainder"](other, self)
 
     def __pow__(self, other, modulo=None):
-        return _ops.pow(self, other)
+        return _functions["pow"](self, other)
 
     def __rpow__(self, other):
-        return _ops.pow(other, self)
+        return _functions["pow"](other, self)
 
     def __matmul__(self, other):
-        return _ops.matmul(self, other)
+        return _functions["matmul"](self, other)
 
     def __rmatmul__(self, other):
-        return _ops.matmul(other, self)
+        return _functions["matmul"](other, self)
 
     def __neg__(self):
-        return _ops.neg(self)
+        return _functions["neg"](self)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return _ops.abs(self)
+        return _functions["abs"](self)
 
     def __invert__(self):
-        return _ops.bitwise_not(self)
+        return _functions["bitwise_not"](self)
 
     def __and__(self, other):
-        return _ops.bitwise_and(self, other)
+        return _functions["bitwise_and"](self, other)
 
     def __rand__(self, other):
-        return _ops.bitwise_and(self, other)
+        return _functions["bitwise_and"](self, other)
 
     def __or__(self, other):
-        return _ops.bitwise_or(self, other)
+        return _functions["bitwise_or"](self, other)
 
     def __ror__(self, other):
-        return _ops.bitwise_or(self, other)
+        return _functions["bitwise_or"](self, other)
 
     def __xor__(self, other):
-        return _ops.bitwise_xor(self, other)
+        return _functions["bitwise_xor"](self, other)
 
     def __rxor__(self, other):
-        return _ops.bitwise_xor(self, other)
+        return _functions["bitwise_xor"](self, other)
 
     def __eq__(self, other):
-        return _ops.equal(self, other)
+        return _functions["equal"](self, other)
 
     def __ne__(self, other):
-        return _ops.not_equal(self, other)
+        return _functions["not_equal"](self, other)
 
     def __lt__(self, other):
-        return _ops.less_than(self, other)
+        return _functions["less_than"](self, other)
 
     def __le__(self, other):
-        return _ops.less_equal(self, other)
+        return _functions["less_equal"](self, other)
 
     def __gt__(self, other):
-        return _ops.greater_than(self, other)
+        return _functions["greater_than"](self, other)
 
     def __ge__(self, other):
-        return _ops.greater_equal(self, other)
+        return _functions["greater_equal"](self, other)
 
     def __iadd__(self, other):
-        return _ops.inplace(self, _ops.add, other)
+        return _functions["inplace"](self, _functions["add"], other)
 
     def __isub__(self, other):
-        return _ops.inplace(self, _ops.subtract, other)
+        return _functions["inplace"](self, _functions["subtract"], other)
 
     def __imul__(self, other):
-        return _ops.inplace(self, _ops.multiply, other)
+        return _functions["inplace"](self, _functions["multiply"], other)
 
     def __itruediv__(self, other):
-        return _ops.inplace(self, _ops.divide, other)
+        return _functions["inplace"](self, _functions["divide"], other)
 
 
 class _HookHandle:

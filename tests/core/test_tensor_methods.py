@@ -1,6 +1,7 @@
 """Tensor's methods come from one explicit table (pylayer._methods), which the stub lists."""
 import ast
 import pathlib
+import re
 
 import pytest
 
@@ -63,3 +64,13 @@ def test_tensor_operators_follow_the_operator_table(dunder):
         got, want = getattr(a, dunder)(b), fn(a, b)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
     assert got.dtype == want.dtype
+
+
+def test_tensor_is_given_named_functions_not_the_namespace():
+    # Every function the compiled Tensor looks up by name is in the table it is given.
+    source = (pathlib.Path(__file__).resolve().parents[2] / "src" / "pylayer"
+              / "_tensor.pyx").read_text()
+    looked_up = set(re.findall(r'_functions\["(\w+)"\]', source))
+    given = set(_methods.tensor_functions(vars(pylayer)))
+    assert looked_up and looked_up <= given
+    assert given == {name for name, _ in _methods.OPERATORS.values()} | set(_methods.TENSOR_CALLS)
