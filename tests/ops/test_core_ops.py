@@ -11,6 +11,8 @@ import pylayer
 from pylayer import _graph
 from pylayer.autograd import gradcheck, gradgradcheck
 
+from math_helpers import saved_by
+
 
 def leaf(array, dtype="float64"):
     """A float tensor that needs a gradient."""
@@ -356,23 +358,6 @@ def test_ops_record_only_when_an_input_needs_a_gradient():
     assert y.grad_fn.name() == "ExpGradNode"
     with pylayer.no_grad():
         assert pylayer.exp(x).stop_gradient
-
-
-def saved_by(make):
-    """ids of the tensors an op packs for backward (through the saved-tensor hooks)."""
-    packed = []
-
-    def pack(t):
-        packed.append(t)
-        return t
-
-    _graph.push_saved_tensors_hooks(pack, lambda t: t)
-    try:
-        out = make()
-    finally:
-        _graph.pop_saved_tensors_hooks()
-    return [id(t) if not np.shares_memory(t.numpy(), out.numpy()) else "output"
-            for t in packed]
 
 
 def test_saved_tensors_follow_paddle():
