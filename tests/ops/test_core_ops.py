@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _graph
 from pylayer.autograd import gradcheck, gradgradcheck
 
 from math_helpers import saved_by
