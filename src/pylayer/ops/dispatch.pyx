@@ -12,10 +12,11 @@ calls that create state, such as ``create_parameter``, wrapped with
 ``records_in_static_mode=True``: in static mode they make a part of the
 Program even without a Variable argument.
 
-The wrapper is compiled because it runs on every public op call (about
-85 ns, against about 200 ns for a Python closure). Code that has already
-dispatched (gradient rules, the compiled ops' calls to each other) calls the
-unwrapped functions.
+The wrapper is compiled because it runs on every public op call: about
+70 ns on a ``[64]`` ``tanh`` (about 450 ns unwrapped), where a Python closure
+costs about 200 ns. It scans the arguments with exact type tests and a C
+subtype check. Code that has already dispatched (gradient rules, the compiled
+ops' calls to each other, Tensor's ``+ - * /``) calls the unwrapped functions.
 """
 import functools
 
