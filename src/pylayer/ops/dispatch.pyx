@@ -41,8 +41,8 @@ def register_static(variable_type, record_op):
 
 
 cdef bint is_variable(object value):
-    return _variable_type is not None and PyObject_TypeCheck(value,
-                                                             <PyTypeObject*>_variable_type)
+    return (_variable_type is not None
+            and PyObject_TypeCheck(value, <PyTypeObject*>_variable_type))
 
 
 cdef bint _holds_variable(object value):
