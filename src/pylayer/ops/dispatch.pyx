@@ -1,7 +1,7 @@
 """Dispatch by argument type: the one place that decides whether a call runs or is recorded.
 
 An op called with a static ``Variable`` among its arguments (positional, by
-keyword, or inside a list or tuple argument) is recorded into the current
+keyword, or inside a list, tuple or dict argument) is recorded into the current
 Program; an op called with Tensors runs, whatever the mode. No op body tests
 a mode: the public ops are wrapped with :func:`op`. ``pylayer.static``
 registers the Variable type and its recording function here when it is
@@ -20,7 +20,10 @@ ops' calls to each other, Tensor's ``+ - * /``) calls the unwrapped functions.
 """
 import functools
 
+from cpython.dict cimport PyDict_Check
+from cpython.list cimport PyList_Check
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
+from cpython.tuple cimport PyTuple_Check
 
 __all__ = []
 
@@ -46,18 +49,23 @@ cdef bint is_variable(object value):
 
 
 cdef bint _holds_variable(object value):
-    # Exact type tests and a C subtype check: isinstance() costs more here.
-    cdef type kind = type(value)
-    if kind is list or kind is tuple:
+    # C type checks (a Tensor costs a walk of its two-class MRO): isinstance() costs more.
+    if PyObject_TypeCheck(value, <PyTypeObject*>_variable_type):
+        return True
+    if PyList_Check(value) or PyTuple_Check(value):
         for item in value:
             if _holds_variable(item):
                 return True
-        return False
-    return PyObject_TypeCheck(value, <PyTypeObject*>_variable_type)
+    elif PyDict_Check(value):
+        for item in (<dict>value).values():
+            if _holds_variable(item):
+                return True
+    return False
 
 
 cdef bint holds_variable(tuple args, dict kwargs):
-    """Whether a Variable is among the arguments or inside a list or tuple argument."""
+    """Whether a Variable is among the arguments, or inside a list, tuple or dict
+    argument (at any depth), as ``pylayer.static`` finds them to record the call."""
     if _variable_type is None:
         return False
     for value in args:
@@ -75,8 +83,8 @@ cdef object record(object fn, tuple args, dict kwargs):
 
 
 def has_static_variable(*args, **kwargs):
-    """Whether a static Variable is among the arguments (or inside a list or tuple
-    argument), for Python code that must treat such a call apart.
+    """Whether a static Variable is among the arguments (or inside a list, tuple or
+    dict argument), for Python code that must treat such a call apart.
 
     >>> import pylayer as paddle
     >>> from pylayer.ops.dispatch import has_static_variable
