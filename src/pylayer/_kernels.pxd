@@ -1,5 +1,5 @@
 # Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
-# and equal sizes first (see _ops.pyx) and, in a debug build, call
+# and equal sizes first (see ops/_operands.pxd) and, in a debug build, call
 # check_span for every array a loop is about to run over: the loops that run
 # in production are bounds-checked there. _kernels.pyx wraps each loop with a
 # typed-memoryview entry point for tests. (A memoryview per array would check

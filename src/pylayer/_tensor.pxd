@@ -43,6 +43,6 @@ cdef bint has_shape(object array, tuple shape)
 cdef object elementwise(int op, object xa, object ya, object out=*)
 
 # x (op) y for op 0 add, 1 subtract, 2 multiply, 3 divide; sole_references says which
-# operands only the caller refers to (bit 0: x, bit 1: y). pylayer._ops installs it.
+# operands only the caller refers to (bit 0: x, bit 1: y). pylayer.ops._elementwise installs it.
 ctypedef object (*arithmetic_fn)(int op, object x, object y, int sole_references)
 cdef void install_arithmetic(arithmetic_fn fn) noexcept

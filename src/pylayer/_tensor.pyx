@@ -256,7 +256,7 @@ cdef object _engine_backward = None
 cdef long _name_counter = 0
 
 
-# The arithmetic behind + - * / (installed by pylayer._ops): a C call, no lookup.
+# The arithmetic behind + - * / (installed by pylayer.ops._elementwise): a C call, no lookup.
 cdef arithmetic_fn _arithmetic = NULL
 
 
@@ -269,7 +269,7 @@ cdef inline int _sole_references(object x, object y) noexcept:
     """Which operands of an operator call have no reference but the caller's (bit 0:
     x, bit 1: y). A Tensor operator's arguments are borrowed from whoever called the
     operator, so this is a necessary condition for an operand to be a temporary, not a
-    proof: _ops asks pylayer._temporaries for the proof."""
+    proof: the arithmetic asks pylayer._temporaries for the proof."""
     return (refcount(<void*>x) == 1) | ((refcount(<void*>y) == 1) << 1)
 
 

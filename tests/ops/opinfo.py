@@ -316,7 +316,7 @@ _SPECIALS = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -2.5])
 # integer division by those zeros raises.
 
 OPS = [
-    # ------------------------------------------------ hot compiled ops (pylayer._ops)
+    # ------------------------------------ hot compiled ops (ops/_elementwise.pyx ...)
     _binary("add", np.add),
     _binary("subtract", np.subtract),
     _binary("multiply", np.multiply),

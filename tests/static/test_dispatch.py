@@ -105,6 +105,18 @@ def test_a_variable_inside_a_list_argument_records(mode):
     np.testing.assert_allclose(total, (A * B).sum(1))
 
 
+def test_variables_are_found_wherever_pylayer_static_binds_them():
+    from collections import namedtuple
+    from pylayer.ops.dispatch import has_static_variable
+    with paddle.static.program_guard(paddle.static.Program()):
+        v, = variables("v")
+    pair = namedtuple("Pair", "a b")
+    for found in (v, [1.0, [paddle.ones([1]), (v,)]], {"weights": [v]}, pair(1, v)):
+        assert has_static_variable(found) and has_static_variable(x=found)
+    for absent in (paddle.ones([1]), [1.0, (2, [paddle.ones([1])])], {"v": 3}, "v", None):
+        assert not has_static_variable(absent, key=absent)
+
+
 def test_a_variable_given_by_keyword_records(mode):
     main = paddle.static.Program()
     with paddle.static.program_guard(main):

@@ -20,7 +20,8 @@ from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 
 import numpy as np
 
-from pylayer._ops import cast, reshape, unbroadcast
+from pylayer.ops._reduction import unbroadcast
+from pylayer.ops._shape import cast, reshape
 from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._graph cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)

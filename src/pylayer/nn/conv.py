@@ -10,15 +10,17 @@ import math
 
 import numpy as np
 
-from pylayer._ops import add, as_tensor_arg, reshape, transpose
 from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.nn.spatial import pad
 from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, check_ints, describe
+from pylayer.ops._elementwise import add
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._shape import reshape, transpose
+from pylayer.ops.dispatch import op
 from pylayer.ops.indexing import take
 from pylayer.ops.linalg import einsum
-from pylayer.ops.dispatch import op
 
 __all__ = ["conv1d", "conv2d", "Conv1D", "Conv2D"]
 

@@ -1,22 +1,25 @@
 """Functional forms of the nn layers: activations, dropout, losses and ``linear``.
 
 ``relu``, ``sigmoid`` and ``tanh`` are the fused hot ops of
-:mod:`pylayer._ops`. The other activations record their own node, whose
+``ops/_elementwise.pyx``. The other activations record their own node, whose
 backward is written with pylayer ops so that double backward works.
 """
 import math
 
 import numpy as np
 
+from pylayer import _kernels
 from pylayer._graph import make_output
-from pylayer import _kernels, _ops
-from pylayer._ops import (add, as_tensor_arg, cast, divide, exp, log, matmul, mean, multiply,
-                          neg, reshape, square, subtract, sum as reduce_sum)
 from pylayer._tensor import is_grad_enabled, make_tensor
-from pylayer.ops import creation
-from pylayer.ops.dispatch import op
+from pylayer.ops import _elementwise, creation
 from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check_int,
                                     check_number, float_tensor)
+from pylayer.ops._elementwise import add, divide, exp, log, multiply, neg, square, subtract
+from pylayer.ops._linalg import matmul
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import mean, sum as reduce_sum
+from pylayer.ops._shape import cast, reshape
+from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import erf, sigmoid, tanh
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
@@ -42,7 +45,7 @@ def _reduce(loss, reduction):
 
 
 # ------------------------------------------------------------ activations
-relu = op(_ops.relu)  # compiled; its own docstring has the example
+relu = op(_elementwise.relu)  # compiled; its own docstring has the example
 
 
 def _leaky_relu_bw(node, g):

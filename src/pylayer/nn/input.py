@@ -1,13 +1,14 @@
 """Inputs given as integer ids: ``one_hot``, ``embedding`` and the ``Embedding`` layer."""
 import numpy as np
 
-from pylayer._ops import as_tensor_arg, multiply
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import MAX_ELEMENTS, check_count, check_int
-from pylayer.ops.indexing import take
+from pylayer.ops._elementwise import multiply
+from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
+from pylayer.ops.indexing import take
 
 __all__ = ["one_hot", "embedding", "Embedding"]
 

@@ -7,15 +7,18 @@ flow through the statistics and can be differentiated again.
 """
 import numpy as np
 
-from pylayer._ops import add, as_tensor_arg, mean, multiply, reshape, square, subtract
 from pylayer._tensor import Tensor
 from pylayer.nn.initializer import Constant
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, float_tensor)
-from pylayer.ops.elementwise import rsqrt
+from pylayer.ops._elementwise import add, multiply, square, subtract
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import mean
+from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
+from pylayer.ops.elementwise import rsqrt
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D", "BatchNorm2D",
            "GroupNorm"]

@@ -7,11 +7,12 @@ so gradients can be differentiated again.
 """
 import numpy as np
 
-from pylayer._ops import matmul, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.spatial import spatial_axes
 from pylayer.ops._arguments import check_choice, check_count, check_int, float_tensor
+from pylayer.ops._linalg import matmul
+from pylayer.ops._shape import transpose
 from pylayer.ops.dispatch import op
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "AdaptiveAvgPool1D",

@@ -11,13 +11,15 @@ import math
 import numpy as np
 
 from pylayer._graph import make_output
-from pylayer._ops import add, as_tensor_arg, multiply, reshape, transpose
 from pylayer._tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, describe, float_tensor)
-from pylayer.ops.indexing import take
+from pylayer.ops._elementwise import add, multiply
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._shape import reshape, transpose
 from pylayer.ops.dispatch import op
+from pylayer.ops.indexing import take
 
 __all__ = ["pad", "interpolate", "pixel_shuffle", "PixelShuffle"]
 

@@ -1,2 +1,2 @@
-"""Op definitions in Python, grouped by area; the hot ops live in ``pylayer._ops``."""
+"""Op definitions in Python, grouped by area; the hot ops are compiled next to their area (``_elementwise.pyx``, ``_reduction.pyx``, ``_shape.pyx``, ``_linalg.pyx``)."""
 __all__ = []

@@ -6,8 +6,9 @@ type) or ``ValueError`` (right type, wrong value) with a message of the form
 """
 import numpy as np
 
-from pylayer._ops import as_tensor_arg, cast
 from pylayer._tensor import Tensor, convert_dtype
+from pylayer.ops._elementwise import float_tensor  # noqa: F401 - compiled, shared with the hot ops
+from pylayer.ops._operands import as_tensor_arg
 
 __all__ = []
 
@@ -149,20 +150,6 @@ def check_axes(axis, ndim, fn, arg="axis"):
                             f"got {type(item).__name__}")
         axes.add(_axis_in_range(int(item), ndim, fn, arg))
     return None if ndim == 0 else tuple(sorted(axes))
-
-
-def float_tensor(value, fn, arg="x", position=1, integers_as_float32=False):
-    """``value`` as a floating-point Tensor. With ``integers_as_float32`` an integer
-    tensor is computed in float32 (Paddle's default float); otherwise it is refused."""
-    value = as_tensor_arg(value, fn, arg, position)
-    kind = value.numpy().dtype.kind
-    if kind == "f":
-        return value
-    if kind in "iu" and integers_as_float32:
-        return cast(value, "float32")
-    accepted = " (float16, float32 or float64) or an integer Tensor" if integers_as_float32 else ""
-    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a floating-point "
-                    f"Tensor{accepted}, got dtype {value.dtype.name}")
 
 
 def numeric_tensor(value, fn, arg="x", position=1):

@@ -4,14 +4,15 @@ what a node keeps for backward, and how a reduction's gradient is spread back.
 A binary op takes a Tensor or a Python number on either side; a number stays a
 "weak" scalar (it does not widen the tensor's dtype), and the node keeps it in
 its attrs instead of saving it. ``operand``, ``shape_of``, ``saved_operands``,
-``number_attrs`` and ``expand_grad`` are the compiled ops' own, from
-``pylayer._ops``, so that each exists once.
+``number_attrs``, ``float32_default`` and ``expand_grad`` are the compiled ops'
+own (``_operands.pyx``, ``_reduction.pyx``), so that each exists once.
 """
 import numpy as np
 
-from pylayer._ops import (as_tensor_arg, expand_grad, number_attrs, operand,  # noqa: F401
-                          saved_operands, shape_of)
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops._operands import (as_tensor_arg, float32_default, number_attrs,  # noqa: F401
+                                   operand, saved_operands, shape_of)
+from pylayer.ops._reduction import expand_grad  # noqa: F401
 
 __all__ = []
 
@@ -40,14 +41,6 @@ def binary_array(fn, ufunc, xa, ya):
                          f"{shape_text(ya)} cannot be broadcast together") from None
     with np.errstate(all="ignore"):
         return np.asarray(ufunc(xa, ya))
-
-
-def float32_default(out, *operands):
-    """float64 only when some operand is a float64 array; else Paddle's float32."""
-    if out.dtype == np.float64 and not any(
-            isinstance(o, np.ndarray) and o.dtype == np.float64 for o in operands):
-        return out.astype(np.float32)
-    return out
 
 
 def saved_tensors(values):

@@ -7,9 +7,9 @@ take an optional ``out`` Tensor that receives the result.
 """
 import numpy as np
 
-from pylayer._ops import as_tensor_arg
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
+from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",

@@ -1,10 +1,10 @@
 """Tensor creation: from data, filled, ranges and random streams."""
 import numpy as np
 
-from pylayer._ops import shape_arg
 from pylayer._tensor import Tensor, make_tensor, to_array
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
                                     check_number, describe)
+from pylayer.ops._operands import shape_arg
 from pylayer.ops.dispatch import op
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",

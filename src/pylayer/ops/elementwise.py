@@ -1,4 +1,4 @@
-"""Elementwise math: the compiled arithmetic and activations of :mod:`pylayer._ops`
+"""Elementwise math: the compiled arithmetic and activations of ``_elementwise.pyx``
 (public from here), powers, trigonometry, erf, sign and rounding, binary
 extremes, clipping, ``where`` and integer-style division.
 
@@ -25,14 +25,15 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
-from pylayer import _ops
 from pylayer._graph import make_output
-from pylayer._ops import as_tensor_arg, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops import _elementwise
 from pylayer.ops._arguments import check_int, float_tensor, numeric_tensor
 from pylayer.ops._common import (binary_array, float32_default, is_number, number_attrs,
                                  operand, saved_operands, saved_tensors, shape_of, shape_text,
                                  tensor_pair, zero_grads)
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import unbroadcast
 from pylayer.ops.compare import equal, logical_and
 from pylayer.ops.dispatch import op
 
@@ -41,20 +42,20 @@ __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "exp", "log"
            "tan", "erf", "abs", "sign", "floor", "ceil", "round", "maximum", "minimum", "clip",
            "where", "floor_divide", "remainder"]
 
-# The compiled elementwise ops of pylayer._ops, public from here: each wrapped once by
+# The compiled elementwise ops (_elementwise.pyx), public from here: each wrapped once by
 # pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
-add = op(_ops.add)
-subtract = op(_ops.subtract)
-multiply = op(_ops.multiply)
-divide = op(_ops.divide)
-neg = op(_ops.neg)
-scale = op(_ops.scale)
-exp = op(_ops.exp)
-log = op(_ops.log)
-sqrt = op(_ops.sqrt)
-square = op(_ops.square)
-tanh = op(_ops.tanh)
-sigmoid = op(_ops.sigmoid)
+add = op(_elementwise.add)
+subtract = op(_elementwise.subtract)
+multiply = op(_elementwise.multiply)
+divide = op(_elementwise.divide)
+neg = op(_elementwise.neg)
+scale = op(_elementwise.scale)
+exp = op(_elementwise.exp)
+log = op(_elementwise.log)
+sqrt = op(_elementwise.sqrt)
+square = op(_elementwise.square)
+tanh = op(_elementwise.tanh)
+sigmoid = op(_elementwise.sigmoid)
 
 
 def _zeros_like(g):

@@ -12,10 +12,12 @@ each one's backward is the other, so every order of derivative is recorded.
 import numpy as np
 
 from pylayer._graph import make_output, needs_grad
-from pylayer._ops import cast, multiply, reshape_exact, unbroadcast
 from pylayer._tensor import Tensor, make_tensor
-from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops._elementwise import multiply
+from pylayer.ops._reduction import unbroadcast
+from pylayer.ops._shape import cast, reshape_exact
 from pylayer.ops.dispatch import op
+from pylayer.ops.inplace import refuse_leaf, take_over
 
 __all__ = []
 

@@ -63,7 +63,7 @@ def inplace(x, op, *args, **kwargs):
     result = op(source, *args, **kwargs)
     if recording:
         if result.numpy().dtype != x.numpy().dtype:
-            from pylayer._ops import cast
+            from pylayer.ops._shape import cast
             result = cast(result, x.dtype)
         take_over(x, result)
     else:

@@ -1,4 +1,4 @@
-"""Linear algebra: ``matmul`` (compiled in :mod:`pylayer._ops`), ``addmm``, ``bmm``,
+"""Linear algebra: ``matmul`` (compiled in ``_linalg.pyx``), ``addmm``, ``bmm``,
 ``dot`` and ``einsum``.
 
 ``addmm`` and ``bmm`` check Paddle's shape rules and are then written with
@@ -11,18 +11,20 @@ import string
 
 import numpy as np
 
-from pylayer import _ops
 from pylayer._graph import make_output
-from pylayer._ops import add, as_tensor_arg, multiply, reshape_exact, scale
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops import _linalg
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
+from pylayer.ops._elementwise import add, multiply, scale
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._shape import reshape_exact
 from pylayer.ops.dispatch import op
 
 __all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
 
-# The compiled linear-algebra op of pylayer._ops, public from here: wrapped once by
+# The compiled matmul (_linalg.pyx), public from here: wrapped once by
 # pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
-matmul = op(_ops.matmul)
+matmul = op(_linalg.matmul)
 
 
 def _same_dtype(fn, tensors):

@@ -1,7 +1,7 @@
 """Shape and layout ops: flatten, squeeze, concat, split, tile, gather, slice, flip, roll...
 
 ``reshape``, ``transpose``, ``broadcast_to``, ``expand``, ``cast`` and
-``assign`` are hot ops compiled in :mod:`pylayer._ops` and public from here. Every op here
+``assign`` are hot ops compiled in ``_shape.pyx`` and ``_reduction.pyx``, public from here. Every op here
 records a node whose backward is written with these same ops, so double
 backward works. None of them saves a tensor for backward: shapes, axes and
 indices are kept in the node's attributes.
@@ -10,29 +10,31 @@ import builtins
 
 import numpy as np
 
-from pylayer import _ops
 from pylayer._graph import make_output, make_outputs, needs_grad
-from pylayer._ops import as_tensor_arg, sum as reduce_sum
 from pylayer._tensor import Tensor, make_tensor
+from pylayer.ops import _reduction, _shape
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import sum as reduce_sum
+from pylayer.ops.dispatch import op
+from pylayer.ops.elementwise import where
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
-from pylayer.ops.elementwise import where
-from pylayer.ops.dispatch import op
 
 __all__ = ["reshape", "transpose", "broadcast_to", "expand", "cast", "assign", "flatten",
            "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk", "tile",
            "gather", "index_select", "slice", "flip", "roll", "numel", "take_along_axis",
            "put_along_axis", "expand_as", "masked_fill"]
 
-# The compiled shape ops of pylayer._ops, public from here: each wrapped once by
-# pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
-reshape = op(_ops.reshape)
-transpose = op(_ops.transpose)
-broadcast_to = op(_ops.broadcast_to)
-expand = op(_ops.expand)
-cast = op(_ops.cast)
-assign = op(_ops.assign)
+# The compiled shape ops (_shape.pyx, and broadcasting in _reduction.pyx), public from
+# here: each wrapped once by pylayer.ops.dispatch.op (the compiled ops call each other
+# unwrapped).
+reshape = op(_shape.reshape)
+transpose = op(_shape.transpose)
+broadcast_to = op(_reduction.broadcast_to)
+expand = op(_reduction.expand)
+cast = op(_shape.cast)
+assign = op(_shape.assign)
 
 
 # -------------------------------------------------------------- arguments

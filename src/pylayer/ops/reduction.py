@@ -1,4 +1,4 @@
-"""Reductions: ``sum`` and ``mean`` (compiled in :mod:`pylayer._ops`), extremes, products, variance and
+"""Reductions: ``sum`` and ``mean`` (compiled in ``_reduction.pyx``), extremes, products, variance and
 standard deviation, ``logsumexp``, running sums, index reductions and truth
 tests.
 
@@ -15,24 +15,26 @@ tests.
 """
 import numpy as np
 
-from pylayer import _ops
 from pylayer._graph import make_output
-from pylayer._ops import (as_tensor_arg, broadcast_to, cast, divide, exp, multiply, reshape,
-                          reshape_exact, scale, subtract, transpose)
 from pylayer._tensor import convert_dtype, make_tensor
+from pylayer.ops import _reduction
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer.ops._common import expand_grad, kept_shape, reduced_count
+from pylayer.ops._elementwise import divide, exp, multiply, scale, subtract
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import broadcast_to
+from pylayer.ops._shape import cast, reshape, reshape_exact, transpose
 from pylayer.ops.compare import equal
-from pylayer.ops.elementwise import where
 from pylayer.ops.dispatch import op
+from pylayer.ops.elementwise import where
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax",
            "argmin", "all", "any"]
 
-# The compiled reduction ops of pylayer._ops, public from here: each wrapped once by
+# The compiled reductions (_reduction.pyx), public from here: each wrapped once by
 # pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
-sum = op(_ops.sum)
-mean = op(_ops.mean)
+sum = op(_reduction.sum)
+mean = op(_reduction.mean)
 
 
 # -------------------------------------------------------------- reductions

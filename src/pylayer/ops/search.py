@@ -8,11 +8,12 @@ back to the positions they came from.
 """
 import numpy as np
 
-from pylayer._ops import as_tensor_arg, reshape
 from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_int
-from pylayer.ops.manipulation import take_along_axis
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
+from pylayer.ops.manipulation import take_along_axis
 
 __all__ = ["argsort", "sort", "topk"]
 

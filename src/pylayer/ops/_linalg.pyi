@@ -1,0 +1,3 @@
+from pylayer._tensor import Tensor
+
+def matmul(x, y, transpose_x=..., transpose_y=..., name=...) -> Tensor: ...

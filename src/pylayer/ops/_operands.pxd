@@ -1,0 +1,67 @@
+# How the compiled ops read their arguments, and the array tests that choose a C loop.
+# The inline helpers are compiled into each module that cimports them.
+cimport numpy as cnp
+
+from pylayer._graph cimport GradNode
+from pylayer._kernels cimport SMALL_ARRAY
+from pylayer._tensor cimport Tensor
+
+cpdef object as_tensor_arg(object value, str fn, str arg, int position)
+cpdef object operand(object value, str fn, str arg, int position)
+cpdef tuple shape_of(object x)
+cpdef list shape_arg(object shape, str fn, str arg=*, long minimum=*)
+cpdef tuple saved_operands(GradNode node)
+cpdef tuple number_attrs(object x, object y)
+cdef object float32_unless_float64(object out, tuple operands)
+
+
+cdef inline object tensor_arg(object value, str fn, str arg, int position):
+    """as_tensor_arg without a Python call when value already is a Tensor."""
+    if type(value) is Tensor:
+        return value
+    return as_tensor_arg(value, fn, arg, position)
+
+
+cdef inline bint is_float_array(object a):
+    if not cnp.PyArray_Check(a):
+        return False
+    t = cnp.PyArray_TYPE(a)
+    return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
+
+
+cdef inline bint is_float64_array(object a):
+    return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64
+
+
+cdef inline bint kernel_ready(object a):
+    """A small float32/float64 C-contiguous array: a C loop beats numpy on it."""
+    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY)
+
+
+cdef inline bint same_layout(object a, object b):
+    """Two float arrays of one dtype and shape, both C-contiguous (any size)."""
+    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_Check(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
+cdef inline bint fusable(object a, object b):
+    return (kernel_ready(a) and cnp.PyArray_Check(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
+cdef inline cnp.ndarray empty_like(object a):
+    return cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
+                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
+
+
+cdef inline bint is_single(object a):
+    return cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32
+
+
+cdef inline void* data_of(object a):
+    return cnp.PyArray_DATA(<cnp.ndarray>a)

@@ -1,0 +1,106 @@
+"""How the compiled ops read their arguments: a Tensor, a number kept as a weak
+scalar, a shape; what a binary op keeps for backward; and Paddle's float32
+default. The Python ops use the same functions (``ops/_arguments.py`` and
+``ops/_common.py`` re-export them), so each rule exists once.
+"""
+import numpy as np
+cimport numpy as cnp
+
+from pylayer._tensor cimport Tensor, wrap
+from pylayer._tensor import to_array
+
+cnp.import_array()
+
+__all__ = ["as_tensor_arg", "operand", "shape_of", "shape_arg", "saved_operands",
+           "number_attrs", "float32_default"]
+
+
+cpdef object as_tensor_arg(object value, str fn, str arg, int position):
+    """Accept a Tensor, a number, a numpy array or a nested list as an op argument.
+
+    >>> as_tensor_arg([1, 2], "f", "x", 1).shape
+    [2]
+    """
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, np.ndarray, np.generic, list, tuple)):
+        return wrap(to_array(value, None, fn, arg))
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
+                    f"number, got {type(value).__name__}")
+
+
+cpdef object operand(object value, str fn, str arg, int position):
+    """Tensor -> its array; a Python number stays a number (numpy's weak promotion)."""
+    if isinstance(value, Tensor):
+        return (<Tensor>value)._array
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return (<Tensor>as_tensor_arg(value, fn, arg, position))._array
+
+
+cpdef tuple shape_of(object x):
+    """A Tensor's shape; a number counts as 0-d."""
+    return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
+
+
+cpdef list shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
+    """A list of ints from a list/tuple/Tensor/int argument, each at least ``minimum``.
+
+    >>> shape_arg((2, 3), "zeros", minimum=0)
+    [2, 3]
+    """
+    if isinstance(shape, Tensor):
+        shape = (<Tensor>shape)._array.tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a list or tuple of ints, "
+                        f"got {type(shape).__name__}")
+    result = []
+    for s in shape:
+        if isinstance(s, Tensor) and (<Tensor>s)._array.size == 1:
+            s = (<Tensor>s).item()
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"{fn}(): argument '{arg}' must hold ints, got {type(s).__name__}")
+        if s < minimum:
+            raise ValueError(f"{fn}(): argument '{arg}' holds {s}, but its entries must be "
+                             f"at least {minimum}")
+        result.append(int(s))
+    return result
+
+
+cpdef tuple saved_operands(GradNode node):
+    """(x, y) of a binary op: saved tensors, or the Python numbers kept in attrs."""
+    saved = iter(node.saved_tensors())
+    x, y = node.attrs[0], node.attrs[1]
+    return (next(saved) if x is None else x, next(saved) if y is None else y)
+
+
+cpdef tuple number_attrs(object x, object y):
+    """The numbers among a binary op's operands, None for each Tensor."""
+    return (None if isinstance(x, Tensor) else x, None if isinstance(y, Tensor) else y)
+
+
+cdef object _FLOAT64 = np.dtype(np.float64)
+
+
+cdef object float32_unless_float64(object out, tuple operands):
+    """``out``, made float32 when numpy gave float64 although no operand is a float64
+    array (integers with a Python float, integers divided, int64 with float32):
+    Paddle's default float."""
+    if out.dtype != _FLOAT64:
+        return out
+    for value in operands:
+        if is_float64_array(value):
+            return out
+    return out.astype(np.float32)
+
+
+def float32_default(out, *operands):
+    """float64 only when some operand is a float64 array; else Paddle's float32.
+
+    >>> import numpy as np
+    >>> float32_default(np.ones(2) / 2, np.arange(2), 2.0).dtype
+    dtype('float32')
+    """
+    return float32_unless_float64(out, operands)

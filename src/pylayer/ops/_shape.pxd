@@ -1,0 +1,1 @@
+cpdef object reshape_exact(object x, tuple shape)
