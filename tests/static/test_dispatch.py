@@ -261,7 +261,7 @@ def test_the_wrapper_keeps_name_doc_and_signature():
 
 
 def test_op_used_as_a_decorator_with_the_option():
-    @op(records_in_static_mode=True)
+    @op(records_without_variables=True)
     def made(shape):
         """Doc."""
         return paddle.zeros(shape)

@@ -6,7 +6,7 @@ settings the optimizers read (``optimize_attr['learning_rate']``,
 ``regularizer``, ``need_clip``).
 
 Static mode: ``create_parameter`` is wrapped with
-``pylayer.ops.dispatch.op(..., records_in_static_mode=True)``, so in static
+``pylayer.ops.dispatch.op(..., records_without_variables=True)``, so in static
 mode the call goes to ``pylayer.static``, which makes a Parameter of the
 Program instead. :func:`parameter_spec` resolves the same arguments to a
 name, an initializer and the settings, so static mode can make its own
@@ -170,7 +170,7 @@ def make_parameter(spec):
     return param
 
 
-@op(records_in_static_mode=True)
+@op(records_without_variables=True)
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
     """Make a trainable :class:`Parameter` of ``shape`` and ``dtype``.
 

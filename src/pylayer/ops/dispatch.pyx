@@ -9,7 +9,7 @@ imported (:func:`register_static`); the core never imports it.
 
 Static mode (``enable_static``) is kept here and matters only to the few
 calls that create state, such as ``create_parameter``, wrapped with
-``records_in_static_mode=True``: in static mode they make a part of the
+``records_without_variables=True``: in static mode they make a part of the
 Program even without a Variable argument.
 
 The wrapper is compiled because it runs on every public op call: about
@@ -94,11 +94,11 @@ def has_static_variable(*args, **kwargs):
     return holds_variable(args, kwargs)
 
 
-def op(fn=None, *, records_in_static_mode=False):
+def op(fn=None, *, records_without_variables=False):
     """Wrap the public op ``fn``: recorded when a Variable is among its arguments,
-    run otherwise. ``records_in_static_mode=True`` also records every call made
+    run otherwise. ``records_without_variables=True`` also records every call made
     in static mode (for calls that create state, like ``create_parameter``).
-    Usable as ``@op`` or ``@op(records_in_static_mode=True)``.
+    Usable as ``@op`` or ``@op(records_without_variables=True)``.
 
     The wrapper keeps ``fn``'s name, docstring and signature (``__wrapped__``).
 
@@ -113,8 +113,8 @@ def op(fn=None, *, records_in_static_mode=False):
     'double'
     """
     if fn is None:
-        return functools.partial(op, records_in_static_mode=records_in_static_mode)
-    if records_in_static_mode:
+        return functools.partial(op, records_without_variables=records_without_variables)
+    if records_without_variables:
         def wrapper(*args, **kwargs):
             if _static_mode or holds_variable(args, kwargs):
                 return record(fn, args, kwargs)
