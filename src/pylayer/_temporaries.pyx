@@ -28,7 +28,7 @@ import weakref
 
 from cpython.ref cimport PyObject
 
-__all__ = ["binary_op_stack_depths", "proof_available"]
+__all__ = ["binary_op_stack_depths", "proof_available", "stack_depths"]
 
 cdef extern from *:
     """
@@ -81,6 +81,7 @@ cdef extern from *:
     Py_ssize_t refcount "Py_REFCNT"(void *obj)
 
 cdef int _BINARY_OP = dis.opmap.get("BINARY_OP", -1)
+cdef int _RETURN_GENERATOR = dis.opmap.get("RETURN_GENERATOR", -1)
 cdef frozenset _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 cdef frozenset _NO_FALL_THROUGH = frozenset(
     dis.opmap[name] for name in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD",
@@ -90,40 +91,64 @@ cdef object _tables = weakref.WeakKeyDictionary()   # code object -> binary_op_s
 cdef bint _proof_on = False
 
 
-def binary_op_stack_depths(code):
-    """``{instruction index: (stack depth before it, operation)}`` for the ``BINARY_OP``
-    instructions of ``code``, from a walk of its bytecode (exception handlers
-    included).
+def stack_depths(code):
+    """``{offset: stack depth before the instruction}`` for every instruction of ``code``
+    that can run, from a walk of its bytecode (exception handlers included); None
+    when the deepest stack the walk finds is not the compiler's own ``co_stacksize``,
+    so that nothing is trusted about code the walk does not understand.
 
-    >>> from pylayer._temporaries import binary_op_stack_depths
-    >>> binary_op_stack_depths((lambda a, b: a * (1 - b)).__code__)
-    {4: (3, 10), 6: (2, 5)}
+    >>> from pylayer._temporaries import stack_depths
+    >>> sorted(stack_depths((lambda a, b: a * (1 - b)).__code__).values())
+    [0, 0, 1, 2, 2, 3, 3]
     """
     instructions = {ins.offset: ins for ins in dis.get_instructions(code)}
+    offsets = sorted(instructions)
+    following = dict(zip(offsets, offsets[1:]))
     depth_at = {}
+    deepest = 0
     todo = [(0, 0)]
     for entry in dis.Bytecode(code).exception_entries:
         todo.append((entry.target, entry.depth + (1 if entry.lasti else 0) + 1))
     while todo:
         offset, depth = todo.pop()
-        while offset in instructions and offset not in depth_at:
+        while offset is not None and offset not in depth_at:
             depth_at[offset] = depth
             ins = instructions[offset]
             if ins.opcode in _JUMPS:
-                todo.append((ins.argval, depth + dis.stack_effect(ins.opcode, ins.arg, jump=True)))
+                target_depth = depth + dis.stack_effect(ins.opcode, ins.arg, jump=True)
+                deepest = max(deepest, target_depth)
+                todo.append((ins.argval, target_depth))
             if ins.opcode in _NO_FALL_THROUGH:
                 break
-            depth += dis.stack_effect(ins.opcode, ins.arg, jump=False)
-            offset = _next_offset(instructions, offset)
-    return {offset // 2: (depth_at[offset], ins.arg) for offset, ins in instructions.items()
-            if ins.opcode == _BINARY_OP and offset in depth_at}
+            depth += _stack_effect(ins)
+            deepest = max(deepest, depth)
+            offset = following.get(offset)
+    return depth_at if deepest == code.co_stacksize else None
 
 
-def _next_offset(dict instructions, Py_ssize_t offset):
-    offset += 2
-    while offset not in instructions and offset < 2 * len(instructions) + 2 ** 16:
-        offset += 2   # skip inline CACHE entries
-    return offset
+def _stack_effect(ins):
+    # A generator's frame starts after RETURN_GENERATOR with the first sent value
+    # (None) on its stack, which the POP_TOP after it removes.
+    if ins.opcode == _RETURN_GENERATOR:
+        return 1
+    return dis.stack_effect(ins.opcode, ins.arg, jump=False)
+
+
+def binary_op_stack_depths(code):
+    """``{instruction index: (stack depth before it, operation)}`` for the ``BINARY_OP``
+    instructions of ``code`` (an index counts 2-byte code units, as the frame does);
+    empty when :func:`stack_depths` does not trust its walk of ``code``.
+
+    >>> from pylayer._temporaries import binary_op_stack_depths
+    >>> binary_op_stack_depths((lambda a, b: a * (1 - b)).__code__)
+    {4: (3, 10), 6: (2, 5)}
+    """
+    depth_at = stack_depths(code)
+    if depth_at is None:
+        return {}
+    return {ins.offset // 2: (depth_at[ins.offset], ins.arg)
+            for ins in dis.get_instructions(code)
+            if ins.opcode == _BINARY_OP and ins.offset in depth_at}
 
 
 cdef bint is_running_binary_op(object left, object right, int operation):
@@ -178,6 +203,15 @@ def temporary(seen):
 def reflected_temporary(seen):
     2.0 * fresh(seen)
 
+def in_a_generator(seen):
+    yield fresh(seen) * 2.0
+
+def in_an_exception_handler(seen):
+    try:
+        raise KeyError
+    except KeyError:
+        fresh(seen) * 2.0
+
 def held(seen):
     probe = fresh(seen)
     probe * 2.0
@@ -199,11 +233,14 @@ cdef bint _self_test():
     _proof_on = True
     namespace = {"Probe": _Probe}
     exec(compile(_SELF_TEST, "<pylayer._temporaries self-test>", "exec"), namespace)
-    expected = {"temporary": [True], "reflected_temporary": [True], "held": [False],
+    expected = {"temporary": [True], "reflected_temporary": [True], "in_a_generator": [True],
+                "in_an_exception_handler": [True], "held": [False],
                 "borrowed_from_a_tuple": [False], "borrowed_inside_a_binary_op": [False]}
     for name, outcome in expected.items():
         seen = []
-        namespace[name](seen)
+        result = namespace[name](seen)
+        if name == "in_a_generator":
+            next(result)
         if seen != outcome:
             _proof_on = False
     return _proof_on

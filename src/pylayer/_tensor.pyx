@@ -256,8 +256,12 @@ cdef object _engine_backward = None
 cdef long _name_counter = 0
 
 
+cdef object _arithmetic_not_installed(int op, object x, object y, int sole_references):
+    raise RuntimeError("Tensor arithmetic is not ready: import pylayer (its ops install it)")
+
+
 # The arithmetic behind + - * / (installed by pylayer.ops._elementwise): a C call, no lookup.
-cdef arithmetic_fn _arithmetic = NULL
+cdef arithmetic_fn _arithmetic = _arithmetic_not_installed
 
 
 cdef void install_arithmetic(arithmetic_fn fn) noexcept:
