@@ -62,6 +62,18 @@ def _zeros_like(g):
     return make_tensor(np.zeros_like(g._array))
 
 
+def _float_math(x, name, compute, rule, keep):
+    """``compute`` of ``x``'s array, ``x`` taken as a float tensor (integers in float32,
+    bool refused), recorded with ``rule``, which needs the op's ``keep``: its "input" or
+    its "output". NaN and inf propagate without warnings."""
+    x = float_tensor(x, name, integers_as_float32=True)
+    with np.errstate(all="ignore"):
+        out = np.asarray(compute(x._array))
+    if keep == "output":
+        return make_output(out, (x,), name, rule, save_output=True)
+    return make_output(out, (x,), name, rule, save=(x,))
+
+
 # -------------------------------------------------------------------- powers
 def _pow_bw(node, g):
     x, y = saved_operands(node)
@@ -131,10 +143,7 @@ def reciprocal(x, name=None):
     >>> pylayer.reciprocal(pylayer.to_tensor([2.0, 4.0])).numpy()
     array([0.5 , 0.25], dtype=float32)
     """
-    x = float_tensor(x, "reciprocal", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = np.asarray(np.reciprocal(x._array))
-    return make_output(out, (x,), "reciprocal", _reciprocal_bw, save_output=True)
+    return _float_math(x, "reciprocal", np.reciprocal, _reciprocal_bw, keep="output")
 
 
 def _rsqrt_bw(node, g):
@@ -150,10 +159,8 @@ def rsqrt(x, name=None):
     >>> pylayer.rsqrt(pylayer.to_tensor([4.0, 16.0])).numpy()
     array([0.5 , 0.25], dtype=float32)
     """
-    x = float_tensor(x, "rsqrt", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = np.asarray(np.reciprocal(np.sqrt(x._array)))
-    return make_output(out, (x,), "rsqrt", _rsqrt_bw, save_output=True)
+    return _float_math(x, "rsqrt", lambda a: np.reciprocal(np.sqrt(a)), _rsqrt_bw,
+                       keep="output")
 
 
 def _log1p_bw(node, g):
@@ -169,10 +176,7 @@ def log1p(x, name=None):
     >>> pylayer.log1p(pylayer.to_tensor([0.0, 1.0])).numpy()
     array([0.       , 0.6931472], dtype=float32)
     """
-    x = float_tensor(x, "log1p", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = np.asarray(np.log1p(x._array))
-    return make_output(out, (x,), "log1p", _log1p_bw, save=(x,))
+    return _float_math(x, "log1p", np.log1p, _log1p_bw, keep="input")
 
 
 # ------------------------------------------------------------- trigonometry
@@ -189,10 +193,7 @@ def sin(x, name=None):
     >>> pylayer.sin(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    x = float_tensor(x, "sin", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = np.asarray(np.sin(x._array))
-    return make_output(out, (x,), "sin", _sin_bw, save=(x,))
+    return _float_math(x, "sin", np.sin, _sin_bw, keep="input")
 
 
 def _cos_bw(node, g):
@@ -208,10 +209,7 @@ def cos(x, name=None):
     >>> pylayer.cos(pylayer.to_tensor([0.0])).numpy()
     array([1.], dtype=float32)
     """
-    x = float_tensor(x, "cos", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = np.asarray(np.cos(x._array))
-    return make_output(out, (x,), "cos", _cos_bw, save=(x,))
+    return _float_math(x, "cos", np.cos, _cos_bw, keep="input")
 
 
 def _tan_bw(node, g):
@@ -227,10 +225,7 @@ def tan(x, name=None):
     >>> pylayer.tan(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    x = float_tensor(x, "tan", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = np.asarray(np.tan(x._array))
-    return make_output(out, (x,), "tan", _tan_bw, save=(x,))
+    return _float_math(x, "tan", np.tan, _tan_bw, keep="input")
 
 
 # ---------------------------------------------------------------------- erf
@@ -296,10 +291,7 @@ def erf(x, name=None):
     >>> pylayer.erf(pylayer.to_tensor([0.0, 1.0], dtype='float64')).numpy()
     array([0.        , 0.84270079])
     """
-    x = float_tensor(x, "erf", integers_as_float32=True)
-    with np.errstate(all="ignore"):
-        out = _erf_array(x._array)
-    return make_output(out, (x,), "erf", _erf_bw, save=(x,))
+    return _float_math(x, "erf", _erf_array, _erf_bw, keep="input")
 
 
 # ------------------------------------------------------ sign and magnitude
