@@ -51,12 +51,18 @@ def test_sentences_quote_the_runs_medians(update, result, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_missed_target_is_explained(update, result, lang):
-    text, _ = update.render(result, lang)
-    missed = [t for t in result["targets"] if t["status"] == "MISS"]
-    assert missed, "the recorded run misses a target; this test checks its explanation"
-    for target in missed:
-        assert update.MISS_EXPLANATIONS[target["workload"]][lang].split("{")[0][:40] in text
+@pytest.mark.parametrize("workload", ["3", "6"])
+def test_a_missed_target_is_explained(update, result, lang, workload):
+    # The recorded run's own misses, and a miss of each workload that has an
+    # explanation (a run that meets every target renders none).
+    changed = copy.deepcopy(result)
+    for target in changed["targets"]:
+        if target["workload"] == workload:
+            target["status"] = "MISS"
+    text, _ = update.render(changed, lang)
+    for target in changed["targets"]:
+        if target["status"] == "MISS":
+            assert update.MISS_EXPLANATIONS[target["workload"]][lang].split("{")[0][:40] in text
 
 
 def test_a_missed_target_without_an_explanation_stops_the_script(update, result):
