@@ -234,3 +234,40 @@ def test_stack_depths_of_a_known_function():
     depths = sorted(binary_op_stack_depths(f.__code__).values())
     assert [operation for _, operation in depths] == [5, 10]   # * then -
     assert [depth for depth, _ in depths] == [2, 3]
+
+
+def test_temporaries_under_tracing_in_coroutines_and_threads_give_numpys_results():
+    import asyncio
+    import threading
+
+    a_np = _data(13)
+    a = paddle.to_tensor(a_np)
+    expected = (a_np * 2.0 + 1.0) * (a_np - 3.0) / 2.0
+
+    def expression():
+        return (a * 2.0 + 1.0) * (a - 3.0) / 2.0
+
+    async def in_a_coroutine():
+        return expression()
+
+    results = []
+    sys.settrace(lambda *event: (lambda *line: None))
+    try:
+        results.append(expression())
+    finally:
+        sys.settrace(None)
+    results.append(asyncio.run(in_a_coroutine()))
+
+    def worker():
+        for _ in range(20):
+            results.append(expression())
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 82
+    for result in results:
+        np.testing.assert_array_equal(result.numpy(), expected)
+    np.testing.assert_array_equal(a.numpy(), a_np)
