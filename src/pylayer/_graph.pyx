@@ -398,7 +398,7 @@ def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple sa
 
 def set_history(Tensor t, node, Py_ssize_t index=0):
     """Make ``t`` output ``index`` of ``node`` (or a tensor without history when
-    ``node`` is None): the one way code outside the engine edits the graph."""
+    ``node`` is None): the one way code outside _graph edits the graph."""
     if node is None:
         t._node = None
         t._out_index = 0

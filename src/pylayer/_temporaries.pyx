@@ -99,7 +99,7 @@ def stack_depths(code):
 
     >>> from pylayer._temporaries import stack_depths
     >>> sorted(stack_depths((lambda a, b: a * (1 - b)).__code__).values())
-    [0, 0, 1, 2, 2, 3, 3]
+    [0, 0, 1, 1, 2, 2, 3]
     """
     instructions = {ins.offset: ins for ins in dis.get_instructions(code)}
     offsets = sorted(instructions)

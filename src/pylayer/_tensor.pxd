@@ -9,7 +9,7 @@ cdef class VersionCounter:
 
 # Fields that compiled code trusts are read-only from Python: a program that
 # could assign them could crash the process. They change through the checked
-# methods below and the engine's functions (set_history).
+# methods below and _graph.set_history.
 cdef class Tensor:
     cdef readonly object _array        # the numpy storage: always an exact, supported ndarray
     cdef public bint stop_gradient

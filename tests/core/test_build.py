@@ -1,8 +1,12 @@
 """The compiled core is really compiled, and a tree without it fails loudly."""
+import doctest
+import importlib
 import importlib.machinery
 import pathlib
 import subprocess
 import sys
+
+import pytest
 
 import pylayer
 
@@ -46,3 +50,11 @@ def test_import_without_build_says_how_to_build(tmp_path):
     assert result.returncode != 0
     assert "ImportError" in result.stderr
     assert "pip install" in result.stderr
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_doctests_of_every_compiled_module_pass(name):
+    # pytest's doctest collection does not look inside extension modules.
+    module = importlib.import_module(f"pylayer.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"pylayer.{name}: {result.failed} doctest example(s) failed"

@@ -114,7 +114,7 @@ cpdef object node_of(ContextBase ctx):
     ...     def backward(ctx, dy):
     ...         print(node_of(ctx).name())
     ...         return dy * 2
-    >>> Keep.apply(paddle.ones([1], stop_gradient=False)).backward()
+    >>> Keep.apply(paddle.to_tensor([1.0], stop_gradient=False)).backward()
     GradNodePyLayer_Keep
     """
     if ctx._node_ref is None:
@@ -542,7 +542,7 @@ def node_backward(GradNode node, grads):
     ...     @staticmethod
     ...     def backward(ctx, dy):
     ...         return dy * 2
-    >>> y = Double.apply(paddle.ones([1], stop_gradient=False))
+    >>> y = Double.apply(paddle.to_tensor([1.0], stop_gradient=False))
     >>> y.grad_fn.backward_fn is node_backward
     True
     """
