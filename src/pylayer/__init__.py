@@ -10,7 +10,7 @@
 [2]
 """
 try:
-    from pylayer import _tensor, _graph, _engine, _kernels, _temporaries  # noqa: F401
+    from pylayer import _tensor, _graph, _engine, _kernels  # noqa: F401
     from pylayer.ops import _elementwise, _linalg, _reduction, _shape  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
