@@ -1,27 +1,33 @@
 """Build the compiled core. Everything else is declared in pyproject.toml."""
+import hashlib
 import os
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-# One place for every Cython directive. PYLAYER_CYTHON_DEBUG=1 turns the
-# safety checks back on for a debug build (bounds, wraparound, None checks).
+# One place for every Cython directive. PYLAYER_CYTHON_DEBUG=1 builds for debugging
+# (no optimisation, uninitialised-memoryview checks, and the kernels' span checks).
 DEBUG = os.environ.get("PYLAYER_CYTHON_DEBUG", "0") not in ("", "0")
 DIRECTIVES = {
     "language_level": 3,
-    # Index checks cost a branch per element in the kernels' inner loops.
-    "boundscheck": DEBUG,
+    # What compiled code may trust (see docs/en/contributing/architecture.rst): every
+    # index into a list, tuple or memoryview is checked against its size, and a None
+    # where an extension type is expected is an error, not a crash. The kernels' inner
+    # loops run over raw pointers, which these checks do not touch.
+    "boundscheck": True,
+    "nonecheck": True,
     # Negative indices stay Python-like; _kernels.pyx turns this off for its loops.
     "wraparound": True,
-    # Arguments typed as cdef classes are checked for None explicitly.
-    "nonecheck": DEBUG,
     # Float division by zero gives inf/nan as in numpy (also in a debug build).
     "cdivision": True,
     # Keep stack frames for Python-level tracebacks and profilers.
     "binding": True,
     "embedsignature": True,
     "initializedcheck": DEBUG,
+    # No generated pickling, copying or __setstate_cython__: they would set fields
+    # that compiled code trusts (readonly or private ones too) from Python.
+    "auto_pickle": False,
 }
 
 # PYLAYER_SANITIZE=address builds with AddressSanitizer; Python must then run with
@@ -32,7 +38,7 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 
 # Compiled modules: the .pyx core. PyLayer and PyLayerContext (autograd/py_layer.py)
 # stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
-MODULES = ["_buffers.pyx", "_temporaries.pyx", "ops/dispatch.pyx", "_tensor.pyx", "_kernels.pyx",
+MODULES = ["_buffers.pyx", "ops/dispatch.pyx", "_tensor.pyx", "_kernels.pyx",
            "_graph.pyx", "_engine.pyx", "ops/_operands.pyx", "ops/_shape.pyx",
            "ops/_reduction.pyx", "ops/_elementwise.pyx", "ops/_linalg.pyx", "autograd/_apply.pyx"]
 
@@ -48,6 +54,10 @@ extensions = [
 
 # Each variant keeps its generated C (and so its object files) apart, so a debug
 # or sanitizer build never reuses the optimised build's (or the reverse).
-BUILD_DIR = "build/cython" + ("-debug" if DEBUG else "") + (f"-{SANITIZE}" if SANITIZE else "")
+# The directives are part of the name too: cythonize regenerates C only for changed
+# .pyx files, so a changed directive would otherwise leave stale C behind.
+DIRECTIVES_KEY = hashlib.sha1(repr(sorted(DIRECTIVES.items())).encode()).hexdigest()[:8]
+BUILD_DIR = ("build/cython" + ("-debug" if DEBUG else "") + (f"-{SANITIZE}" if SANITIZE else "")
+             + f"-{DIRECTIVES_KEY}")
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR))

@@ -16,7 +16,7 @@ containers only, and refuses any other object the file names.
 Tensors and Parameters also support ``copy.copy``, ``copy.deepcopy`` and
 ``pickle``: the copy keeps the values, dtype, ``stop_gradient``, name and
 attributes (a Parameter's ``optimize_attr``, ...), not the gradient or the
-graph; a deep copy shares no data with the original.
+graph; no copy shares data with the original.
 """
 import copyreg
 import io
@@ -57,8 +57,9 @@ def _rebuild(cls, array, stop_gradient, name, attributes):
 
 
 def _reduce_tensor(tensor):
-    """How copy and pickle rebuild a Tensor: data, flags, name and attributes."""
-    return _rebuild, (type(tensor), tensor.numpy(), tensor.stop_gradient, tensor.name,
+    """How copy and pickle rebuild a Tensor: data (copied, as Paddle's copy.copy does:
+    the copy is a leaf of its own), flags, name and attributes."""
+    return _rebuild, (type(tensor), tensor.numpy().copy(), tensor.stop_gradient, tensor.name,
                       dict(tensor.__dict__))
 
 
