@@ -46,7 +46,7 @@ from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
 from pylayer import _methods, device, framework
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
-from pylayer.framework import save, load
+from pylayer.framework import async_save, clear_async_save_task_queue, load, save
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -57,7 +57,8 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
          "CPUPlace", "device", "framework", "set_device", "get_device",
-         "is_compiled_with_cuda", "save", "load", "is_tensor"]
+         "is_compiled_with_cuda", "save", "load", "async_save",
+         "clear_async_save_task_queue", "is_tensor"]
 
 __all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reduction_all)
            + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)

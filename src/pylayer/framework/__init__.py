@@ -1,4 +1,4 @@
 """Paddle's ``paddle.framework``: saving and loading checkpoints (:mod:`pylayer.framework.io`)."""
-from pylayer.framework.io import load, save
+from pylayer.framework.io import async_save, clear_async_save_task_queue, load, save
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
