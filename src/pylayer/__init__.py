@@ -46,7 +46,8 @@ from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
 from pylayer import _methods, device, framework
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
-from pylayer.framework import async_save, clear_async_save_task_queue, load, save
+from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
+                               set_flags)
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -58,7 +59,7 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
          "CPUPlace", "device", "framework", "set_device", "get_device",
          "is_compiled_with_cuda", "save", "load", "async_save",
-         "clear_async_save_task_queue", "is_tensor"]
+         "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
 
 __all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reduction_all)
            + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
