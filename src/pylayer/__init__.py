@@ -109,7 +109,14 @@ def _put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=T
                    include_self=include_self, broadcast=broadcast)
 
 
+def _gradient(x):
+    # Paddle's older spelling of ``x.grad.numpy()``: a copy, or None without a gradient.
+    grad = x.grad
+    return None if grad is None else grad.numpy().copy()
+
+
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
+                  "gradient": _gradient,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 

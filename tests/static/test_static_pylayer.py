@@ -93,4 +93,4 @@ def test_static_pylayer_refuses_dynamic_mode_and_bad_arguments(static_mode):
     for mode in (paddle.enable_static, paddle.disable_static):
         mode()
         with pytest.raises(RuntimeError, match=r"static_pylayer.*Tensor.*static-graph mode.*PyLayer"):
-            paddle.static.nn.static_pylayer(paddle.exp, [paddle.ones([2])])
+            paddle.static.nn.static_pylayer(paddle.exp, [paddle.Tensor(np.ones(2))])
