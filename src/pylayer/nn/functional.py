@@ -253,6 +253,10 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
 def mse_loss(input, label, reduction="mean", name=None):
     """Squared error ``(input - label) ** 2``, averaged (default), summed or kept.
 
+    ``input`` and ``label`` broadcast against each other, as in Paddle: an
+    input of shape ``[4]`` and a label of shape ``[4, 1]`` give 16 squared
+    errors.
+
     >>> import pylayer
     >>> import pylayer.nn.functional as F
     >>> F.mse_loss(pylayer.to_tensor([1.0, 3.0]), pylayer.to_tensor([0.0, 0.0])).numpy()
@@ -261,9 +265,11 @@ def mse_loss(input, label, reduction="mean", name=None):
     _check_reduction(reduction, "mse_loss")
     input = float_tensor(input, "mse_loss", "input")
     label = float_tensor(label, "mse_loss", "label", 2)
-    if input.shape != label.shape:
-        raise ValueError(f"mse_loss(): argument 'label' must have the shape {input.shape} of "
-                         f"'input', got {label.shape}")
+    try:
+        np.broadcast_shapes(tuple(input.shape), tuple(label.shape))
+    except ValueError:
+        raise ValueError(f"mse_loss(): argument 'label' of shape {label.shape} does not "
+                         f"broadcast with 'input' of shape {input.shape}") from None
     return _reduce(square(subtract(input, label)), reduction)
 
 
