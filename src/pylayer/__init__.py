@@ -40,7 +40,7 @@ from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import nn, optimizer, static
+from pylayer import incubate, nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
@@ -55,7 +55,7 @@ __version__ = "0.1.0"
 
 _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float32",
          "float64", "grad", "no_grad",
-         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
+         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
          "CPUPlace", "device", "framework", "set_device", "get_device",
          "is_compiled_with_cuda", "save", "load", "async_save",
