@@ -44,10 +44,13 @@ from pylayer import incubate, nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
-from pylayer import _methods, device, framework
+from pylayer import _methods, compat, device, framework
+from pylayer.compat import install_as_paddle
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
                                set_flags)
+
+import sys as _sys
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -57,13 +60,19 @@ _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float
          "float64", "grad", "no_grad",
          "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
-         "CPUPlace", "device", "framework", "set_device", "get_device",
+         "CPUPlace", "device", "framework", "compat", "install_as_paddle", "set_device",
+         "get_device",
          "is_compiled_with_cuda", "save", "load", "async_save",
          "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
 
 __all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reduction_all)
            + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
            + list(_search_all) + list(_param_all))
+
+def __getattr__(name):
+    # Only names pylayer lacks get here: Paddle's namespaces name the migration guide.
+    raise compat._missing_attribute(_sys.modules[__name__], name)
+
 
 def tensor_methods():
     """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...),

@@ -533,5 +533,6 @@ NOT_IN_DATABASE = {
     **dict.fromkeys(["grad", "is_grad_enabled", "enable_static", "disable_static",
                      "in_dynamic_mode", "set_device", "get_device", "is_compiled_with_cuda",
                      "save", "load", "is_tensor", "create_parameter", "async_save",
-                     "clear_async_save_task_queue", "set_flags", "get_flags"], _NOT_AN_OP),
+                     "clear_async_save_task_queue", "set_flags", "get_flags",
+                     "install_as_paddle"], _NOT_AN_OP),
 }

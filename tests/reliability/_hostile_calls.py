@@ -108,6 +108,7 @@ CALLS = {
     pylayer.clear_async_save_task_queue: Call(),
     pylayer.set_flags: Call(A("flags", _value({"FLAGS_call_stack_level": 1}), "state_dict")),
     pylayer.get_flags: Call(A("flags", _value("FLAGS_call_stack_level"), "str")),
+    pylayer.install_as_paddle: Call(),
     pylayer.set_device: Call(A("device", _value("cpu"), "device")),
     pylayer.get_device: Call(), pylayer.is_compiled_with_cuda: Call(),
     pylayer.device.device_count: Call(),
