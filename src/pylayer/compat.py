@@ -38,12 +38,10 @@ _NOT_IN_PYLAYER = frozenset({
     "tensor", "text", "utils", "version", "vision"})
 
 
-class _NotInPylayer(ModuleNotFoundError):
-    """A Paddle module that pylayer does not provide."""
-
-    def __init__(self, paddle_name):
-        super().__init__(f"No module named {paddle_name!r}: pylayer, installed as paddle, "
-                         f"does not provide it; {_MIGRATION_GUIDE}", name=paddle_name)
+def _not_in_pylayer(paddle_name):
+    """The error for a Paddle module that pylayer does not provide."""
+    return ModuleNotFoundError(f"No module named {paddle_name!r}: pylayer, installed as paddle, "
+                               f"does not provide it; {_MIGRATION_GUIDE}", name=paddle_name)
 
 
 def _missing_attribute(module, name):
@@ -71,11 +69,11 @@ class _PaddleFinder(importlib.abc.MetaPathFinder):
             real = "pylayer" + fullname[len("paddle"):]
             public = not any(part.startswith("_") for part in fullname.split(".")[1:])
             if not (public and _exists(real, path)):
-                raise _NotInPylayer(fullname)
+                raise _not_in_pylayer(fullname)
             return importlib.util.spec_from_loader(fullname, _Alias(real))
         if fullname[len("pylayer."):] in _NOT_IN_PYLAYER and fullname.startswith("pylayer."):
             # ``from paddle import metric`` looks for pylayer.metric: answer in Paddle's terms.
-            raise _NotInPylayer("paddle" + fullname[len("pylayer"):])
+            raise _not_in_pylayer("paddle" + fullname[len("pylayer"):])
         return None
 
 

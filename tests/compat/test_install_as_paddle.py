@@ -86,7 +86,7 @@ def test_a_module_pylayer_lacks_is_an_import_error_naming_the_migration_guide(st
         try:
             {statement}
         except ImportError as error:
-            print(type(error).__mro__[1].__name__, "|", error)
+            print(type(error).__name__, "|", error)
     """)
     kind, message = out.strip().split(" | ")
     assert kind == "ModuleNotFoundError"

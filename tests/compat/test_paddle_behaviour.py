@@ -3,6 +3,8 @@
 The static-graph cases are in tests/static (creation ops, static_pylayer)
 and the optimizer's minimize in tests/optimizer.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -32,15 +34,26 @@ def test_gradient_is_a_numpy_copy_of_grad_or_none():
 def test_mse_loss_broadcasts_input_and_label():
     inp = paddle.to_tensor([1.0, 2.0, 3.0, 4.0], stop_gradient=False)
     label = paddle.to_tensor([[1.0], [0.0], [2.0], [5.0]])
-    loss = paddle.nn.MSELoss()(inp, label)
+    with pytest.warns(UserWarning, match=r"mse_loss\(\): 'input' of shape \[4\] and 'label' "
+                                         r"of shape \[4, 1\] broadcast to a loss of shape"):
+        loss = paddle.nn.MSELoss()(inp, label)
     assert loss.shape == [] and loss.item() == 5.0
     loss.backward()
     np.testing.assert_allclose(inp.grad.numpy(), [-0.5, 0.0, 0.5, 1.0])
-    unreduced = paddle.nn.MSELoss(reduction="none")(inp, label)
+    with pytest.warns(UserWarning):
+        unreduced = paddle.nn.MSELoss(reduction="none")(inp, label)
+        assert paddle.nn.MSELoss(reduction="sum")(inp, label).item() == 80.0
+        assert F.mse_loss(inp, label).item() == 5.0
     assert unreduced.shape == [4, 4]
     assert unreduced.numpy().ravel()[:6].tolist() == [0.0, 1.0, 4.0, 9.0, 1.0, 4.0]
-    assert paddle.nn.MSELoss(reduction="sum")(inp, label).item() == 80.0
-    assert F.mse_loss(inp, label).item() == 5.0
+
+
+def test_a_label_that_broadcasts_to_the_inputs_shape_is_no_warning():
+    inp = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert F.mse_loss(inp, paddle.to_tensor([1.0, 2.0])).item() == 2.0
+        assert F.mse_loss(inp, paddle.to_tensor(0.0)).item() == 7.5
 
 
 def test_mse_loss_of_shapes_that_do_not_broadcast_is_a_value_error():

@@ -5,6 +5,7 @@
 backward is written with pylayer ops so that double backward works.
 """
 import math
+import warnings
 
 import numpy as np
 
@@ -255,7 +256,9 @@ def mse_loss(input, label, reduction="mean", name=None):
 
     ``input`` and ``label`` broadcast against each other, as in Paddle: an
     input of shape ``[4]`` and a label of shape ``[4, 1]`` give 16 squared
-    errors.
+    errors. As that is usually a mistake (a ``[N, 1]`` prediction against a
+    ``[N]`` label), a ``UserWarning`` says so whenever the label makes the
+    loss larger than the input.
 
     >>> import pylayer
     >>> import pylayer.nn.functional as F
@@ -266,10 +269,15 @@ def mse_loss(input, label, reduction="mean", name=None):
     input = float_tensor(input, "mse_loss", "input")
     label = float_tensor(label, "mse_loss", "label", 2)
     try:
-        np.broadcast_shapes(tuple(input.shape), tuple(label.shape))
+        shape = list(np.broadcast_shapes(tuple(input.shape), tuple(label.shape)))
     except ValueError:
         raise ValueError(f"mse_loss(): argument 'label' of shape {label.shape} does not "
                          f"broadcast with 'input' of shape {input.shape}") from None
+    if shape != input.shape:
+        warnings.warn(f"mse_loss(): 'input' of shape {input.shape} and 'label' of shape "
+                      f"{label.shape} broadcast to a loss of shape {shape}, every input "
+                      f"against every label (as in Paddle); reshape one of them if that is "
+                      f"not meant", UserWarning, stacklevel=2)
     return _reduce(square(subtract(input, label)), reduction)
 
 
