@@ -161,12 +161,25 @@ def test_a_dtype_takes_no_state_from_the_file_but_its_byte_order(state):
         load_bytes(pickled(array([1], dtype("f8", state), raw(b"\0" * 8))))
 
 
-def test_both_byte_orders_and_both_layouts_load_as_native_arrays():
+@pytest.mark.parametrize("protocol", [2, 4, 5])
+def test_both_byte_orders_and_both_layouts_load_as_native_arrays(protocol):
     values = np.arange(6, dtype=">f4").reshape(2, 3)
     for source in (values, np.asfortranarray(values), values.astype("<i2")):
-        loaded = load_bytes(pickle.dumps(source, protocol=2), return_numpy=True)
+        loaded = load_bytes(pickle.dumps(source, protocol=protocol), return_numpy=True)
         assert loaded.dtype.isnative and loaded.flags.writeable
         np.testing.assert_array_equal(loaded, source)
+
+
+def test_an_array_from_a_buffer_is_checked_like_any_other():
+    # protocol 5: _frombuffer(data, dtype, shape, order)
+    short = (glob("numpy._core.numeric", "_frombuffer") + tup(raw(b"\0" * 8), dtype("f8"),
+                                                             tup(num(2)), text("C")) + b"R")
+    with pytest.raises(pickle.UnpicklingError, match=r"\(16 bytes\) but holds 8 bytes"):
+        load_bytes(pickled(short))
+    odd = (glob("numpy._core.numeric", "_frombuffer") + tup(raw(b"\0" * 8), dtype("f8"),
+                                                           tup(num(1)), text("K")) + b"R")
+    with pytest.raises(pickle.UnpicklingError, match="from a buffer"):
+        load_bytes(pickled(odd))
 
 
 def test_numpy_numbers_load_and_a_number_of_the_wrong_size_is_refused():

@@ -8,9 +8,10 @@ module, which checks its arguments before anything is made.
 * ``numpy.dtype(name, ...)`` gives a dtype only for a name of
   :data:`DTYPES`; its pickled state may choose the byte order and nothing
   else (no fields, sizes or flags from the file).
-* ``_reconstruct`` and its state give an array only once the shape and
-  dtype are checked against the bytes actually present in the file: no
-  array is allocated for data the file does not hold.
+* ``_reconstruct`` and its state (protocols 2 to 4), or ``_frombuffer``
+  (protocol 5), give an array only once the shape and dtype are checked
+  against the bytes actually present in the file: no array is allocated
+  for data the file does not hold.
 * ``multiarray.scalar`` gives a numpy number from exactly ``itemsize``
   bytes; ``_codecs.encode`` gives bytes from a latin-1 string.
 * Plain containers (``tuple``, ``list``, ``dict``, ``OrderedDict``,
@@ -96,6 +97,8 @@ def _array_from_bytes(data, dtype, shape, fortran):
                        f"of at most {_MAX_DIMS} sizes, each 0 or more")
     if isinstance(data, str):       # a Python 2 string, read as latin-1 (as Paddle reads)
         data = data.encode("latin1")
+    elif isinstance(data, bytearray):   # protocol 5 writes an array's data so
+        data = bytes(data)
     if not isinstance(data, bytes) or type(fortran) is not bool:
         raise _Refused("it gives an array data that is not bytes (or an order that is "
                        "not a bool)")
@@ -111,6 +114,13 @@ def _reconstruct(cls, shape, typecode):
     if cls is not _NDARRAY or shape != (0,) or typecode not in (b"b", "b"):
         raise _Refused("it rebuilds an array in a way numpy never writes")
     return _Array()
+
+
+def _frombuffer(data, dtype, shape, order):
+    if not isinstance(dtype, _DType) or order not in ("C", "F"):
+        raise _Refused(f"it rebuilds an array of dtype {_short(dtype)} and order "
+                       f"{_short(order)} from a buffer")
+    return _array_from_bytes(data, dtype.dtype, shape, order == "F")
 
 
 def _scalar(dtype, data):
@@ -157,6 +167,8 @@ for _builtins in ("builtins", "__builtin__"):       # protocol 2 writes Python 2
 for _core in ("numpy.core.multiarray", "numpy._core.multiarray"):
     _NAMES[_core, "_reconstruct"] = _Name(f"{_core}._reconstruct", _reconstruct)
     _NAMES[_core, "scalar"] = _Name(f"{_core}.scalar", _scalar)
+for _numeric in ("numpy.core.numeric", "numpy._core.numeric"):
+    _NAMES[_numeric, "_frombuffer"] = _Name(f"{_numeric}._frombuffer", _frombuffer)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -190,7 +202,7 @@ class _Plain:
             if value.array is None:
                 raise _Refused("it declares an array without giving its data")
             return self._keep(value, value.array)
-        if isinstance(value, _PLAIN_SCALARS):
+        if isinstance(value, (np.ndarray, *_PLAIN_SCALARS)):     # only builders make these
             return value
         if isinstance(value, list):
             result = self._keep(value, [])
