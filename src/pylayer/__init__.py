@@ -104,8 +104,9 @@ def is_tensor(x):
 
 
 def _set_value(x, value):
-    # Outside the graph, as in Paddle: a trainable parameter may be set too.
-    value = to_tensor(value, dtype=x.dtype)
+    # Outside the graph, as in Paddle: a trainable parameter may be set too. The value
+    # is made without dispatch: in static mode to_tensor would record it.
+    value = to_tensor.__wrapped__(value, dtype=x.dtype)
     if value.shape != x.shape:
         raise ValueError(f"set_value: shape {value.shape} does not match the tensor's {x.shape}")
     with no_grad():

@@ -105,3 +105,9 @@ def test_ops_run_by_a_program_make_tensors(static):
         out = paddle.static.nn.static_pylayer(lambda a: a * paddle.full([2], 3.0), [x])
     assert [op.type for op in main.global_block().ops] == ["static_pylayer"]
     np.testing.assert_array_equal(run(main, [out], x=np.ones(2, "float32"))[0], [3.0, 3.0])
+
+
+def test_a_tensors_set_value_in_static_mode_still_sets_it(static):
+    t = paddle.Tensor(np.ones(2, "float32"))
+    t.set_value([3.0, 4.0])
+    assert isinstance(t, paddle.Tensor) and t.numpy().tolist() == [3.0, 4.0]
