@@ -40,13 +40,17 @@ from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import nn, optimizer, static
+from pylayer import incubate, nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn.param import __all__ as _param_all
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
-from pylayer import _methods, device, framework
+from pylayer import _methods, compat, device, framework
+from pylayer.compat import install_as_paddle
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
-from pylayer.framework import save, load
+from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
+                               set_flags)
+
+import sys as _sys
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
@@ -54,14 +58,21 @@ __version__ = "0.1.0"
 
 _CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float32",
          "float64", "grad", "no_grad",
-         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
+         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
          "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
-         "CPUPlace", "device", "framework", "set_device", "get_device",
-         "is_compiled_with_cuda", "save", "load", "is_tensor"]
+         "CPUPlace", "device", "framework", "compat", "install_as_paddle", "set_device",
+         "get_device",
+         "is_compiled_with_cuda", "save", "load", "async_save",
+         "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
 
 __all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reduction_all)
            + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
            + list(_search_all) + list(_param_all))
+
+def __getattr__(name):
+    # Only names pylayer lacks get here: Paddle's namespaces name the migration guide.
+    raise compat._missing_attribute(_sys.modules[__name__], name)
+
 
 def tensor_methods():
     """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...),
@@ -93,8 +104,9 @@ def is_tensor(x):
 
 
 def _set_value(x, value):
-    # Outside the graph, as in Paddle: a trainable parameter may be set too.
-    value = to_tensor(value, dtype=x.dtype)
+    # Outside the graph, as in Paddle: a trainable parameter may be set too. The value
+    # is made without dispatch: in static mode to_tensor would record it.
+    value = to_tensor.__wrapped__(value, dtype=x.dtype)
     if value.shape != x.shape:
         raise ValueError(f"set_value: shape {value.shape} does not match the tensor's {x.shape}")
     with no_grad():
@@ -107,7 +119,14 @@ def _put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=T
                    include_self=include_self, broadcast=broadcast)
 
 
+def _gradient(x):
+    # Paddle's older spelling of ``x.grad.numpy()``: a copy, or None without a gradient.
+    grad = x.grad
+    return None if grad is None else grad.numpy().copy()
+
+
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
+                  "gradient": _gradient,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 

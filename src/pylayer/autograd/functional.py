@@ -46,9 +46,17 @@ def _checked_grad(g, output, i, fn, arg):
         raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers, got data of numpy "
                         f"dtype {g.numpy().dtype}")
     if g.shape != output.shape:
-        raise ValueError(f"{fn}(): argument '{arg}' has a gradient of shape {g.shape} for a "
-                         f"tensor of shape {output.shape}; they must match")
+        # As Paddle: a [1] gradient for a 0-D output (and the like) is taken as is.
+        if _without_ones(g.shape) != _without_ones(output.shape):
+            raise ValueError(f"{fn}(): argument '{arg}' has a gradient of shape {g.shape} for "
+                             f"a tensor of shape {output.shape}; they must match, or differ "
+                             f"only by dimensions of size 1")
+        g = g.reshape(output.shape)
     return g
+
+
+def _without_ones(shape):
+    return [d for d in shape if d != 1]
 
 
 def tensor_backward(tensor, grad_tensor=None, retain_graph=False):

@@ -1,4 +1,11 @@
-"""Tensor creation: from data, filled, ranges and random streams."""
+"""Tensor creation: from data, filled, ranges and random streams.
+
+The functions that make a tensor from no tensor are wrapped with
+``op(records_without_variables=True)``: in static mode they add an operator
+to the Program being built and return its Variable, as Paddle's do, so a
+constant or random tensor made inside ``program_guard`` is part of the
+program (a random one draws new values on each run).
+"""
 import numpy as np
 
 from pylayer._tensor import Tensor, make_tensor, to_array
@@ -50,7 +57,7 @@ def _dtype(dtype, fn, default="float32", kinds="biuf"):
     return check_dtype(default if dtype is None else dtype, fn, kinds=kinds)
 
 
-@op
+@op(records_without_variables=True)
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Make a Tensor from a number, nested list, numpy array or Tensor (always copies).
 
@@ -99,6 +106,7 @@ def _data_type(data):
     return type(data).__name__
 
 
+@op(records_without_variables=True)
 def zeros(shape, dtype=None, name=None):
     """A tensor of zeros (float32 by default).
 
@@ -109,6 +117,7 @@ def zeros(shape, dtype=None, name=None):
     return make_tensor(np.zeros(_shape(shape, "zeros"), _dtype(dtype, "zeros")))
 
 
+@op(records_without_variables=True)
 def ones(shape, dtype=None, name=None):
     """A tensor of ones (float32 by default).
 
@@ -119,6 +128,7 @@ def ones(shape, dtype=None, name=None):
     return make_tensor(np.ones(_shape(shape, "ones"), _dtype(dtype, "ones")))
 
 
+@op(records_without_variables=True)
 def full(shape, fill_value, dtype=None, name=None):
     """A tensor filled with ``fill_value``.
 
@@ -151,6 +161,7 @@ def _fill_value(value, fn):
     return value
 
 
+@op(records_without_variables=True)
 def empty(shape, dtype=None, name=None):
     """An uninitialised tensor.
 
@@ -229,6 +240,7 @@ def _number(value, fn, arg):
     return value
 
 
+@op(records_without_variables=True)
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     """Evenly spaced values in ``[start, end)``; int64 for ints, float32 for floats.
 
@@ -254,6 +266,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
 
+@op(records_without_variables=True)
 def linspace(start, stop, num, dtype=None, name=None):
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
 
@@ -268,6 +281,7 @@ def linspace(start, stop, num, dtype=None, name=None):
                                    _number(stop, "linspace", "stop"), num).astype(np_dtype))
 
 
+@op(records_without_variables=True)
 def eye(num_rows, num_columns=None, dtype=None, name=None):
     """An identity matrix.
 
@@ -284,6 +298,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
     return make_tensor(np.eye(rows, cols, dtype=_dtype(dtype, "eye")))
 
 
+@op(records_without_variables=True)
 def rand(shape, dtype=None, name=None):
     """Uniform samples in [0, 1).
 
@@ -295,6 +310,7 @@ def rand(shape, dtype=None, name=None):
     return make_tensor(_rng.random(_shape(shape, "rand")).astype(np_dtype))
 
 
+@op(records_without_variables=True)
 def randn(shape, dtype=None, name=None):
     """Standard normal samples.
 
@@ -306,6 +322,7 @@ def randn(shape, dtype=None, name=None):
     return make_tensor(_rng.standard_normal(_shape(shape, "randn")).astype(np_dtype))
 
 
+@op(records_without_variables=True)
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     """Integers drawn uniformly from ``[low, high)``.
 
@@ -323,6 +340,7 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     return make_tensor(_rng.integers(low, high, _shape(shape, "randint")).astype(np_dtype))
 
 
+@op(records_without_variables=True)
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
     """Uniform samples in ``[min, max)``.
 
@@ -364,6 +382,7 @@ def bernoulli(x, p=None, name=None):
     return make_tensor((_rng.random(a.shape) < chances).astype(a.dtype))
 
 
+@op(records_without_variables=True)
 def normal(mean=0.0, std=1.0, shape=None, name=None):
     """Normal samples with the given mean and standard deviation.
 

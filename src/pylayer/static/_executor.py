@@ -13,6 +13,7 @@ import numpy as np
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.ops._arguments import check_str, describe
 from pylayer.static._program import Program, default_main_program, trimmed_kwargs
+from pylayer.static._record import computing
 from pylayer.static._variable import Variable, variables_in
 
 __all__ = ["Executor", "Scope", "global_scope", "scope_guard", "CPUPlace"]
@@ -389,7 +390,8 @@ class Executor:
 
         previous_grad = set_grad_enabled_flag(record)
         try:
-            _run_steps(plan, env)
+            with computing():
+                _run_steps(plan, env)
         finally:
             set_grad_enabled_flag(previous_grad)
 
