@@ -38,3 +38,13 @@ def test_a_complete_tool_chain_passes():
     headers = sysconfig.get_paths()["include"]
     assert setup_script.missing_build_tools(["gcc"], include_dir=headers,
                                             which=lambda command: "/usr/bin/gcc") is None
+
+
+def test_the_distribution_name_is_not_the_unrelated_pylayer_on_the_index():
+    """`pip install pylayer` installs an unrelated encryption tool; ours is pylayer-autograd,
+    and the README says so."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "pylayer-autograd"
+    assert "pylayer-autograd[docs]" in project["optional-dependencies"]["test"]
+    readme = (ROOT / "README.md").read_text()
+    assert "`pylayer-autograd`" in readme

@@ -5,17 +5,15 @@ In each language: a search typed into the sidebar finds results, the
 language switch lands on the same page and section, the copy button copies
 an example without its prompts, examples do not scroll sideways, and no
 page logs a JavaScript error. Skipped, with the reason, when Chromium or its
-driver is not installed (.ci/run installs them). Every test name holds
+driver is not installed, except where PYLAYER_REQUIRE_BROWSER is set (.ci/run
+installs them and sets it), where that fails instead. Every test name holds
 ``built_html`` so that ``-k built_html`` selects them.
 """
-import functools
-import http.server
-import shutil
-import threading
 import time
 
 import pytest
 
+from browser import errors_logged, url, wait_until
 from docs_source import LANGUAGES
 
 # A word of each language that several pages use, and a page that must be among the results.
@@ -26,62 +24,6 @@ SECTIONS = [("api/pylayer.html", "api-pylayer-context"),
             ("getting_started.html", "getting-started-training")]
 PAGES = ["index.html", "getting_started.html", "api/pylayer.html", "api/py_func.html",
          "guides/performance.html", "contributing/documentation.html"]
-WAIT = 30
-
-
-def chromium_paths():
-    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
-                                                   "google-chrome"))), None)
-    return browser, shutil.which("chromedriver")
-
-
-@pytest.fixture(scope="module")
-def driver():
-    browser, chromedriver = chromium_paths()
-    if browser is None or chromedriver is None:
-        pytest.skip("headless Chromium is not installed (apt-get install chromium "
-                    "chromium-driver); .ci/run installs it")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium comes with "
-                                    "the test extra: pip install '.[test]'")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1440,900"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    chrome = webdriver.Chrome(options=options,
-                              service=webdriver.ChromeService(executable_path=chromedriver))
-    yield chrome
-    chrome.quit()
-
-
-@pytest.fixture(scope="module")
-def server(sites):
-    """The root URL under which ``en/_build/html`` and ``zh/_build/html`` are served."""
-    for lang, (_, returncode, output) in sites.items():
-        assert returncode == 0, f"docs/{lang} did not build:\n{output}"
-    root = sites["en"][0].parents[2]
-    handler = functools.partial(QuietHandler, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def url(server, lang, page, anchor=""):
-    return f"{server}/{lang}/_build/html/{page}" + (f"#{anchor}" if anchor else "")
-
-
-def wait_until(driver, condition, message):
-    from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, WAIT).until(lambda _: condition(), message=message)
 
 
 def settled_results(driver):
@@ -96,10 +38,6 @@ def settled_results(driver):
             seen.update(count=len(results), since=time.monotonic())
         return results if results and time.monotonic() - seen["since"] > 0.5 else None
     return condition
-
-
-def errors_logged(driver):
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,0 +1,64 @@
+"""Helpers of the browser tests: finding headless Chromium, serving the built
+sites over loopback, waiting for a page, and reading its console."""
+import http.server
+import os
+import shutil
+
+import pytest
+
+WAIT = 30
+# Set by .ci/run: there a missing browser fails the browser tests instead of skipping them.
+REQUIRE_BROWSER = "PYLAYER_REQUIRE_BROWSER"
+
+
+def unavailable(reason):
+    """Skip a browser test, with ``reason``; fail it instead where the browser is required."""
+    if os.environ.get(REQUIRE_BROWSER, "") not in ("", "0"):
+        pytest.fail(f"{reason}; {REQUIRE_BROWSER} is set, so the browser tests must run",
+                    pytrace=False)
+    pytest.skip(reason)
+
+
+def chromium_paths():
+    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
+                                                   "google-chrome"))), None)
+    return browser, shutil.which("chromedriver")
+
+
+def start_chromium():
+    """A headless Chromium driven through selenium, 1440 x 900, its console logged."""
+    browser, chromedriver = chromium_paths()
+    if browser is None or chromedriver is None:
+        unavailable("headless Chromium is not installed (apt-get install chromium "
+                    "chromium-driver); .ci/run installs it")
+    try:
+        from selenium import webdriver
+    except ImportError:
+        unavailable("selenium is not installed; it comes with the test extra: "
+                    "pip install '.[test]'")
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--window-size=1440,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options,
+                            service=webdriver.ChromeService(executable_path=chromedriver))
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def url(server, lang, page, anchor=""):
+    return f"{server}/{lang}/_build/html/{page}" + (f"#{anchor}" if anchor else "")
+
+
+def wait_until(driver, condition, message):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, WAIT).until(lambda _: condition(), message=message)
+
+
+def errors_logged(driver):
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
