@@ -63,6 +63,14 @@ __all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reductio
            + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
            + list(_search_all) + list(_param_all))
 
+
+def __dir__():
+    """What ``dir(pylayer)`` and tab completion offer: the public names (the
+    subpackages users import, ``autograd``, ``nn``, ... among them) and the module's
+    dunders. Helpers such as ``getitem`` or ``ops`` stay importable, unlisted."""
+    return sorted(set(__all__) | {name for name in globals() if name.startswith("__")})
+
+
 def tensor_methods():
     """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...),
     as the table in ``pylayer._methods`` lists them.
