@@ -642,8 +642,12 @@ cdef class Tensor:
         if arr.size == 0:
             body = "[]"
         else:
-            body = np.array2string(arr, separator=", ", prefix=prefix,
-                                   max_line_width=80, threshold=1000)
+            # numpy writes 1.999e+03 once the largest value is 1000 times the smallest;
+            # whole-number floats print as 1999. instead, as in Paddle.
+            finite = arr[np.isfinite(arr)] if arr.dtype.kind == "f" else None
+            whole = finite is not None and bool(np.array_equal(finite, np.trunc(finite)))
+            body = np.array2string(arr, separator=", ", prefix=prefix, max_line_width=80,
+                                   threshold=1000, suppress_small=whole)
         return (f"Tensor(shape={list(arr.shape)}, dtype={self.dtype.name}, "
                 f"place={CPU!r}, stop_gradient={bool(self.stop_gradient)},\n"
                 f"{prefix}{body})")

@@ -2,6 +2,7 @@
 import threading
 
 from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
+from pylayer._reprs import settings_repr
 
 __all__ = ["saved_tensors_hooks"]
 
@@ -69,3 +70,7 @@ class saved_tensors_hooks:
     def __exit__(self, *exc_info):
         pop_saved_tensors_hooks()
         return False
+
+    def __repr__(self):
+        """``saved_tensors_hooks(pack_hook=pack, unpack_hook=unpack)``."""
+        return settings_repr(self, {"pack_hook": self.pack_hook, "unpack_hook": self.unpack_hook})
