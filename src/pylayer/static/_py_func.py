@@ -1,5 +1,8 @@
 """``py_func``: an operator of a static program written as Python functions on arrays."""
+from __future__ import annotations
+
 import inspect
+from typing import Any, Callable, Optional, Sequence, TypeVar, Union
 
 import numpy as np
 
@@ -10,6 +13,9 @@ from pylayer.static._program import default_main_program
 from pylayer.static._variable import Variable
 
 __all__ = ["py_func"]
+
+Variables = Union[Variable, Sequence[Variable], None]
+_Out = TypeVar("_Out", bound=Variables)
 
 
 def _variables(value, arg):
@@ -153,7 +159,9 @@ def _check_backward_arguments(backward_func, inputs, outputs, skipped):
                      len(kept_inputs) + len(kept_outputs) + len(outputs), order)
 
 
-def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
+def py_func(func: Callable[..., Any], x: Variables, out: _Out,
+            backward_func: Optional[Callable[..., Any]] = None,
+            skip_vars_in_backward_input: Variables = None) -> _Out:
     """Add an operator computed by the Python function ``func`` (static mode only).
 
     At run time ``func(*x)`` receives read-only numpy arrays and returns one
