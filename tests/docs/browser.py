@@ -3,6 +3,8 @@ sites over loopback, waiting for a page, and reading its console."""
 import http.server
 import os
 import shutil
+import time
+import urllib.parse
 
 import pytest
 
@@ -62,3 +64,30 @@ def wait_until(driver, condition, message):
 
 def errors_logged(driver):
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def settled_results(driver):
+    """A wait condition: the search results, once some are shown and their
+    number has not changed for half a second (Sphinx adds them one by one)."""
+    from selenium.webdriver.common.by import By
+    seen = {"count": 0, "since": time.monotonic()}
+
+    def condition():
+        results = driver.find_elements(By.CSS_SELECTOR, "#search-results ul.search li")
+        if len(results) != seen["count"]:
+            seen.update(count=len(results), since=time.monotonic())
+        return results if results and time.monotonic() - seen["since"] > 0.5 else None
+    return condition
+
+
+def search(driver, server, lang, query):
+    """The result links (page paths with their #anchors) of searching ``query``
+    on the search page, in the order shown, and the summary line above them."""
+    from selenium.webdriver.common.by import By
+    driver.get(url(server, lang, "search.html") + "?q=" + urllib.parse.quote(query))
+    results = wait_until(driver, settled_results(driver), f"{lang}: {query!r} found nothing")
+    links = [item.find_element(By.TAG_NAME, "a").get_attribute("href").split("/_build/html/")[1]
+             for item in results]
+    wait_until(driver, lambda: driver.find_element(By.CSS_SELECTOR, "p.search-summary").text,
+               "the search page wrote no summary")
+    return links, driver.find_element(By.CSS_SELECTOR, "p.search-summary").text

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from browser import errors_logged, url, wait_until
+from browser import errors_logged, settled_results, url, wait_until
 from docs_source import LANGUAGES
 
 # A word of each language that several pages use, and a page that must be among the results.
@@ -24,20 +24,6 @@ SECTIONS = [("api/pylayer.html", "api-pylayer-context"),
             ("getting_started.html", "getting-started-training")]
 PAGES = ["index.html", "getting_started.html", "api/pylayer.html", "api/py_func.html",
          "guides/performance.html", "contributing/documentation.html"]
-
-
-def settled_results(driver):
-    """A wait condition: the search results, once some are shown and their
-    number has not changed for half a second (Sphinx adds them one by one)."""
-    from selenium.webdriver.common.by import By
-    seen = {"count": 0, "since": time.monotonic()}
-
-    def condition():
-        results = driver.find_elements(By.CSS_SELECTOR, "#search-results ul.search li")
-        if len(results) != seen["count"]:
-            seen.update(count=len(results), since=time.monotonic())
-        return results if results and time.monotonic() - seen["since"] > 0.5 else None
-    return condition
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
