@@ -3,7 +3,7 @@
 // the page's table of contents marks as being read (both sites share the
 // labels), and the URL's ?query, so that the search page searches again.
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("a.language-link");
+  const link = event.target.closest("a.language-link, a.language-link-header");
   if (!link) return;
   const read = document.querySelectorAll(".toc-tree li.scroll-current > a");
   const innermost = read.length ? read[read.length - 1].hash : "";
@@ -18,6 +18,6 @@ document.addEventListener("DOMContentLoaded", () => {
   const link = document.querySelector(".language-switch a.language-link");
   if (!header || !link) return;
   const copy = link.cloneNode(true);
-  copy.classList.add("language-link-header");
+  copy.className = "language-link-header reference external";
   header.prepend(copy);
 });
