@@ -91,3 +91,25 @@ def search(driver, server, lang, query):
     wait_until(driver, lambda: driver.find_element(By.CSS_SELECTOR, "p.search-summary").text,
                "the search page wrote no summary")
     return links, driver.find_element(By.CSS_SELECTOR, "p.search-summary").text
+
+
+def copy_with_the_button(driver, server, lang, page, section):
+    """Click the copy button of the first example of ``section`` and return the
+    button and the text it put on the clipboard."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    driver.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    driver.get(url(server, lang, page, section))
+    block = driver.find_element(By.CSS_SELECTOR, f"#{section} div.highlight")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
+    button = block.find_element(By.CSS_SELECTOR, "button.copybtn")
+
+    def copied_by_a_click():  # the button shows on hover; click again if the first missed
+        ActionChains(driver).move_to_element(block).click(button).perform()
+        time.sleep(0.2)
+        return "success" in button.get_attribute("class")
+    wait_until(driver, copied_by_a_click, "the copy button did not report a copy")
+    return button, driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.clipboard.readText().then(done, error => done('error: ' + error));")

@@ -9,11 +9,9 @@ driver is not installed, except where PYLAYER_REQUIRE_BROWSER is set (.ci/run
 installs them and sets it), where that fails instead. Every test name holds
 ``built_html`` so that ``-k built_html`` selects them.
 """
-import time
-
 import pytest
 
-from browser import errors_logged, settled_results, url, wait_until
+from browser import copy_with_the_button, errors_logged, settled_results, url, wait_until
 from docs_source import LANGUAGES
 
 # A word of each language that several pages use, and a page that must be among the results.
@@ -77,23 +75,7 @@ def test_language_switch_keeps_the_section_being_read_built_html(driver, server,
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_copy_button_copies_code_without_prompts_built_html(driver, server, lang):
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    driver.execute_cdp_cmd("Browser.grantPermissions", {
-        "origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
-    driver.get(url(server, lang, "index.html", "home-quick-start"))
-    block = driver.find_element(By.CSS_SELECTOR, "#home-quick-start div.highlight")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
-    button = block.find_element(By.CSS_SELECTOR, "button.copybtn")
-
-    def copied_by_a_click():  # the button shows on hover; click again if the first missed
-        ActionChains(driver).move_to_element(block).click(button).perform()
-        time.sleep(0.2)
-        return "success" in button.get_attribute("class")
-    wait_until(driver, copied_by_a_click, "the copy button did not report a copy")
-    copied = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "navigator.clipboard.readText().then(done, error => done('error: ' + error));")
+    _, copied = copy_with_the_button(driver, server, lang, "index.html", "home-quick-start")
     lines = copied.splitlines()
     assert lines[:2] == ["import pylayer as paddle", "from pylayer.autograd import PyLayer"], copied
     assert not any(line.startswith((">>>", "...")) for line in lines), copied

@@ -3,11 +3,10 @@ plain ``python`` prompt (a real ``python -i`` reading it) and as a script.
 Every test name holds ``built_html``."""
 import subprocess
 import sys
-import time
 
 import pytest
 
-from browser import url, wait_until
+from browser import copy_with_the_button, url, wait_until
 from test_links import html_pages
 
 # The Python examples of a page, as their copy buttons copy them (examples.js
@@ -69,23 +68,8 @@ def test_the_chinese_examples_copy_the_same_code_built_html(driver, server, ever
 def test_a_real_copy_button_gives_the_pasteable_text_built_html(driver, server, tmp_path):
     """Clicked, the button puts that text on the clipboard; a class body ends in
     a blank line before the next statement, and none is left inside it."""
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    driver.execute_cdp_cmd("Browser.grantPermissions", {
-        "origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
-    driver.get(url(server, "en", "index.html", "home-quick-start"))
-    block = driver.find_element(By.CSS_SELECTOR, "#home-quick-start div.highlight")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
-    button = block.find_element(By.CSS_SELECTOR, "button.copybtn")
-
-    def copied_by_a_click():
-        ActionChains(driver).move_to_element(block).click(button).perform()
-        time.sleep(0.2)
-        return "success" in button.get_attribute("class")
-    wait_until(driver, copied_by_a_click, "the copy button did not report a copy")
-    copied = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "navigator.clipboard.readText().then(done, error => done('error: ' + error));")
+    button, copied = copy_with_the_button(driver, server, "en", "index.html",
+                                          "home-quick-start")
     assert copied == driver.execute_script("return window.exampleText(arguments[0])", button)
     lines = copied.splitlines()
     body_end = next(i for i, line in enumerate(lines) if line.startswith("x = "))
