@@ -7,6 +7,7 @@ import inspect
 import pkgutil
 import re
 
+import numpy as np
 import pytest
 
 import pylayer
@@ -96,3 +97,14 @@ def test_whole_number_floats_print_as_numbers_not_exponents():
     # Integers as before; fractions keep numpy's choice (Paddle switches to exponents too).
     assert repr(paddle.arange(2000)).endswith("[   0,    1,    2, ..., 1997, 1998, 1999])")
     assert "e-05" in repr(paddle.to_tensor([0.5, 1e-5]))
+
+
+def test_the_notation_is_chosen_from_the_values_shown():
+    """Past 1000 items only 3 at each end of every axis are shown (and read): a
+    fraction in the hidden middle does not change how the ends print."""
+    values = np.arange(2000.0)
+    values[1000] = 1000.5
+    assert repr(paddle.to_tensor(values)).endswith("[   0.,    1.,    2., ..., 1997., 1998., 1999.])")
+    grid = np.arange(40000.0).reshape(200, 200)
+    text = repr(paddle.to_tensor(grid))
+    assert "39999.]]" in text and "e+" not in text
