@@ -104,7 +104,8 @@ def test_the_notation_is_chosen_from_the_values_shown():
     fraction in the hidden middle does not change how the ends print."""
     values = np.arange(2000.0)
     values[1000] = 1000.5
-    assert repr(paddle.to_tensor(values)).endswith("[   0.,    1.,    2., ..., 1997., 1998., 1999.])")
+    assert repr(paddle.to_tensor(values)).endswith(
+        "[   0.,    1.,    2., ..., 1997., 1998., 1999.])")
     grid = np.arange(40000.0).reshape(200, 200)
     text = repr(paddle.to_tensor(grid))
     assert "39999.]]" in text and "e+" not in text

@@ -11,7 +11,8 @@ installs them and sets it), where that fails instead. Every test name holds
 """
 import pytest
 
-from browser import copy_with_the_button, errors_logged, settled_results, url, wait_until
+from browser import (copy_with_the_button, errors_logged, settled_results, url,
+                     wait_until)
 from docs_source import LANGUAGES
 
 # A word of each language that several pages use, and a page that must be among the results.

@@ -34,7 +34,8 @@ const paint = (ctx, colour, filter) => {
       owner = owner.parentElement;
     }
     const svg = await (await fetch(img.src)).text();
-    const fills = new Set([...svg.matchAll(/<text[^>]*fill="(#[0-9a-fA-F]{3,6})"/g)].map(m => m[1]));
+    const fills = new Set([...svg.matchAll(/<text[^>]*fill="(#[0-9a-fA-F]{3,6})"/g)]
+                          .map(m => m[1]));
     const canvas = document.createElement("canvas");
     canvas.width = canvas.height = 1;
     const ctx = canvas.getContext("2d", {willReadFrequently: true});
@@ -179,7 +180,8 @@ def test_the_language_switch_is_in_a_phones_header_built_html(driver, server, ph
 # a reader (or a screen reader) meets, and the text outside the article.
 INTERFACE_TEXT = """
 const found = [];
-for (const element of document.querySelectorAll("[aria-label], [title], [data-tooltip], [placeholder]"))
+const labelled = "[aria-label], [title], [data-tooltip], [placeholder]";
+for (const element of document.querySelectorAll(labelled))
   for (const name of ["aria-label", "title", "data-tooltip", "placeholder"])
     if (element.hasAttribute(name)) found.push(element.getAttribute(name));
 for (const title of document.querySelectorAll("svg title")) found.push(title.textContent);
