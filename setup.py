@@ -1,10 +1,9 @@
 """Build the compiled core. Everything else is declared in pyproject.toml."""
 import hashlib
 import os
-
-import numpy
-from Cython.Build import cythonize
-from setuptools import Extension, setup
+import pathlib
+import shutil
+import sysconfig
 
 # One place for every Cython directive. PYLAYER_CYTHON_DEBUG=1 builds for debugging
 # (no optimisation, uninitialised-memoryview checks, and the kernels' span checks).
@@ -42,16 +41,6 @@ MODULES = ["_buffers.pyx", "ops/dispatch.pyx", "_tensor.pyx", "_kernels.pyx",
            "_graph.pyx", "_engine.pyx", "ops/_operands.pyx", "ops/_shape.pyx",
            "ops/_reduction.pyx", "ops/_elementwise.pyx", "ops/_linalg.pyx", "autograd/_apply.pyx"]
 
-extensions = [
-    Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],
-              include_dirs=[numpy.get_include()],
-              define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
-                             ("PYLAYER_BOUNDS_CHECKED", "1" if DEBUG else "0")],
-              extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"]) + SANITIZE_FLAGS,
-              extra_link_args=SANITIZE_FLAGS)
-    for name in MODULES
-]
-
 # Each variant keeps its generated C (and so its object files) apart, so a debug
 # or sanitizer build never reuses the optimised build's (or the reverse).
 # The directives are part of the name too: cythonize regenerates C only for changed
@@ -60,4 +49,63 @@ DIRECTIVES_KEY = hashlib.sha1(repr(sorted(DIRECTIVES.items())).encode()).hexdige
 BUILD_DIR = ("build/cython" + ("-debug" if DEBUG else "") + (f"-{SANITIZE}" if SANITIZE else "")
              + f"-{DIRECTIVES_KEY}")
 
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR))
+INSTALL_ADVICE = """\
+Install what is missing, then run pip again:
+  Debian, Ubuntu:  sudo apt-get install gcc python3-dev
+  Fedora, RHEL:    sudo dnf install gcc python3-devel
+  Alpine:          apk add gcc musl-dev python3-dev
+  macOS:           xcode-select --install
+  Windows:         the Microsoft C++ Build Tools (Visual Studio's installer)
+(or set CC to a C compiler you have)."""
+
+
+def missing_build_tools(compiler, include_dir=None, which=shutil.which):
+    """What compiling the core lacks, as advice to print, or None when nothing.
+
+    ``compiler`` is the compiler's command line as setuptools will run it; the
+    Python headers are looked for in ``include_dir`` (this Python's by default).
+    """
+    include_dir = pathlib.Path(include_dir or sysconfig.get_paths()["include"])
+    missing = []
+    if compiler and which(compiler[0]) is None:
+        missing.append(f"a C compiler (`{compiler[0]}` is not on PATH)")
+    if not (include_dir / "Python.h").is_file():
+        missing.append(f"Python's C headers (no Python.h in {include_dir})")
+    if not missing:
+        return None
+    return ("pylayer's core is C compiled from Cython, so installing it needs "
+            + " and ".join(missing) + ". " + INSTALL_ADVICE)
+
+
+def build():
+    import numpy
+    from Cython.Build import cythonize
+    from setuptools import Extension, setup
+    from setuptools.command.build_ext import build_ext
+
+    class BuildExt(build_ext):
+        def build_extensions(self):
+            # MSVC has no compiler_so; its own error already says what to install.
+            problem = missing_build_tools(getattr(self.compiler, "compiler_so", None))
+            if problem:
+                raise SystemExit("error: " + problem)
+            super().build_extensions()
+
+    extensions = [
+        Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],
+                  include_dirs=[numpy.get_include()],
+                  define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                                 ("PYLAYER_BOUNDS_CHECKED", "1" if DEBUG else "0")],
+                  extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"]) + SANITIZE_FLAGS,
+                  extra_link_args=SANITIZE_FLAGS)
+        for name in MODULES
+    ]
+
+    setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR),
+          cmdclass={"build_ext": BuildExt})
+
+
+# pip's build backend runs this file as __main__ too; importing it (as a test
+# does) only defines the check.
+if __name__ == "__main__":
+    build()

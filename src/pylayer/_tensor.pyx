@@ -650,8 +650,17 @@ cdef class Tensor:
         if arr.size == 0:
             body = "[]"
         else:
-            body = np.array2string(arr, separator=", ", prefix=prefix,
-                                   max_line_width=80, threshold=1000)
+            # numpy writes 1.999e+03 once the largest value shown is 1000 times the
+            # smallest; whole-number floats print as 1999. instead, as in Paddle. Past
+            # 1000 items numpy shows 3 at each end of every axis: only those are read.
+            whole = False
+            if arr.dtype.kind == "f":
+                shown = arr if arr.size <= 1000 else arr[np.ix_(*[
+                    np.r_[0:3, n - 3:n] if n > 6 else np.arange(n) for n in arr.shape])]
+                finite = shown[np.isfinite(shown)]
+                whole = bool(np.array_equal(finite, np.trunc(finite)))
+            body = np.array2string(arr, separator=", ", prefix=prefix, max_line_width=80,
+                                   threshold=1000, suppress_small=whole)
         return (f"Tensor(shape={list(arr.shape)}, dtype={self.dtype.name}, "
                 f"place={CPU!r}, stop_gradient={bool(self._stop_gradient)},\n"
                 f"{prefix}{body})")

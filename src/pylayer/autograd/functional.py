@@ -1,4 +1,8 @@
 """``backward`` and ``grad``: the user-facing entry points of the engine."""
+from __future__ import annotations
+
+from typing import Literal, Optional, Sequence, Union, overload
+
 import numpy as np
 
 from pylayer._engine import run_backward
@@ -80,8 +84,27 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     run_backward(tensors, grads, bool(retain_graph))
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         only_inputs=True, allow_unused=False, no_grad_vars=None):
+Tensors = Union[Tensor, Sequence[Tensor]]
+
+
+# The types: a list of Tensors, holding None only where allow_unused=True let an input go unused.
+@overload
+def grad(outputs: Tensors, inputs: Tensors,
+         grad_outputs: Union[Tensor, Sequence[Optional[Tensor]], None] = ...,
+         retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
+         allow_unused: Literal[False] = ..., no_grad_vars: Optional[Tensors] = ...
+         ) -> list[Tensor]: ...
+@overload
+def grad(outputs: Tensors, inputs: Tensors,
+         grad_outputs: Union[Tensor, Sequence[Optional[Tensor]], None] = ...,
+         retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
+         allow_unused: bool = ..., no_grad_vars: Optional[Tensors] = ...
+         ) -> list[Optional[Tensor]]: ...
+def grad(outputs: Tensors, inputs: Tensors,
+         grad_outputs: Union[Tensor, Sequence[Optional[Tensor]], None] = None,
+         retain_graph: Optional[bool] = None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: bool = False,
+         no_grad_vars: Optional[Tensors] = None) -> list[Optional[Tensor]]:
     """Gradients of ``outputs`` with respect to ``inputs``, returned as a list.
 
     No ``.grad`` is changed. An input that the outputs do not depend on is an

@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from pylayer._reprs import Summary, settings_repr
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
 from pylayer.ops._arguments import check_number
@@ -75,6 +76,19 @@ class Optimizer:
         self._grad_clip = grad_clip
         self._name = name
         self._accumulators = {}
+
+    def _settings(self):
+        """What a subclass adds to the repr, beyond the settings every optimizer has."""
+        return {}
+
+    def __repr__(self):
+        """``Adam(learning_rate=0.001, beta1=0.9, ..., parameters=<4 Tensors>)``."""
+        params = self._parameter_list
+        return settings_repr(self, {
+            "learning_rate": self._learning_rate, **self._settings(),
+            "weight_decay": self._weight_decay, "grad_clip": self._grad_clip,
+            "parameters": None if params is None else Summary(
+                f"<{len(params)} Tensor{'' if len(params) == 1 else 's'}>")})
 
     # ---------------------------------------------------------- learning rate
     def get_lr(self):
