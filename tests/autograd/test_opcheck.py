@@ -597,7 +597,8 @@ class ReturnsFloat16(PyLayer):
 
 
 @pytest.mark.parametrize("layer,args,reason", [
-    (ReturnsSomethingForAConstant, (leaf(), paddle.to_tensor(np.ones([3, 4]))), "a gradient for y"),
+    (ReturnsSomethingForAConstant, (leaf(), paddle.to_tensor(np.ones([3, 4]))),
+     "a gradient for y"),
     (ReturnsAnArray, (leaf(),), "not a Tensor for x"),
     (ReturnsFloat16, (leaf(),), "wrong dtype for x"),
 ])

@@ -203,7 +203,7 @@ class RandomStreams:
 
 
 class _Run:
-    """One call of the layer: its inputs (and their values before the call) and outputs."""
+    """One call of the layer: the inputs it got, what it returned, its Tensor outputs."""
 
     def __init__(self, copies, returned):
         self.copies = copies
@@ -362,8 +362,8 @@ class Checker:
 
     def backward_checks(self, base):
         if not self.differentiable:
-            return {name: Entry(name, "skip", "not run: forward has no "
-                                       "differentiable output") for name in _BACKWARD_CHECKS}
+            return {name: Entry(name, "skip", "not run: forward has no differentiable output")
+                    for name in _BACKWARD_CHECKS}
         first, error, calls = self.observe(lambda: self.gradients(base))
         if error is not None:
             root = self.backward_error(error, calls[-1] if calls else None)
@@ -380,8 +380,8 @@ class Checker:
                 "backward twice": self.backward_twice(base, first),
                 "gradient": gradient,
                 "double backward": self.double_backward() if gradient.verdict == "pass" else
-                Entry("double backward", "skip", "not run: the first derivative is "
-                             "wrong (see gradient)"),
+                Entry("double backward", "skip",
+                      "not run: the first derivative is wrong (see gradient)"),
                 "missing output gradients": self.missing_output_gradients(),
                 "saved tensors": self.saved_tensors(first)}
 
@@ -399,8 +399,8 @@ class Checker:
                 "treat a None gradient as zeros (if dy is None: ...), or keep "
                 "set_materialize_grads(True) so that absent gradients arrive as zeros")
         return Entry("gradient", "fail", "backward raises",
-                            f"the backward pass raised {_error_text(error)}",
-                            "fix the error in backward")
+                     f"the backward pass raised {_error_text(error)}",
+                     "fix the error in backward")
 
     # ---------------------------------------------------------------- 1, 2
     def coarsest_precision(self, result):
@@ -428,28 +428,27 @@ class Checker:
                                       eps, atol, rtol)
         except Exception as error:
             return Entry("gradient", "fail", "checking the gradient raises",
-                                _error_text(error), "fix the error in backward")
+                         _error_text(error), "fix the error in backward")
         names = ", ".join(self.arguments.target_name(j)
                           for j in range(len(self.arguments.targets)))
         if mismatch is None:
             return Entry("gradient", "pass", "backward matches central differences",
-                                "\n".join(filter(None, (f"checked the gradients of {names}",
-                                                        note))))
+                         "\n".join(filter(None, (f"checked the gradients of {names}", note))))
         evidence = (f"the derivative of {self.output_label(mismatch.output)} with respect to "
                     f"{self.target_label(mismatch.input, mismatch.index)} is "
                     f"{mismatch.analytical:.6g} by backward but {mismatch.numerical:.6g} by "
                     f"central differences")
         return Entry("gradient", "fail", "backward differs from central differences",
-                            "\n".join(filter(None, (evidence, note))),
-                            f"correct the gradient that backward returns for "
-                            f"{self.arguments.target_name(mismatch.input)}")
+                     "\n".join(filter(None, (evidence, note))),
+                     f"correct the gradient that backward returns for "
+                     f"{self.arguments.target_name(mismatch.input)}")
 
     def double_backward(self):
         name = "double backward"
         if _is_once_differentiable(self.layer):
             return Entry(name, "note", "backward is once_differentiable",
-                                "a second derivative through it raises RuntimeError, as the "
-                                "decorator declares")
+                         "a second derivative through it raises RuntimeError, as the "
+                         "decorator declares")
         note, (eps, atol, rtol) = self.precision
         function = self.function()
         targets = tuple(self.arguments.targets)
@@ -459,15 +458,15 @@ class Checker:
             first_derivative, all_args = _first_derivative(function, targets, weights)
             mismatch = _find_mismatch(first_derivative, all_args, eps, atol, rtol)
             if mismatch is None:
-                return Entry(name, "pass", "second derivatives match central "
-                                    "differences", note)
+                return Entry(name, "pass", "second derivatives match central differences",
+                             note)
             gradients = grad(function(*targets), list(targets), grad_outputs=weights,
                              create_graph=True, allow_unused=True)
         except Exception as error:
             return Entry(name, "fail", "differentiating backward raises",
-                                _error_text(error),
-                                "write backward with differentiable pylayer ops, or decorate "
-                                "it with @once_differentiable")
+                         _error_text(error),
+                         "write backward with differentiable pylayer ops, or decorate "
+                         "it with @once_differentiable")
         if mismatch.input < len(targets):
             wrt = self.target_label(mismatch.input, mismatch.index)
         else:
@@ -523,7 +522,7 @@ class Checker:
                     f"gradients differ from those with explicit zeros ({difference})",
                     "an absent gradient must count as zeros: treat None like zeros")
         return Entry(name, "pass", "an absent gradient acts as zeros",
-                            f"backward received {', '.join(received)}")
+                     f"backward received {', '.join(received)}")
 
     # ---------------------------------------------------------------- 4
     def gradient_contract(self, result, error):
@@ -536,10 +535,10 @@ class Checker:
             problems[0] = (reason, "\n".join(filter(None, (evidence, rejected))), fix)
         if not problems:
             return Entry("gradient contract", "pass",
-                                "one gradient of the right shape per input")
+                         "one gradient of the right shape per input")
         return Entry("gradient contract", "fail", problems[0][0],
-                            "\n".join(evidence for _, evidence, _ in problems),
-                            "; ".join(dict.fromkeys(fix for _, _, fix in problems)))
+                     "\n".join(evidence for _, evidence, _ in problems),
+                     "; ".join(dict.fromkeys(fix for _, _, fix in problems)))
 
     # ---------------------------------------------------------------- 5, 6
     def inputs_left_unchanged(self, base):
@@ -577,7 +576,7 @@ class Checker:
                 "call ctx.mark_non_differentiable(...) on the integer and bool outputs in "
                 "forward")
         return Entry(name, "pass", "integer and bool outputs are marked" if discrete
-                            else "no integer or bool output")
+                     else "no integer or bool output")
 
     # ---------------------------------------------------------------- 7, 8
     def saved_tensors(self, first):
@@ -596,7 +595,7 @@ class Checker:
             got = self.gradients(run)
         except Exception as error:
             return Entry(name, "fail", "backward raises under saved-tensor hooks",
-                                _error_text(error), "save tensors with ctx.save_for_backward")
+                         _error_text(error), "save tensors with ctx.save_for_backward")
         difference = _first_difference(first, got, names)
         if difference:
             return Entry(
@@ -608,8 +607,7 @@ class Checker:
                 "keep every tensor backward needs with ctx.save_for_backward(...) and read it "
                 "with ctx.saved_tensor(); keep only non-Tensor values as ctx attributes")
         return Entry(name, "pass", "backward reads only what it saved",
-                            f"{_count(len(packed), 'saved tensor')} went through copying "
-                            f"hooks")
+                     f"{_count(len(packed), 'saved tensor')} went through copying hooks")
 
     def backward_twice(self, base, first):
         name = "backward twice"
@@ -618,7 +616,7 @@ class Checker:
             second = self.gradients(base)
         except Exception as error:
             return Entry(name, "fail", "a second backward raises", _error_text(error),
-                                "leave ctx and the saved tensors unchanged in backward")
+                         "leave ctx and the saved tensors unchanged in backward")
         difference = _first_difference(first, second, names)
         if difference:
             return Entry(
@@ -662,7 +660,7 @@ class Checker:
                 outputs = _flat_outputs(self.spy.apply(*args, **kwargs))
         except Exception as error:
             return Entry(name, "fail", "forward raises under no_grad",
-                                _error_text(error), "make forward work under no_grad")
+                         _error_text(error), "make forward work under no_grad")
         recorded = [label for label, t in outputs if not any(t is c for c in copies)
                     and (not t.stop_gradient or t.grad_fn is not None)]
         if recorded or packed:
