@@ -248,20 +248,21 @@ def _error_text(error, where=True):
 
 
 def _first_difference(first, second, names):
-    """A description of the first pair of values that differ, or '' when all are equal."""
+    """``the gradient of x differs by up to 0.5``: the first pair of Tensors (or Nones)
+    that differ, or '' when all are equal."""
     for name, a, b in zip(names, first, second):
         if (a is None) != (b is None):
-            return f"{name}: None in one case, a Tensor in the other"
+            return f"{name} is None in one case and a Tensor in the other"
         if a is None:
             continue
         x, y = a.numpy(), b.numpy()
         if x.shape != y.shape or x.dtype != y.dtype:
-            return f"{name}: {x.dtype}{list(x.shape)} then {y.dtype}{list(y.shape)}"
+            return f"{name} is {x.dtype}{list(x.shape)} then {y.dtype}{list(y.shape)}"
         if not np.array_equal(x, y, equal_nan=x.dtype.kind in "fc"):
             if x.dtype.kind in "fc":
                 gap = float(np.nanmax(np.abs(x.astype(np.float64) - y.astype(np.float64))))
-                return f"{name}: the values differ by up to {gap:.3g}"
-            return f"{name}: the values differ"
+                return f"{name} differs by up to {gap:.3g}"
+            return f"{name} differs"
     return ""
 
 
@@ -335,6 +336,10 @@ class Checker:
     def target_label(self, position, index):
         return f"{self.arguments.target_name(position)}{_at(index)}"
 
+    def gradient_names(self):
+        return [f"the gradient of {self.arguments.target_name(j)}"
+                for j in range(len(self.arguments.targets))]
+
     def output_label(self, row):
         """The output element that row ``row`` of a Jacobian stands for."""
         return _element_label(row, [self.outputs[k] for k in self.differentiable])
@@ -362,12 +367,12 @@ class Checker:
 
     def backward_checks(self, base):
         if not self.differentiable:
-            return {name: Entry(name, "skip", "not run: forward has no differentiable output")
+            return {name: Entry(name, "skip", "not run: no differentiable output")
                     for name in _BACKWARD_CHECKS}
         first, error, calls = self.observe(lambda: self.gradients(base))
         if error is not None:
             root = self.backward_error(error, calls[-1] if calls else None)
-            found = {name: Entry(name, "skip", f"not run: backward raises (see {root.name})")
+            found = {name: Entry(name, "skip", "not run: backward raises")
                      for name in _BACKWARD_CHECKS}
             found[root.name] = root
             return found
@@ -381,7 +386,7 @@ class Checker:
                 "gradient": gradient,
                 "double backward": self.double_backward() if gradient.verdict == "pass" else
                 Entry("double backward", "skip",
-                      "not run: the first derivative is wrong (see gradient)"),
+                      "not run: the gradient is wrong"),
                 "missing output gradients": self.missing_output_gradients(),
                 "saved tensors": self.saved_tensors(first)}
 
@@ -458,7 +463,7 @@ class Checker:
             first_derivative, all_args = _first_derivative(function, targets, weights)
             mismatch = _find_mismatch(first_derivative, all_args, eps, atol, rtol)
             if mismatch is None:
-                return Entry(name, "pass", "second derivatives match central differences",
+                return Entry(name, "pass", "second derivatives match the numbers",
                              note)
             gradients = grad(function(*targets), list(targets), grad_outputs=weights,
                              create_graph=True, allow_unused=True)
@@ -506,20 +511,19 @@ class Checker:
             received.append(f"{label}: {what}")
             if error is not None:
                 return Entry(
-                    name, "fail", f"backward raises without a gradient for {label}",
+                    name, "fail", "backward raises on an absent gradient",
                     f"backward received {what} for {label} and raised {_error_text(error)}",
                     "treat a None gradient as zeros (if dy is None: ...)" if arrived is None
                     else "make backward work when an output's gradient is zeros")
             weights = list(self.weights)
             weights[position] = to_tensor(np.zeros_like(weights[position].numpy()))
             want = self.gradients(self.run(), weights)
-            names = [self.arguments.target_name(j) for j in range(len(want))]
-            difference = _first_difference(got, want, names)
+            difference = _first_difference(got, want, self.gradient_names())
             if difference:
                 return Entry(
-                    name, "fail", f"no gradient for {label} differs from zeros",
-                    f"with no gradient for {label}, backward received {what} and its "
-                    f"gradients differ from those with explicit zeros ({difference})",
+                    name, "fail", "an absent gradient differs from zeros",
+                    f"with no gradient for {label}, backward received {what}; compared with "
+                    f"explicit zeros, {difference}",
                     "an absent gradient must count as zeros: treat None like zeros")
         return Entry(name, "pass", "an absent gradient acts as zeros",
                      f"backward received {', '.join(received)}")
@@ -590,20 +594,19 @@ class Checker:
             run = self.run()
         for tensor in run.copies + [t for _, t in run.outputs]:
             _overwrite(tensor.numpy())
-        names = [self.arguments.target_name(j) for j in range(len(first))]
         try:
             got = self.gradients(run)
         except Exception as error:
             return Entry(name, "fail", "backward raises under saved-tensor hooks",
                          _error_text(error), "save tensors with ctx.save_for_backward")
-        difference = _first_difference(first, got, names)
+        difference = _first_difference(first, got, self.gradient_names())
         if difference:
             return Entry(
                 name, "fail", "backward uses tensors it did not save",
                 f"with saved tensors packed as copies by saved_tensors_hooks, and the inputs "
-                f"and outputs overwritten after forward, the gradients changed "
-                f"({difference}): backward reads a tensor that save_for_backward did not "
-                f"keep (a ctx attribute?), which also escapes save_on_disk and recomputation",
+                f"and outputs overwritten after forward, {difference}: backward reads a "
+                f"tensor that save_for_backward did not keep (a ctx attribute?), which also "
+                f"escapes save_on_disk and recomputation",
                 "keep every tensor backward needs with ctx.save_for_backward(...) and read it "
                 "with ctx.saved_tensor(); keep only non-Tensor values as ctx attributes")
         return Entry(name, "pass", "backward reads only what it saved",
@@ -611,18 +614,17 @@ class Checker:
 
     def backward_twice(self, base, first):
         name = "backward twice"
-        names = [self.arguments.target_name(j) for j in range(len(first))]
         try:
             second = self.gradients(base)
         except Exception as error:
             return Entry(name, "fail", "a second backward raises", _error_text(error),
                          "leave ctx and the saved tensors unchanged in backward")
-        difference = _first_difference(first, second, names)
+        difference = _first_difference(first, second, self.gradient_names())
         if difference:
             return Entry(
                 name, "fail", "a second backward gives other gradients",
-                f"with retain_graph=True, the second backward differs from the first "
-                f"({difference})",
+                f"with retain_graph=True, a second backward through the same graph gives "
+                f"other gradients: {difference}",
                 "leave ctx and the saved tensors unchanged in backward: compute into new "
                 "tensors and local variables")
         return Entry(name, "pass", "a second backward gives the same gradients")
@@ -706,6 +708,17 @@ def _overwrite(array):
 
 
 # ------------------------------------------------------------ the gradient contract
+def _sum_down(gradient, got, shape):
+    """The code that sums ``gradient`` of shape ``got`` down to ``shape`` (it broadcasts)."""
+    lead = len(got) - len(shape)
+    code = gradient if lead == 0 else \
+        f"{gradient}.sum(axis={lead - 1 if lead == 1 else list(range(lead))})"
+    kept = [i for i, (s, g) in enumerate(zip(shape, got[lead:])) if s == 1 and g != 1]
+    if kept:
+        code += f".sum(axis={kept[0] if len(kept) == 1 else kept}, keepdim=True)"
+    return code
+
+
 def _bits(dtype):
     """The precision of a float dtype in bits (0 for any other dtype)."""
     return int(dtype.name[5:]) if dtype.name in ("float16", "float32", "float64") else 0
@@ -795,8 +808,8 @@ def _tensor_problems(value, name, leaf, given_dtype, outputs_bits):
                 f"{'sums it down' if summed else 'refuses it'}, and Paddle passes it on as "
                 f"it is ({name}.grad gets the shape {got})",
                 f"return a gradient of {name}'s shape: " + (
-                    f"reshape it (dx.reshape({name}.shape))" if reshaped else
-                    "sum it over the broadcast dimensions (dx.sum(axis=...))")))
+                    f"d{name}.reshape({name}.shape)" if reshaped else
+                    _sum_down(f"d{name}", got, shape))))
         else:
             problems.append((
                 f"wrong shape for {name}",

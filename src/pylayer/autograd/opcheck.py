@@ -10,7 +10,9 @@ import argparse
 import ast
 import importlib
 import importlib.util
+import re
 import sys
+import textwrap
 from typing import NamedTuple
 
 import numpy as np
@@ -103,7 +105,8 @@ class OpcheckReport:
         ...     report.assert_ok()
         ... except AssertionError as error:
         ...     print(error)
-        opcheck of PyLayer(x: float64[2]): 1 check failed
+        opcheck of PyLayer: 1 check failed
+        inputs: x: float64[2]
         no_grad: records
           it did
           to change: don't
@@ -113,9 +116,17 @@ class OpcheckReport:
                                            [_details(entry) for entry in self.failures]))
 
     def _title(self):
+        """``opcheck of MyLayer: ok`` and the inputs it was checked on, wrapped."""
         failed = len(self.failures)
         verdict = f"{failed} check{'s' if failed > 1 else ''} failed" if failed else "ok"
-        return f"opcheck of {self.layer.__name__}({self.inputs}): {verdict}"
+        lines = [f"opcheck of {self.layer.__name__}: {verdict}", "inputs:"]
+        # One item per input; a comma inside brackets belongs to a shape.
+        for item in re.split(r", (?![^\[]*\])", self.inputs) if self.inputs else ["none"]:
+            if len(lines[-1]) + len(item) + 2 > 79:
+                lines[-1] += ","
+                lines.append(" ")
+            lines[-1] += ("," if lines[-1] not in ("inputs:", " ") else "") + " " + item
+        return "\n".join(lines)
 
     def __str__(self):
         rows = [("check", "verdict", "reason")] + \
@@ -133,12 +144,14 @@ class OpcheckReport:
 
 
 def _details(entry):
-    text = f"{entry.name}: {entry.reason}"
-    if entry.evidence:
-        text += "\n" + "\n".join("  " + line for line in entry.evidence.splitlines())
+    """The entry's name and reason, then its evidence and fix, wrapped to 79 columns."""
+    lines = [f"{entry.name}: {entry.reason}"]
+    for line in entry.evidence.splitlines():
+        lines.append(textwrap.fill(line, 79, initial_indent="  ", subsequent_indent="    "))
     if entry.fix:
-        text += f"\n  to change: {entry.fix}"
-    return text
+        lines.append(textwrap.fill(entry.fix, 79, initial_indent="  to change: ",
+                                   subsequent_indent="    "))
+    return "\n".join(lines)
 
 
 def opcheck(layer, args, kwargs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3):
