@@ -8,7 +8,7 @@ import pytest
 
 import pylayer as paddle
 from pylayer.autograd import OpcheckEntry, OpcheckReport, PyLayer, once_differentiable, opcheck
-from pylayer.autograd._opcheck_checks import CHECKS
+from pylayer.autograd._opcheck_checks import CHECKS, _sum_down
 
 
 def leaf(shape=(3, 4), seed=1, dtype="float64"):
@@ -628,7 +628,6 @@ def test_a_gradient_in_the_dtype_the_caller_gave_is_not_a_dtype_problem():
     ([5, 3, 4], [1, 4], "dw.sum(axis=0).sum(axis=0, keepdim=True)"),
 ])
 def test_the_fix_for_a_broadcast_gradient_is_the_code_that_sums_it_down(got, shape, code):
-    from pylayer.autograd._opcheck_checks import _sum_down
     assert _sum_down("dw", got, shape) == code
     total = np.ones(got).sum(axis=tuple(range(len(got) - len(shape))))
     assert total.sum(axis=tuple(i for i, s in enumerate(shape) if s == 1),

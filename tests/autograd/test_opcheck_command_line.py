@@ -4,10 +4,11 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from pylayer.__main__ import main
-from pylayer.autograd.opcheck import _command_line
+from pylayer.autograd.opcheck import _command_line, _parse_input
 
 LAYERS = textwrap.dedent('''
     import pylayer as paddle
@@ -69,6 +70,17 @@ def test_keyword_inputs_integer_tensors_and_a_file_path(layers, capsys):
             "--input", "mask=bool[2,3]", "--seed", "3", "--low", "0.5", "--high", "2"]
     assert _command_line(argv) == 0
     assert "x: float64[2, 3], mask: bool[2, 3]" in capsys.readouterr().out
+
+
+def test_a_float_tensor_can_be_given_stop_gradient(layers, capsys):
+    rng = np.random.default_rng(0)
+    key, tensor = _parse_input("mask=float32[2,3]:stop_gradient", rng, 0.0, 1.0)
+    assert (key, tensor.shape, tensor.dtype.name, tensor.stop_gradient) == \
+        ("mask", [2, 3], "float32", True)
+    _, tensor = _parse_input("float32[2]", rng, 0.0, 1.0)
+    assert not tensor.stop_gradient
+    assert _command_line(["my_layers:Scale", "--input", "float64[2]:stop_gradient"]) == 2
+    assert "no float Tensor among the arguments" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv,message", [

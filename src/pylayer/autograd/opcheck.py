@@ -234,8 +234,9 @@ def _command_line(argv):
     parser.add_argument("--input", action="append", default=[], metavar="SPEC",
                         help='one argument of apply, in order: a Tensor as "dtype[shape]" '
                              '(float64[3,4], int64[5], float32[] for 0-D; float Tensors get '
-                             'stop_gradient=False), or a Python literal (2.0, "sum"); '
-                             'name=SPEC passes it by keyword')
+                             'stop_gradient=False, unless written float64[3,4]:stop_gradient), '
+                             'or a Python literal (2.0, "sum"); name=SPEC passes it by '
+                             'keyword')
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument("--low", type=float, default=-1.0,
                         help="float inputs are uniform in [low, high) (default -1)")
@@ -297,7 +298,9 @@ def _parse_input(spec, rng, low, high):
         spec = rest
     else:
         key = None
-    dtype, bracket, shape = spec.strip().partition("[")
+    tensor_spec, colon, flag = spec.strip().partition("]:")
+    constant = colon and flag == "stop_gradient"
+    dtype, bracket, shape = (tensor_spec + "]" if constant else spec.strip()).partition("[")
     if bracket and shape.endswith("]") and dtype.replace("_", "").isalnum():
         try:
             dims = [int(d) for d in shape[:-1].split(",") if d.strip()]
@@ -309,7 +312,7 @@ def _parse_input(spec, rng, low, high):
             raise ValueError(f"--input {spec!r}: dimensions must be non-negative")
         if np_dtype.kind == "f":
             tensor = to_tensor(rng.uniform(low, high, dims).astype(np_dtype))
-            tensor.stop_gradient = False
+            tensor.stop_gradient = bool(constant)
         elif np_dtype.kind == "b":
             tensor = to_tensor(rng.integers(0, 2, dims).astype(bool))
         elif np_dtype.kind in "iu":
