@@ -9,6 +9,7 @@ pylayer, numpy and Python are reset before each call, so that a random op
 draws the same numbers every time. Each check returns an entry
 ``(name, verdict, reason, evidence, fix)``.
 """
+import collections
 import inspect
 import random
 import traceback
@@ -36,13 +37,8 @@ _BACKWARD_CHECKS = ("gradient", "double backward", "missing output gradients",
                     "gradient contract", "saved tensors", "backward twice")
 
 
-class Entry(NamedTuple):
-    """What one check found (``OpcheckEntry`` is the public form)."""
-    name: str
-    verdict: str
-    reason: str
-    evidence: str = ""
-    fix: str = ""
+# What one check found (``OpcheckEntry`` is the public form).
+Entry = collections.namedtuple("Entry", "name verdict reason evidence fix", defaults=("", ""))
 
 
 def _describe_value(value):

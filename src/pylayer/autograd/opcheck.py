@@ -13,19 +13,21 @@ import importlib.util
 import re
 import sys
 import textwrap
-from typing import NamedTuple
 
 import numpy as np
 
 from pylayer._tensor import Tensor
-from pylayer.autograd._opcheck_checks import Arguments, Checker, RandomStreams, _describe_value
+from pylayer.autograd._opcheck_checks import (Arguments, Checker, Entry, RandomStreams,
+                                              _describe_value)
 from pylayer.autograd.py_layer import PyLayer
 from pylayer.ops.creation import to_tensor
 
 __all__ = ["opcheck", "OpcheckReport", "OpcheckEntry"]
 
-class OpcheckEntry(NamedTuple):
-    """One check of an :class:`OpcheckReport`.
+
+class OpcheckEntry(Entry):
+    """One check of an :class:`OpcheckReport`: a named tuple
+    ``(name, verdict, reason, evidence, fix)``.
 
     ``verdict`` is ``"pass"``, ``"fail"``, ``"note"`` (not a failure, but worth
     knowing: a random op, a once-differentiable backward) or ``"skip"`` (the
@@ -36,11 +38,7 @@ class OpcheckEntry(NamedTuple):
     >>> entry.verdict, entry.fix
     ('pass', '')
     """
-    name: str
-    verdict: str
-    reason: str
-    evidence: str = ""
-    fix: str = ""
+    __slots__ = ()
 
 
 class OpcheckReport:
