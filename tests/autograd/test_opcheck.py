@@ -1,6 +1,8 @@
 """opcheck: each of its ten checks flags a PyLayer that breaks exactly its rule, correct
 PyLayers pass every check, and the report reads as a table with evidence and fixes."""
+import pathlib
 import random
+import runpy
 import time
 
 import numpy as np
@@ -794,3 +796,14 @@ def test_a_layer_without_differentiable_outputs_skips_the_backward_checks():
     report = opcheck(Index, (leaf(),))
     assert report.ok and report["gradient"].verdict == "skip"
     assert report["gradient"].reason == "not run: no differentiable output"
+
+
+def test_the_speed_benchmark_runs_at_a_tiny_size(capsys):
+    """benchmarks/opcheck_speed.py measures opcheck on [16, 16]; here it only has to run."""
+    script = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "opcheck_speed.py"
+    runpy.run_path(str(script), run_name="opcheck_speed")["main"](["--size", "2", "--repeat",
+                                                                   "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "opcheck of a tanh PyLayer over a float32 [2, 2] input, 1 runs"
+    assert [line.split("median")[0].strip() for line in lines[1:]] == [
+        "opcheck (ten checks)", "gradcheck alone", "gradgradcheck alone"]
