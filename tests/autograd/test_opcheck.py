@@ -738,11 +738,27 @@ class NotALayer:
     (lambda: opcheck(Tanh, (leaf(),), [1]), TypeError,
      "opcheck(): argument 'kwargs' (position 3) must be a dict or None, got list"),
     (lambda: opcheck(Tanh, (paddle.ones([2]),)), ValueError,
-     "opcheck(): no float Tensor among the arguments of Tanh has stop_gradient=False"),
+     "opcheck(): no float Tensor in argument 'args' or 'kwargs' has stop_gradient=False, so no "
+     "gradient of Tanh can be checked"),
     (lambda: opcheck(Tanh, (leaf(),), eps=0), ValueError,
      "opcheck(): argument 'eps' must be a positive number, got 0"),
     (lambda: opcheck(Tanh, (leaf(),), atol=-1.0), ValueError,
      "opcheck(): argument 'atol' must be a non-negative number, got -1.0"),
+    (lambda: opcheck(Tanh, (leaf(),), rtol="0.1"), TypeError,
+     "opcheck(): argument 'rtol' must be a non-negative number, got str"),
+    (lambda: OpcheckReport("Tanh", "", []), TypeError,
+     "OpcheckReport(): argument 'layer' (position 1) must be a PyLayer subclass, got str"),
+    (lambda: OpcheckReport(Tanh, None, []), TypeError,
+     "OpcheckReport(): argument 'inputs' (position 2) must be a str, got NoneType"),
+    (lambda: OpcheckReport(Tanh, "", [("gradient", "pass", "ok")]), TypeError,
+     "OpcheckReport(): argument 'entries' (position 3) must be a list of OpcheckEntry, got list"),
+    (lambda: OpcheckEntry("gradient", "pass", 3), TypeError,
+     "OpcheckEntry(): argument 'reason' must be a str, got int"),
+    (lambda: OpcheckEntry("speed", "pass", "fast"), ValueError,
+     "OpcheckEntry(): argument 'name' must be one of 'gradient', 'double backward'"),
+    (lambda: OpcheckEntry("gradient", "maybe", "unsure"), ValueError,
+     "OpcheckEntry(): argument 'verdict' must be one of 'pass', 'note', 'skip', 'fail', got "
+     "'maybe'"),
 ])
 def test_bad_arguments_get_a_clear_error(call, error, message):
     with pytest.raises(error) as caught:

@@ -30,6 +30,7 @@ from pylayer.ops.manipulation import concat
 CHECKS = ("gradient", "double backward", "missing output gradients", "gradient contract",
           "inputs left unchanged", "non-differentiable outputs", "saved tensors",
           "backward twice", "determinism", "no_grad")
+VERDICTS = ("pass", "note", "skip", "fail")
 # eps, atol and rtol for a layer that computes in a dtype coarser than float64.
 _COARSE_TOLERANCES = {"float32": (1e-3, 1e-3, 1e-2), "float16": (1e-2, 5e-2, 5e-2)}
 # The checks that need a backward pass through the layer.

@@ -17,8 +17,8 @@ import textwrap
 import numpy as np
 
 from pylayer._tensor import Tensor
-from pylayer.autograd._opcheck_checks import (Arguments, Checker, Entry, RandomStreams,
-                                              _describe_value)
+from pylayer.autograd._opcheck_checks import (CHECKS, VERDICTS, Arguments, Checker, Entry,
+                                              RandomStreams, _describe_value)
 from pylayer.autograd.py_layer import PyLayer
 from pylayer.ops.creation import to_tensor
 
@@ -40,6 +40,18 @@ class OpcheckEntry(Entry):
     """
     __slots__ = ()
 
+    def __new__(cls, name, verdict, reason, evidence="", fix=""):
+        for argument, value in (("name", name), ("verdict", verdict), ("reason", reason),
+                                ("evidence", evidence), ("fix", fix)):
+            if not isinstance(value, str):
+                raise TypeError(f"OpcheckEntry(): argument '{argument}' must be a str, "
+                                f"got {type(value).__name__}")
+        for argument, value, allowed in (("name", name, CHECKS), ("verdict", verdict, VERDICTS)):
+            if value not in allowed:
+                raise ValueError(f"OpcheckEntry(): argument '{argument}' must be one of "
+                                 f"{', '.join(map(repr, allowed))}, got {value!r}")
+        return super().__new__(cls, name, verdict, reason, evidence, fix)
+
 
 class OpcheckReport:
     """What :func:`opcheck` found: one :class:`OpcheckEntry` per check.
@@ -59,6 +71,16 @@ class OpcheckReport:
     __slots__ = ("layer", "inputs", "entries")
 
     def __init__(self, layer, inputs, entries):
+        if not (isinstance(layer, type) and issubclass(layer, PyLayer)):
+            raise TypeError(f"OpcheckReport(): argument 'layer' (position 1) must be a PyLayer "
+                            f"subclass, got {_describe_value(layer)}")
+        if not isinstance(inputs, str):
+            raise TypeError(f"OpcheckReport(): argument 'inputs' (position 2) must be a str, "
+                            f"got {type(inputs).__name__}")
+        if not isinstance(entries, (list, tuple)) or \
+                not all(isinstance(entry, OpcheckEntry) for entry in entries):
+            raise TypeError(f"OpcheckReport(): argument 'entries' (position 3) must be a list "
+                            f"of OpcheckEntry, got {_describe_value(entries)}")
         self.layer = layer
         self.inputs = inputs
         self.entries = tuple(entries)
@@ -195,20 +217,22 @@ def opcheck(layer, args, kwargs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3):
         raise TypeError(f"opcheck(): argument 'kwargs' (position 3) must be a dict or None, "
                         f"got {type(kwargs).__name__}")
     for name, value in (("eps", eps), ("atol", atol), ("rtol", rtol)):
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0 or \
-                (name == "eps" and value == 0):
-            raise ValueError(f"opcheck(): argument '{name}' must be a "
-                             f"{'positive' if name == 'eps' else 'non-negative'} number, "
+        needed = "a positive" if name == "eps" else "a non-negative"
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise TypeError(f"opcheck(): argument '{name}' must be {needed} number, "
+                            f"got {type(value).__name__}")
+        if value < 0 or (name == "eps" and value == 0):
+            raise ValueError(f"opcheck(): argument '{name}' must be {needed} number, "
                              f"got {value!r}")
     if not in_dynamic_mode():
         raise RuntimeError("opcheck() runs in dynamic mode; call pylayer.disable_static() "
                            "first")
     arguments = Arguments(layer, tuple(args), dict(kwargs or {}))
     if not arguments.targets:
-        raise ValueError(f"opcheck(): no float Tensor among the arguments of {layer.__name__} "
-                         f"has stop_gradient=False, so no gradient can be checked; set "
-                         f"stop_gradient=False on the inputs whose gradients backward "
-                         f"computes")
+        raise ValueError(f"opcheck(): no float Tensor in argument 'args' or 'kwargs' has "
+                         f"stop_gradient=False, so no gradient of {layer.__name__} can be "
+                         f"checked; set stop_gradient=False on the inputs whose gradients "
+                         f"backward computes")
     streams = RandomStreams()
     try:
         entries = Checker(layer, arguments, streams, (eps, atol, rtol)).entries()
