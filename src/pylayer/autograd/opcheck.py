@@ -21,6 +21,7 @@ from pylayer.autograd._opcheck_checks import (CHECKS, VERDICTS, Arguments, Check
                                               RandomStreams, _describe_value)
 from pylayer.autograd.py_layer import PyLayer
 from pylayer.ops.creation import to_tensor
+from pylayer.ops.dispatch import in_dynamic_mode
 
 __all__ = ["opcheck", "OpcheckReport", "OpcheckEntry"]
 
@@ -204,7 +205,6 @@ def opcheck(layer, args, kwargs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3):
     True
     >>> report.assert_ok()
     """
-    from pylayer.static import in_dynamic_mode
     if not (isinstance(layer, type) and issubclass(layer, PyLayer)) or layer is PyLayer:
         raise TypeError(f"opcheck(): argument 'layer' (position 1) must be a subclass of "
                         f"pylayer.autograd.PyLayer, got {_describe_value(layer)}")
