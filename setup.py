@@ -37,8 +37,8 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 
 # Compiled modules: the .pyx core. PyLayer and PyLayerContext (autograd/py_layer.py)
 # stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
-MODULES = ["_buffers.pyx", "ops/dispatch.pyx", "_tensor.pyx", "_kernels.pyx",
-           "_graph.pyx", "_engine.pyx", "ops/_operands.pyx", "ops/_shape.pyx",
+MODULES = ["_core/buffers.pyx", "ops/dispatch.pyx", "_core/tensor.pyx", "_kernels/loops.pyx",
+           "_core/graph.pyx", "_core/engine.pyx", "ops/_operands.pyx", "ops/_shape.pyx",
            "ops/_reduction.pyx", "ops/_elementwise.pyx", "ops/_linalg.pyx", "autograd/_apply.pyx"]
 
 # Each variant keeps its generated C (and so its object files) apart, so a debug

@@ -10,7 +10,8 @@
 [2]
 """
 try:
-    from pylayer import _tensor, _graph, _engine, _kernels  # noqa: F401
+    import pylayer._core.engine  # noqa: F401
+    import pylayer._kernels.loops  # noqa: F401
     from pylayer.ops import _elementwise, _linalg, _reduction, _shape  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
@@ -18,9 +19,9 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "`pip install .` (or `pip install -e .` for development) from the project "
         "root; a C compiler and Cython are needed.".format(exc)) from exc
 
-from pylayer._tensor import (DType, Tensor, bool_, float16, float32, float64, int32, int64,
+from pylayer._core.tensor import (DType, Tensor, bool_, float16, float32, float64, int32, int64,
                              uint8, is_grad_enabled)
-from pylayer._tensor import convert_dtype as _convert_dtype
+from pylayer._core.tensor import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops import creation as _creation
 from pylayer.ops.elementwise import *  # noqa: F401,F403
@@ -143,5 +144,5 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
 _TENSOR_METHODS = _methods.build(globals(), inplace, _EXTRA_METHODS)
-_tensor.install(_methods.tensor_functions(globals()), _TENSOR_METHODS,
+_core.tensor.install(_methods.tensor_functions(globals()), _TENSOR_METHODS,
                 autograd.functional.tensor_backward)

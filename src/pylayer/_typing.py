@@ -4,7 +4,7 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from pylayer._tensor import DType, Tensor
+from pylayer._core.tensor import DType, Tensor
 
 __all__ = []
 

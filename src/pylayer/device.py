@@ -6,10 +6,10 @@ is an error that says so, rather than silently computing on the CPU.
 
 ``memory_stats()``, ``empty_cache()`` and ``set_pool_limit()`` show and
 control the pool from which ops take the arrays of their large results
-(see ``pylayer._buffers``).
+(see ``pylayer._core.buffers``).
 """
-from pylayer._buffers import empty_cache, memory_stats, set_pool_limit
-from pylayer._tensor import CPU
+from pylayer._core.buffers import empty_cache, memory_stats, set_pool_limit
+from pylayer._core.tensor import CPU
 
 __all__ = ["set_device", "get_device", "is_compiled_with_cuda", "device_count",
            "memory_stats", "empty_cache", "set_pool_limit"]

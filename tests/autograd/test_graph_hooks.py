@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pylayer as paddle
-from pylayer._graph import current_saved_tensors_hooks
+from pylayer._core.graph import current_saved_tensors_hooks
 from pylayer.autograd import PyLayer, saved_tensors_hooks
 from pylayer.autograd.graph import disable_saved_tensors_hooks, save_as, save_on_disk
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from pylayer import _kernels
+from pylayer._kernels import loops as _kernels
 
 rng = np.random.default_rng(7)
 
@@ -118,7 +118,7 @@ def test_axpy_updates_in_place(dtype):
 def test_the_loops_that_run_in_production_are_span_checked_in_a_debug_build():
     # Every production call of a raw loop first checks each array's span (check_span);
     # a release build compiles the check out.
-    from pylayer import _kernels
+    from pylayer._kernels import loops as _kernels
     four = np.zeros(4)
     assert _kernels.span_fits(four, 4)
     too_long = _kernels.span_fits(four, 5)

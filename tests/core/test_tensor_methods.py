@@ -10,7 +10,7 @@ from pylayer import _methods
 
 
 def stub_methods():
-    tree = ast.parse(pathlib.Path(pylayer.__file__).with_name("_tensor.pyi").read_text())
+    tree = ast.parse((pathlib.Path(pylayer.__file__).parent / "_core" / "tensor.pyi").read_text())
     tensor = next(node for node in tree.body if isinstance(node, ast.ClassDef)
                   and node.name == "Tensor")
     return {node.name for node in tensor.body if isinstance(node, ast.FunctionDef)}
@@ -18,7 +18,7 @@ def stub_methods():
 
 def test_every_method_of_the_table_is_in_the_stub():
     missing = sorted(set(pylayer.tensor_methods()) - stub_methods())
-    assert not missing, f"add these to class Tensor in _tensor.pyi: {missing}"
+    assert not missing, f"add these to class Tensor in _core/tensor.pyi: {missing}"
 
 
 def test_the_table_names_existing_public_functions_and_their_inplace_twins():
@@ -69,7 +69,7 @@ def test_tensor_operators_follow_the_operator_table(dunder):
 def test_tensor_is_given_named_functions_not_the_namespace():
     # Every function the compiled Tensor looks up by name is in the table it is given.
     source = (pathlib.Path(__file__).resolve().parents[2] / "src" / "pylayer"
-              / "_tensor.pyx").read_text()
+              / "_core" / "tensor.pyx").read_text()
     looked_up = set(re.findall(r'_functions\["(\w+)"\]', source))
     given = set(_methods.tensor_functions(vars(pylayer)))
     assert looked_up and looked_up <= given

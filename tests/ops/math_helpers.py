@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 import pylayer
-from pylayer import _graph
+from pylayer._core import graph as _graph
 
 RNG = np.random.default_rng(7)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer._tensor import make_tensor
+from pylayer._core.tensor import make_tensor
 from pylayer.autograd import gradcheck, gradgradcheck
 
 RNG = np.random.default_rng(0)

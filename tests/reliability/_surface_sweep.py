@@ -1,6 +1,6 @@
 """Walk the internal surface of one compiled module with hostile values (run as a script).
 
-``python _surface_sweep.py pylayer._graph`` calls every function of the module and
+``python _surface_sweep.py pylayer._core.graph`` calls every function of the module and
 every method of every type it defines (private and dunder ones included:
 anything ``dir()`` shows), assigns every attribute, and copies, pickles and
 ``__setstate__``s every instance, with wrong types, None, huge and negative
@@ -71,10 +71,12 @@ def hostile_values(objects):
 def reset_modes():
     """Undo what the private functions may legitimately switch: grad mode, anomaly
     detection, static mode, this thread's saved-tensor hooks."""
-    from pylayer import _graph, static
+    from pylayer import static
+    from pylayer._core import graph as _graph
     from pylayer.ops import dispatch
     dispatch.register_static(static.Variable, static.record_op)
-    paddle._tensor.set_grad_enabled_flag(True)
+    from pylayer._core import tensor
+    tensor.set_grad_enabled_flag(True)
     _graph.set_anomaly_enabled(False)
     paddle.disable_static()
     while _graph.current_saved_tensors_hooks() is not None:

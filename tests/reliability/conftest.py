@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import pylayer
-from pylayer import _graph
+from pylayer._core import graph as _graph
 
 settings.register_profile(
     "reliability", derandomize=True, database=None, deadline=None, max_examples=40,

@@ -42,11 +42,11 @@ def test_a_copied_pool_block_never_hands_live_memory_back():
 
 
 @pytest.mark.parametrize("module, name", [
-    ("pylayer._buffers", "Block"),
-    ("pylayer._graph", "GradNode"),
-    ("pylayer._graph", "SavedTensor"),
-    ("pylayer._tensor", "VersionCounter"),
-    ("pylayer._tensor", "Tensor"),
+    ("pylayer._core.buffers", "Block"),
+    ("pylayer._core.graph", "GradNode"),
+    ("pylayer._core.graph", "SavedTensor"),
+    ("pylayer._core.tensor", "VersionCounter"),
+    ("pylayer._core.tensor", "Tensor"),
 ])
 def test_compiled_types_have_no_generated_pickling(module, name):
     run_child(f"""
@@ -176,7 +176,8 @@ def test_private_recording_and_backward_entry_points_check_their_arguments():
     run_child("""
         import numpy as np
         import pylayer as paddle
-        from pylayer import _engine, _graph
+        from pylayer._core import engine as _engine
+        from pylayer._core import graph as _graph
         from pylayer.autograd import saved_tensors_hooks
 
         x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
@@ -264,7 +265,7 @@ def test_clearing_the_hook_stack_from_python_cannot_leave_a_dangling_pair():
     run_child("""
         import gc
         import pylayer as paddle
-        from pylayer import _graph
+        from pylayer._core import graph as _graph
         from pylayer.autograd import saved_tensors_hooks
 
         x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)

@@ -24,8 +24,9 @@ from contextlib import contextmanager
 import pytest
 
 import pylayer
-from pylayer import _graph, static
-from pylayer._tensor import set_grad_enabled_flag
+from pylayer import static
+from pylayer._core import graph as _graph
+from pylayer._core.tensor import set_grad_enabled_flag
 
 from _hostile_calls import CALLS
 from _hostile_methods import EXEMPT, METHODS

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import pylayer
-from pylayer import _graph, static
+from pylayer import static
+from pylayer._core import graph as _graph
 from pylayer.autograd import PyLayer, detect_anomaly, saved_tensors_hooks
 from pylayer.autograd import saved_hooks
 

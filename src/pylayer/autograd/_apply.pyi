@@ -1,6 +1,6 @@
 from typing import Any, Optional
 
-from pylayer._graph import GradNode
+from pylayer._core.graph import GradNode
 
 class ContextBase:
     _layer: Any

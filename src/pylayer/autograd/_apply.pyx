@@ -21,10 +21,10 @@ from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 
 from pylayer.ops._reduction import unbroadcast
 from pylayer.ops._shape import cast, reshape
-from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
-from pylayer._graph cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
+from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
+from pylayer._core.graph cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)
-from pylayer._tensor cimport Tensor, grad_enabled, has_shape, set_grad_mode, wrap
+from pylayer._core.tensor cimport Tensor, grad_enabled, has_shape, set_grad_mode, wrap
 from pylayer.ops.dispatch cimport is_variable, record
 
 cdef extern from "Python.h":

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 from pylayer.autograd.functional import grad
 from pylayer.autograd.grad_mode import enable_grad, no_grad
 from pylayer.autograd.gradcheck import _find_mismatch, _first_derivative

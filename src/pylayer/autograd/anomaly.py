@@ -1,8 +1,8 @@
 """``detect_anomaly``: find where a bad gradient came from."""
 import functools
 
-from pylayer import _graph
-from pylayer._graph import set_anomaly_enabled
+from pylayer._core import graph as _graph
+from pylayer._core.graph import set_anomaly_enabled
 from pylayer._reprs import settings_repr
 
 __all__ = ["detect_anomaly", "is_anomaly_enabled"]

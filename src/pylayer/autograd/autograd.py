@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.autograd.functional import grad
 from pylayer.ops.creation import zeros_like
 from pylayer.ops.manipulation import stack

@@ -5,8 +5,8 @@ from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 
-from pylayer._engine import run_backward
-from pylayer._tensor import Tensor, make_tensor, to_array
+from pylayer._core.engine import run_backward
+from pylayer._core.tensor import Tensor, make_tensor, to_array
 
 __all__ = ["backward", "grad"]   # tensor_backward is Tensor.backward
 

@@ -2,7 +2,7 @@
 import functools
 
 from pylayer._reprs import settings_repr
-from pylayer._tensor import is_grad_enabled, set_grad_enabled_flag
+from pylayer._core.tensor import is_grad_enabled, set_grad_enabled_flag
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 

@@ -3,7 +3,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.autograd.functional import grad
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

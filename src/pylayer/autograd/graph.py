@@ -6,9 +6,9 @@ import weakref
 
 import numpy as np
 
-from pylayer._graph import current_saved_tensors_hooks
+from pylayer._core.graph import current_saved_tensors_hooks
 from pylayer._reprs import settings_repr
-from pylayer._tensor import make_tensor
+from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_dtype
 from pylayer.autograd.saved_hooks import (disabled_message, saved_tensors_hooks,
                                           set_disabled_message)

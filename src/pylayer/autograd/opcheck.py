@@ -16,7 +16,7 @@ import textwrap
 
 import numpy as np
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 from pylayer.autograd._opcheck_checks import (CHECKS, VERDICTS, Arguments, Checker, Entry,
                                               RandomStreams, _describe_value)
 from pylayer.autograd.py_layer import PyLayer

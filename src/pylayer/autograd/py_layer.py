@@ -10,8 +10,8 @@ freed as soon as nothing refers to it.
 """
 import functools
 
-from pylayer._graph import attach_node, new_node
-from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer._core.graph import attach_node, new_node
+from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.autograd import _apply
 from pylayer.autograd._apply import ContextBase, node_of, unpack_saved
 

@@ -6,9 +6,9 @@ from typing import Any, Callable, Literal, Self, Union
 
 import numpy as np
 
-from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
+from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._reprs import settings_repr
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 
 __all__ = ["saved_tensors_hooks"]
 

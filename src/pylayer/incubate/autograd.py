@@ -17,7 +17,7 @@ does. An input that an output does not depend on gets zeros.
 """
 from collections.abc import Sequence
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 from pylayer.autograd import autograd as _autograd
 from pylayer.autograd.functional import grad
 from pylayer.ops.creation import ones_like, zeros_like

@@ -6,7 +6,7 @@ a new one; parameters whose ``need_clip`` is False are passed through.
 import numpy as np
 
 from pylayer._reprs import public_settings_repr
-from pylayer._tensor import make_tensor
+from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_number, check_str
 
 __all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]

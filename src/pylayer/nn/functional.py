@@ -9,9 +9,9 @@ import warnings
 
 import numpy as np
 
-from pylayer import _kernels
-from pylayer._graph import make_output
-from pylayer._tensor import is_grad_enabled, make_tensor
+from pylayer._kernels import loops as _kernels
+from pylayer._core.graph import make_output
+from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer.ops import _elementwise, creation
 from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check_int,
                                     check_number, float_tensor)

@@ -1,7 +1,7 @@
 """Inputs given as integer ids: ``one_hot``, ``embedding`` and the ``Embedding`` layer."""
 import numpy as np
 
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import MAX_ELEMENTS, check_count, check_int

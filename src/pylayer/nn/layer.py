@@ -7,7 +7,7 @@ from collections import OrderedDict
 import numpy as np
 
 from pylayer._reprs import settings_repr
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 from pylayer.autograd import no_grad
 from pylayer.nn import param as param_module
 from pylayer.nn.param import ParamAttr, unique_name

@@ -7,7 +7,7 @@ flow through the statistics and can be differentiated again.
 """
 import numpy as np
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 from pylayer.nn.initializer import Constant
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr

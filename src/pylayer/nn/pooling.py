@@ -7,7 +7,7 @@ so gradients can be differentiated again.
 """
 import numpy as np
 
-from pylayer._tensor import make_tensor
+from pylayer._core.tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.spatial import spatial_axes
 from pylayer.ops._arguments import check_choice, check_count, check_int, float_tensor

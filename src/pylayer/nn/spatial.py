@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from pylayer._graph import make_output
-from pylayer._tensor import make_tensor
+from pylayer._core.graph import make_output
+from pylayer._core.tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, describe, float_tensor)

@@ -6,7 +6,7 @@ type) or ``ValueError`` (right type, wrong value) with a message of the form
 """
 import numpy as np
 
-from pylayer._tensor import Tensor, convert_dtype
+from pylayer._core.tensor import Tensor, convert_dtype
 from pylayer.ops._elementwise import float_tensor  # noqa: F401 - compiled, shared with the hot ops
 from pylayer.ops._operands import as_tensor_arg
 

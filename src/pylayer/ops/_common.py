@@ -9,7 +9,7 @@ own (``_operands.pyx``, ``_reduction.pyx``), so that each exists once.
 """
 import numpy as np
 
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._operands import (as_tensor_arg, float32_default, number_attrs,  # noqa: F401
                                    operand, saved_operands, shape_of)
 from pylayer.ops._reduction import expand_grad  # noqa: F401

@@ -15,12 +15,12 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._buffers cimport buffer_like
-from pylayer._graph cimport GradNode, make_output
-from pylayer._kernels cimport (check_spans, tanh_backward_loop, sigmoid_forward_loop,
+from pylayer._core.buffers cimport buffer_like
+from pylayer._core.graph cimport GradNode, make_output
+from pylayer._kernels.loops cimport (check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
-from pylayer._tensor cimport Tensor, elementwise, install_arithmetic
+from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic
 from pylayer.ops._operands cimport (data_of, empty_like, float32_unless_float64, fusable,
                                     is_float_array, is_single, kernel_ready, number_attrs,
                                     operand, same_layout, saved_operands, shape_of, tensor_arg)

@@ -1,3 +1,3 @@
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 
 def matmul(x, y, transpose_x=..., transpose_y=..., name=...) -> Tensor: ...

@@ -1,8 +1,8 @@
 """The compiled ``matmul`` and its gradient rule (``ops/linalg.py`` makes it public)."""
 import numpy as np
 
-from pylayer._graph cimport GradNode, make_output
-from pylayer._tensor cimport Tensor
+from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.tensor cimport Tensor
 from pylayer.ops._operands cimport tensor_arg
 from pylayer.ops._reduction cimport unbroadcast
 from pylayer.ops._shape cimport reshape_exact

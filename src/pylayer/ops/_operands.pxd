@@ -2,9 +2,9 @@
 # The inline helpers are compiled into each module that cimports them.
 cimport numpy as cnp
 
-from pylayer._graph cimport GradNode
-from pylayer._kernels cimport SMALL_ARRAY
-from pylayer._tensor cimport Tensor
+from pylayer._core.graph cimport GradNode
+from pylayer._kernels.loops cimport SMALL_ARRAY
+from pylayer._core.tensor cimport Tensor
 
 cpdef object as_tensor_arg(object value, str fn, str arg, int position)
 cpdef object operand(object value, str fn, str arg, int position)

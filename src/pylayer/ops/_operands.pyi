@@ -1,6 +1,6 @@
 from typing import Any
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 
 def as_tensor_arg(value, fn, arg, position) -> Tensor: ...
 def shape_arg(shape, fn, arg=..., minimum=...) -> list: ...

@@ -6,8 +6,8 @@ default. The Python ops use the same functions (``ops/_arguments.py`` and
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._tensor cimport Tensor, wrap
-from pylayer._tensor import to_array
+from pylayer._core.tensor cimport Tensor, wrap
+from pylayer._core.tensor import to_array
 
 cnp.import_array()
 

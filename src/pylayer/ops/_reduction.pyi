@@ -1,6 +1,6 @@
 from typing import Any
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 
 def sum(x, axis=..., dtype=..., keepdim=..., name=...) -> Tensor: ...
 def mean(x, axis=..., keepdim=..., name=...) -> Tensor: ...

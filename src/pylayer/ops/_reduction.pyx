@@ -6,9 +6,9 @@ and ``expand`` (a sum's gradient is a broadcast and a broadcast's is a sum),
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._graph cimport GradNode, make_output
-from pylayer._tensor cimport Tensor, has_shape
-from pylayer._tensor import convert_dtype
+from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.tensor cimport Tensor, has_shape
+from pylayer._core.tensor import convert_dtype
 from pylayer.ops._operands cimport shape_arg, shape_of, tensor_arg
 from pylayer.ops._shape cimport reshape_exact
 from pylayer.ops._shape import cast

@@ -8,9 +8,9 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._graph cimport GradNode, make_output
-from pylayer._tensor cimport Tensor, has_shape, wrap
-from pylayer._tensor import convert_dtype
+from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.tensor cimport Tensor, has_shape, wrap
+from pylayer._core.tensor import convert_dtype
 from pylayer.ops._operands cimport shape_arg, tensor_arg
 
 cnp.import_array()

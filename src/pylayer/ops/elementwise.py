@@ -25,8 +25,8 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
-from pylayer._graph import make_output
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.graph import make_output
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _elementwise
 from pylayer.ops._arguments import check_int, float_tensor, numeric_tensor
 from pylayer.ops._common import (binary_array, float32_default, is_number, number_attrs,

@@ -11,8 +11,8 @@ each one's backward is the other, so every order of derivative is recorded.
 """
 import numpy as np
 
-from pylayer._graph import make_output, needs_grad
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.graph import make_output, needs_grad
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._elementwise import multiply
 from pylayer.ops._reduction import unbroadcast
 from pylayer.ops._shape import cast, reshape_exact

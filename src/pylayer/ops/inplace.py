@@ -1,8 +1,8 @@
 """In-place updates: ``x += y`` and the ``*_`` methods."""
 import numpy as np
 
-from pylayer._graph import needs_grad, set_history
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.graph import needs_grad, set_history
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.dispatch import has_static_variable
 
 __all__ = ["inplace"]

@@ -11,8 +11,8 @@ import string
 
 import numpy as np
 
-from pylayer._graph import make_output
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.graph import make_output
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _linalg
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
 from pylayer.ops._elementwise import add, multiply, scale

@@ -10,8 +10,8 @@ import builtins
 
 import numpy as np
 
-from pylayer._graph import make_output, make_outputs, needs_grad
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.graph import make_output, make_outputs, needs_grad
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _reduction, _shape
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops._operands import as_tensor_arg

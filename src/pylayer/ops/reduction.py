@@ -15,8 +15,8 @@ tests.
 """
 import numpy as np
 
-from pylayer._graph import make_output
-from pylayer._tensor import convert_dtype, make_tensor
+from pylayer._core.graph import make_output
+from pylayer._core.tensor import convert_dtype, make_tensor
 from pylayer.ops import _reduction
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer.ops._common import expand_grad, kept_shape, reduced_count

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from pylayer._reprs import Summary, settings_repr
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
 from pylayer.ops._arguments import check_number
 from pylayer.ops.dispatch import in_dynamic_mode

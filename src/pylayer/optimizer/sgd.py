@@ -1,6 +1,6 @@
 """Stochastic gradient descent."""
 from pylayer.optimizer.optimizer import Optimizer
-from pylayer._kernels import axpy
+from pylayer._kernels.loops import axpy
 
 __all__ = ["SGD"]
 

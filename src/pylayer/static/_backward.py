@@ -9,8 +9,8 @@ build time from the ops' differentiable outputs and the variables'
 """
 import numpy as np
 
-from pylayer._engine import run_backward
-from pylayer._tensor import make_tensor
+from pylayer._core.engine import run_backward
+from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import describe
 from pylayer.static._program import default_startup_program
 from pylayer.static._variable import Variable

@@ -11,7 +11,7 @@ import contextlib
 import numpy as np
 
 from pylayer._reprs import public_settings_repr, settings_repr
-from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.ops._arguments import check_str, describe
 from pylayer.static._program import Program, default_main_program, trimmed_kwargs
 from pylayer.static._record import computing

@@ -13,7 +13,7 @@ import weakref
 
 import numpy as np
 
-from pylayer._tensor import Tensor, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.nn.initializer import Initializer, XavierUniform
 from pylayer.ops._arguments import check_callable, check_int, check_str, describe
 from pylayer.static._variable import (Parameter, Variable, as_dtype, as_shape,

@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.static._program import create_parameter, default_main_program, parameters_of
 from pylayer.static._variable import Variable, public_api, substitute, variables_in
 

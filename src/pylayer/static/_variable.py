@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from pylayer._methods import OPERATORS, operator_method
-from pylayer._tensor import DType, dtype_of
+from pylayer._core.tensor import DType, dtype_of
 from pylayer.nn.initializer import Initializer
 from pylayer.ops._arguments import (check_count, check_dtype, check_number, check_str,
                                     describe)

@@ -13,7 +13,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._tensor cimport Tensor, wrap, grad_enabled, set_grad_mode
+from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode
 
 cnp.import_array()
 
@@ -39,9 +39,9 @@ cdef bint anomaly_enabled() noexcept:
 def set_anomaly_enabled(bint enabled):
     """Record forward stacks and check backward results for NaN; returns the previous flag.
 
-    >>> from pylayer import _graph
-    >>> previous = _graph.set_anomaly_enabled(True)
-    >>> _graph.set_anomaly_enabled(previous)
+    >>> from pylayer._core import graph
+    >>> previous = graph.set_anomaly_enabled(True)
+    >>> graph.set_anomaly_enabled(previous)
     True
     """
     global _anomaly

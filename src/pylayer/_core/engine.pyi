@@ -1,6 +1,6 @@
 from typing import Optional, Sequence
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 
 def run_backward(tensors: list, grad_tensors: list,
                  retain_graph: bool = ..., create_graph: bool = ...,

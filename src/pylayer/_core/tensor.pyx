@@ -3,7 +3,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._buffers cimport Block, buffer_for
+from pylayer._core.buffers cimport Block, buffer_for
 from pylayer.ops.dispatch cimport is_variable
 
 cnp.import_array()
@@ -284,10 +284,10 @@ def install(dict functions not None, dict methods not None, backward_function):
     pylayer/__init__."""
     global _functions, _methods, _engine_backward
     if _engine_backward is not None:
-        raise RuntimeError("_tensor.install(): Tensor's functions are installed once, by "
+        raise RuntimeError("tensor.install(): Tensor's functions are installed once, by "
                            "importing pylayer")
     if not callable(backward_function):
-        raise TypeError("_tensor.install(): argument 'backward_function' must be callable")
+        raise TypeError("tensor.install(): argument 'backward_function' must be callable")
     _functions = functions
     _methods = methods
     _engine_backward = backward_function

@@ -1,6 +1,6 @@
 from typing import Any, Callable, Optional, Sequence
 
-from pylayer._tensor import Tensor
+from pylayer._core.tensor import Tensor
 
 class GradNode:
     backward_fn: Callable[..., Sequence[Optional[Tensor]]]

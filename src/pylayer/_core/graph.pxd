@@ -1,4 +1,4 @@
-from pylayer._tensor cimport Tensor, VersionCounter
+from pylayer._core.tensor cimport Tensor, VersionCounter
 
 
 # Every field backward trusts is read-only from Python (nothing a program can
