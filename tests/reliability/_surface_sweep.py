@@ -50,9 +50,10 @@ def specimens():
     found = {
         "tensor": x, "leaf": y, "output": paddle.tanh(x), "hooked": hooked, "pylayer": a,
         "part": parts[1], "big": big, "node": paddle.tanh(x).grad_fn,
-        "multi_node": parts[0].grad_fn, "layer_node": a.grad_fn, "ctx": a.grad_fn.attrs,
+        "multi_node": parts[0].grad_fn, "layer_node": a.grad_fn, "ctx": a.grad_fn.attrs[0],
         "array": np.ones(3), "block": big.numpy().base, "dtype": paddle.float32,
-        "counter": x.version_counter(), "place": x.place,
+        "counter": x.version_counter(), "place": x.place, "dispatched": paddle.tanh,
+        "record": paddle.tanh.__wrapped__ and a.grad_fn.op,
     }
     saved = getattr(hooked.grad_fn, "saved", None)
     if saved is not None:

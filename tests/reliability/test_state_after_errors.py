@@ -111,7 +111,7 @@ def test_an_error_in_pylayer_backward(start):
     x = leaf()
     y = FailsInBackward.apply(x * 1.5).sum()
     node = weakref.ref(y.grad_fn)
-    context = weakref.ref(y.grad_fn.next_functions[0][0].attrs)
+    context = weakref.ref(y.grad_fn.next_functions[0][0].attrs[0])
     with starting_state(start):
         fails_and_restores(lambda: y.backward(retain_graph=True))
         fails_and_restores(lambda: pylayer.grad(y, [x], create_graph=True))

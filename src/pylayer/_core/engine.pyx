@@ -28,7 +28,8 @@ from libc.stdlib cimport calloc, free
 from pylayer._kernels.loops cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
 from pylayer._core.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise
-from pylayer._core.graph cimport GradNode, RetainedGrad, anomaly_enabled, raise_released
+from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
+                                  run_rules)
 
 cnp.import_array()
 
@@ -135,6 +136,7 @@ cdef class _Slot:
     cdef GradNode node
     cdef unsigned long long seq
     cdef object buffer
+    cdef bint in_table                 # the pass's table has it (the node may be met again)
 
 
 cdef struct _Entry:
@@ -241,6 +243,7 @@ cdef class _Pass:
             entry.node = <void*>node
             Py_INCREF(slot)
             entry.slot = <PyObject*>slot
+            slot.in_table = True
 
     cdef object take(self, _Slot slot):
         """The gradients that reached the slot's node, every _Sum unwrapped (user code
@@ -249,7 +252,7 @@ cdef class _Pass:
         cdef _Entry *entry
         entry_value = slot.buffer
         slot.buffer = None
-        if self.capacity and self.may_meet_again(slot.node):
+        if slot.in_table:
             entry = self.probe(<void*>slot.node)
             if entry.slot == <PyObject*>slot:
                 entry.slot = NULL
@@ -350,7 +353,7 @@ cdef object _observe(GradNode node, object grads, dict capture_nodes, dict captu
             if not isinstance(hooks, list):
                 raise TypeError(f"{node.name()}: the hooks of output {index} must be a list")
             g = per_output[index]
-            if g is None and not single and not node.runs_user_code:
+            if g is None and not single and not node.op.user_code:
                 g = _zeros_for(node, index)
             if g is not None:
                 per_output[index] = _run_hooks(<list>hooks, g)
@@ -376,15 +379,9 @@ cdef object _call_backward(GradNode node, object grads):
     loop checks each). ``grads`` is the gradient itself for a node with one output,
     else a list."""
     cdef Py_ssize_t n = len(node.next_nodes)
-    if node.released:
-        raise_released(node)
     try:
-        if node.n_outputs == 1 and not node.multi_output:
-            results = node.backward_fn(node, grads)
-        elif node.n_outputs == 1:
-            results = node.backward_fn(node, [grads])
-        else:
-            results = node.backward_fn(node, grads)
+        results = run_rules(node, [grads] if node.n_outputs == 1 and node.op.multi_output
+                            else grads)
     except Exception as exc:
         if anomaly_enabled() and node.creation_stack:
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
@@ -559,7 +556,7 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict captu
         n = len(nexts)
         results = None
         if needed is None or node in needed:
-            if _any_gradient(grads) or node.runs_without_grads:
+            if _any_gradient(grads) or node.op.user_code:
                 results = _call_backward(node, grads)
                 grads = None  # free incoming gradients now: their memory is reused hot
             if not retain_graph:

@@ -1,27 +1,46 @@
 from pylayer._core.tensor cimport Tensor, VersionCounter
 
 
+cdef enum:
+    MAX_KEPT = 8            # values an op's rules may keep
+    MAX_READS = 16          # values one rule may read
+    NEEDS_INPUT_GRAD = -1000000  # the slot a rule reads needs_input_grad from
+
+
+# An op's record (see graph.pyx). Its fields are set once, by __cinit__.
+cdef class Op:
+    cdef readonly str name
+    cdef readonly tuple inputs         # input names, or None: any number (one rule for all)
+    cdef readonly tuple outputs        # output names
+    cdef readonly tuple keeps          # names of the inputs and outputs the rules read
+    cdef readonly tuple attrs          # names of the other values the forward passes
+    cdef readonly object vjp           # one rule per input (a tuple), or one for all
+    cdef readonly object jvp           # forward-mode rule (a slot)
+    cdef readonly bint multi_output    # rules get a list of output gradients
+    cdef readonly bint user_code       # rules run user code, also without gradients
+    cdef bint per_input                # vjp is a tuple of per-input rules
+    cdef bint legacy                   # vjp is an old backward_fn(node, grads) (going)
+    cdef Py_ssize_t n_inputs           # -1: any number
+    cdef Py_ssize_t n_attrs
+    cdef Py_ssize_t n_kept
+    cdef Py_ssize_t _keep_source[MAX_KEPT]  # per kept name: input position, or -1 - output index
+    cdef tuple _reads                  # per rule: where each of its parameters comes from
+
+
 # Every field backward trusts is read-only from Python (nothing a program can
 # assign may crash the process); compiled code sets them when a node is made.
 cdef class GradNode:
-    cdef readonly object backward_fn   # fn(node, grads) -> one gradient (or None) per input
+    cdef readonly Op op                # the record of the op this node is a call of
     cdef readonly tuple next_nodes     # per input: GradNode, leaf Tensor, or None
     cdef readonly tuple next_indices   # per input: which output of the next node
-    cdef readonly object saved         # a SavedTensor, or a tuple of them (None: nothing)
-    cdef readonly object attrs         # what the backward needs besides tensors
+    cdef readonly tuple saved          # per name in op.keeps: SavedTensor or the value
+    cdef readonly object attrs         # per name in op.attrs: the value (a tuple)
     cdef readonly Py_ssize_t n_outputs
-    cdef readonly bint multi_output    # backward_fn gets a tuple of grads
     cdef readonly unsigned long long seq
-    cdef readonly str op_name
     cdef readonly object out_meta      # per output (shape, numpy dtype), for zeros
     cdef readonly dict _output_hooks   # output index -> hooks, retained gradients among them
     cdef readonly bint released
     cdef readonly object creation_stack
-    # Its backward is user code (a PyLayer's): what it returns was visible to the
-    # user, so the engine never writes into it.
-    cdef readonly bint runs_user_code
-    # Run even when no gradient reached it (with zeros or None), as a PyLayer's is.
-    cdef readonly bint runs_without_grads
     # How many edges of other nodes point here: a node used once is reached at most
     # once by a backward pass (besides as a root), which the engine relies on.
     cdef readonly Py_ssize_t uses
@@ -44,11 +63,11 @@ cdef class SavedTensor:
     cdef object _relink(self, Tensor value)
 
 
-cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, object attrs)
+cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs)
 cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=*)
 cdef object innermost_saved_hooks()
-cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,
-                         tuple save=*, bint save_output=*, object attrs=*)
+cpdef Tensor make_output(Op op, object array, tuple inputs, tuple attrs=*)
+cdef object run_rules(GradNode node, object grads)
 cdef bint anomaly_enabled() noexcept
 cdef raise_released(GradNode node)
 

@@ -1,11 +1,18 @@
-"""The graph: what a node is, and how an op records one.
+"""The graph: what an op is (its record, :class:`Op`), what a node is, and how an op
+records one.
 
-Each recorded op gets a GradNode holding its gradient rule, one edge per input
-(the producing node, the leaf itself, or None) and the tensors its rule needs,
-kept as SavedTensors that are version-checked (or packed by this thread's
-innermost saved-tensor hooks). Its sequence number is larger than those of the
-nodes it consumes, the order that ``_engine`` runs backward in.
+An op is declared once, as an ``Op``: its name, the names of its inputs, outputs
+and attributes, what its gradient rules keep (by name), and the rules themselves
+(one vector-Jacobian product per input, with a slot for a forward-mode rule).
+Calling the op records a GradNode holding the record, one edge per input (the
+producing node, the leaf itself, or None), the attribute values, and the kept
+tensors as SavedTensors that are version-checked (or packed by this thread's
+innermost saved-tensor hooks). A node's sequence number is larger than those of
+the nodes it consumes, the order that ``engine`` runs backward in. A rule reads what
+was kept by name: the names of its parameters after the output gradient
+(``lambda g, out: ...``) say which kept values and attributes it receives.
 """
+import inspect
 import traceback
 import weakref
 
@@ -17,8 +24,8 @@ from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode
 
 cnp.import_array()
 
-__all__ = ["GradNode", "SavedTensor", "make_output", "make_outputs", "set_history",
-           "push_saved_tensors_hooks", "pop_saved_tensors_hooks",
+__all__ = ["Op", "GradNode", "SavedTensor", "make_output", "make_outputs",
+           "new_node", "set_history", "push_saved_tensors_hooks", "pop_saved_tensors_hooks",
            "current_saved_tensors_hooks", "save_tensor", "set_anomaly_enabled",
            "is_anomaly_enabled"]
 
@@ -63,6 +70,9 @@ def is_anomaly_enabled():
 # --------------------------------------------------- saved-tensor hooks
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
+cdef extern from "Python.h":
+    object PyObject_Vectorcall(object callable, PyObject **args, size_t nargsf, PyObject *kwnames)
 
 cdef extern from *:
     """
@@ -185,10 +195,11 @@ cdef class SavedTensor:
 
 
 cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
+    """Keep ``t`` for backward, through the innermost saved-tensor hooks if any."""
+    cdef SavedTensor s
     if t is None:
         raise TypeError("save_tensor(): argument 't' must be a Tensor, got None")
-    """Keep ``t`` for backward, through the innermost saved-tensor hooks if any."""
-    cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    s = SavedTensor.__new__(SavedTensor)
     s.output_index = output_index
     s.version = t._version
     if pylayer_saved_hooks != NULL:
@@ -212,6 +223,236 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
     else:
         s.tensor = t
     return s
+
+
+# ------------------------------------------------------------------ records
+cdef str _names_text(tuple names):
+    return ", ".join(names) if names else "nothing"
+
+
+cdef object _parameters(str op_name, object rule, set known):
+    """The names a rule reads, after its first parameter (the output gradient): each
+    must be a kept value, an attribute or ``needs_input_grad``."""
+    try:
+        params = list(inspect.signature(rule).parameters.values())
+    except (TypeError, ValueError):
+        raise TypeError(f"Op({op_name!r}): a rule must be a function whose parameters "
+                        f"name what it reads, got {rule!r}") from None
+    if not params or params[0].kind not in (params[0].POSITIONAL_ONLY,
+                                            params[0].POSITIONAL_OR_KEYWORD):
+        raise TypeError(f"Op({op_name!r}): a rule takes the output gradient first, then the "
+                        f"values it reads by name; {rule!r} takes no gradient")
+    names = []
+    for param in params[1:]:
+        if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD) \
+                or param.name not in known:
+            raise ValueError(f"Op({op_name!r}): rule parameter {param.name!r} is none of what "
+                             f"the op keeps or its attributes ({', '.join(sorted(known))})")
+        names.append(param.name)
+    return tuple(names)
+
+
+@cython.final
+cdef class Op:
+    """The record of an op: its name, its inputs, outputs and attributes, what its
+    gradient rules keep, and the rules. Declared once per op, next to its forward.
+
+    ``inputs``: the names of the inputs, in the order the forward passes them to
+    :func:`make_output` (None: any number, for ops whose one rule handles all).
+    ``outputs``: the names of the outputs (``("out",)`` for one).
+    ``attrs``: the names of the values the forward passes besides tensors (shapes,
+    axes, numbers), in the order it passes them.
+    ``keeps``: the names, among inputs and outputs, of the values the rules read;
+    a kept tensor is saved (version-checked, or packed by saved-tensor hooks), a
+    kept number is kept as it is.
+    ``vjp``: the rules: one per input (None for an input that gets no gradient),
+    each returning that input's gradient; or one rule that returns a tuple with
+    one gradient (or None) per input. A rule takes the output gradient first (for
+    an op with ``multi_output``, a list with one entry, None where none arrived,
+    per output), then, by the names of its parameters, what it reads: kept
+    values, attributes, and ``needs_input_grad`` (per input, whether its
+    gradient is needed).
+    ``jvp``: the forward-mode rule, a slot that nothing reads yet.
+    ``user_code``: the rules run user code (a PyLayer's backward), which also runs
+    when no gradient reached the node.
+
+    >>> import pylayer as paddle
+    >>> from pylayer._core.graph import Op, make_output
+    >>> CUBE = Op("cube", keeps=("x",), vjp=(lambda g, x: g * 3.0 * x * x,))
+    >>> x = paddle.to_tensor([2.0], stop_gradient=False)
+    >>> y = make_output(CUBE, x.numpy() ** 3, (x,))
+    >>> y.backward()
+    >>> x.grad.numpy(), y.grad_fn.name()
+    (array([12.], dtype=float32), 'CubeGradNode')
+    """
+
+    def __cinit__(self, str name not None, inputs=("x",), tuple outputs=("out",),
+                  tuple keeps=(), tuple attrs=(), vjp=None, jvp=None,
+                  bint multi_output=False, bint user_code=False):
+        cdef Py_ssize_t i
+        if inputs is not None and not isinstance(inputs, tuple):
+            raise TypeError(f"Op({name!r}): argument 'inputs' must be a tuple of names or None, "
+                            f"got {type(inputs).__name__}")
+        names = (inputs or ()) + outputs + attrs
+        for item in names:
+            if not isinstance(item, str) or not item.isidentifier():
+                raise ValueError(f"Op({name!r}): every input, output and attribute name must be "
+                                 f"an identifier, got {item!r}")
+        if len(set(names)) != len(names) or "needs_input_grad" in names:
+            raise ValueError(f"Op({name!r}): the names of inputs, outputs and attributes must "
+                             f"differ (and none be 'needs_input_grad'), got {names}")
+        if len(keeps) > MAX_KEPT:
+            raise ValueError(f"Op({name!r}): its rules may keep at most {MAX_KEPT} values, "
+                             f"got {len(keeps)}")
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.keeps = keeps
+        self.attrs = attrs
+        self.multi_output = multi_output
+        self.user_code = user_code
+        self.jvp = jvp
+        self.n_inputs = -1 if inputs is None else len(inputs)
+        self.n_attrs = len(attrs)
+        self.n_kept = len(keeps)
+        slots = {"needs_input_grad": NEEDS_INPUT_GRAD}
+        for i, item in enumerate(keeps):
+            if inputs is not None and item in inputs:
+                self._keep_source[i] = inputs.index(item)
+            elif item in outputs:
+                self._keep_source[i] = -1 - outputs.index(item)
+            else:
+                raise ValueError(f"Op({name!r}): it can keep only its inputs "
+                                 f"({_names_text(inputs or ())}) or outputs "
+                                 f"({_names_text(outputs)}), not {item!r}")
+            slots[item] = i
+        for i, item in enumerate(attrs):
+            slots[item] = -1 - i
+        if isinstance(vjp, tuple):
+            if inputs is None or len(vjp) != len(inputs):
+                raise ValueError(f"Op({name!r}): give one rule (or None) per input "
+                                 f"({_names_text(inputs or ())}), got {len(vjp)}")
+            rules = vjp
+            self.per_input = True
+        elif callable(vjp):
+            rules = (vjp,)
+        else:
+            raise TypeError(f"Op({name!r}): argument 'vjp' must be one rule per input (a "
+                            f"tuple) or one rule for all inputs, got {type(vjp).__name__}")
+        self.vjp = vjp
+        self._reads = tuple([None if rule is None else
+                             tuple([slots[n] for n in _parameters(name, rule, set(slots))])
+                             for rule in rules])
+
+    def __init__(self, name, inputs=("x",), outputs=("out",), keeps=(), attrs=(), vjp=None,
+                 jvp=None, multi_output=False, user_code=False):
+        pass            # __cinit__ set every field, once: a record does not change
+
+    def define_jvp(self, rule):
+        """Give the op its forward-mode rule (once); no other op changes."""
+        if self.jvp is not None:
+            raise ValueError(f"{self.name} already has a forward-mode rule")
+        if not callable(rule):
+            raise TypeError(f"define_jvp(): argument 'rule' must be callable, got "
+                            f"{type(rule).__name__}")
+        self.jvp = rule
+
+    def node_name(self):
+        """The name of the op's nodes: ``TanhGradNode``, or a custom op's full name."""
+        if self.name[:1].isupper():
+            return self.name
+        return "".join(part[:1].upper() + part[1:] for part in self.name.split("_")) + "GradNode"
+
+    def __repr__(self):
+        return (f"Op({self.name!r}, inputs={self.inputs}, outputs={self.outputs}, "
+                f"keeps={self.keeps}, attrs={self.attrs})")
+
+
+cdef object _call_rule(object rule, tuple reads, object g, tuple values, GradNode node):
+    """``rule(g, <what it reads>)``, the values looked up by the slots in ``reads``. The
+    values are borrowed from ``values`` and the node's attributes, which outlive the
+    call; ``needs`` holds the one value made here."""
+    cdef PyObject *args[1 + MAX_READS]
+    cdef Py_ssize_t i, n = len(reads), slot
+    cdef tuple attrs = <tuple?>node.attrs
+    needs = None
+    if n > MAX_READS:
+        raise ValueError(f"{node.name()}: a rule may read at most {MAX_READS} values")
+    args[0] = <PyObject*>g
+    for i in range(n):
+        slot = reads[i]
+        if slot == NEEDS_INPUT_GRAD:
+            needs = node.needs_input_grad
+            args[1 + i] = <PyObject*>needs
+        elif slot >= 0:
+            args[1 + i] = <PyObject*>values[slot]
+        else:
+            args[1 + i] = <PyObject*>attrs[-1 - slot]
+    return PyObject_Vectorcall(rule, args, 1 + n, NULL)
+
+
+cdef object run_rules(GradNode node, object grads):
+    """Run the node's gradient rules: one gradient (or None) per input. ``grads`` is
+    the output's gradient, or a list per output for an op with ``multi_output``."""
+    cdef Op op = node.op
+    cdef Py_ssize_t i, n
+    cdef tuple results, rules, values
+    if node.released:
+        raise_released(node)
+    if op.legacy:
+        return op.vjp(node, grads)
+    values = node.saved_tensors() if node.saved else ()
+    if not op.per_input:
+        return _call_rule(op.vjp, <tuple>op._reads[0], grads, values, node)
+    rules = <tuple>op.vjp
+    n = len(node.next_nodes)
+    if len(rules) != n:
+        raise RuntimeError(f"{node.name()}: {n} inputs but {len(rules)} rules")
+    results = PyTuple_New(n)
+    for i in range(n):
+        rule = rules[i]
+        g = None
+        if rule is not None and node.next_nodes[i] is not None:
+            g = _call_rule(rule, <tuple>op._reads[i], grads, values, node)
+        Py_INCREF(g)
+        PyTuple_SET_ITEM(results, i, g)
+    if op.n_kept and grad_enabled():
+        _link_to_kept_inputs(op, values, results)
+    return results
+
+
+def _link_rule(g, like):
+    return (g,) + tuple([wrap(np.zeros(shape, dtype), True) for shape, dtype in like])
+
+
+# A gradient computed with create_graph=True depends on the inputs its op kept, as
+# in Paddle, where the gradient op consumes them: differentiating it again gives those
+# inputs a gradient (zeros where the formula does not use them), not none.
+cdef Op _LINK = Op("gradient_link", inputs=None, attrs=("like",), vjp=_link_rule)
+
+
+cdef void _link_to_kept_inputs(Op op, tuple values, tuple results) except *:
+    cdef Py_ssize_t i
+    cdef list kept = None
+    cdef Tensor r
+    for i in range(op.n_kept):
+        value = values[i]
+        if (op._keep_source[i] >= 0 and isinstance(value, Tensor)
+                and not (<Tensor>value)._stop_gradient):
+            if kept is None:
+                kept = []
+            kept.append(value)
+    if kept is None:
+        return
+    like = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype) for t in kept])
+    for i in range(len(results)):
+        g = results[i]
+        if isinstance(g, Tensor) and not (<Tensor>g)._stop_gradient:
+            r = wrap((<Tensor>g)._array, False)
+            r._node = new_grad_node(_LINK, (g,) + tuple(kept), (like,))
+            Py_INCREF(r)
+            Py_XDECREF(<PyObject*>g)
+            PyTuple_SET_ITEM(results, i, r)
 
 
 # ------------------------------------------------------------------ nodes
@@ -247,10 +488,6 @@ class AccumulateGrad:
         return "<AccumulateGrad>"
 
 
-def _camel(name):
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
 cdef raise_released(GradNode node):
     raise RuntimeError(
         f"trying to run backward through {node.name()} a second time, but its saved "
@@ -260,13 +497,11 @@ cdef raise_released(GradNode node):
 
 @cython.freelist(64)
 cdef class GradNode:
-    """One recorded op in the graph: what backward runs for it, and where its gradients go."""
+    """One recorded call of an op: its record, where its gradients go, what it kept."""
 
     def name(self):
         """``TanhGradNode`` for built-in ops; custom ops give their full name."""
-        if self.op_name[:1].isupper():
-            return self.op_name
-        return _camel(self.op_name) + "GradNode"
+        return self.op.node_name() if self.op is not None else "GradNode"
 
     def __repr__(self):
         return f"<{self.name()}>"
@@ -287,17 +522,22 @@ cdef class GradNode:
         return tuple(result)
 
     cpdef tuple saved_tensors(self):
-        """Unpack every saved tensor (runs unpack hooks, checks versions)."""
+        """What the node kept, unpacked (runs unpack hooks, checks versions)."""
         cdef Py_ssize_t i, n
         cdef tuple result
         if self.released:
             raise_released(self)
         if self.saved is None:
             return ()
-        if type(self.saved) is SavedTensor:
-            return ((<SavedTensor>self.saved).unpack(self),)
-        return tuple([(<SavedTensor>s).unpack(self) if s is not None else None
-                      for s in <tuple>self.saved])
+        n = len(self.saved)
+        result = PyTuple_New(n)
+        for i in range(n):
+            item = self.saved[i]
+            if isinstance(item, SavedTensor):
+                item = (<SavedTensor>item).unpack(self)
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(result, i, item)
+        return result
 
     def output_hooks(self, Py_ssize_t index):
         """The gradient hooks of output ``index`` (a list backward runs in order)."""
@@ -328,7 +568,7 @@ cdef class GradNode:
 cdef tuple _ZERO_INDICES = tuple([(0,) * n for n in range(5)])
 
 
-cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, object attrs):
+cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs):
     global _next_seq
     cdef GradNode node = GradNode.__new__(GradNode)
     cdef Py_ssize_t n = len(inputs)
@@ -360,8 +600,7 @@ cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, objec
         node.next_indices = <tuple>_ZERO_INDICES[n]
     else:
         node.next_indices = (0,) * n
-    node.backward_fn = backward_fn
-    node.op_name = op_name
+    node.op = op
     node.attrs = attrs
     node.n_outputs = 1
     node.seq = _next_seq
@@ -385,43 +624,163 @@ def needs_grad(*inputs):
     return _needs_grad(inputs)
 
 
-cpdef Tensor make_output(object array, tuple inputs, str op_name, object backward_fn,
-                         tuple save=(), bint save_output=False, object attrs=None):
-    """Wrap an op's result and, when gradients are needed, record its node.
+cdef inline int _check_call(Op op, tuple inputs, tuple attrs) except -1:
+    if op is None or inputs is None or attrs is None:
+        raise TypeError("make_output(): 'op', 'inputs' and 'attrs' must be an Op and tuples")
+    if (op.n_inputs >= 0 and len(inputs) != op.n_inputs) or len(attrs) != op.n_attrs:
+        raise ValueError(f"{op.name}: {len(op.inputs or ())} input(s) "
+                         f"({_names_text(op.inputs or ())}) and {len(op.attrs)} attribute(s) "
+                         f"({_names_text(op.attrs)}) expected, got {len(inputs)} and "
+                         f"{len(attrs)}")
+    return 0
 
-    ``save`` lists input tensors the backward will need; ``save_output``
-    keeps the result too. ``backward_fn(node, grad)`` returns one gradient
-    per entry of ``inputs``.
+
+cdef tuple _keep(Op op, tuple inputs, list outputs):
+    """What the node keeps, in the order of ``op.keeps``: tensors saved, numbers as they are."""
+    cdef Py_ssize_t i, n = op.n_kept
+    cdef Py_ssize_t source
+    cdef tuple kept = PyTuple_New(n)
+    for i in range(n):
+        source = op._keep_source[i]
+        if source >= 0:
+            value = inputs[source]
+            if isinstance(value, Tensor):
+                value = save_tensor(<Tensor>value, -1)
+        else:
+            value = outputs[-1 - source]
+            if isinstance(value, Tensor):
+                value = save_tensor(<Tensor>value, -1 - source)
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(kept, i, value)
+    return kept
+
+
+cpdef Tensor make_output(Op op, object array, tuple inputs, tuple attrs=()):
+    """Wrap an op's result and, when a gradient is needed, record its node: ``inputs``
+    and ``attrs`` in the order its record ``op`` names them.
+
+    >>> import pylayer as paddle
+    >>> from pylayer._core.graph import Op, make_output
+    >>> DOUBLE = Op("double", vjp=(lambda g: g * 2.0,))
+    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
+    >>> make_output(DOUBLE, x.numpy() * 2, (x,)).grad_fn
+    <DoubleGradNode>
     """
     cdef Tensor out
     cdef GradNode node
+    _check_call(op, inputs, attrs)
     if not cnp.PyArray_Check(array):
         array = np.asarray(array)  # numpy reductions may hand back scalars
     if not _needs_grad(inputs):
         return wrap(array, True)
     out = wrap(array, False)
-    node = new_grad_node(inputs, op_name, backward_fn, attrs)
-    if save_output and not save:
-        node.saved = save_tensor(out, 0)   # one saved tensor: no tuple around it
-    elif save or save_output:
-        saved = [save_tensor(<Tensor?>t) for t in save]
-        if save_output:
-            saved.append(save_tensor(out, 0))
-        node.saved = tuple(saved)
+    node = new_grad_node(op, inputs, attrs)
+    if op.keeps:
+        node.saved = _keep(op, inputs, [out])
     out._node = node
     return out
 
 
-def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple save=(),
-                 object attrs=None, tuple non_differentiable=()):
-    """Like make_output for an op with several outputs; backward_fn gets a tuple of grads."""
+def make_outputs(Op op not None, arrays, tuple inputs, tuple attrs=(),
+                 tuple non_differentiable=()):
+    """Like make_output for an op with several outputs (its record has ``multi_output``):
+    one Tensor per array; the outputs at the indices ``non_differentiable`` get no
+    gradient."""
+    cdef GradNode node
+    cdef Tensor t
+    cdef Py_ssize_t i
+    _check_call(op, inputs, attrs)
+    arrays = [a if cnp.PyArray_Check(a) else np.asarray(a) for a in arrays]
+    if not _needs_grad(inputs):
+        return [wrap(a, True) for a in arrays]
+    node = new_grad_node(op, inputs, attrs)
+    node.n_outputs = len(arrays)
+    node.out_meta = tuple([(a.shape, a.dtype) for a in arrays])
+    outs = []
+    for i, a in enumerate(arrays):
+        t = wrap(a, i in non_differentiable)
+        if i not in non_differentiable:
+            t._node = node
+            t._out_index = i
+        outs.append(t)
+    if op.keeps:
+        node.saved = _keep(op, inputs, outs)
+    return outs
+
+
+def new_node(Op op not None, tuple inputs, tuple attrs=(), Py_ssize_t n_outputs=1,
+             GradNode edges_first_from=None):
+    """A node for ops that attach their outputs themselves (a PyLayer's, with
+    :func:`set_history`). ``edges_first_from`` puts that node's edges before the ones
+    of ``inputs`` (its rule returns gradients for both)."""
+    cdef GradNode node
+    if n_outputs < 1:
+        raise ValueError(f"new_node(): argument 'n_outputs' must be at least 1, got {n_outputs}")
+    _check_call(op, inputs, attrs)
+    node = new_grad_node(op, inputs, attrs)
+    node.n_outputs = n_outputs
+    if edges_first_from is not None:
+        for edge in edges_first_from.next_nodes:
+            if isinstance(edge, GradNode):
+                (<GradNode>edge).uses += 1
+        node.next_nodes = edges_first_from.next_nodes + node.next_nodes
+        node.next_indices = edges_first_from.next_indices + node.next_indices
+    return node
+
+
+# -------------------------------------------------- the old way to record (going)
+cdef dict _legacy_ops = {}
+
+
+def _placeholder_rule(g):
+    return g
+
+
+cdef Op _legacy_op(str op_name, object backward_fn, bint multi_output):
+    cdef Op op
+    key = (op_name, backward_fn, multi_output)
+    found = _legacy_ops.get(key)
+    if found is not None:
+        return <Op>found
+    op = Op(op_name, inputs=None, vjp=_placeholder_rule, multi_output=multi_output)
+    op.vjp = backward_fn
+    op.legacy = True
+    _legacy_ops[key] = op
+    return op
+
+
+def make_output_legacy(object array, tuple inputs, str op_name, object backward_fn,
+                       tuple save=(), bint save_output=False, object attrs=None):
+    """The previous recording call, for the ops not yet declared as records: the node
+    keeps ``save`` (and the output) and ``attrs``, and ``backward_fn(node, grads)``
+    returns one gradient per input."""
+    cdef Tensor out
+    cdef GradNode node
+    if not cnp.PyArray_Check(array):
+        array = np.asarray(array)
+    if not _needs_grad(inputs):
+        return wrap(array, True)
+    out = wrap(array, False)
+    node = new_grad_node(_legacy_op(op_name, backward_fn, False), inputs, ())
+    node.attrs = attrs
+    saved = [save_tensor(<Tensor?>t) for t in save]
+    if save_output:
+        saved.append(save_tensor(out, 0))
+    node.saved = tuple(saved) if saved else None
+    out._node = node
+    return out
+
+
+def make_outputs_legacy(arrays, tuple inputs, str op_name, object backward_fn, tuple save=(),
+                        object attrs=None, tuple non_differentiable=()):
+    """make_output_legacy for an op with several outputs."""
     cdef GradNode node
     cdef Tensor t
     arrays = [a if cnp.PyArray_Check(a) else np.asarray(a) for a in arrays]
     if not _needs_grad(inputs):
         return [wrap(a, True) for a in arrays]
-    node = new_grad_node(inputs, op_name, backward_fn, attrs)
-    node.multi_output = True
+    node = new_grad_node(_legacy_op(op_name, backward_fn, True), inputs, ())
+    node.attrs = attrs
     node.n_outputs = len(arrays)
     node.out_meta = tuple((a.shape, a.dtype) for a in arrays)
     if save:
@@ -457,25 +816,3 @@ def attach_node(GradNode node not None, Tensor t not None, Py_ssize_t index):
     """Make ``t`` output ``index`` of ``node``, needing a gradient."""
     set_history(t, node, index)
     t._stop_gradient = False
-
-
-def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_outputs=1,
-             bint multi_output=True, GradNode edges_first_from=None):
-    """A bare node for custom ops (PyLayer) that attach outputs themselves.
-
-    Its backward is user code. ``edges_first_from`` puts that node's edges
-    before the ones of ``inputs`` (its backward returns gradients for both).
-    """
-    if n_outputs < 1:
-        raise ValueError(f"new_node(): argument 'n_outputs' must be at least 1, got {n_outputs}")
-    cdef GradNode node = new_grad_node(inputs, op_name, backward_fn, attrs)
-    node.n_outputs = n_outputs
-    node.multi_output = multi_output
-    node.runs_user_code = True
-    if edges_first_from is not None:
-        for edge in edges_first_from.next_nodes:
-            if isinstance(edge, GradNode):
-                (<GradNode>edge).uses += 1
-        node.next_nodes = edges_first_from.next_nodes + node.next_nodes
-        node.next_indices = edges_first_from.next_indices + node.next_indices
-    return node

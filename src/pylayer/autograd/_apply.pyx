@@ -22,7 +22,7 @@ from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 from pylayer.ops._reduction import unbroadcast
 from pylayer.ops._shape import cast, reshape
 from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
-from pylayer._core.graph cimport (GradNode, SavedTensor, innermost_saved_hooks, new_grad_node,
+from pylayer._core.graph cimport (GradNode, Op, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)
 from pylayer._core.tensor cimport Tensor, grad_enabled, has_shape, set_grad_mode, wrap
 from pylayer.ops.dispatch cimport is_variable, record
@@ -31,7 +31,7 @@ cdef extern from "Python.h":
     # value NULL deletes the attribute.
     int PyObject_GenericSetAttr(object obj, object name, PyObject *value) except -1
 
-__all__ = ["ContextBase", "apply", "node_backward", "node_of", "unpack_saved", "save",
+__all__ = ["ContextBase", "apply", "layer_vjp", "node_of", "unpack_saved", "save",
            "mark", "set_flag", "needs_input_grad", "tensor_attribute"]
 
 
@@ -98,8 +98,8 @@ cdef class ContextBase:
 
     cdef str node_name(self):
         """``GradNodePyLayer_<layer>``, the name errors use."""
-        name = getattr(self._layer, "_node_op_name", None)
-        return name if isinstance(name, str) else "GradNodePyLayer_PyLayer"
+        op = getattr(self._layer, "_op", None)
+        return op.name if isinstance(op, Op) else "GradNodePyLayer_PyLayer"
 
 
 # --------------------------------------------- what PyLayerContext's methods change
@@ -308,11 +308,8 @@ cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
                                   for t in tensors])
         if ctx._tensor_attrs is not None:
             _hold_outputs_weakly(ctx, tensors, skipped)
-        node = new_grad_node(inputs, cls._node_op_name, node_backward, ctx)
+        node = new_grad_node(<Op?>cls._op, inputs, (ctx,))
         node.n_outputs = n
-        node.multi_output = n > 1
-        node.runs_user_code = True
-        node.runs_without_grads = True     # its backward may have effects users rely on
         ctx._node_ref = PyWeakref_NewRef(node, None)
         ctx._input_shapes = tuple([(<Tensor>t)._array.shape for t in inputs])
         for t in in_place:
@@ -566,8 +563,9 @@ cdef object _unpack(item, GradNode node):
 
 
 # ----------------------------------------------------------------- backward
-def node_backward(GradNode node not None, grads):
-    """backward_fn of a PyLayer node: one gradient (or None) per input tensor.
+def layer_vjp(grads, ctx):
+    """The gradient rule of every PyLayer's record: runs the layer's ``backward`` with the
+    node's context ``ctx`` and returns one gradient (or None) per input tensor.
 
     ``grads`` is the gradient of the output for a node with one output, and the
     list of the outputs' gradients (None where none arrived) otherwise.
@@ -581,16 +579,19 @@ def node_backward(GradNode node not None, grads):
     ...     def backward(ctx, dy):
     ...         return dy * 2
     >>> y = Double.apply(paddle.to_tensor([1.0], stop_gradient=False))
-    >>> y.grad_fn.backward_fn is node_backward
-    True
+    >>> y.grad_fn.op.vjp is layer_vjp, y.grad_fn.name()
+    (True, 'GradNodePyLayer_Double')
     """
-    cdef ContextBase ctx
+    if not isinstance(ctx, ContextBase):
+        raise TypeError(f"layer_vjp(): argument 'ctx' must be the context of a PyLayer node, "
+                        f"got {type(ctx).__name__}")
+    return _layer_backward(grads, <ContextBase>ctx)
+
+
+cdef object _layer_backward(grads, ContextBase ctx):
     cdef Py_ssize_t k, n
     cdef bint arrived
     cdef tuple incoming
-    if not isinstance(node.attrs, ContextBase):
-        raise TypeError(f"node_backward(): {node.name()} is not a PyLayer node")
-    ctx = <ContextBase>node.attrs
     n = len(ctx._output_meta)
     cls = ctx._layer
     if n == 1:
@@ -598,7 +599,7 @@ def node_backward(GradNode node not None, grads):
         incoming = None
         g = _incoming_grad(ctx, 0, grads)
     elif not isinstance(grads, list) or len(<list>grads) != n:
-        raise TypeError(f"node_backward(): {node.name()} needs a list of {n} output gradients")
+        raise TypeError(f"layer_vjp(): {ctx.node_name()} needs a list of {n} output gradients")
     else:
         arrived = False
         incoming = PyTuple_New(n)
@@ -617,15 +618,15 @@ def node_backward(GradNode node not None, grads):
             result = cls.backward(ctx, *[incoming[s] if isinstance(s, int) else
                                          [incoming[k] for k in s] for s in ctx._output_slots])
     except Exception as exc:
-        renamed = _name_the_layer(exc, node.name())
+        renamed = _name_the_layer(exc, ctx.node_name())
         if renamed is exc:
             raise
         raise renamed from exc
     if result is None and arrived and True in ctx._needs:
-        warnings.warn(f"{node.name()}: backward returned None although gradients reached it, "
-                      f"so no gradient reaches its inputs; if that is meant, return (None,) "
-                      f"(did backward forget its 'return'?)", stacklevel=2)
-    return _input_grads(ctx, node, result)
+        warnings.warn(f"{ctx.node_name()}: backward returned None although gradients reached "
+                      f"it, so no gradient reaches its inputs; if that is meant, return "
+                      f"(None,) (did backward forget its 'return'?)", stacklevel=2)
+    return _input_grads(ctx, result)
 
 
 cdef object _incoming_grad(ContextBase ctx, Py_ssize_t k, object g):
@@ -662,7 +663,7 @@ cdef object _name_the_layer(exc, name):
     return RuntimeError(f"{prefix}: {type(exc).__name__}: {exc}")
 
 
-cdef object _input_grads(ContextBase ctx, GradNode node, result):
+cdef object _input_grads(ContextBase ctx, result):
     """Check what the user's backward returned and spread it over the node's inputs:
     one gradient (or None) per flat input."""
     cdef Py_ssize_t i, n_slots = len(ctx._needs)
@@ -673,21 +674,21 @@ cdef object _input_grads(ContextBase ctx, GradNode node, result):
     if not isinstance(result, tuple) and isinstance(result, list) and n_slots > 1 and (
             ctx._spans is None or not isinstance(ctx._spans[0], list)):
         raise ValueError(
-            f"{node.name()}: backward returned a list of {len(result)}, but forward has "
+            f"{ctx.node_name()}: backward returned a list of {len(result)}, but forward has "
             f"{n_slots} Tensor inputs: return a tuple with one gradient (or None) per "
             f"input (only a tuple is unpacked; a list is the gradient of one list input)")
     if n_values > n_slots:
         raise ValueError(
-            f"{node.name()}: backward returned {n_values} gradients, but forward has "
+            f"{ctx.node_name()}: backward returned {n_values} gradients, but forward has "
             f"{n_slots} Tensor input(s); the number of gradients should be {n_slots}, "
             f"but received {n_values}")
-    flat = [None] * len(node.next_nodes)
+    flat = [None] * len(ctx._input_shapes)
     for i in range(n_slots):
         needs = ctx._needs[i]
         if i >= n_values:
             if needs:
                 raise ValueError(
-                    f"{node.name()}: backward returned no gradient at position {i}, but that "
+                    f"{ctx.node_name()}: backward returned no gradient at position {i}, but that "
                     f"input of forward needs one (stop_gradient=False); return a Tensor (or "
                     f"None for no gradient) at position {i}")
             continue
@@ -696,40 +697,40 @@ cdef object _input_grads(ContextBase ctx, GradNode node, result):
             continue
         if not needs:
             raise ValueError(
-                f"{node.name()}: backward must return None at position {i}, because that "
+                f"{ctx.node_name()}: backward must return None at position {i}, because that "
                 f"input of forward has stop_gradient=True, but it returned "
                 f"{type(value).__name__}")
         span = i if ctx._spans is None else ctx._spans[i]
         if isinstance(span, int):
-            flat[span] = _checked(value, ctx._input_shapes[span], node, i, -1)
+            flat[span] = _checked(value, ctx._input_shapes[span], ctx, i, -1)
             continue
         if not isinstance(value, (list, tuple)) or len(value) != len(span):
             got = (f"{type(value).__name__} of length {len(value)}"
                    if isinstance(value, (list, tuple)) else type(value).__name__)
             raise ValueError(
-                f"{node.name()}: input {i} of forward is a list of {len(span)} Tensors, so "
+                f"{ctx.node_name()}: input {i} of forward is a list of {len(span)} Tensors, so "
                 f"backward must return a list of {len(span)} gradients (or None) at position "
                 f"{i}, but it returned {got}")
         for j, (k, item) in enumerate(zip(span, value)):
             if item is not None:
-                flat[k] = _checked(item, ctx._input_shapes[k], node, i, j)
+                flat[k] = _checked(item, ctx._input_shapes[k], ctx, i, j)
     return flat
 
 
-cdef object _checked(value, tuple shape, GradNode node, Py_ssize_t position, Py_ssize_t item):
+cdef object _checked(value, tuple shape, ContextBase ctx, Py_ssize_t position, Py_ssize_t item):
     """A gradient shaped like its input: one that differs only by size-1 dimensions is
     reshaped, one the input broadcasts to is summed down; anything else is an error."""
     if isinstance(value, Tensor) and has_shape((<Tensor>value)._array, shape):
         return value
     where = f"position {position}" + (f", item {item}" if item >= 0 else "")
     if not isinstance(value, Tensor):
-        raise ValueError(f"{node.name()}: backward must return a Tensor or None at {where}, "
+        raise ValueError(f"{ctx.node_name()}: backward must return a Tensor or None at {where}, "
                          f"but it returned {type(value).__name__}")
     got = (<Tensor>value)._array.shape
     if [d for d in got if d != 1] == [d for d in shape if d != 1]:
         return reshape(value, list(shape))
     if len(got) >= len(shape) and all(s in (1, g) for s, g in zip(shape[::-1], got[::-1])):
         return unbroadcast(value, shape)
-    raise ValueError(f"{node.name()}: backward returned a gradient of shape {list(got)} at "
+    raise ValueError(f"{ctx.node_name()}: backward returned a gradient of shape {list(got)} at "
                      f"{where}, but that input of forward has shape {list(shape)}; a gradient "
                      f"may differ from it only by size-1 dimensions, or broadcast from it")

@@ -10,7 +10,7 @@ freed as soon as nothing refers to it.
 """
 import functools
 
-from pylayer._core.graph import attach_node, new_node
+from pylayer._core.graph import Op, attach_node, new_node
 from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.autograd import _apply
 from pylayer.autograd._apply import ContextBase, node_of, unpack_saved
@@ -257,6 +257,13 @@ _PYTORCH_ONLY = {
 
 
 # ------------------------------------------------------------------ PyLayer
+def _layer_op(name):
+    """The record of a PyLayer's nodes: any number of inputs, the context as its one
+    attribute, and one rule for all inputs, which runs the layer's backward."""
+    return Op(f"GradNodePyLayer_{name}", inputs=None, attrs=("ctx",), vjp=_apply.layer_vjp,
+              user_code=True)
+
+
 class PyLayer:
     """Base class of custom operators whose forward and backward are written in Python.
 
@@ -291,7 +298,7 @@ class PyLayer:
         cls._context_class = type(f"{cls.__name__}Context", (PyLayerContext,),
                                   {"_forward_cls": cls, "__module__": cls.__module__,
                                    "__qualname__": f"{cls.__qualname__}Context"})
-        cls._node_op_name = f"GradNodePyLayer_{cls.__name__}"
+        cls._op = _layer_op(cls.__name__)
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -346,7 +353,7 @@ class PyLayer:
 
 
 PyLayer._context_class = PyLayerContext
-PyLayer._node_op_name = "GradNodePyLayer_PyLayer"
+PyLayer._op = _layer_op("PyLayer")
 
 Function = PyLayer
 
@@ -414,7 +421,7 @@ def _guard_second_order(node, grads, result):
     incoming = [t for g in grads for t in _tensors_in(g)]
     name = node.name()
 
-    def refuse(guard, second_grads):
+    def refuse(second_grads):
         raise RuntimeError(
             f"{name}: its backward is decorated with once_differentiable, so it cannot be "
             f"differentiated a second time (a gradient computed with create_graph=True was "
@@ -423,8 +430,8 @@ def _guard_second_order(node, grads, result):
 
     values = list(result) if isinstance(result, tuple) else [result]
     count = sum(len(_tensors_in(v)) for v in values)
-    guard = new_node(tuple(incoming), f"OnceDifferentiable_{name}", refuse, n_outputs=count,
-                     edges_first_from=node)
+    guard = new_node(Op(f"OnceDifferentiable_{name}", inputs=None, vjp=refuse,
+                        multi_output=True), tuple(incoming), (), count, node)
     if all(edge is None for edge in guard.next_nodes):
         return result
     counter = iter(range(count))

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from pylayer._kernels import loops as _kernels
-from pylayer._core.graph import make_output
+from pylayer._core.graph import make_output_legacy
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer.ops import _elementwise, creation
 from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check_int,
@@ -68,7 +68,7 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     negative_slope = check_number(negative_slope, "leaky_relu", "negative_slope")
     a = x.numpy()
     out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
-    return make_output(out, (x,), "leaky_relu", _leaky_relu_bw, save=(x,),
+    return make_output_legacy(out, (x,), "leaky_relu", _leaky_relu_bw, save=(x,),
                        attrs=float(negative_slope))
 
 
@@ -96,7 +96,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     if low > high:
         raise ValueError(f"hardtanh(): argument 'min' ({low}) must not exceed 'max' ({high})")
     a = x.numpy()
-    return make_output(np.clip(a, low, high).astype(a.dtype, copy=False), (x,), "hardtanh",
+    return make_output_legacy(np.clip(a, low, high).astype(a.dtype, copy=False), (x,), "hardtanh",
                        _hardtanh_bw, save=(x,), attrs=(low, high))
 
 
@@ -138,7 +138,7 @@ def gelu(x, approximate=False, name=None):
         out = 0.5 * a * (1.0 + np.tanh(_TANH_SCALE * (a + _TANH_CUBIC * a ** 3)))
     else:
         out = 0.5 * a * (1.0 + erf(make_tensor(a * _SQRT_HALF)).numpy())
-    return make_output(out.astype(a.dtype, copy=False), (x,), "gelu", _gelu_bw, save=(x,),
+    return make_output_legacy(out.astype(a.dtype, copy=False), (x,), "gelu", _gelu_bw, save=(x,),
                        attrs=bool(approximate))
 
 
@@ -173,7 +173,7 @@ def softmax(x, axis=-1, dtype=None, name=None):
     x, axis = _softmax_input(x, axis, dtype, "softmax")
     e = np.exp(_shifted(x.numpy(), axis))
     out = e / np.sum(e, axis=axis, keepdims=True)
-    return make_output(out, (x,), "softmax", _softmax_bw, save_output=True, attrs=axis)
+    return make_output_legacy(out, (x,), "softmax", _softmax_bw, save_output=True, attrs=axis)
 
 
 def _log_softmax_bw(node, g):
@@ -195,7 +195,7 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
     # An empty axis sums to 0, whose log (-inf) meets no element of the empty result.
     with np.errstate(divide="ignore"):
         out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-    return make_output(out, (x,), "log_softmax", _log_softmax_bw, save_output=True, attrs=axis)
+    return make_output_legacy(out, (x,), "log_softmax", _log_softmax_bw, save_output=True, attrs=axis)
 
 
 # ---------------------------------------------------------------- dropout
@@ -246,7 +246,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     keep = creation.get_rng().random(shape) >= p
     scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1 else 1.0
     mask = (keep * scale).astype(a.dtype)
-    return make_output(a * mask, (x,), "dropout", _dropout_bw, save=(make_tensor(mask),))
+    return make_output_legacy(a * mask, (x,), "dropout", _dropout_bw, save=(make_tensor(mask),))
 
 
 # ----------------------------------------------------------------- losses
@@ -449,7 +449,7 @@ def _softmax_cross_entropy(input, label, axis, ignore_index, reduction):
                 out = out / count
                 weights = weights / count
     out = np.asarray(out, dtype=a.dtype)
-    return make_output(out, (input,), "softmax_cross_entropy", _softmax_cross_entropy_bw,
+    return make_output_legacy(out, (input,), "softmax_cross_entropy", _softmax_cross_entropy_bw,
                        save=(input,), attrs=(axis, lab, kept, weights, probs, ignore_index))
 
 

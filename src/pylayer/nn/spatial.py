@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from pylayer._core.graph import make_output
+from pylayer._core.graph import make_output_legacy
 from pylayer._core.tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
@@ -120,7 +120,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if mode == "constant":
         out = np.pad(a, widths, constant_values=np.asarray(value, a.dtype))
         crop = tuple(slice(before, before + size) for (before, _), size in zip(widths, a.shape))
-        return make_output(out, (x,), "pad", _pad_constant_bw, attrs=crop)
+        return make_output_legacy(out, (x,), "pad", _pad_constant_bw, attrs=crop)
     for axis, (before, after) in enumerate(widths):
         if before or after:
             if a.shape[axis] == 0:

@@ -16,14 +16,14 @@ import numpy as np
 cimport numpy as cnp
 
 from pylayer._core.buffers cimport buffer_like
-from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.graph cimport Op, make_output
 from pylayer._kernels.loops cimport (check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
 from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic
 from pylayer.ops._operands cimport (data_of, empty_like, float32_unless_float64, fusable,
-                                    is_float_array, is_single, kernel_ready, number_attrs,
-                                    operand, same_layout, saved_operands, shape_of, tensor_arg)
+                                    is_float_array, is_single, kernel_ready, operand, same_layout,
+                                    shape_of, tensor_arg)
 from pylayer.ops._reduction cimport unbroadcast, unbroadcast_like
 from pylayer.ops._shape import cast
 
@@ -100,9 +100,8 @@ cdef inline object _unary(object ufunc, object a):
 
 
 # ------------------------------------------------------------ arithmetic
-def _add_bw(GradNode node not None, g):
-    sx, sy = node.attrs
-    return (unbroadcast(g, sx), unbroadcast(g, sy))
+ADD = Op("add", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
+         vjp=(lambda g, x_shape: unbroadcast(g, x_shape), lambda g, y_shape: unbroadcast(g, y_shape)))
 
 
 def add(x, y, name=None):
@@ -119,12 +118,12 @@ cdef object _add(object x, object y):
     xa = operand(x, "add", "x", 1)
     ya = operand(y, "add", "y", 2)
     out = _arith_array(0, "add", xa, ya)
-    return make_output(out, (x, y), "add", _add_bw, (), False, (shape_of(x), shape_of(y)))
+    return make_output(ADD, out, (x, y), (shape_of(x), shape_of(y)))
 
 
-def _sub_bw(GradNode node not None, g):
-    sx, sy = node.attrs
-    return (unbroadcast(g, sx), unbroadcast(neg(g), sy))
+SUBTRACT = Op("subtract", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
+              vjp=(lambda g, x_shape: unbroadcast(g, x_shape),
+                   lambda g, y_shape: unbroadcast(neg(g), y_shape)))
 
 
 def subtract(x, y, name=None):
@@ -141,19 +140,17 @@ cdef object _subtract(object x, object y):
     xa = operand(x, "subtract", "x", 1)
     ya = operand(y, "subtract", "y", 2)
     out = _arith_array(1, "subtract", xa, ya)
-    return make_output(out, (x, y), "subtract", _sub_bw, (), False, (shape_of(x), shape_of(y)))
+    return make_output(SUBTRACT, out, (x, y), (shape_of(x), shape_of(y)))
 
 
-def _mul_bw(GradNode node not None, g):
-    x, y = saved_operands(node)
-    gx = unbroadcast_like(multiply(g, y), x) if node.needs_input_grad[0] else None
-    gy = unbroadcast_like(multiply(g, x), y) if node.needs_input_grad[1] else None
-    return (gx, gy)
+MULTIPLY = Op("multiply", inputs=("x", "y"), keeps=("x", "y"),
+              vjp=(lambda g, y, x: unbroadcast_like(multiply(g, y), x),
+                   lambda g, x, y: unbroadcast_like(multiply(g, x), y)))
 
-
-def _mul_number_bw(GradNode node not None, g):
-    number, tensor_first = node.attrs
-    return (multiply(g, number), None) if tensor_first else (None, multiply(g, number))
+# A tensor times a number (on either side): a scale, which keeps no tensor.
+MULTIPLY_BY_NUMBER = Op("multiply", inputs=("x", "y"), attrs=("factor",),
+                        vjp=(lambda g, factor: multiply(g, factor),
+                             lambda g, factor: multiply(g, factor)))
 
 
 def multiply(x, y, name=None):
@@ -171,24 +168,19 @@ cdef object _multiply(object x, object y):
     ya = operand(y, "multiply", "y", 2)
     out = _arith_array(2, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
-        return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
-    # Times a number: a scale, which needs no saved tensor.
-    if isinstance(x, Tensor):
-        return make_output(out, (x, y), "multiply", _mul_number_bw, (), False, (ya, True))
-    return make_output(out, (x, y), "multiply", _mul_number_bw, (), False, (xa, False))
+        return make_output(MULTIPLY, out, (x, y))
+    return make_output(MULTIPLY_BY_NUMBER, out, (x, y), (ya if isinstance(x, Tensor) else xa,))
 
 
-def _div_bw(GradNode node not None, g):
-    x, y = saved_operands(node)
-    gx = unbroadcast_like(divide(g, y), x) if node.needs_input_grad[0] else None
-    gy = None
-    if node.needs_input_grad[1]:
-        gy = unbroadcast_like(neg(divide(multiply(g, x), multiply(y, y))), y)
-    return (gx, gy)
+# x / y with y a tensor (x a tensor or a number, kept as it is).
+DIVIDE = Op("divide", inputs=("x", "y"), keeps=("x", "y"),
+            vjp=(lambda g, y, x: unbroadcast_like(divide(g, y), x),
+                 lambda g, x, y: unbroadcast_like(neg(divide(multiply(g, x),
+                                                          multiply(y, y))), y)))
 
-
-def _div_number_bw(GradNode node not None, g):
-    return (divide(g, node.attrs), None)
+# A tensor divided by a number: a scale, which keeps no tensor.
+DIVIDE_BY_NUMBER = Op("divide", inputs=("x", "y"), attrs=("divisor",),
+                      vjp=(lambda g, divisor: divide(g, divisor), None))
 
 
 def divide(x, y, name=None):
@@ -206,13 +198,11 @@ cdef object _divide(object x, object y):
     ya = operand(y, "divide", "y", 2)
     out = _arith_array(3, "divide", xa, ya)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
-        return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
-    tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
-    return make_output(out, (x, y), "divide", _div_bw, tensors, False, number_attrs(x, y))
+        return make_output(DIVIDE_BY_NUMBER, out, (x, y), (ya,))
+    return make_output(DIVIDE, out, (x, y))
 
 
-def _neg_bw(GradNode node not None, g):
-    return (neg(g),)
+NEG = Op("neg", vjp=(lambda g: neg(g),))
 
 
 def neg(x, name=None):
@@ -223,11 +213,10 @@ def neg(x, name=None):
     array([-1.,  2.], dtype=float32)
     """
     x = tensor_arg(x, "neg", "x", 1)
-    return make_output(_unary(np.negative, (<Tensor>x)._array), (x,), "neg", _neg_bw)
+    return make_output(NEG, _unary(np.negative, (<Tensor>x)._array), (x,))
 
 
-def _scale_bw(GradNode node not None, g):
-    return (scale(g, node.attrs),)
+SCALE = Op("scale", attrs=("factor",), vjp=(lambda g, factor: scale(g, factor),))
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
@@ -263,7 +252,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         out = out + bias
     if out.dtype != a.dtype and a.dtype.kind == "f":
         out = out.astype(a.dtype)
-    return make_output(out, (x,), "scale", _scale_bw, (), False, scale)
+    return make_output(SCALE, out, (x,), (scale,))
 
 
 # ------------------------------------------------------------ unary math
@@ -358,8 +347,7 @@ cdef object _grad_kernel(int which, object y, object g):
     return out
 
 
-def _tanh_bw(GradNode node not None, g):
-    return (tanh_grad(node.saved_tensors()[0], g),)
+TANH = Op("tanh", keeps=("out",), vjp=(lambda g, out: tanh_grad(out, g),))
 
 
 def tanh(x, name=None):
@@ -370,14 +358,12 @@ def tanh(x, name=None):
     array([0.], dtype=float32)
     """
     x = float_tensor(x, "tanh", "x", 1, True)
-    return make_output(_unary(_np_tanh, (<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True)
+    return make_output(TANH, _unary(_np_tanh, (<Tensor>x)._array), (x,))
 
 
-def _tanh_grad_bw(GradNode node not None, gg):
-    y, g = node.saved_tensors()
-    gy = multiply(multiply(gg, g), multiply(y, -2.0)) if node.needs_input_grad[0] else None
-    gdy = tanh_grad(y, gg) if node.needs_input_grad[1] else None
-    return (gy, gdy)
+TANH_GRAD = Op("tanh_grad", inputs=("y", "dy"), keeps=("y", "dy"),
+               vjp=(lambda gg, dy, y: multiply(multiply(gg, dy), multiply(y, -2.0)),
+                    lambda gg, y: tanh_grad(y, gg)))
 
 
 def tanh_grad(y, dy):
@@ -388,11 +374,10 @@ def tanh_grad(y, dy):
         out = _grad_kernel(0, ya, ga)
     else:
         out = ga * (1 - ya * ya)
-    return make_output(out, (y, dy), "tanh_grad", _tanh_grad_bw, (y, dy))
+    return make_output(TANH_GRAD, out, (y, dy))
 
 
-def _exp_bw(GradNode node not None, g):
-    return (multiply(g, node.saved_tensors()[0]),)
+EXP = Op("exp", keeps=("out",), vjp=(lambda g, out: multiply(g, out),))
 
 
 def exp(x, name=None):
@@ -405,11 +390,10 @@ def exp(x, name=None):
     x = float_tensor(x, "exp", "x", 1, True)
     with np.errstate(over="ignore"):
         out = _unary(np.exp, (<Tensor>x)._array)
-    return make_output(out, (x,), "exp", _exp_bw, (), True)
+    return make_output(EXP, out, (x,))
 
 
-def _log_bw(GradNode node not None, g):
-    return (divide(g, node.saved_tensors()[0]),)
+LOG = Op("log", keeps=("x",), vjp=(lambda g, x: divide(g, x),))
 
 
 def log(x, name=None):
@@ -422,11 +406,10 @@ def log(x, name=None):
     x = float_tensor(x, "log", "x", 1, True)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = _unary(np.log, (<Tensor>x)._array)
-    return make_output(out, (x,), "log", _log_bw, (x,))
+    return make_output(LOG, out, (x,))
 
 
-def _sigmoid_bw(GradNode node not None, g):
-    return (sigmoid_grad(node.saved_tensors()[0], g),)
+SIGMOID = Op("sigmoid", keeps=("out",), vjp=(lambda g, out: sigmoid_grad(out, g),))
 
 
 def sigmoid(x, name=None):
@@ -443,16 +426,13 @@ def sigmoid(x, name=None):
     else:
         with np.errstate(over="ignore"):
             out = np.asarray(1 / (1 + np.exp(-a)), dtype=a.dtype)
-    return make_output(out, (x,), "sigmoid", _sigmoid_bw, (), True)
+    return make_output(SIGMOID, out, (x,))
 
 
-def _sigmoid_grad_bw(GradNode node not None, gg):
-    y, g = node.saved_tensors()
-    gy = None
-    if node.needs_input_grad[0]:
-        gy = multiply(multiply(gg, g), subtract(1.0, multiply(y, 2.0)))
-    gdy = sigmoid_grad(y, gg) if node.needs_input_grad[1] else None
-    return (gy, gdy)
+SIGMOID_GRAD = Op("sigmoid_grad", inputs=("y", "dy"), keeps=("y", "dy"),
+                  vjp=(lambda gg, dy, y: multiply(multiply(gg, dy),
+                                              subtract(1.0, multiply(y, 2.0))),
+                       lambda gg, y: sigmoid_grad(y, gg)))
 
 
 def sigmoid_grad(y, dy):
@@ -463,11 +443,10 @@ def sigmoid_grad(y, dy):
         out = _grad_kernel(1, ya, ga)
     else:
         out = ga * ya * (1 - ya)
-    return make_output(out, (y, dy), "sigmoid_grad", _sigmoid_grad_bw, (y, dy))
+    return make_output(SIGMOID_GRAD, out, (y, dy))
 
 
-def _relu_bw(GradNode node not None, g):
-    return (relu_grad(node.saved_tensors()[0], g),)
+RELU = Op("relu", keeps=("out",), vjp=(lambda g, out: relu_grad(out, g),))
 
 
 def relu(x, name=None):
@@ -479,11 +458,11 @@ def relu(x, name=None):
     """
     x = tensor_arg(x, "relu", "x", 1)
     a = (<Tensor>x)._array
-    return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True)
+    return make_output(RELU, np.maximum(a, 0).astype(a.dtype, copy=False), (x,))
 
 
-def _relu_grad_bw(GradNode node not None, gg):
-    return (None, relu_grad(node.saved_tensors()[0], gg))
+RELU_GRAD = Op("relu_grad", inputs=("y", "dy"), keeps=("y",),
+               vjp=(None, lambda gg, y: relu_grad(y, gg)))
 
 
 def relu_grad(y, dy):
@@ -496,12 +475,10 @@ def relu_grad(y, dy):
         out = _grad_kernel(2, ya, ga)
     else:
         out = np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
-    return make_output(out, (y, dy), "relu_grad", _relu_grad_bw, (y,))
+    return make_output(RELU_GRAD, out, (y, dy))
 
 
-def _square_bw(GradNode node not None, g):
-    x = node.saved_tensors()[0]
-    return (multiply(g, multiply(x, 2.0)),)
+SQUARE = Op("square", keeps=("x",), vjp=(lambda g, x: multiply(g, multiply(x, 2.0)),))
 
 
 def square(x, name=None):
@@ -515,12 +492,10 @@ def square(x, name=None):
     a = (<Tensor>x)._array
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.multiply(a, a)
-    return make_output(out, (x,), "square", _square_bw, (x,))
+    return make_output(SQUARE, out, (x,))
 
 
-def _sqrt_bw(GradNode node not None, g):
-    y = node.saved_tensors()[0]
-    return (divide(g, multiply(y, 2.0)),)
+SQRT = Op("sqrt", keeps=("out",), vjp=(lambda g, out: divide(g, multiply(out, 2.0)),))
 
 
 def sqrt(x, name=None):
@@ -533,4 +508,4 @@ def sqrt(x, name=None):
     x = float_tensor(x, "sqrt", "x", 1, True)
     with np.errstate(invalid="ignore"):
         out = _unary(np.sqrt, (<Tensor>x)._array)
-    return make_output(out, (x,), "sqrt", _sqrt_bw, (), True)
+    return make_output(SQRT, out, (x,))

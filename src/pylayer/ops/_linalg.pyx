@@ -1,7 +1,7 @@
 """The compiled ``matmul`` and its gradient rule (``ops/linalg.py`` makes it public)."""
 import numpy as np
 
-from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor
 from pylayer.ops._operands cimport tensor_arg
 from pylayer.ops._reduction cimport unbroadcast
@@ -10,12 +10,12 @@ from pylayer.ops._shape cimport reshape_exact
 __all__ = ["matmul"]
 
 
-def _matmul_bw(GradNode node not None, g):
-    x, y = node.saved_tensors()
-    tx, ty = node.attrs
-    xs = (<Tensor>x)._array.shape
-    ys = (<Tensor>y)._array.shape
-    gs = (<Tensor>g)._array.shape
+def _matmul_vjp(g, x, y, transpose_x, transpose_y, needs_input_grad):
+    """Both gradients of matmul (the matrix forms they share are worked out once)."""
+    tx, ty, needs = transpose_x, transpose_y, needs_input_grad
+    xs = (<Tensor?>x)._array.shape
+    ys = (<Tensor?>y)._array.shape
+    gs = (<Tensor?>g)._array.shape
     # Work with matrices: a vector x is a row [1, k], a vector y a column [k, 1].
     a = reshape_exact(x, (1,) + xs) if len(xs) == 1 else x
     b = reshape_exact(y, ys + (1,)) if len(ys) == 1 else y
@@ -26,19 +26,23 @@ def _matmul_bw(GradNode node not None, g):
     elif len(ys) == 1:
         g = reshape_exact(g, gs + (1,))
     gx = gy = None
-    if node.needs_input_grad[0]:
+    if needs[0]:
         if tx:
             gx = matmul(b, g, transpose_x=ty, transpose_y=True)
         else:
             gx = matmul(g, b, transpose_y=not ty)
-        gx = reshape_exact(unbroadcast(gx, (<Tensor>a)._array.shape), xs)
-    if node.needs_input_grad[1]:
+        gx = reshape_exact(unbroadcast(gx, (<Tensor?>a)._array.shape), xs)
+    if needs[1]:
         if ty:
             gy = matmul(g, a, transpose_x=True, transpose_y=tx)
         else:
             gy = matmul(a, g, transpose_x=not tx)
-        gy = reshape_exact(unbroadcast(gy, (<Tensor>b)._array.shape), ys)
+        gy = reshape_exact(unbroadcast(gy, (<Tensor?>b)._array.shape), ys)
     return (gx, gy)
+
+
+MATMUL = Op("matmul", inputs=("x", "y"), keeps=("x", "y"), attrs=("transpose_x", "transpose_y"),
+            vjp=_matmul_vjp)
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -64,4 +68,5 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
                          f"{list((<Tensor>y)._array.shape)} do not fit a matrix product: the "
                          f"last dimension of x must equal the first matrix dimension of y "
                          f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
-    return make_output(out, (x, y), "matmul", _matmul_bw, (x, y), False, (bool(transpose_x and a.ndim > 1), bool(transpose_y and b.ndim > 1)))
+    return make_output(MATMUL, out, (x, y), (bool(transpose_x and a.ndim > 1),
+                                             bool(transpose_y and b.ndim > 1)))

@@ -6,7 +6,7 @@ and ``expand`` (a sum's gradient is a broadcast and a broadcast's is a sum),
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape
 from pylayer._core.tensor import convert_dtype
 from pylayer.ops._operands cimport shape_arg, shape_of, tensor_arg
@@ -38,7 +38,7 @@ cpdef object unbroadcast(object g, tuple shape):
 
 cdef object unbroadcast_like(object g, object x):
     """unbroadcast(g, shape of x), without building shapes when they already agree."""
-    if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor>g)._array,
+    if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
                                                        <cnp.ndarray>(<Tensor>x)._array):
         return g
     return unbroadcast(g, shape_of(x))
@@ -59,11 +59,13 @@ cdef object _axes(object axis, int ndim, str fn):
     return _check_axes(axis, ndim, fn)
 
 
-def _sum_bw(GradNode node not None, g):
-    shape, axes, keepdim, dtype = node.attrs
-    g = expand_grad(g, shape, axes, keepdim)
+def _sum_vjp(g, x_shape, axes, keepdim, x_dtype):
+    g = expand_grad(g, x_shape, axes, keepdim)
     # sum(x, dtype=...) changed the dtype: the gradient has x's again.
-    return (g if (<Tensor>g)._array.dtype == dtype else cast(g, dtype),)
+    return g if g.dtype == x_dtype else cast(g, x_dtype)
+
+
+SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,))
 
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
@@ -84,14 +86,16 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=bool(keepdim))
     if not cnp.PyArray_Check(out):
         out = np.asarray(out)
-    return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim), a.dtype))
+    return make_output(SUM, out, (x,), (a.shape, axes, bool(keepdim), a.dtype))
 
 
-def _mean_bw(GradNode node not None, g):
+def _mean_vjp(g, x_shape, axes, keepdim, count):
     # _elementwise cimports this module, so its divide is imported here.
     from pylayer.ops._elementwise import divide
-    shape, axes, keepdim, count = node.attrs
-    return (divide(expand_grad(g, shape, axes, keepdim), float(count)),)
+    return divide(expand_grad(g, x_shape, axes, keepdim), float(count))
+
+
+MEAN = Op("mean", attrs=("x_shape", "axes", "keepdim", "count"), vjp=(_mean_vjp,))
 
 
 cpdef object expand_grad(g, shape, axes, keepdim):
@@ -125,11 +129,11 @@ def mean(x, axis=None, keepdim=False, name=None):
         out = np.asarray(np.sum(a, axis=axes, keepdims=bool(keepdim)) / count
                          if count else np.full(np.sum(a, axis=axes, keepdims=bool(keepdim)).shape,
                                                np.nan), dtype=a.dtype)
-    return make_output(out, (x,), "mean", _mean_bw, (), False, (a.shape, axes, bool(keepdim), count))
+    return make_output(MEAN, out, (x,), (a.shape, axes, bool(keepdim), count))
 
 
-def _broadcast_bw(GradNode node not None, g):
-    return (unbroadcast(g, node.attrs),)
+BROADCAST_TO = Op("broadcast_to", attrs=("x_shape",),
+                  vjp=(lambda g, x_shape: unbroadcast(g, x_shape),))
 
 
 cdef object _broadcast(object x, object shape, str fn):
@@ -144,7 +148,7 @@ cdef object _broadcast(object x, object shape, str fn):
     except ValueError:
         raise ValueError(f"{fn}(): cannot broadcast x of shape {list(a.shape)} to the shape "
                          f"{list(shape)}") from None
-    return make_output(out, (x,), "broadcast_to", _broadcast_bw, (), False, a.shape)
+    return make_output(BROADCAST_TO, out, (x,), (a.shape,))
 
 
 def broadcast_to(x, shape, name=None):

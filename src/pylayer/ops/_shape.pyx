@@ -8,7 +8,7 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._core.graph cimport GradNode, make_output
+from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape, wrap
 from pylayer._core.tensor import convert_dtype
 from pylayer.ops._operands cimport shape_arg, tensor_arg
@@ -18,8 +18,8 @@ cnp.import_array()
 __all__ = ["reshape", "reshape_exact", "transpose", "cast", "assign"]
 
 
-def _reshape_bw(GradNode node not None, g):
-    return (reshape_exact(g, node.attrs),)
+RESHAPE = Op("reshape", attrs=("x_shape",),
+             vjp=(lambda g, x_shape: reshape_exact(g, x_shape),))
 
 
 cpdef object reshape_exact(object x, tuple shape):
@@ -27,7 +27,7 @@ cpdef object reshape_exact(object x, tuple shape):
     cdef Tensor t = <Tensor?>x
     if has_shape(t._array, shape):
         return x
-    return make_output(t._array.reshape(shape), (x,), "reshape", _reshape_bw, (), False, t._array.shape)
+    return make_output(RESHAPE, t._array.reshape(shape), (x,), (t._array.shape,))
 
 
 cdef list _zero_size_dims(tuple shape, list dims):
@@ -75,11 +75,10 @@ def reshape(x, shape, name=None):
     except ValueError:
         raise ValueError(f"reshape(): cannot reshape a tensor of shape {list(a.shape)} "
                          f"({a.size} elements) into {list(shape)}") from None
-    return make_output(out, (x,), "reshape", _reshape_bw, (), False, a.shape)
+    return make_output(RESHAPE, out, (x,), (a.shape,))
 
 
-def _cast_bw(GradNode node not None, g):
-    return (cast(g, node.attrs),)
+CAST = Op("cast", attrs=("x_dtype",), vjp=(lambda g, x_dtype: cast(g, x_dtype),))
 
 
 def cast(x, dtype):
@@ -98,11 +97,10 @@ def cast(x, dtype):
     out = a.astype(target)
     if target.kind != "f":
         return wrap(out, True)
-    return make_output(out, (x,), "cast", _cast_bw, (), False, a.dtype)
+    return make_output(CAST, out, (x,), (a.dtype,))
 
 
-def _assign_bw(GradNode node not None, g):
-    return (g,)
+ASSIGN = Op("assign", vjp=(lambda g: g,))
 
 
 def assign(x, output=None):
@@ -116,15 +114,15 @@ def assign(x, output=None):
     if output is not None and not isinstance(output, Tensor):
         raise TypeError(f"assign(): argument 'output' (position 2) must be a Tensor or None, "
                         f"got {type(output).__name__}")
-    out = make_output(np.array((<Tensor>x)._array, copy=True), (x,), "assign", _assign_bw)
+    out = make_output(ASSIGN, np.array((<Tensor>x)._array, copy=True), (x,))
     if output is not None:
         (<Tensor>output)._set_array_inplace(out._array)
         return output
     return out
 
 
-def _transpose_bw(GradNode node not None, g):
-    return (transpose(g, list(np.argsort(node.attrs))),)
+TRANSPOSE = Op("transpose", attrs=("perm",),
+               vjp=(lambda g, perm: transpose(g, list(np.argsort(perm))),))
 
 
 def transpose(x, perm, name=None):
@@ -142,4 +140,4 @@ def transpose(x, perm, name=None):
         raise ValueError(f"transpose(): perm {perm} is not a permutation of the "
                          f"{a.ndim} dimensions of x")
     perm = [p % a.ndim for p in perm]
-    return make_output(np.transpose(a, perm), (x,), "transpose", _transpose_bw, (), False, tuple(perm))
+    return make_output(TRANSPOSE, np.transpose(a, perm), (x,), (tuple(perm),))

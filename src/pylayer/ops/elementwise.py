@@ -25,7 +25,7 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
-from pylayer._core.graph import make_output
+from pylayer._core.graph import make_output_legacy
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _elementwise
 from pylayer.ops._arguments import check_int, float_tensor, numeric_tensor
@@ -70,8 +70,8 @@ def _float_math(x, name, compute, rule, keep):
     with np.errstate(all="ignore"):
         out = np.asarray(compute(x._array))
     if keep == "output":
-        return make_output(out, (x,), name, rule, save_output=True)
-    return make_output(out, (x,), name, rule, save=(x,))
+        return make_output_legacy(out, (x,), name, rule, save_output=True)
+    return make_output_legacy(out, (x,), name, rule, save=(x,))
 
 
 # -------------------------------------------------------------------- powers
@@ -126,7 +126,7 @@ def pow(x, y, name=None):
         raise ValueError("pow(): an integer tensor cannot be raised to a negative integer "
                          "power; cast x to a float dtype first") from None
     out = float32_default(out, xa, ya)
-    return make_output(out, (x, y), "pow", _pow_bw, save=saved_tensors((x, y)),
+    return make_output_legacy(out, (x, y), "pow", _pow_bw, save=saved_tensors((x, y)),
                        attrs=number_attrs(x, y))
 
 
@@ -309,7 +309,7 @@ def abs(x, name=None):
     array([1.5, 2. ], dtype=float32)
     """
     x = numeric_tensor(x, "abs")
-    return make_output(np.asarray(np.abs(x._array)), (x,), "abs", _abs_bw, save=(x,))
+    return make_output_legacy(np.asarray(np.abs(x._array)), (x,), "abs", _abs_bw, save=(x,))
 
 
 @op
@@ -321,7 +321,7 @@ def sign(x, name=None):
     array([-1.,  0.,  1.], dtype=float32)
     """
     x = numeric_tensor(x, "sign")
-    return make_output(np.asarray(np.sign(x._array)), (x,), "sign", zero_grads,
+    return make_output_legacy(np.asarray(np.sign(x._array)), (x,), "sign", zero_grads,
                        attrs=(x._array.shape,))
 
 
@@ -330,7 +330,7 @@ def _rounding(fn, x, array_fn):
     x = numeric_tensor(x, fn)
     a = x._array
     out = np.asarray(array_fn(a)) if a.dtype.kind == "f" else a.copy()
-    return make_output(out, (x,), fn, zero_grads, attrs=(a.shape,))
+    return make_output_legacy(out, (x,), fn, zero_grads, attrs=(a.shape,))
 
 
 @op
@@ -388,7 +388,7 @@ def round(x, decimals=0, name=None):
             out = np.asarray(np.round(a, decimals))
             if a.dtype.kind == "f":
                 out = np.where(np.isinf(out) & np.isfinite(a), a, out)
-    return make_output(out, (x,), "round", zero_grads, attrs=(a.shape,))
+    return make_output_legacy(out, (x,), "round", zero_grads, attrs=(a.shape,))
 
 
 # --------------------------------------------------------- binary extremes
@@ -415,7 +415,7 @@ def _extreme(fn, ufunc, pick_greater, x, y):
     xa = operand(x, fn, "x", 1)
     ya = operand(y, fn, "y", 2)
     out = float32_default(binary_array(fn, ufunc, xa, ya), xa, ya)
-    return make_output(out, (x, y), fn, _extreme_bw, save=saved_tensors((x, y)),
+    return make_output_legacy(out, (x, y), fn, _extreme_bw, save=saved_tensors((x, y)),
                        attrs=number_attrs(x, y) + (pick_greater,))
 
 
@@ -522,7 +522,7 @@ def clip(x, min=None, max=None, name=None):
         if high is not None:
             out = np.where(out > high, high, out)
         out = np.array(out, dtype=a.dtype)
-    return make_output(out, (x,), "clip", _clip_bw, save=(x,), attrs=(low, high))
+    return make_output_legacy(out, (x,), "clip", _clip_bw, save=(x,), attrs=(low, high))
 
 
 # -------------------------------------------------------------------- where
@@ -576,7 +576,7 @@ def where(condition, x=None, y=None, name=None):
                          f"shape {shape_text(xa)} and y of shape {shape_text(ya)} cannot be "
                          f"broadcast together") from None
     out = float32_default(out, xa, ya)
-    return make_output(out, (x, y), "where", _where_bw, save=(condition,),
+    return make_output_legacy(out, (x, y), "where", _where_bw, save=(condition,),
                        attrs=(shape_of(x), shape_of(y)))
 
 
@@ -602,7 +602,7 @@ def floor_divide(x, y, name=None):
     ya = operand(y, "floor_divide", "y", 2)
     out = float32_default(binary_array("floor_divide", np.floor_divide, xa, ya), xa, ya)
     _check_integer_divisor("floor_divide", xa, ya)
-    return make_output(out, (x, y), "floor_divide", zero_grads,
+    return make_output_legacy(out, (x, y), "floor_divide", zero_grads,
                        attrs=(shape_of(x), shape_of(y)))
 
 
@@ -631,5 +631,5 @@ def remainder(x, y, name=None):
     ya = operand(y, "remainder", "y", 2)
     out = float32_default(binary_array("remainder", np.remainder, xa, ya), xa, ya)
     _check_integer_divisor("remainder", xa, ya)
-    return make_output(out, (x, y), "remainder", _remainder_bw, save=saved_tensors((x, y)),
+    return make_output_legacy(out, (x, y), "remainder", _remainder_bw, save=saved_tensors((x, y)),
                        attrs=number_attrs(x, y))

@@ -11,7 +11,7 @@ each one's backward is the other, so every order of derivative is recorded.
 """
 import numpy as np
 
-from pylayer._core.graph import make_output, needs_grad
+from pylayer._core.graph import make_output_legacy, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._elementwise import multiply
 from pylayer.ops._reduction import unbroadcast
@@ -68,7 +68,7 @@ def take(x, index, advanced, op_name):
     """``x[index]`` for a normalized index, recorded as ``op_name``; saves nothing."""
     a = x.numpy()
     out = _index_array(a, index, op_name)
-    return make_output(out, (x,), op_name, _take_bw, attrs=(a.shape, index, advanced, op_name))
+    return make_output_legacy(out, (x,), op_name, _take_bw, attrs=(a.shape, index, advanced, op_name))
 
 
 def _scatter_bw(node, g):
@@ -84,7 +84,7 @@ def scatter_add(g, shape, index, advanced, op_name):
         np.add.at(out, index, ga)
     else:
         out[index] = ga
-    return make_output(out, (g,), op_name, _scatter_bw, attrs=(shape, index, advanced, op_name))
+    return make_output_legacy(out, (g,), op_name, _scatter_bw, attrs=(shape, index, advanced, op_name))
 
 
 @op
@@ -168,7 +168,7 @@ def setitem(x, index, value):
         target = np.array(target, copy=True)
     written = _write(target, index, value_array)
     if recording:
-        take_over(x, make_output(target, (x, value_tensor), "set_value", _setitem_bw,
+        take_over(x, make_output_legacy(target, (x, value_tensor), "set_value", _setitem_bw,
                                  attrs=(index, advanced, value_array.shape, written.shape,
                                         value_array.dtype)))
     else:
@@ -238,4 +238,4 @@ def put(x, index, values, accumulate, keep_self, op_name):
         winners = last[index] == order
         out[tuple(i[winners] for i in np.broadcast_arrays(*index))] = v[winners]
     keep = None if accumulate and keep_self else ~written
-    return make_output(out, (x, values), op_name, _put_bw, attrs=(index, keep, winners))
+    return make_output_legacy(out, (x, values), op_name, _put_bw, attrs=(index, keep, winners))

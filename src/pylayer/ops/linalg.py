@@ -11,7 +11,7 @@ import string
 
 import numpy as np
 
-from pylayer._core.graph import make_output
+from pylayer._core.graph import make_output_legacy
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _linalg
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
@@ -124,7 +124,7 @@ def dot(x, y, name=None):
                          f"and {list(b.shape)}")
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum("...k,...k->...", a, b))
-    return make_output(out, (x, y), "dot", _dot_bw, save=(x, y))
+    return make_output_legacy(out, (x, y), "dot", _dot_bw, save=(x, y))
 
 
 # ------------------------------------------------------------------- einsum
@@ -238,7 +238,7 @@ def _einsum(in_subs, out_subs, tensors):
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 2))
     shapes = tuple(a.shape for a in arrays)
-    return make_output(out, tuple(tensors), "einsum", _einsum_bw, save=tuple(tensors),
+    return make_output_legacy(out, tuple(tensors), "einsum", _einsum_bw, save=tuple(tensors),
                        attrs=(tuple(in_subs), out_subs, shapes))
 
 

@@ -10,7 +10,7 @@ import builtins
 
 import numpy as np
 
-from pylayer._core.graph import make_output, make_outputs, needs_grad
+from pylayer._core.graph import make_output_legacy, make_outputs_legacy, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _reduction, _shape
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
@@ -66,7 +66,7 @@ def _reshape_to_bw(node, g):
 def reshape_to(x, shape, op_name="reshape"):
     """Reshape to an exact shape (no ``0``/``-1`` rules), recorded as ``op_name``."""
     a = x.numpy()
-    return make_output(a.reshape(shape), (x,), op_name, _reshape_to_bw, attrs=a.shape)
+    return make_output_legacy(a.reshape(shape), (x,), op_name, _reshape_to_bw, attrs=a.shape)
 
 
 @op
@@ -155,7 +155,7 @@ def concat(x, axis=0, name=None):
                          f"except along axis {axis}, got shapes "
                          f"{[list(a.shape) for a in arrays]}") from None
     sizes = tuple(a.shape[axis] for a in arrays)
-    return make_output(out, tuple(tensors), "concat", _concat_bw, attrs=(sizes, axis))
+    return make_output_legacy(out, tuple(tensors), "concat", _concat_bw, attrs=(sizes, axis))
 
 
 def _stack_bw(node, g):
@@ -177,7 +177,7 @@ def stack(x, axis=0, name=None):
     if len({a.shape for a in arrays}) > 1:
         raise ValueError(f"stack(): the tensors in argument 'x' must have the same shape, got "
                          f"{[list(a.shape) for a in arrays]}")
-    return make_output(np.stack(arrays, axis=axis), tuple(tensors), "stack", _stack_bw,
+    return make_output_legacy(np.stack(arrays, axis=axis), tuple(tensors), "stack", _stack_bw,
                        attrs=axis)
 
 
@@ -202,7 +202,7 @@ def unstack(x, axis=0, num=None):
         raise ValueError(f"unstack(): argument 'num' must be the size {a.shape[axis]} of axis "
                          f"{axis}, got {num}")
     moved = np.moveaxis(a, axis, 0)
-    return make_outputs([moved[i] for i in range(a.shape[axis])], (x,), "unstack",
+    return make_outputs_legacy([moved[i] for i in range(a.shape[axis])], (x,), "unstack",
                         _unstack_bw, attrs=axis)
 
 
@@ -234,7 +234,7 @@ def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
 def _split(x, sizes, axis):
     a = x.numpy()
     bounds = np.cumsum(sizes)[:-1]
-    return make_outputs(np.split(a, bounds, axis=axis), (x,), "split", _split_bw, attrs=axis)
+    return make_outputs_legacy(np.split(a, bounds, axis=axis), (x,), "split", _split_bw, attrs=axis)
 
 
 @op
@@ -300,7 +300,7 @@ def tile(x, repeat_times, name=None):
     check_count(int(np.prod(padded, dtype=np.float64) * np.prod(reps, dtype=np.float64)), "tile",
                 "repeat_times")
     out = np.tile(a.reshape(padded), reps)
-    return make_output(out, (x,), "tile", _tile_bw, attrs=(a.shape, padded, reps))
+    return make_output_legacy(out, (x,), "tile", _tile_bw, attrs=(a.shape, padded, reps))
 
 
 # --------------------------------------------------------- index-based
@@ -417,7 +417,7 @@ def flip(x, axis, name=None):
     a = x.numpy()
     axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
     out = np.flip(a, axes) if a.ndim else a
-    return make_output(out, (x,), "flip", _flip_bw, attrs=axes)
+    return make_output_legacy(out, (x,), "flip", _flip_bw, attrs=axes)
 
 
 def _roll_bw(node, g):
@@ -447,7 +447,7 @@ def roll(x, shifts, axis=None, name=None):
             raise ValueError(f"roll(): 'shifts' ({len(shifts)} values) and 'axis' "
                              f"({len(axes)} values) must have the same length")
         out = np.roll(a, shifts, axes) if a.ndim else np.array(a)
-    return make_output(out, (x,), "roll", _roll_bw, attrs=(tuple(shifts), axes))
+    return make_output_legacy(out, (x,), "roll", _roll_bw, attrs=(tuple(shifts), axes))
 
 
 # ------------------------------------------------------------ along an axis

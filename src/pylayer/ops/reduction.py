@@ -15,7 +15,7 @@ tests.
 """
 import numpy as np
 
-from pylayer._core.graph import make_output
+from pylayer._core.graph import make_output_legacy
 from pylayer._core.tensor import convert_dtype, make_tensor
 from pylayer.ops import _reduction
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
@@ -62,7 +62,7 @@ def _extreme_reduce(fn, np_fn, x, axis, keepdim):
         raise ValueError(f"{fn}(): cannot reduce over an axis of size 0 (x has shape "
                          f"{list(a.shape)}, axis={axis!r}); there is no identity for "
                          f"{fn}") from None
-    return make_output(out, (x,), fn, _extreme_reduce_bw, save=(x,), save_output=True,
+    return make_output_legacy(out, (x,), fn, _extreme_reduce_bw, save=(x,), save_output=True,
                        attrs=(a.shape, axes, bool(keepdim)))
 
 
@@ -147,7 +147,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     out_dtype = np.int64 if a.dtype.kind == "b" else a.dtype
     with np.errstate(all="ignore"):
         out = np.asarray(np.prod(a, axis=axes, keepdims=bool(keepdim), dtype=out_dtype))
-    return make_output(out, (x,), "prod", _prod_bw, save=(x,), save_output=True,
+    return make_output_legacy(out, (x,), "prod", _prod_bw, save=(x,), save_output=True,
                        attrs=(a.shape, axes, bool(keepdim)))
 
 
@@ -187,7 +187,7 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     x = float_tensor(x, "var")
     axes = check_axes(axis, x._array.ndim, "var")
     out, divisor = _variance(x._array, axes, keepdim, 1 if unbiased else 0)
-    return make_output(out, (x,), "var", _var_bw, save=(x,),
+    return make_output_legacy(out, (x,), "var", _var_bw, save=(x,),
                        attrs=(x._array.shape, axes, bool(keepdim), divisor))
 
 
@@ -217,7 +217,7 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     variance, divisor = _variance(x._array, axes, keepdim, 1 if unbiased else 0)
     with np.errstate(all="ignore"):
         out = np.asarray(np.sqrt(variance))
-    return make_output(out, (x,), "std", _std_bw, save=(x,), save_output=True,
+    return make_output_legacy(out, (x,), "std", _std_bw, save=(x,), save_output=True,
                        attrs=(x._array.shape, axes, bool(keepdim), divisor))
 
 
@@ -252,7 +252,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
         out = np.log(total) + shift
     if not keepdim:
         out = out.reshape([s for i, s in enumerate(a.shape) if axes is not None and i not in axes])
-    return make_output(np.asarray(out, a.dtype), (x,), "logsumexp", _logsumexp_bw, save=(x,),
+    return make_output_legacy(np.asarray(out, a.dtype), (x,), "logsumexp", _logsumexp_bw, save=(x,),
                        save_output=True,
                        attrs=(a.shape, axes, bool(keepdim)))
 
@@ -273,7 +273,7 @@ def _cumsum(x, axis, reverse):
             out = np.flip(np.cumsum(np.flip(a, axis), axis=axis, dtype=a.dtype), axis)
         else:
             out = np.cumsum(a, axis=axis, dtype=a.dtype)
-    return make_output(np.ascontiguousarray(out), (x,), "cumsum", _cumsum_bw,
+    return make_output_legacy(np.ascontiguousarray(out), (x,), "cumsum", _cumsum_bw,
                        attrs=(a.shape, axis, reverse))
 
 

@@ -6,7 +6,7 @@ from typing import Any, Callable, Optional, Sequence, TypeVar, Union
 
 import numpy as np
 
-from pylayer._core.graph import make_outputs, needs_grad
+from pylayer._core.graph import make_outputs_legacy, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.static._executor import read_only
 from pylayer.static._program import default_main_program
@@ -123,7 +123,7 @@ class _PyFuncOp:
         attrs = ([a for a, keep in zip(arrays, self.keep_inputs) if keep],
                  [read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep],
                  [(a.shape, a.dtype) for a in arrays])
-        return make_outputs(outs, tuple(inputs), "py_func", self._backward, (), attrs)
+        return make_outputs_legacy(outs, tuple(inputs), "py_func", self._backward, (), attrs)
 
     def _backward(self, node, grads):
         kept_inputs, kept_outputs, in_meta = node.attrs
