@@ -23,9 +23,11 @@ from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import erf, sigmoid, tanh
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
-           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d", "pad",
-           "interpolate", "pixel_shuffle", "one_hot", "embedding", "layer_norm", "batch_norm",
-           "group_norm", "adaptive_avg_pool1d", "adaptive_avg_pool2d"]
+           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d",
+           "conv1d_transpose", "conv2d_transpose", "pad", "interpolate", "pixel_shuffle",
+           "one_hot", "embedding", "layer_norm", "batch_norm", "group_norm", "max_pool1d",
+           "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -485,8 +487,9 @@ def linear(x, weight, bias=None, name=None):
 
 
 # The layers' areas hold the rest of the functional forms.
-from pylayer.nn.conv import conv1d, conv2d  # noqa: E402
+from pylayer.nn.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose  # noqa: E402
 from pylayer.nn.input import embedding, one_hot  # noqa: E402
 from pylayer.nn.norm import batch_norm, group_norm, layer_norm  # noqa: E402
-from pylayer.nn.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d  # noqa: E402
+from pylayer.nn.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d,  # noqa: E402
+                                avg_pool1d, avg_pool2d, max_pool1d, max_pool2d)
 from pylayer.nn.spatial import interpolate, pad, pixel_shuffle  # noqa: E402

@@ -1,0 +1,239 @@
+# cython: wraparound=False
+"""Max and average pooling over windows of ``[N, C, H, W]`` arrays, and their adjoints.
+
+Output position ``(y, x)`` pools the window of rows ``y * SH - PT`` to
+``y * SH - PT + KH - 1`` and columns ``x * SW - PL`` to ``x * SW - PL + KW - 1``,
+clipped to the input: padding is never read. Images and outputs take any
+strides (a channel-last array is passed as its transposed view); masks are
+C-contiguous int32 ``[N, C, OH, OW]`` holding ``row * W + column`` in the
+input plane, or -1 for a window with no element.
+
+Every entry point checks the sizes it is given; the loops then index rows and
+columns clipped to the input, and a mask entry is tested against ``H * W``
+before it is used (a mask is an array Python can write to).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.float cimport FLT_MAX
+
+cnp.import_array()
+
+__all__ = []   # internal: the layers call these (and the tests)
+
+ctypedef fused real:
+    float
+    double
+
+cdef Py_ssize_t LIMIT = 2 ** 31
+
+
+cdef int _check_window(Py_ssize_t* image, Py_ssize_t* out, Py_ssize_t kh, Py_ssize_t kw,
+                       Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl) except -1:
+    """The window geometry is in range and ``out`` pools ``image`` (same N and C)."""
+    for value, name in ((kh, "kernel height"), (kw, "kernel width"), (sh, "stride"),
+                        (sw, "stride")):
+        if not 1 <= value < LIMIT:
+            raise ValueError(f"{name} must lie in [1, {LIMIT}), got {value}")
+    for value in (pt, pl, out[2], out[3], image[2], image[3]):
+        if not 0 <= value < LIMIT:
+            raise ValueError(f"paddings and sizes must lie in [0, {LIMIT}), got {value}")
+    if image[2] * image[3] >= LIMIT:
+        raise ValueError(f"an input plane of {image[2]} x {image[3]} is too large for int32 "
+                         f"mask indices")
+    if image[0] != out[0] or image[1] != out[1]:
+        raise ValueError(f"the pooled array must have the batch and channels of the input "
+                         f"({image[0]}, {image[1]}), got ({out[0]}, {out[1]})")
+    return 0
+
+
+cdef int _check_mask(const int[:, :, :, ::1] mask, Py_ssize_t* out) except -1:
+    cdef int k
+    for k in range(4):
+        if mask.shape[k] != out[k]:
+            raise ValueError(f"the mask must have the pooled array's shape "
+                             f"{[out[i] for i in range(4)]}, got "
+                             f"{[mask.shape[i] for i in range(4)]}")
+    return 0
+
+
+cdef inline Py_ssize_t _clip(Py_ssize_t value, Py_ssize_t size) noexcept nogil:
+    return 0 if value < 0 else (size if value > size else value)
+
+
+def max_pool(const real[:, :, :, :] x, real[:, :, :, :] out, int[:, :, :, ::1] mask,
+             Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
+             Py_ssize_t pl):
+    """Fill ``out`` with the largest non-NaN element of each window (the first on ties) and
+    ``mask`` with its index; a window without one gives ``-FLT_MAX`` and -1 (as Paddle).
+
+    >>> x = np.array([[[[1.0, 5.0, 2.0, 4.0]]]])
+    >>> out, mask = np.empty((1, 1, 1, 2)), np.empty((1, 1, 1, 2), np.int32)
+    >>> max_pool(x, out, mask, 1, 2, 1, 2, 0, 0)
+    >>> out, mask
+    (array([[[[5., 4.]]]]), array([[[[1, 3]]]], dtype=int32))
+    """
+    cdef Py_ssize_t n, c, y, t, h, w, h0, h1, w0, w1, width = x.shape[3]
+    cdef int best
+    cdef real value, top
+    _check_window(x.shape, out.shape, kh, kw, sh, sw, pt, pl)
+    _check_mask(mask, out.shape)
+    with nogil:
+        for n in range(out.shape[0]):
+            for c in range(out.shape[1]):
+                for y in range(out.shape[2]):
+                    h0 = _clip(y * sh - pt, x.shape[2])
+                    h1 = _clip(y * sh - pt + kh, x.shape[2])
+                    for t in range(out.shape[3]):
+                        w0 = _clip(t * sw - pl, width)
+                        w1 = _clip(t * sw - pl + kw, width)
+                        best = -1
+                        top = -FLT_MAX
+                        for h in range(h0, h1):
+                            for w in range(w0, w1):
+                                value = x[n, c, h, w]
+                                if value == value and (best < 0 or value > top):
+                                    top = value
+                                    best = <int>(h * width + w)
+                        out[n, c, y, t] = top
+                        mask[n, c, y, t] = best
+
+
+cdef int _bad_index(Py_ssize_t index, Py_ssize_t size) except -1:
+    raise IndexError(f"a max-pooling mask entry ({index}) lies outside the input plane of "
+                     f"{size} elements")
+
+
+def max_pool_scatter(const real[:, :, :, :] dy, const int[:, :, :, ::1] mask,
+                     real[:, :, :, :] dx):
+    """Fill ``dx`` with zeros plus each ``dy`` added at its mask position (the gradient of
+    :func:`max_pool`); mask entries -1 add nothing.
+
+    >>> dx = np.empty((1, 1, 1, 4))
+    >>> max_pool_scatter(np.ones((1, 1, 1, 2)), np.array([[[[1, 1]]]], np.int32), dx)
+    >>> dx
+    array([[[[0., 2., 0., 0.]]]])
+    """
+    cdef Py_ssize_t n, c, y, t, h, w, index, width = dx.shape[3], size
+    _check_window(dx.shape, dy.shape, 1, 1, 1, 1, 0, 0)
+    _check_mask(mask, dy.shape)
+    size = dx.shape[2] * width
+    with nogil:
+        for n in range(dx.shape[0]):
+            for c in range(dx.shape[1]):
+                for h in range(dx.shape[2]):
+                    for w in range(width):
+                        dx[n, c, h, w] = 0
+                for y in range(dy.shape[2]):
+                    for t in range(dy.shape[3]):
+                        index = mask[n, c, y, t]
+                        if index < 0:
+                            continue
+                        if index >= size:
+                            with gil:
+                                _bad_index(index, size)
+                        dx[n, c, index // width, index % width] += dy[n, c, y, t]
+
+
+def max_pool_gather(const real[:, :, :, :] g, const int[:, :, :, ::1] mask,
+                    real[:, :, :, :] out):
+    """Fill ``out`` with ``g`` at each mask position, 0 for -1 (the adjoint of
+    :func:`max_pool_scatter`).
+
+    >>> out = np.empty((1, 1, 1, 2))
+    >>> max_pool_gather(np.array([[[[7.0, 8.0, 9.0]]]]), np.array([[[[2, -1]]]], np.int32), out)
+    >>> out
+    array([[[[9., 0.]]]])
+    """
+    cdef Py_ssize_t n, c, y, t, index, width = g.shape[3], size
+    _check_window(g.shape, out.shape, 1, 1, 1, 1, 0, 0)
+    _check_mask(mask, out.shape)
+    size = g.shape[2] * width
+    with nogil:
+        for n in range(out.shape[0]):
+            for c in range(out.shape[1]):
+                for y in range(out.shape[2]):
+                    for t in range(out.shape[3]):
+                        index = mask[n, c, y, t]
+                        if index < 0:
+                            out[n, c, y, t] = 0
+                            continue
+                        if index >= size:
+                            with gil:
+                                _bad_index(index, size)
+                        out[n, c, y, t] = g[n, c, index // width, index % width]
+
+
+cdef inline double _divisor(Py_ssize_t start_h, Py_ssize_t start_w, Py_ssize_t kh,
+                            Py_ssize_t kw, Py_ssize_t height, Py_ssize_t width,
+                            Py_ssize_t pb, Py_ssize_t pr, bint exclusive) noexcept nogil:
+    """What Paddle divides a window's sum by: the number of input elements in it
+    (``exclusive``), else its size within the padded input (both can be 0 or negative
+    for a window past the input, as in Paddle)."""
+    cdef Py_ssize_t end_h = start_h + kh, end_w = start_w + kw
+    if exclusive:
+        return <double>((min(end_h, height) - max(start_h, 0))
+                        * (min(end_w, width) - max(start_w, 0)))
+    return <double>((min(end_h, height + pb) - start_h) * (min(end_w, width + pr) - start_w))
+
+
+def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_ssize_t kw,
+             Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t pb,
+             Py_ssize_t pr, bint exclusive, double scale):
+    """Fill ``out`` with each window's sum over its divisor (see Paddle's rules in
+    ``_divisor``) times ``scale``.
+
+    >>> out = np.empty((1, 1, 1, 2))
+    >>> avg_pool(np.array([[[[1.0, 2.0, 3.0]]]]), out, 1, 2, 1, 2, 0, 0, 0, 1, False, 1.0)
+    >>> out
+    array([[[[1.5, 1.5]]]])
+    """
+    cdef Py_ssize_t n, c, y, t, h, w, sy, st
+    cdef double total
+    _check_window(x.shape, out.shape, kh, kw, sh, sw, pt, pl)
+    _check_window(x.shape, out.shape, kh, kw, sh, sw, pb, pr)
+    with nogil:
+        for n in range(out.shape[0]):
+            for c in range(out.shape[1]):
+                for y in range(out.shape[2]):
+                    sy = y * sh - pt
+                    for t in range(out.shape[3]):
+                        st = t * sw - pl
+                        total = 0
+                        for h in range(_clip(sy, x.shape[2]), _clip(sy + kh, x.shape[2])):
+                            for w in range(_clip(st, x.shape[3]), _clip(st + kw, x.shape[3])):
+                                total = total + x[n, c, h, w]
+                        out[n, c, y, t] = <real>(total / _divisor(
+                            sy, st, kh, kw, x.shape[2], x.shape[3], pb, pr, exclusive) * scale)
+
+
+def avg_pool_adjoint(const real[:, :, :, :] dy, real[:, :, :, :] dx, Py_ssize_t kh,
+                     Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
+                     Py_ssize_t pb, Py_ssize_t pr, bint exclusive, double scale):
+    """Fill ``dx`` with zeros plus, on every element of each window, the window's ``dy``
+    over its divisor times ``scale``: the gradient of :func:`avg_pool`.
+
+    >>> dx = np.empty((1, 1, 1, 3))
+    >>> avg_pool_adjoint(np.ones((1, 1, 1, 2)), dx, 1, 2, 1, 2, 0, 0, 0, 1, False, 1.0)
+    >>> dx
+    array([[[[0.5, 0.5, 0.5]]]])
+    """
+    cdef Py_ssize_t n, c, y, t, h, w, sy, st
+    cdef real share
+    _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pt, pl)
+    _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pb, pr)
+    with nogil:
+        for n in range(dx.shape[0]):
+            for c in range(dx.shape[1]):
+                for h in range(dx.shape[2]):
+                    for w in range(dx.shape[3]):
+                        dx[n, c, h, w] = 0
+                for y in range(dy.shape[2]):
+                    sy = y * sh - pt
+                    for t in range(dy.shape[3]):
+                        st = t * sw - pl
+                        share = <real>(dy[n, c, y, t] / _divisor(
+                            sy, st, kh, kw, dx.shape[2], dx.shape[3], pb, pr, exclusive) * scale)
+                        for h in range(_clip(sy, dx.shape[2]), _clip(sy + kh, dx.shape[2])):
+                            for w in range(_clip(st, dx.shape[3]), _clip(st + kw, dx.shape[3])):
+                                dx[n, c, h, w] += share
