@@ -97,8 +97,8 @@ def test_kernels_refuse_what_they_cannot_prove(call, error, match):
 
 
 def test_kernel_modules_are_compiled_and_their_examples_pass():
-    from pylayer.kernels import pool
-    for module in (kernels, pool):
+    from pylayer.kernels import norm, pool
+    for module in (kernels, pool, norm):
         assert module.__file__.endswith((".so", ".pyd"))
         assert doctest.testmod(module).failed == 0
 
@@ -374,3 +374,17 @@ def test_conv_ops_record_into_a_static_program():
     finally:
         pylayer.disable_static()
     np.testing.assert_allclose(got, want)
+
+
+def test_the_column_buffer_is_kept_for_the_weight_gradient_unless_hooks_are_active():
+    x, w = leaf(2, 3, 5, 5), leaf(4, 3, 3, 3)
+    y = F.conv2d(x, w, padding=1)
+    assert y.grad_fn.attrs[1] is not None            # im2col(x), reused by backward
+    with pylayer.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+        hooked = F.conv2d(x, w, padding=1)
+    assert hooked.grad_fn.attrs[1] is None           # the hooks decide what is kept
+    frozen = F.conv2d(x, w.detach(), padding=1)
+    assert frozen.grad_fn.attrs[1] is None           # no weight gradient to compute
+    got, want = pylayer.grad(y.sum(), [x, w]), pylayer.grad(hooked.sum(), [x, w])
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-12)

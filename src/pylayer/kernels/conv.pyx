@@ -21,14 +21,11 @@ cimport numpy as cnp
 from libc.string cimport memcpy, memset
 
 from pylayer._buffers cimport buffer_like
+from pylayer.kernels._common cimport real, span, zero_4d
 
 cnp.import_array()
 
 __all__ = []   # internal: the layers call these (and the tests)
-
-ctypedef fused real:
-    float
-    double
 
 #: Every size, stride, padding and dilation must be below this, so that no index
 #: computed from them (products of two) can overflow a 64-bit Py_ssize_t.
@@ -72,25 +69,6 @@ cdef int _check_geometry(Py_ssize_t* image, Py_ssize_t* col, Py_ssize_t kh, Py_s
     return 0
 
 
-cdef inline void _span(Py_ssize_t start, Py_ssize_t step, Py_ssize_t size, Py_ssize_t count,
-                       Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
-    """The positions ``t`` in ``[lo, hi)`` of ``[0, count)`` whose ``start + t * step`` lies
-    in ``[0, size)`` (``step`` >= 1): a contiguous run."""
-    cdef Py_ssize_t first = 0, end = count
-    if start < 0:
-        first = (step - 1 - start) // step          # ceil(-start / step), both positive
-    if start >= size:
-        end = 0
-    elif (size - start + step - 1) // step < count:
-        end = (size - start + step - 1) // step     # ceil((size - start) / step)
-    if first > count:
-        first = count
-    if end < first:
-        end = first
-    lo[0] = first
-    hi[0] = end
-
-
 cdef inline void _add_into(real* target, const real* source, Py_ssize_t count) noexcept nogil:
     cdef Py_ssize_t t
     for t in range(count):
@@ -109,7 +87,7 @@ cdef void _im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh,
             for i in range(kh):
                 for j in range(kw):
                     start = j * dw - pl
-                    _span(start, sw, width, ow, &lo, &hi)
+                    span(start, sw, width, ow, &lo, &hi)
                     p = 0
                     for y in range(oh):
                         ih = y * sh - pt + i * dh
@@ -134,19 +112,17 @@ cdef void _im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh,
 cdef void _col2im(const real[:, :, ::1] col, real[:, :, :, :] dx, Py_ssize_t kh,
                   Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
                   Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow) noexcept nogil:
-    cdef Py_ssize_t n, c, i, j, y, t, ih, iw, lo, hi, start, r, p
+    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, r, p
     cdef Py_ssize_t height = dx.shape[2], width = dx.shape[3]
     cdef bint contiguous_rows = sw == 1 and dx.strides[3] == sizeof(real)
+    zero_4d(dx)
     for n in range(dx.shape[0]):
         r = 0
         for c in range(dx.shape[1]):
-            for ih in range(height):
-                for iw in range(width):
-                    dx[n, c, ih, iw] = 0
             for i in range(kh):
                 for j in range(kw):
                     start = j * dw - pl
-                    _span(start, sw, width, ow, &lo, &hi)
+                    span(start, sw, width, ow, &lo, &hi)
                     p = 0
                     for y in range(oh):
                         ih = y * sh - pt + i * dh

@@ -17,13 +17,13 @@ import numpy as np
 cimport numpy as cnp
 from libc.float cimport FLT_MAX
 
+from libc.stdlib cimport free, malloc
+
+from pylayer.kernels._common cimport real, span, zero_4d
+
 cnp.import_array()
 
 __all__ = []   # internal: the layers call these (and the tests)
-
-ctypedef fused real:
-    float
-    double
 
 cdef Py_ssize_t LIMIT = 2 ** 31
 
@@ -57,10 +57,6 @@ cdef int _check_mask(const int[:, :, :, ::1] mask, Py_ssize_t* out) except -1:
     return 0
 
 
-cdef inline Py_ssize_t _clip(Py_ssize_t value, Py_ssize_t size) noexcept nogil:
-    return 0 if value < 0 else (size if value > size else value)
-
-
 def max_pool(const real[:, :, :, :] x, real[:, :, :, :] out, int[:, :, :, ::1] mask,
              Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
              Py_ssize_t pl):
@@ -73,30 +69,54 @@ def max_pool(const real[:, :, :, :] x, real[:, :, :, :] out, int[:, :, :, ::1] m
     >>> out, mask
     (array([[[[5., 4.]]]]), array([[[[1, 3]]]], dtype=int32))
     """
-    cdef Py_ssize_t n, c, y, t, h, w, h0, h1, w0, w1, width = x.shape[3]
-    cdef int best
-    cdef real value, top
+    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, width = x.shape[3]
+    cdef Py_ssize_t columns = out.shape[3]
+    cdef bint take
+    cdef real value
+    cdef real* top = NULL
+    cdef int* best = NULL
     _check_window(x.shape, out.shape, kh, kw, sh, sw, pt, pl)
     _check_mask(mask, out.shape)
-    with nogil:
-        for n in range(out.shape[0]):
-            for c in range(out.shape[1]):
-                for y in range(out.shape[2]):
-                    h0 = _clip(y * sh - pt, x.shape[2])
-                    h1 = _clip(y * sh - pt + kh, x.shape[2])
-                    for t in range(out.shape[3]):
-                        w0 = _clip(t * sw - pl, width)
-                        w1 = _clip(t * sw - pl + kw, width)
-                        best = -1
-                        top = -FLT_MAX
-                        for h in range(h0, h1):
-                            for w in range(w0, w1):
-                                value = x[n, c, h, w]
-                                if value == value and (best < 0 or value > top):
-                                    top = value
-                                    best = <int>(h * width + w)
-                        out[n, c, y, t] = top
-                        mask[n, c, y, t] = best
+    top = <real*>malloc(max(columns, 1) * sizeof(real))          # one output row
+    best = <int*>malloc(max(columns, 1) * sizeof(int))
+    try:
+        if top == NULL or best == NULL:
+            raise MemoryError("max_pool: no memory for a row of maxima")
+        with nogil:
+            # Row by row: each window element (i, j), in row-major order, is compared for a
+            # whole output row at once, so that the first maximum of a window wins.
+            for n in range(out.shape[0]):
+                for c in range(out.shape[1]):
+                    for y in range(out.shape[2]):
+                        for t in range(columns):
+                            top[t] = -FLT_MAX
+                            best[t] = -1
+                        for i in range(kh):
+                            h = y * sh - pt + i
+                            if h < 0 or h >= x.shape[2]:
+                                continue
+                            for j in range(kw):
+                                start = j - pl
+                                span(start, sw, width, columns, &lo, &hi)
+                                for t in range(lo, hi):
+                                    value = x[n, c, h, start + t * sw]
+                                    # without branches (a random maximum mispredicts them)
+                                    take = (value == value) & ((best[t] < 0) | (value > top[t]))
+                                    top[t] = value if take else top[t]
+                                    best[t] = <int>(h * width + start + t * sw) if take \
+                                        else best[t]
+                        for t in range(columns):
+                            out[n, c, y, t] = top[t]
+                            mask[n, c, y, t] = best[t]
+    finally:
+        free(top)
+        free(best)
+
+
+cdef inline bint _plane_is_flat(const real[:, :, :, :] a) noexcept:
+    """Whether each ``[H, W]`` plane of ``a`` is one C-contiguous run, so that a plane index
+    ``row * W + column`` is an offset from the plane's first element."""
+    return a.strides[3] == sizeof(real) and a.strides[2] == a.shape[3] * sizeof(real)
 
 
 cdef int _bad_index(Py_ssize_t index, Py_ssize_t size) except -1:
@@ -114,16 +134,15 @@ def max_pool_scatter(const real[:, :, :, :] dy, const int[:, :, :, ::1] mask,
     >>> dx
     array([[[[0., 2., 0., 0.]]]])
     """
-    cdef Py_ssize_t n, c, y, t, h, w, index, width = dx.shape[3], size
+    cdef Py_ssize_t n, c, y, t, index, width = dx.shape[3], size
+    cdef bint flat = _plane_is_flat(dx)
     _check_window(dx.shape, dy.shape, 1, 1, 1, 1, 0, 0)
     _check_mask(mask, dy.shape)
     size = dx.shape[2] * width
     with nogil:
+        zero_4d(dx)
         for n in range(dx.shape[0]):
             for c in range(dx.shape[1]):
-                for h in range(dx.shape[2]):
-                    for w in range(width):
-                        dx[n, c, h, w] = 0
                 for y in range(dy.shape[2]):
                     for t in range(dy.shape[3]):
                         index = mask[n, c, y, t]
@@ -132,7 +151,10 @@ def max_pool_scatter(const real[:, :, :, :] dy, const int[:, :, :, ::1] mask,
                         if index >= size:
                             with gil:
                                 _bad_index(index, size)
-                        dx[n, c, index // width, index % width] += dy[n, c, y, t]
+                        if flat:          # 0 <= index < size: inside the plane
+                            (&dx[n, c, 0, 0])[index] += dy[n, c, y, t]
+                        else:
+                            dx[n, c, index // width, index % width] += dy[n, c, y, t]
 
 
 def max_pool_gather(const real[:, :, :, :] g, const int[:, :, :, ::1] mask,
@@ -146,6 +168,7 @@ def max_pool_gather(const real[:, :, :, :] g, const int[:, :, :, ::1] mask,
     array([[[[9., 0.]]]])
     """
     cdef Py_ssize_t n, c, y, t, index, width = g.shape[3], size
+    cdef bint flat = _plane_is_flat(g)
     _check_window(g.shape, out.shape, 1, 1, 1, 1, 0, 0)
     _check_mask(mask, out.shape)
     size = g.shape[2] * width
@@ -161,7 +184,10 @@ def max_pool_gather(const real[:, :, :, :] g, const int[:, :, :, ::1] mask,
                         if index >= size:
                             with gil:
                                 _bad_index(index, size)
-                        out[n, c, y, t] = g[n, c, index // width, index % width]
+                        if flat:
+                            out[n, c, y, t] = (&g[n, c, 0, 0])[index]
+                        else:
+                            out[n, c, y, t] = g[n, c, index // width, index % width]
 
 
 cdef inline double _divisor(Py_ssize_t start_h, Py_ssize_t start_w, Py_ssize_t kh,
@@ -188,23 +214,35 @@ def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_s
     >>> out
     array([[[[1.5, 1.5]]]])
     """
-    cdef Py_ssize_t n, c, y, t, h, w, sy, st
-    cdef double total
+    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, columns = out.shape[3]
+    cdef double* total = NULL
     _check_window(x.shape, out.shape, kh, kw, sh, sw, pt, pl)
     _check_window(x.shape, out.shape, kh, kw, sh, sw, pb, pr)
-    with nogil:
-        for n in range(out.shape[0]):
-            for c in range(out.shape[1]):
-                for y in range(out.shape[2]):
-                    sy = y * sh - pt
-                    for t in range(out.shape[3]):
-                        st = t * sw - pl
-                        total = 0
-                        for h in range(_clip(sy, x.shape[2]), _clip(sy + kh, x.shape[2])):
-                            for w in range(_clip(st, x.shape[3]), _clip(st + kw, x.shape[3])):
-                                total = total + x[n, c, h, w]
-                        out[n, c, y, t] = <real>(total / _divisor(
-                            sy, st, kh, kw, x.shape[2], x.shape[3], pb, pr, exclusive) * scale)
+    total = <double*>malloc(max(columns, 1) * sizeof(double))    # one output row
+    if total == NULL:
+        raise MemoryError("avg_pool: no memory for a row of sums")
+    try:
+        with nogil:
+            for n in range(out.shape[0]):
+                for c in range(out.shape[1]):
+                    for y in range(out.shape[2]):
+                        for t in range(columns):
+                            total[t] = 0
+                        for i in range(kh):          # the sums, a window element at a time
+                            h = y * sh - pt + i
+                            if h < 0 or h >= x.shape[2]:
+                                continue
+                            for j in range(kw):
+                                start = j - pl
+                                span(start, sw, x.shape[3], columns, &lo, &hi)
+                                for t in range(lo, hi):
+                                    total[t] += x[n, c, h, start + t * sw]
+                        for t in range(columns):
+                            out[n, c, y, t] = <real>(total[t] / _divisor(
+                                y * sh - pt, t * sw - pl, kh, kw, x.shape[2], x.shape[3], pb,
+                                pr, exclusive) * scale)
+    finally:
+        free(total)
 
 
 def avg_pool_adjoint(const real[:, :, :, :] dy, real[:, :, :, :] dx, Py_ssize_t kh,
@@ -218,22 +256,31 @@ def avg_pool_adjoint(const real[:, :, :, :] dy, real[:, :, :, :] dx, Py_ssize_t 
     >>> dx
     array([[[[0.5, 0.5, 0.5]]]])
     """
-    cdef Py_ssize_t n, c, y, t, h, w, sy, st
-    cdef real share
+    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi
+    cdef real* share = NULL
     _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pt, pl)
     _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pb, pr)
-    with nogil:
-        for n in range(dx.shape[0]):
-            for c in range(dx.shape[1]):
-                for h in range(dx.shape[2]):
-                    for w in range(dx.shape[3]):
-                        dx[n, c, h, w] = 0
-                for y in range(dy.shape[2]):
-                    sy = y * sh - pt
-                    for t in range(dy.shape[3]):
-                        st = t * sw - pl
-                        share = <real>(dy[n, c, y, t] / _divisor(
-                            sy, st, kh, kw, dx.shape[2], dx.shape[3], pb, pr, exclusive) * scale)
-                        for h in range(_clip(sy, dx.shape[2]), _clip(sy + kh, dx.shape[2])):
-                            for w in range(_clip(st, dx.shape[3]), _clip(st + kw, dx.shape[3])):
-                                dx[n, c, h, w] += share
+    share = <real*>malloc(max(dy.shape[3], 1) * sizeof(real))   # one output row
+    if share == NULL:
+        raise MemoryError("avg_pool_adjoint: no memory for a row of shares")
+    try:
+        with nogil:
+            zero_4d(dx)
+            for n in range(dx.shape[0]):
+                for c in range(dx.shape[1]):
+                    for y in range(dy.shape[2]):
+                        for t in range(dy.shape[3]):
+                            share[t] = <real>(dy[n, c, y, t] / _divisor(
+                                y * sh - pt, t * sw - pl, kh, kw, dx.shape[2], dx.shape[3],
+                                pb, pr, exclusive) * scale)
+                        for i in range(kh):
+                            h = y * sh - pt + i
+                            if h < 0 or h >= dx.shape[2]:
+                                continue
+                            for j in range(kw):
+                                start = j - pl
+                                span(start, sw, dx.shape[3], dy.shape[3], &lo, &hi)
+                                for t in range(lo, hi):
+                                    dx[n, c, h, start + t * sw] += share[t]
+    finally:
+        free(share)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pylayer._graph import make_output
+from pylayer._graph import current_saved_tensors_hooks, make_output
 from pylayer.kernels.conv import col2im, im2col, pooled_empty
 from pylayer.ops._reduction import sum as reduce_sum
 
@@ -137,7 +137,8 @@ def _output_by_group(dy, geo, dtype):
 
 # ---------------------------------------------------------------- arrays
 def convolve(x, weight, bias, geo):
-    """The output array of the convolution of the image ``x`` (caller layout)."""
+    """The output array of the convolution of the image ``x`` (caller layout), and the
+    column buffer it was computed from."""
     dtype = _compute_dtype(x.dtype)
     col = _columns(x, geo, dtype)
     out = pooled_empty((geo.batch, geo.out_channels, geo.out_height, geo.out_width), dtype)
@@ -145,7 +146,7 @@ def convolve(x, weight, bias, geo):
               out=out.reshape(col.shape[:2] + (geo.out_channels // geo.groups, col.shape[3])))
     if bias is not None:
         out += np.asarray(bias, dtype).reshape(-1, 1, 1)
-    return _from_nchw(out, geo, x.dtype)
+    return _from_nchw(out, geo, x.dtype), col
 
 
 def convolve_input_gradient(dy, weight, geo):
@@ -166,29 +167,40 @@ def convolve_input_gradient(dy, weight, geo):
     return _from_nchw(dx, geo, dy.dtype)
 
 
-def convolve_weight_gradient(x, dy, geo):
-    """The weight array ``sum over samples of dy @ im2col(x)^T``."""
+def convolve_weight_gradient(x, dy, geo, col=None):
+    """The weight array ``sum over samples of dy @ im2col(x)^T`` (``col``: im2col(x) if
+    known)."""
     dtype = _compute_dtype(x.dtype)
-    col = _columns(x, geo, dtype)
-    per_sample = np.matmul(_output_by_group(dy, geo, dtype), np.swapaxes(col, 2, 3))
+    if col is None:
+        col = _columns(x, geo, dtype)
+    # col @ dy^T, transposed at the end, runs faster in BLAS than dy @ col^T
+    per_sample = np.matmul(col, np.swapaxes(_output_by_group(dy, geo, dtype), 2, 3))
     dw = per_sample.sum(axis=0) if geo.batch else np.zeros(per_sample.shape[1:], dtype)
-    return dw.reshape(geo.weight_shape()).astype(x.dtype, copy=False)
+    return np.swapaxes(dw, 1, 2).reshape(geo.weight_shape()).astype(x.dtype, copy=False)
 
 
 # ---------------------------------------------------------------- recorded ops
 def convolution(x, weight, bias, geo):
-    """The recorded convolution of the image Tensor ``x`` (bias None or ``[O]``)."""
-    out = convolve(x.numpy(), weight.numpy(), None if bias is None else bias.numpy(), geo)
+    """The recorded convolution of the image Tensor ``x`` (bias None or ``[O]``).
+
+    Its node keeps the column buffer for the weight gradient (it is the input's
+    lowering, and the input is version-checked), unless saved-tensor hooks are
+    active: they decide what backward keeps.
+    """
+    out, col = convolve(x.numpy(), weight.numpy(), None if bias is None else bias.numpy(),
+                        geo)
     inputs = (x, weight) if bias is None else (x, weight, bias)
-    return make_output(out, inputs, geo.name, _convolution_bw, save=(x, weight), attrs=geo)
+    keep = not weight.stop_gradient and current_saved_tensors_hooks() is None
+    return make_output(out, inputs, geo.name, _convolution_bw, save=(x, weight),
+                       attrs=(geo, col if keep else None))
 
 
 def _convolution_bw(node, g):
     x, weight = node.saved_tensors()
-    geo = node.attrs
+    geo, col = node.attrs
     needs = node.needs_input_grad
     grads = (input_gradient(g, weight, geo) if needs[0] else None,
-             weight_gradient(x, g, geo) if needs[1] else None)
+             weight_gradient(x, g, geo, col) if needs[1] else None)
     if len(needs) == 3:
         grads += (reduce_sum(g, axis=geo.sum_axes()) if needs[2] else None,)
     return grads
@@ -210,9 +222,9 @@ def _input_gradient_bw(node, g):
             weight_gradient(g, dy, geo) if needs[1] else None)
 
 
-def weight_gradient(x, dy, geo):
+def weight_gradient(x, dy, geo, col=None):
     """The recorded weight-shaped gradient of a convolution: ``dy @ im2col(x)^T``."""
-    out = convolve_weight_gradient(x.numpy(), dy.numpy(), geo)
+    out = convolve_weight_gradient(x.numpy(), dy.numpy(), geo, col)
     return make_output(out, (x, dy), geo.name + "_weight_grad", _weight_gradient_bw,
                        save=(x, dy), attrs=geo)
 
