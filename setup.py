@@ -35,7 +35,7 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 MODULES = ["_buffers.pyx", "_temporaries.pyx", "ops/dispatch.pyx", "_tensor.pyx", "_kernels.pyx",
            "_graph.pyx", "_engine.pyx", "ops/_operands.pyx", "ops/_shape.pyx",
            "ops/_reduction.pyx", "ops/_elementwise.pyx", "ops/_linalg.pyx", "autograd/_apply.pyx",
-           "kernels/conv.pyx", "kernels/pool.pyx"]
+           "kernels/conv.pyx", "kernels/pool.pyx", "kernels/norm.pyx"]
 
 extensions = [
     Extension("pylayer." + name.rsplit(".", 1)[0].replace("/", "."), [f"src/pylayer/{name}"],

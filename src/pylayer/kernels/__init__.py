@@ -10,5 +10,7 @@ each other; the loops behind it then index only what the checks proved
   ``col2im`` sums a column buffer back (its adjoint).
 * :mod:`pylayer.kernels.pool` runs max and average pooling and their
   adjoints.
+* :mod:`pylayer.kernels.norm` normalizes per channel (batch normalization)
+  or per row (layer normalization), and computes the gradients.
 """
 __all__ = []
