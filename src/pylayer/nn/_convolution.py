@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pylayer._graph import current_saved_tensors_hooks, make_output
+from pylayer._tensor import is_grad_enabled, make_tensor
 from pylayer.kernels.conv import col2im, im2col, pooled_empty
 from pylayer.ops._reduction import sum as reduce_sum
 
@@ -202,8 +203,18 @@ def _convolution_bw(node, g):
     grads = (input_gradient(g, weight, geo) if needs[0] else None,
              weight_gradient(x, g, geo, col) if needs[1] else None)
     if len(needs) == 3:
-        grads += (reduce_sum(g, axis=geo.sum_axes()) if needs[2] else None,)
+        grads += (_bias_gradient(g, geo) if needs[2] else None,)
     return grads
+
+
+def _bias_gradient(g, geo):
+    """``g`` summed over all but its channel axis (einsum's sum beats np.sum here)."""
+    if is_grad_enabled():                  # to be differentiated again: a recorded sum
+        return reduce_sum(g, axis=geo.sum_axes())
+    a = g.numpy()
+    rows = _as_nchw(np.asarray(a, _compute_dtype(a.dtype)), geo).reshape(
+        geo.batch, geo.out_channels, geo.out_height * geo.out_width)
+    return make_tensor(np.einsum("nop->o", rows).astype(a.dtype, copy=False))
 
 
 def input_gradient(dy, weight, geo, name=None):
