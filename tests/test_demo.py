@@ -113,6 +113,11 @@ def test_command_line_options():
     (["--epochs", "0"], "argument --epochs: must be at least 1, got 0"),
     (["--seed", "-1"], "argument --seed: must be at least 0, got -1"),
     (["--epochs", "many"], "argument --epochs: must be a whole number, got 'many'"),
+    (["--batch-size", "100000"], "argument --batch-size: must be at most 600, got 100000"),
+    (["--batch-size", "601"], "argument --batch-size: must be at most 600, got 601"),
+    (["--batch-size", "0"], "argument --batch-size: must be at least 1, got 0"),
+    (["--epochs", str(2 ** 64)], f"argument --epochs: must be at most 1000, got {2 ** 64}"),
+    (["--seed", str(2 ** 32)], f"argument --seed: must be at most {2 ** 32 - 1}, got {2 ** 32}"),
 ])
 def test_command_line_refuses_bad_options(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
@@ -131,3 +136,24 @@ def test_the_module_runs_as_a_program():
                          capture_output=True, text=True, timeout=120)
     assert len(epoch_losses(ran.stdout)) == 2
     assert "held-out accuracy" in ran.stdout and ran.returncode in (0, 1)
+
+
+def test_the_largest_accepted_seed_and_batch_run():
+    """argparse's bounds are ones main() accepts: no traceback at the extremes."""
+    arguments = demo._parse_args(["--epochs", "1", "--seed", str(2 ** 32 - 1),
+                                  "--batch-size", "600"])
+    status, text = run(epochs=arguments.epochs, seed=arguments.seed,
+                       batch_size=arguments.batch_size)
+    assert len(epoch_losses(text)) == 1 and status in (0, 1)
+
+
+def test_an_oversized_batch_is_a_usage_error_not_a_traceback():
+    ran = subprocess.run([sys.executable, "-m", "pylayer.demo", "--batch-size", "100000"],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 2
+    assert "Traceback" not in ran.stderr
+    assert "argument --batch-size: must be at most 600, got 100000" in ran.stderr
+
+
+def test_the_batch_bound_is_the_training_set_size():
+    assert len(demo.make_spirals()[1]) == demo.TRAINING_POINTS

@@ -27,8 +27,10 @@ root_doc = "index"
 exclude_patterns = ["_build"]
 templates_path = [os.path.join(SHARED, "_templates")]
 html_static_path = [os.path.join(SHARED, "_static")]
-html_css_files = ["bilingual.css", "examples.css"]
-html_js_files = ["bilingual.js"]
+html_css_files = ["bilingual.css", "examples.css", "figures.css"]
+html_js_files = ["bilingual.js", "examples.js"]
+# Which results a search shows, and in which order (see the file).
+html_search_scorer = os.path.join(SHARED, "search_tuning.js")
 
 # Every cross-reference must resolve: a missing target is a warning, and the
 # builds run with -W.

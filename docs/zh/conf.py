@@ -17,5 +17,7 @@ copyright = author = "pylayer 作者"
 # The theme's interface strings in Chinese: locales/zh_CN/LC_MESSAGES/sphinx.po,
 # compiled by Sphinx at build time.
 locale_dirs = ["locales"]
+# The query split like the index, and furo's English labels in Chinese.
+extensions = extensions + ["chinese_site"]  # noqa: F405
 # jieba reports loading its dictionary on stderr; the builds must print nothing.
 jieba.setLogLevel(logging.WARNING)

@@ -10,7 +10,7 @@
 [2]
 """
 try:
-    from pylayer import _tensor, _graph, _engine, _kernels, _temporaries  # noqa: F401
+    from pylayer import _tensor, _graph, _engine, _kernels  # noqa: F401
     from pylayer.ops import _elementwise, _linalg, _reduction, _shape  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
@@ -22,46 +22,69 @@ from pylayer._tensor import (DType, Tensor, bool_, float16, float32, float64, in
                              uint8, is_grad_enabled)
 from pylayer._tensor import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
-from pylayer.ops.creation import __all__ as _creation_all
+from pylayer.ops import creation as _creation
 from pylayer.ops.elementwise import *  # noqa: F401,F403
-from pylayer.ops.elementwise import __all__ as _elementwise_all
+from pylayer.ops import elementwise as _elementwise_ops
 from pylayer.ops.reduction import *  # noqa: F401,F403
-from pylayer.ops.reduction import __all__ as _reduction_all
+from pylayer.ops import reduction as _reduction_ops
 from pylayer.ops.compare import *  # noqa: F401,F403
-from pylayer.ops.compare import __all__ as _compare_all
+from pylayer.ops import compare as _compare
 from pylayer.ops.manipulation import *  # noqa: F401,F403
-from pylayer.ops.manipulation import __all__ as _manipulation_all
 from pylayer.ops import manipulation as _manipulation
 from pylayer.ops.linalg import *  # noqa: F401,F403
-from pylayer.ops.linalg import __all__ as _linalg_all
+from pylayer.ops import linalg as _linalg_ops
 from pylayer.ops.search import *  # noqa: F401,F403
-from pylayer.ops.search import __all__ as _search_all
+from pylayer.ops import search as _search
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import nn, optimizer, static
+from pylayer import incubate, nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
-from pylayer.nn.param import __all__ as _param_all
+from pylayer.nn import param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
-from pylayer import _methods, device, framework
+from pylayer import _methods, compat, device, framework
+from pylayer.compat import install_as_paddle
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
-from pylayer.framework import save, load
+from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
+                               set_flags)
+
+import sys as _sys
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
 
 __version__ = "0.1.0"
 
-_CORE = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float32",
-         "float64", "grad", "no_grad",
-         "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "nn",
-         "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
-         "CPUPlace", "device", "framework", "set_device", "get_device",
-         "is_compiled_with_cuda", "save", "load", "is_tensor"]
+# Written in the forms type checkers read (PEP 561 libraries: a literal list, then
+# ``+= module.__all__``), so that ``from pylayer import grad`` counts as exported.
+__all__ = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "float32",
+           "float64", "grad", "no_grad",
+           "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
+           "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
+           "CPUPlace", "device", "framework", "compat", "install_as_paddle", "set_device",
+           "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
+           "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
+__all__ += _creation.__all__
+__all__ += _elementwise_ops.__all__
+__all__ += _reduction_ops.__all__
+__all__ += _compare.__all__
+__all__ += _manipulation.__all__
+__all__ += _linalg_ops.__all__
+__all__ += _search.__all__
+__all__ += _param.__all__
 
-__all__ = (_CORE + list(_creation_all) + list(_elementwise_all) + list(_reduction_all)
-           + list(_compare_all) + list(_manipulation_all) + list(_linalg_all)
-           + list(_search_all) + list(_param_all))
+
+def __dir__():
+    """What ``dir(pylayer)`` and tab completion offer: the public names (the
+    subpackages users import, ``autograd``, ``nn``, ... among them) and the module's
+    dunders. Helpers such as ``getitem`` or ``ops`` stay importable, unlisted."""
+    return sorted(set(__all__) | {name for name in globals() if name.startswith("__")})
+
+
+def __getattr__(name):
+    # Only names pylayer lacks get here: Paddle's namespaces name the migration guide.
+    raise compat._missing_attribute(_sys.modules[__name__], name)
+
 
 def tensor_methods():
     """Functions that ``Tensor`` exposes as methods (``x.exp()``, ``x.add_(y)``, ...),
@@ -93,8 +116,9 @@ def is_tensor(x):
 
 
 def _set_value(x, value):
-    # Outside the graph, as in Paddle: a trainable parameter may be set too.
-    value = to_tensor(value, dtype=x.dtype)
+    # Outside the graph, as in Paddle: a trainable parameter may be set too. The value
+    # is made without dispatch: in static mode to_tensor would record it.
+    value = to_tensor.__wrapped__(value, dtype=x.dtype)
     if value.shape != x.shape:
         raise ValueError(f"set_value: shape {value.shape} does not match the tensor's {x.shape}")
     with no_grad():
@@ -107,7 +131,14 @@ def _put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=T
                    include_self=include_self, broadcast=broadcast)
 
 
+def _gradient(x):
+    # Paddle's older spelling of ``x.grad.numpy()``: a copy, or None without a gradient.
+    grad = x.grad
+    return None if grad is None else grad.numpy().copy()
+
+
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
+                  "gradient": _gradient,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 

@@ -28,8 +28,24 @@ cnp.import_array()
 
 __all__ = ["memory_stats", "empty_cache", "set_pool_limit"]
 
+
+def _limit_from_environment():
+    """The pool's cap in bytes from ``PYLAYER_BUFFER_POOL_MB`` (default 256): a finite
+    number of megabytes in [0, 2**40); anything else stops the import with a
+    ValueError that names the variable."""
+    text = os.environ.get("PYLAYER_BUFFER_POOL_MB", "256")
+    try:
+        megabytes = float(text)
+    except ValueError:
+        megabytes = float("nan")
+    if not 0 <= megabytes < 2 ** 40:         # also false for nan
+        raise ValueError(f"the environment variable PYLAYER_BUFFER_POOL_MB must be a number of "
+                         f"megabytes in [0, 2**40), got {text!r}")
+    return int(megabytes * 2 ** 20)
+
+
 cdef bint _pool_on = os.environ.get("PYLAYER_BUFFER_POOL", "1") not in ("0", "", "off", "false")
-cdef Py_ssize_t _limit = int(float(os.environ.get("PYLAYER_BUFFER_POOL_MB", "256")) * 2 ** 20)
+cdef Py_ssize_t _limit = _limit_from_environment()
 cdef dict _free = {}               # nbytes -> list of free memory (1-D uint8 arrays)
 cdef Py_ssize_t _pooled_bytes = 0
 cdef unsigned long long _hits = 0, _misses = 0, _kept = 0, _dropped = 0

@@ -1,37 +1,61 @@
 """The backward engine: running the graph that ``_graph`` records.
 
 Backward needs no dependency count: a node's sequence number is larger than
-those of the nodes it consumes, so it runs the nodes it reaches from a heap in
-decreasing sequence order, and by the time a node comes out, every node that
-feeds it a gradient has run. Gradients that fan in to a node are summed in a
-per-node buffer. It never recurses.
+those of the nodes it consumes, so a pass runs the nodes it reaches from a
+heap in decreasing sequence order, and by the time a node comes out, every
+node that feeds it a gradient has run. It never recurses.
+
+Everything one pass knows lives in the pass (``_Pass``), never on the shared
+graph: which nodes it reached, and the gradients summed for each so far. So
+a backward started inside another one (from a hook or a PyLayer's backward),
+or two threads running backward over one graph with ``retain_graph=True``,
+cannot see each other's state.
+
+Gradients that fan in are summed by HIPS autograd's rule: the first gradient
+is kept as it came, the second makes a new array for the sum (a ``_Sum``), and
+later ones are added into that array in place. A ``_Sum`` is the only memory a
+pass ever writes into: it made that array, and no user code has seen it,
+because a sum is unwrapped when its node runs or its leaf is reached.
 """
 import threading
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
+from libc.stdlib cimport calloc, free
 from pylayer._kernels cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
-from pylayer._tensor cimport (Tensor, wrap, set_grad_mode, has_unshared_array, refcount,
-                             elementwise)
 from pylayer._buffers cimport buffer_like
-from pylayer._graph cimport GradNode, anomaly_enabled, raise_released
+from pylayer._tensor cimport Tensor, wrap, set_grad_mode, elementwise
+from pylayer._graph cimport GradNode, RetainedGrad, anomaly_enabled, raise_released
 
 cnp.import_array()
 
 __all__ = ["run_backward"]
 
 
-# Who may write into a gradient: only the pass that allocated it, and only
-# while no user code has seen it. Each pass has a stamp; a gradient the pass
-# made (a fan-in sum, a cast, the default ones) or adopted (an unshared
-# result of a built-in rule) carries it in ``_grad_pass``. A gradient handed
-# to a hook, to a node's backward or to the user is marked SEEN for good, and
-# when a pass ends its stamp is never used again: a leaf's ``.grad``, a
-# ``grad()`` result or a ``grad_tensors`` argument is never written into.
-# Adoption counts references only among objects no user code ever received,
-# so no reference held outside the engine (borrowed or not) can exist.
-cdef unsigned long long SEEN = 0xFFFFFFFFFFFFFFFF
+# ----------------------------------------------------------------- sums
+@cython.final
+@cython.no_gc
+cdef class _Sum:
+    """A fan-in sum the running pass allocated; the pass may add into it in place."""
+    cdef Tensor tensor
+
+
+cdef inline _Sum _new_sum(object array):
+    cdef _Sum s = _Sum.__new__(_Sum)
+    s.tensor = wrap(array, True)
+    return s
+
+
+cdef inline object _gradient(object entry):
+    """The gradient a buffer entry holds (a Tensor, or None)."""
+    if type(entry) is _Sum:
+        return (<_Sum>entry).tensor
+    return entry
+
+
 cdef inline bint _same_float_layout(object a, object b):
     cdef int kind
     if not (cnp.PyArray_Check(a) and cnp.PyArray_Check(b)):
@@ -65,7 +89,7 @@ cdef object _sum_arrays(object a, object b):
 
 
 cdef void _add_arrays_into(object acc, object b) except *:
-    """acc += b, where the running pass allocated acc and the shapes match."""
+    """acc += b, where acc is a _Sum's array and b has its shape."""
     if not _same_float_layout(acc, b):
         np.add(acc, b, out=acc, casting="unsafe")
         return
@@ -78,63 +102,264 @@ cdef void _add_arrays_into(object acc, object b) except *:
                       <const double*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
 
 
-cdef inline Tensor _pass_owned(object array, unsigned long long stamp):
-    """A gradient the running pass made and may write into."""
-    cdef Tensor t = wrap(array, True)
-    t._grad_pass = stamp
-    return t
-
-
-cdef object _add_into(object buffer, object g, bint create_graph, unsigned long long stamp):
-    """buffer + g: in place when the running pass owns ``buffer``, else a new gradient."""
-    cdef Tensor tb = <Tensor>buffer
+cdef object _accumulate(object entry, Tensor g, bint create_graph):
+    """A buffer entry (None, a gradient, or a _Sum) plus the gradient ``g``."""
+    cdef Tensor current
+    cdef cnp.ndarray acc
+    if entry is None:
+        return g
     if create_graph:
         from pylayer import add
-        return add(buffer, g)
-    if (tb._grad_pass == stamp
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>tb._array, <cnp.ndarray>(<Tensor>g)._array)
-            and cnp.PyArray_CanCastSafely(cnp.PyArray_TYPE(<cnp.ndarray>(<Tensor>g)._array),
-                                          cnp.PyArray_TYPE(<cnp.ndarray>tb._array))):
-        _add_arrays_into(tb._array, (<Tensor>g)._array)
-        return buffer
-    return _pass_owned(_sum_arrays(tb._array, (<Tensor>g)._array), stamp)
+        return add(_gradient(entry), g)        # recorded, so it can be differentiated
+    if type(entry) is _Sum:
+        acc = <cnp.ndarray>(<_Sum>entry).tensor._array
+        if (cnp.PyArray_SAMESHAPE(acc, <cnp.ndarray>g._array)
+                and cnp.PyArray_CanCastSafely(cnp.PyArray_TYPE(<cnp.ndarray>g._array),
+                                              cnp.PyArray_TYPE(acc))):
+            _add_arrays_into(acc, g._array)
+            return entry
+        current = (<_Sum>entry).tensor
+    else:
+        current = <Tensor>entry
+    return _new_sum(_sum_arrays(current._array, g._array))
 
 
-cdef object _root_grad(Tensor t, object g, bint create_graph, unsigned long long stamp):
-    """The starting gradient for ``t``: ones by default, else ``g`` (a Tensor of t's shape,
-    which autograd.functional checked).
-
-    A boolean or integer gradient is cast to ``t``'s dtype, so that several
-    root gradients sum as numbers (bools would OR, ints truncate). A float one
-    of another precision is kept, as Paddle does (a PyLayer's
-    ``set_grad_in_dtype_consistent(False)`` sees it)."""
-    if g is None:
-        ones = buffer_like(t._array)
-        if ones is None:
-            return _pass_owned(np.ones_like(t._array), stamp)
-        ones.fill(1)
-        return _pass_owned(ones, stamp)
-    (<Tensor>g)._grad_pass = SEEN                  # the caller's tensor
-    if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
-        if create_graph:
-            from pylayer import cast
-            return cast(g, t._array.dtype)
-        return _pass_owned((<Tensor>g)._array.astype(t._array.dtype), stamp)
-    return g
+# ---------------------------------------------------------- the pass
+@cython.final
+@cython.no_gc
+@cython.freelist(64)
+cdef class _Slot:
+    """A node a pass has reached, and the gradients that reached it so far: one entry
+    (None, a gradient or a _Sum) for a node with one output, else a list with one
+    entry per output."""
+    cdef GradNode node
+    cdef unsigned long long seq
+    cdef object buffer
 
 
-cdef object _apply_hooks(list hooks, object g):
-    """Run gradient hooks; what they see or return is the user's from then on."""
+cdef struct _Entry:
+    void *node            # a node the pass may meet again (compared, never followed)
+    PyObject *slot        # its slot (a strong reference), or NULL once it has run
+
+
+cdef class _Pass:
+    """One backward pass: the nodes it reached and what has reached each.
+
+    ``ready`` is a heap of the reached nodes' slots, newest node first. A node
+    that another edge may reach again (one used more than once, or a root) is
+    also found through ``table``, an open-addressing map from the node to its
+    slot that only this pass owns; a node used once is reached once, so its slot
+    needs no lookup. A node never comes back once it has run (every node still
+    to come is older), so its entry then only lets go of the slot."""
+    cdef bint create_graph
+    cdef list ready
+    cdef tuple roots                   # the root nodes
+    cdef _Entry *table
+    cdef Py_ssize_t capacity           # a power of two, or 0 before the first entry
+    cdef Py_ssize_t filled             # entries in use (running or not)
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.table != NULL:
+            for i in range(self.capacity):
+                Py_XDECREF(self.table[i].slot)
+            free(self.table)
+
+    cdef inline bint may_meet_again(self, GradNode node):
+        if node.uses > 1:
+            return True
+        for root in self.roots:
+            if root is node:
+                return True
+        return False
+
+    cdef _Entry *probe(self, void *node):
+        """The entry of ``node``, or the empty entry where it would go."""
+        cdef size_t mask = <size_t>self.capacity - 1
+        cdef size_t i = ((<size_t>node >> 4) * <size_t>0x9E3779B97F4A7C15ULL) & mask
+        while self.table[i].node != NULL and self.table[i].node != node:
+            i = (i + 1) & mask
+        return &self.table[i]
+
+    cdef void grow(self) except *:
+        """Double the table, keeping only the entries of nodes that have not run."""
+        cdef _Entry *old = self.table
+        cdef Py_ssize_t i, old_capacity = self.capacity
+        cdef _Entry *entry
+        self.capacity = 16 if old_capacity == 0 else 2 * old_capacity
+        self.table = <_Entry*>calloc(self.capacity, sizeof(_Entry))
+        if self.table == NULL:
+            self.table, self.capacity = old, old_capacity
+            raise MemoryError()
+        self.filled = 0
+        for i in range(old_capacity):
+            if old[i].slot != NULL:
+                entry = self.probe(old[i].node)
+                entry.node = old[i].node
+                entry.slot = old[i].slot
+                self.filled += 1
+        free(old)
+
+    cdef void enter(self, GradNode node, Py_ssize_t index, object g) except *:
+        """Reach ``node`` and add ``g`` (a Tensor or None) to the gradient of its output
+        ``index``."""
+        cdef _Entry *entry = NULL
+        cdef _Slot slot
+        cdef list per_output
+        if index < 0 or index >= node.n_outputs:
+            raise IndexError(f"{node.name()} has {node.n_outputs} output(s); a gradient for "
+                             f"output {index} cannot reach it")
+        if self.may_meet_again(node):
+            if 2 * (self.filled + 1) > self.capacity:
+                self.grow()
+            entry = self.probe(<void*>node)
+            if entry.slot != NULL:
+                slot = <_Slot>entry.slot
+                if g is not None:
+                    if node.n_outputs == 1:
+                        slot.buffer = _accumulate(slot.buffer, <Tensor>g, self.create_graph)
+                    else:
+                        per_output = <list>slot.buffer
+                        per_output[index] = _accumulate(per_output[index], <Tensor>g,
+                                                        self.create_graph)
+                return
+        slot = _Slot.__new__(_Slot)
+        slot.node = node
+        slot.seq = node.seq
+        if node.n_outputs == 1:
+            slot.buffer = g
+        else:
+            per_output = [None] * node.n_outputs
+            per_output[index] = g
+            slot.buffer = per_output
+        _push_ready(self.ready, slot)
+        if entry != NULL:
+            # (An entry whose node has run can only be met again by a new node made at
+            # the same address: it is reused.)
+            if entry.node == NULL:
+                self.filled += 1
+            entry.node = <void*>node
+            Py_INCREF(slot)
+            entry.slot = <PyObject*>slot
+
+    cdef object take(self, _Slot slot):
+        """The gradients that reached the slot's node, every _Sum unwrapped (user code
+        may see them from now on); the pass no longer looks the node up."""
+        cdef Py_ssize_t i
+        cdef _Entry *entry
+        entry_value = slot.buffer
+        slot.buffer = None
+        if self.capacity and self.may_meet_again(slot.node):
+            entry = self.probe(<void*>slot.node)
+            if entry.slot == <PyObject*>slot:
+                entry.slot = NULL
+                Py_XDECREF(<PyObject*>slot)
+        if slot.node.n_outputs == 1:
+            return _gradient(entry_value)
+        for i in range(slot.node.n_outputs):
+            (<list>entry_value)[i] = _gradient((<list>entry_value)[i])
+        return entry_value
+
+
+cdef _Pass _open_pass(bint create_graph):
+    cdef _Pass p = _Pass.__new__(_Pass)
+    p.create_graph = create_graph
+    p.ready = []
+    return p
+
+
+# The ready queue: a binary heap of slots, newest node (largest seq) first. Every index
+# below lies in [0, len(heap)) by the loop conditions, so Cython need not check it again.
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void _push_ready(list heap, _Slot slot) except *:
+    cdef Py_ssize_t i = len(heap), parent
+    heap.append(slot)
+    while i > 0:
+        parent = (i - 1) >> 1
+        if (<_Slot>heap[parent]).seq >= slot.seq:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = slot
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef _Slot _pop_ready(list heap):
+    cdef _Slot top = <_Slot>heap[0]
+    cdef _Slot last = <_Slot>heap.pop()
+    cdef Py_ssize_t n = len(heap), i = 0, child
+    if n == 0:
+        return top
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and (<_Slot>heap[child + 1]).seq > (<_Slot>heap[child]).seq:
+            child += 1
+        if (<_Slot>heap[child]).seq <= last.seq:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = last
+    return top
+
+
+# --------------------------------------------------------- user code
+cdef object _run_hooks(list hooks, object g):
+    """Run gradient hooks in the order they were registered; a hook may replace the
+    gradient. A retained gradient takes the gradient as it is at its place in
+    that order, as Paddle's does."""
+    cdef Tensor owner
     for hook in list(hooks):
-        (<Tensor>g)._grad_pass = SEEN
+        if type(hook) is RetainedGrad:
+            owner = (<RetainedGrad>hook).owner()
+            if owner is not None:
+                owner._grad = wrap((<Tensor>g)._array, True)
+            continue
         result = hook(g)
         if result is not None:
             if not isinstance(result, Tensor):
                 raise TypeError(f"a tensor hook must return a Tensor or None, "
                                 f"got {type(result).__name__}")
             g = result
-    (<Tensor>g)._grad_pass = SEEN
     return g
+
+
+cdef object _zeros_for(GradNode node, Py_ssize_t index):
+    shape, dtype = node.out_meta[index]
+    return wrap(np.zeros(shape, dtype), True)
+
+
+cdef object _observe(GradNode node, object grads, dict capture_nodes, dict captured):
+    """Run the output hooks (and retained gradients), and note the gradients that
+    ``grad()`` asked for. ``grads`` is as ``_Pass.take`` gives it; returns it in the
+    same form, with the hooks' results.
+
+    An output of a built-in op with several outputs that got no gradient shows
+    its hooks zeros (the gradient it contributes), as Paddle does."""
+    cdef bint single = node.n_outputs == 1
+    cdef list per_output = [grads] if single else <list>grads
+    cdef Py_ssize_t index
+    if node._output_hooks:
+        for key, hooks in list(node._output_hooks.items()):
+            index = key
+            if not hooks or not 0 <= index < node.n_outputs:
+                continue
+            if not isinstance(hooks, list):
+                raise TypeError(f"{node.name()}: the hooks of output {index} must be a list")
+            g = per_output[index]
+            if g is None and not single and not node.runs_user_code:
+                g = _zeros_for(node, index)
+            if g is not None:
+                per_output[index] = _run_hooks(<list>hooks, g)
+    if capture_nodes is not None:
+        indices = capture_nodes.get(node)
+        if indices is not None:
+            for key in indices:
+                captured[(node, key)] = per_output[<Py_ssize_t>key]
+    return per_output[0] if single else per_output
 
 
 cdef object _nan_check(GradNode node, object results):
@@ -147,10 +372,10 @@ cdef object _nan_check(GradNode node, object results):
 
 
 cdef object _call_backward(GradNode node, object grads):
-    """Run one node's backward and check what it returned.
-
-    ``grads`` is the gradient itself for a node with one output, else a list.
-    """
+    """Run one node's backward and check that it returned one gradient per input (the
+    loop checks each). ``grads`` is the gradient itself for a node with one output,
+    else a list."""
+    cdef Py_ssize_t n = len(node.next_nodes)
     if node.released:
         raise_released(node)
     try:
@@ -164,153 +389,26 @@ cdef object _call_backward(GradNode node, object grads):
         if anomaly_enabled() and node.creation_stack:
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
         raise
+    if not isinstance(results, (tuple, list)) or len(results) != n:
+        raise RuntimeError(f"{node.name()}: backward returned {results!r}, expected "
+                           f"{n} gradient(s)")
     if anomaly_enabled():
         _nan_check(node, results)
     return results
 
 
-cdef object _observe_grads(GradNode node, object grads, dict capture_nodes, dict captured):
-    """Run the output hooks, fill retained ``.grad``s and captured gradients.
-
-    ``grads`` is the node's buffer (the gradient itself for one output, else a
-    list or None); returns it in the same form, with the hooks' results.
-    """
-    cdef bint single = node.n_outputs == 1
-    cdef list per_output = [grads] if single else (
-        <list>grads if grads is not None else [None] * node.n_outputs)
-    if node._output_hooks:
-        for index, hooks in node._output_hooks.items():
-            if per_output[index] is not None and hooks:
-                per_output[index] = _apply_hooks(hooks, per_output[index])
-    if node._retained:
-        for index, ref in node._retained.items():
-            owner = ref()
-            if owner is not None and per_output[index] is not None:
-                (<Tensor>per_output[index])._grad_pass = SEEN
-                (<Tensor>owner)._grad = per_output[index]
-    if capture_nodes is not None and node in capture_nodes:
-        for index in capture_nodes[node]:
-            captured[(node, index)] = per_output[index]
-    return per_output[0] if single else per_output
-
-
-cdef bint _hand_over(object grads):
-    """Whether any gradient arrived; those that did stop being the pass's to write
-    into, since the node's backward may keep them."""
-    cdef bint any_grad = False
+cdef bint _any_gradient(object grads):
     if grads is None:
         return False
     if isinstance(grads, Tensor):
-        (<Tensor>grads)._grad_pass = SEEN
         return True
     for g in <list>grads:
         if g is not None:
-            (<Tensor>g)._grad_pass = SEEN
-            any_grad = True
-    return any_grad
+            return True
+    return False
 
 
-cdef inline void _adopt_if_unshared(Tensor g, unsigned long long stamp):
-    """Own a built-in rule's result that nothing but the engine can reach: never seen
-    by user code, held only by the results (the caller counted), its array ``g``'s alone."""
-    if g._grad_pass != SEEN and g._node is None and has_unshared_array(g):
-        g._grad_pass = stamp
-
-
-# ---- passes: stamps, and backward started while another pass runs
-cdef unsigned long long _next_stamp = 0
-cdef set _running = set()        # stamps of the passes under way (any thread)
-
-
-cdef class _Pass:
-    """One backward pass: its stamp, its ready queue, and the buffers of the nodes
-    it took over from a pass it runs inside of (a hook or a PyLayer backward
-    that calls backward), which it gives back when it ends."""
-
-    cdef void enter(self, GradNode node):
-        """Queue ``node`` (with an empty buffer) the first time this pass reaches it."""
-        if node.visit == self.stamp:
-            return
-        if len(_running) > 1 and node.visit in _running:
-            if self.borrowed is None:
-                self.borrowed = []
-            self.borrowed.append((node, node.visit, node.buffer))
-        node.visit = self.stamp
-        node.buffer = None
-        _push_ready(self.ready, node)
-
-    cdef void deposit(self, GradNode node, Py_ssize_t index, object g):
-        """Add gradient g for output ``index`` of ``node`` to its buffer."""
-        cdef list per_output
-        if node.n_outputs == 1:
-            node.buffer = g if node.buffer is None else _add_into(node.buffer, g,
-                                                                 self.create_graph, self.stamp)
-            return
-        if node.buffer is None:
-            node.buffer = [None] * node.n_outputs
-        per_output = <list>node.buffer
-        current = per_output[index]
-        if current is None:
-            per_output[index] = g
-        else:
-            per_output[index] = _add_into(current, g, self.create_graph, self.stamp)
-
-    cdef void close(self):
-        """Empty what this pass left queued, and give borrowed buffers back."""
-        cdef GradNode node
-        for node in self.ready:
-            node.buffer = None
-        if self.borrowed is not None:
-            for node, visit, buffer in reversed(self.borrowed):
-                node.visit = visit
-                node.buffer = buffer
-        _running.discard(self.stamp)
-
-
-cdef _Pass _open_pass(bint create_graph):
-    global _next_stamp
-    cdef _Pass p = _Pass.__new__(_Pass)
-    _next_stamp += 1
-    p.stamp = _next_stamp
-    p.create_graph = create_graph
-    p.ready = []
-    _running.add(p.stamp)
-    return p
-
-
-# The ready queue: a binary heap of nodes, newest (largest seq) first.
-cdef void _push_ready(list heap, GradNode node):
-    cdef Py_ssize_t i = len(heap), parent
-    heap.append(node)
-    while i > 0:
-        parent = (i - 1) >> 1
-        if (<GradNode>heap[parent]).seq >= node.seq:
-            break
-        heap[i] = heap[parent]
-        i = parent
-    heap[i] = node
-
-
-cdef GradNode _pop_ready(list heap):
-    cdef GradNode top = <GradNode>heap[0]
-    cdef GradNode last = <GradNode>heap.pop()
-    cdef Py_ssize_t n = len(heap), i = 0, child
-    if n == 0:
-        return top
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and (<GradNode>heap[child + 1]).seq > (<GradNode>heap[child]).seq:
-            child += 1
-        if (<GradNode>heap[child]).seq <= last.seq:
-            break
-        heap[i] = heap[child]
-        i = child
-    heap[i] = last
-    return top
-
-
+# ---------------------------------------------------------- run_backward
 # Accumulation into leaves is one step for all threads: a pass reads a
 # leaf's .grad and stores the sum, and numpy releases the GIL in between.
 _leaf_lock = threading.Lock()
@@ -319,8 +417,8 @@ _leaf_lock = threading.Lock()
 def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
                  bint create_graph=False, inputs=None, bint allow_unused=False,
                  blocked=None):
-    """Backpropagate from ``tensors`` (with one gradient or None each, checked by the
-    callers in ``pylayer.autograd.functional``).
+    """Backpropagate from ``tensors`` (with one gradient Tensor or None each; the callers
+    in ``pylayer.autograd.functional`` check shapes).
 
     Without ``inputs``: accumulate into the ``.grad`` of the leaves. With
     ``inputs``: return their gradients in a list and leave every ``.grad``
@@ -328,9 +426,11 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
 
     The steps: the roots' gradients, the nodes that can reach ``inputs`` (only
     with ``inputs``), the node loop, and the delivery to leaves or to the caller.
-    A backward started inside another (from a hook or a PyLayer backward)
-    borrows the buffers it meets and gives them back when it ends. One graph
-    must not be backpropagated by two threads at the same time.
+
+    >>> import pylayer as paddle
+    >>> x = paddle.to_tensor([3.0], stop_gradient=False)
+    >>> run_backward([x * x], [None], inputs=[x])[0].numpy()
+    array([6.], dtype=float32)
     """
     cdef Tensor t
     cdef dict leaf_grads = {}
@@ -341,6 +441,9 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     cdef set cut = None
     cdef _Pass p
 
+    if len(tensors) != len(grad_tensors):
+        raise ValueError(f"run_backward(): {len(tensors)} tensors but {len(grad_tensors)} "
+                         f"gradients; pass one gradient (or None) per tensor")
     if inputs is not None:
         captured = {}
         capture_nodes = {}
@@ -356,117 +459,128 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
             cut.add((t._node, t._out_index) if t._node is not None else id(t))
 
     p = _open_pass(create_graph)
+    roots = _roots(tensors, grad_tensors, create_graph)
+    p.roots = tuple([(<Tensor>t)._node for t, g in roots if (<Tensor>t)._node is not None])
+    if inputs is not None:
+        needed = _nodes_leading_to(roots, inputs, capture_nodes)
+    for t, g in roots:
+        if t._node is None:
+            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
+        else:
+            p.enter(<GradNode>t._node, t._out_index, g)
+    previous_mode = set_grad_mode(create_graph)
     try:
-        roots = _roots(tensors, grad_tensors, create_graph, p.stamp)
-        if inputs is not None:
-            needed = _nodes_leading_to(roots, inputs, capture_nodes)
-        for t, g in roots:
-            if t._node is None:
-                _leaf_add(leaf_grads, leaf_objs, t, g, p)
-            else:
-                p.enter(<GradNode>t._node)
-                p.deposit(<GradNode>t._node, t._out_index, g)
-        previous_mode = set_grad_mode(create_graph)
-        try:
-            _node_loop(p, retain_graph, needed, cut, capture_nodes, captured, leaf_grads,
-                       leaf_objs)
-        finally:
-            set_grad_mode(previous_mode)
+        _node_loop(p, retain_graph, needed, cut, capture_nodes, captured, leaf_grads,
+                   leaf_objs)
     finally:
-        p.close()
+        set_grad_mode(previous_mode)
 
     if inputs is None:
-        _deliver_to_leaves(leaf_grads, leaf_objs, create_graph, p.stamp)
+        _deliver_to_leaves(leaf_grads, leaf_objs, create_graph)
         return None
     found = []
     for item in inputs:
         t = <Tensor>item
         if t._node is None:
-            g = leaf_grads.get(id(t))
+            g = _gradient(leaf_grads.get(id(t)))
             if g is not None and t._hooks:
-                g = _apply_hooks(t._hooks, g)
+                g = _run_hooks(t._hooks, g)
         else:
             g = captured.get((t._node, t._out_index))
-        if g is not None and (<Tensor>g)._array.dtype != t._array.dtype:
-            # A gradient has its input's dtype, like a leaf's .grad (Paddle does so too).
-            if create_graph:
-                from pylayer import cast
-                g = cast(g, t._array.dtype)
-            else:
-                g = wrap((<Tensor>g)._array.astype(t._array.dtype), True)
         if g is not None:
-            (<Tensor>g)._grad_pass = SEEN
+            g = _in_dtype_of(t, <Tensor>g, create_graph)
+            if not create_graph:
+                g = wrap((<Tensor>g)._array, True)   # the caller's own Tensor object
         found.append(g)
     return found
 
 
-cdef list _roots(list tensors, list grad_tensors, bint create_graph, unsigned long long stamp):
+cdef list _roots(list tensors, list grad_tensors, bint create_graph):
     """``[(tensor, starting gradient)]`` for the roots that need a gradient."""
     cdef Tensor t
     cdef list roots = []
     for item, g in zip(tensors, grad_tensors):
         t = <Tensor?>item
-        if t.stop_gradient:
+        if t._stop_gradient:
             continue
-        g = _root_grad(t, g, create_graph, stamp)
+        g = _root_grad(t, g, create_graph)
         if t._node is not None and (<GradNode>t._node).released:
             raise_released(<GradNode>t._node)
         roots.append((t, g))
     return roots
 
 
+cdef object _root_grad(Tensor t, object g, bint create_graph):
+    """The starting gradient for ``t``: ones by default, else ``g`` (a Tensor of t's shape).
+
+    A boolean or integer gradient is cast to ``t``'s dtype, so that several
+    root gradients sum as numbers (bools would OR, ints truncate). A float one
+    of another precision is kept, as Paddle does (a PyLayer's
+    ``set_grad_in_dtype_consistent(False)`` sees it)."""
+    if g is None:
+        return wrap(np.ones_like(t._array), True)
+    if not isinstance(g, Tensor):
+        raise TypeError(f"run_backward(): a starting gradient must be a Tensor or None, "
+                        f"got {type(g).__name__}")
+    if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
+        if create_graph:
+            from pylayer import cast
+            return cast(g, t._array.dtype)
+        return wrap((<Tensor>g)._array.astype(t._array.dtype), True)
+    return g
+
+
+cdef object _in_dtype_of(Tensor t, Tensor g, bint create_graph):
+    """A gradient has its input's dtype, like a leaf's .grad (Paddle does so too)."""
+    if g._array.dtype == t._array.dtype:
+        return g
+    if create_graph:
+        from pylayer import cast
+        return cast(g, t._array.dtype)
+    return wrap(g._array.astype(t._array.dtype), True)
+
+
 cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict capture_nodes,
                      dict captured, dict leaf_grads, dict leaf_objs) except *:
     """Run the reached nodes, newest first, passing each one's results on."""
-    cdef GradNode node, child
+    cdef GradNode node
+    cdef _Slot slot
     cdef Py_ssize_t i, n
-    cdef tuple nexts
+    cdef tuple nexts, indices
     cdef list ready = p.ready
-    cdef bint create_graph = p.create_graph
     while ready:
-        node = _pop_ready(ready)
-        grads = node.buffer
-        node.buffer = None
-        if node._output_hooks or node._retained or capture_nodes is not None:
-            grads = _observe_grads(node, grads, capture_nodes, captured)
+        slot = _pop_ready(ready)
+        node = slot.node
+        grads = p.take(slot)
+        if node._output_hooks or capture_nodes is not None:
+            grads = _observe(node, grads, capture_nodes, captured)
         nexts = node.next_nodes
+        indices = node.next_indices
         n = len(nexts)
         results = None
         if needed is None or node in needed:
-            if _hand_over(grads) or node.runs_without_grads:
-                if grads is None and node.n_outputs > 1:
-                    grads = [None] * node.n_outputs
+            if _any_gradient(grads) or node.runs_without_grads:
                 results = _call_backward(node, grads)
                 grads = None  # free incoming gradients now: their memory is reused hot
-                if not isinstance(results, (tuple, list)) or len(results) != n:
-                    raise RuntimeError(
-                        f"{node.name()}: backward returned {results!r}, expected "
-                        f"{n} gradient(s)")
             if not retain_graph:
                 node.release()
         for i in range(n):
-            child_obj = nexts[i]
-            if child_obj is None:
+            child = nexts[i]
+            if child is None:
                 continue
             g = results[i] if results is not None else None
             if g is not None and not isinstance(g, Tensor):
-                raise TypeError(f"{node.name()}: backward returned a "
-                                f"{type(g).__name__} as gradient {i}, expected a Tensor or None")
-            if (g is not None and not create_graph and not node.runs_user_code
-                    and refcount(<void*>g) == 2):
-                _adopt_if_unshared(<Tensor>g, p.stamp)  # 2: ``results`` and ``g`` only
+                raise TypeError(f"{node.name()}: backward returned a {type(g).__name__} as "
+                                f"gradient {i}, expected a Tensor or None")
             if cut is not None and g is not None and (
-                    id(child_obj) in cut if isinstance(child_obj, Tensor)
-                    else (child_obj, node.next_indices[i]) in cut):
+                    id(child) in cut if isinstance(child, Tensor)
+                    else (child, indices[i]) in cut):
                 g = None
-            if isinstance(child_obj, GradNode):
+            if isinstance(child, GradNode):
                 # Entered even without a gradient, so that it is released too.
-                child = <GradNode>child_obj
-                p.enter(child)
-                if g is not None:
-                    p.deposit(child, node.next_indices[i], g)
+                p.enter(<GradNode>child, indices[i], g)
             elif g is not None:
-                _leaf_add(leaf_grads, leaf_objs, <Tensor>child_obj, g, p)
+                _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph)
         g = results = None
 
 
@@ -510,64 +624,58 @@ cdef set _nodes_leading_to(list roots, inputs, dict capture_nodes):
     return needed
 
 
-def _seq_of(GradNode node):
+def _seq_of(GradNode node not None):
     return node.seq
 
 
-cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, object g, _Pass p):
+cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint create_graph):
     key = id(leaf)
-    existing = leaf_grads.get(key)
-    if existing is None:
-        leaf_grads[key] = g
-        leaf_objs[key] = leaf
-    else:
-        leaf_grads[key] = _add_into(existing, g, p.create_graph, p.stamp)
+    leaf_grads[key] = _accumulate(leaf_grads.get(key), g, create_graph)
+    leaf_objs[key] = leaf
 
 
-cdef _deliver_to_leaves(dict leaf_grads, dict leaf_objs, bint create_graph,
-                        unsigned long long stamp):
+cdef _deliver_to_leaves(dict leaf_grads, dict leaf_objs, bint create_graph):
     """Run the leaves' hooks, then add every gradient to its leaf's ``.grad``."""
     cdef list deliveries = []
     cdef Tensor leaf
-    for key, g in leaf_grads.items():
+    for key, entry in leaf_grads.items():
         leaf = <Tensor>leaf_objs[key]
         if leaf._hooks:
-            g = _apply_hooks(leaf._hooks, g)
-        deliveries.append((leaf, g))
+            entry = _run_hooks(leaf._hooks, _gradient(entry))
+        deliveries.append((leaf, entry))
     with _leaf_lock:
-        for leaf, g in deliveries:
-            _accumulate_leaf(leaf, g, create_graph, stamp)
+        for leaf, entry in deliveries:
+            _accumulate_leaf(leaf, entry, create_graph)
 
 
-cdef _accumulate_leaf(Tensor leaf, object g, bint create_graph, unsigned long long stamp):
-    """leaf.grad + g, cast to the leaf's dtype, in a new array: a leaf's ``.grad`` is
-    the user's once a pass has ended, so no pass writes into it."""
-    cdef Tensor tg = <Tensor>g
-    if tg._array.shape != leaf._array.shape:
-        raise RuntimeError(f"a gradient of shape {list(tg._array.shape)} reached a leaf of "
+cdef _accumulate_leaf(Tensor leaf, object entry, bint create_graph):
+    """leaf.grad + the gradient ``entry`` (a Tensor, or a _Sum the pass made), in the
+    leaf's dtype. A leaf's ``.grad`` owns its memory: a gradient the pass did not
+    allocate (a rule's result, which a hook, another leaf or the user may also hold)
+    is copied, and a later backward makes a new sum instead of writing into it."""
+    cdef Tensor g = <Tensor>_gradient(entry)
+    cdef bint owned = type(entry) is _Sum
+    if g._array.shape != leaf._array.shape:
+        raise RuntimeError(f"a gradient of shape {list(g._array.shape)} reached a leaf of "
                            f"shape {list(leaf._array.shape)}")
-    if tg._array.dtype != leaf._array.dtype:
-        if create_graph:
-            from pylayer import cast
-            tg = <Tensor>cast(g, leaf._array.dtype)
-        else:
-            tg = _pass_owned(tg._array.astype(leaf._array.dtype), stamp)
+    if g._array.dtype != leaf._array.dtype:
+        g = <Tensor>_in_dtype_of(leaf, g, create_graph)
+        owned = not create_graph
     current = leaf._grad
-    if current is None:
-        if create_graph or tg._grad_pass == stamp:
-            result = tg
-        else:
-            copy = buffer_like(tg._array)
-            if copy is None:
-                copy = np.array(tg._array, copy=True)
-            else:
-                np.copyto(copy, tg._array)
-            result = wrap(copy, True)
-    elif create_graph:
-        from pylayer import add
-        result = add(current, tg)
+    if create_graph:
+        if current is not None:
+            from pylayer import add
+            g = <Tensor>add(current, g)
+        leaf._grad = g
+    elif current is not None:
+        leaf._grad = wrap(_sum_arrays((<Tensor>current)._array, g._array), True)
+    elif owned:
+        leaf._grad = g
     else:
-        result = wrap(_sum_arrays((<Tensor>current)._array, tg._array), True)
-    (<Tensor>result)._grad_pass = SEEN
-    leaf._grad = result
+        copy = buffer_like(g._array)
+        if copy is None:
+            copy = np.array(g._array, copy=True)
+        else:
+            np.copyto(copy, g._array)
+        leaf._grad = wrap(copy, True)
     leaf._grad_from_user = False

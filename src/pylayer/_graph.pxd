@@ -14,8 +14,7 @@ cdef class GradNode:
     cdef readonly unsigned long long seq
     cdef readonly str op_name
     cdef readonly object out_meta      # per output (shape, numpy dtype), for zeros
-    cdef readonly dict _output_hooks
-    cdef readonly dict _retained
+    cdef readonly dict _output_hooks   # output index -> hooks, retained gradients among them
     cdef readonly bint released
     cdef readonly object creation_stack
     # Its backward is user code (a PyLayer's): what it returns was visible to the
@@ -23,12 +22,12 @@ cdef class GradNode:
     cdef readonly bint runs_user_code
     # Run even when no gradient reached it (with zeros or None), as a PyLayer's is.
     cdef readonly bint runs_without_grads
-    # Bookkeeping of the backward pass running through this node (_engine's).
-    cdef unsigned long long visit      # stamp of the last backward pass that reached it
-    cdef object buffer                 # gradients summed as they arrive: the gradient
-                                       # itself for one output, else a list per output
+    # How many edges of other nodes point here: a node used once is reached at most
+    # once by a backward pass (besides as a root), which the engine relies on.
+    cdef readonly Py_ssize_t uses
     cdef object __weakref__
     cpdef tuple saved_tensors(self)
+    cpdef release(self)
 
 
 cdef class SavedTensor:
@@ -52,3 +51,8 @@ cpdef Tensor make_output(object array, tuple inputs, str op_name, object backwar
                          tuple save=*, bint save_output=*, object attrs=*)
 cdef bint anomaly_enabled() noexcept
 cdef raise_released(GradNode node)
+
+
+cdef class RetainedGrad:
+    cdef object tensor                 # weak reference to the tensor that keeps the gradient
+    cdef Tensor owner(self)

@@ -6,8 +6,8 @@ kept as SavedTensors that are version-checked (or packed by this thread's
 innermost saved-tensor hooks). Its sequence number is larger than those of the
 nodes it consumes, the order that ``_engine`` runs backward in.
 """
-import threading
 import traceback
+import weakref
 
 import numpy as np
 
@@ -61,52 +61,66 @@ def is_anomaly_enabled():
 
 
 # --------------------------------------------------- saved-tensor hooks
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from *:
     """
-    static _Thread_local int pylayer_hook_depth = 0;
-    static _Thread_local PyObject *pylayer_innermost_hooks = NULL;
+    static _Thread_local PyObject *pylayer_saved_hooks = NULL;
     """
-    int pylayer_hook_depth
-    # Borrowed: the tuple on top of this thread's stack, which keeps it alive.
-    PyObject *pylayer_innermost_hooks
-
-_hook_state = threading.local()
-
-
-cdef void _sync_innermost(list stack):
-    global pylayer_hook_depth, pylayer_innermost_hooks
-    pylayer_hook_depth = len(stack)
-    pylayer_innermost_hooks = <PyObject*>stack[-1] if stack else NULL
+    # This thread's innermost saved-tensor hooks, a strong reference to the tuple
+    # (pack_hook, unpack_hook, the enclosing entry or None), or NULL for none.
+    # Only the functions below change it; no Python object can reach it.
+    PyObject *pylayer_saved_hooks
 
 
 def push_saved_tensors_hooks(pack_hook, unpack_hook):
-    """Make (pack_hook, unpack_hook) the innermost pair of this thread."""
-    stack = getattr(_hook_state, "stack", None)
-    if stack is None:
-        stack = _hook_state.stack = []
-    stack.append((pack_hook, unpack_hook))
-    _sync_innermost(stack)
+    """Make (pack_hook, unpack_hook) the innermost pair of this thread.
+
+    >>> push_saved_tensors_hooks(print, print)
+    >>> current_saved_tensors_hooks() == (print, print)
+    True
+    >>> pop_saved_tensors_hooks()
+    """
+    global pylayer_saved_hooks
+    if not (callable(pack_hook) and callable(unpack_hook)):
+        raise TypeError(f"push_saved_tensors_hooks(): both hooks must be callable, got "
+                        f"{type(pack_hook).__name__} and {type(unpack_hook).__name__}")
+    outer = <object>pylayer_saved_hooks if pylayer_saved_hooks != NULL else None
+    entry = (pack_hook, unpack_hook, outer)
+    Py_INCREF(entry)
+    Py_XDECREF(pylayer_saved_hooks)   # now held by entry
+    pylayer_saved_hooks = <PyObject*>entry
 
 
 def pop_saved_tensors_hooks():
-    """Remove this thread's innermost pair."""
-    stack = _hook_state.stack
-    stack.pop()
-    _sync_innermost(stack)
+    """Remove this thread's innermost pair (an error when there is none)."""
+    global pylayer_saved_hooks
+    if pylayer_saved_hooks == NULL:
+        raise RuntimeError("pop_saved_tensors_hooks(): this thread has no saved-tensor hooks")
+    entry = <tuple>pylayer_saved_hooks
+    outer = entry[2]
+    if outer is None:
+        pylayer_saved_hooks = NULL
+    else:
+        Py_INCREF(outer)
+        pylayer_saved_hooks = <PyObject*>outer
+    Py_XDECREF(<PyObject*>entry)    # the reference the thread held; ``entry`` keeps its own
 
 
 def current_saved_tensors_hooks():
-    """The innermost (pack_hook, unpack_hook) pair of this thread, or None."""
+    """The innermost (pack_hook, unpack_hook) pair of this thread, or None.
+
+    >>> print(current_saved_tensors_hooks())
+    None
+    """
     return innermost_saved_hooks()
 
 
 cdef object innermost_saved_hooks():
-    if pylayer_hook_depth == 0:
+    if pylayer_saved_hooks == NULL:
         return None
-    return <tuple>pylayer_innermost_hooks
+    return (<tuple>pylayer_saved_hooks)[:2]
 
 
 @cython.freelist(64)
@@ -148,6 +162,10 @@ cdef class SavedTensor:
         if self.output_index >= 0:
             # An op's own output is saved as its bare array (no cycle through
             # the node); give it back its place in the graph for double backward.
+            if self.output_index >= node.n_outputs:
+                raise RuntimeError(f"a tensor saved as output {self.output_index} cannot "
+                                   f"belong to {node.name()}, which has {node.n_outputs} "
+                                   f"output(s)")
             result = wrap(value if not self.hooked and not isinstance(value, Tensor)
                           else (<Tensor>value)._array, False)
             result._node = node
@@ -165,20 +183,21 @@ cdef class SavedTensor:
         result._out_index = self.source_index
         return result
 
-    def get(self, node):
-        return self.unpack(node)
-
 
 cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
+    if t is None:
+        raise TypeError("save_tensor(): argument 't' must be a Tensor, got None")
     """Keep ``t`` for backward, through the innermost saved-tensor hooks if any."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
     s.output_index = output_index
     s.version = t._version
-    if pylayer_hook_depth:
-        pack_hook, s.unpack_hook = <tuple>pylayer_innermost_hooks
+    if pylayer_saved_hooks != NULL:
+        entry = <tuple>pylayer_saved_hooks   # held here: pack_hook may pop it
+        pack_hook = entry[0]
+        s.unpack_hook = entry[1]
         s.hooked = True
         s.counter = t.shared_counter()
-        if output_index < 0 and not t.stop_gradient:
+        if output_index < 0 and not t._stop_gradient:
             # Keep the way back into the graph (not the data) for create_graph.
             s.source = t if t._node is None else t._node
             s.source_index = t._out_index
@@ -196,6 +215,20 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
 
 
 # ------------------------------------------------------------------ nodes
+@cython.final
+cdef class RetainedGrad:
+    """Stands among an output's hooks for a tensor whose ``.grad`` keeps the gradient
+    (``Tensor.retain_grads``)."""
+
+    def __init__(self, Tensor tensor not None):
+        self.tensor = weakref.ref(tensor)
+
+    cdef Tensor owner(self):
+        """The tensor whose ``.grad`` takes the gradient, or None when it has died."""
+        owner = self.tensor() if self.tensor is not None else None
+        return owner if isinstance(owner, Tensor) else None
+
+
 class AccumulateGrad:
     """Stands for a leaf in ``grad_fn.next_functions``."""
     __slots__ = ("variable",)
@@ -267,17 +300,23 @@ cdef class GradNode:
                       for s in <tuple>self.saved])
 
     def output_hooks(self, Py_ssize_t index):
+        """The gradient hooks of output ``index`` (a list backward runs in order)."""
+        if not 0 <= index < self.n_outputs:
+            raise IndexError(f"{self.name()} has {self.n_outputs} output(s), not {index + 1}")
         if self._output_hooks is None:
             self._output_hooks = {}
         return self._output_hooks.setdefault(index, [])
 
-    def retain_output(self, Py_ssize_t index, Tensor tensor):
-        import weakref
-        if self._retained is None:
-            self._retained = {}
-        self._retained[index] = weakref.ref(tensor)
+    def retain_output(self, Py_ssize_t index, Tensor tensor not None):
+        """Keep output ``index``'s gradient in ``tensor.grad``, taken at this point of the
+        output's hooks (hooks registered later do not change it), as Paddle does."""
+        hooks = self.output_hooks(index)
+        for hook in hooks:
+            if type(hook) is RetainedGrad and (<RetainedGrad>hook).owner() is tensor:
+                return
+        hooks.append(RetainedGrad(tensor))
 
-    def release(self):
+    cpdef release(self):
         """Free what backward needed; a later backward through this node fails."""
         self.saved = None
         self.attrs = None
@@ -302,11 +341,12 @@ cdef GradNode new_grad_node(tuple inputs, str op_name, object backward_fn, objec
         edge = None
         if isinstance(item, Tensor):
             t = <Tensor>item
-            if not t.stop_gradient:
+            if not t._stop_gradient:
                 if t._node is None:
                     edge = t
                 else:
                     edge = t._node
+                    (<GradNode>edge).uses += 1
                     if t._out_index != 0:
                         if indices is None:
                             indices = [0] * n
@@ -335,7 +375,7 @@ cdef inline bint _needs_grad(tuple inputs):
     if not grad_enabled():
         return False
     for item in inputs:
-        if isinstance(item, Tensor) and not (<Tensor>item).stop_gradient:
+        if isinstance(item, Tensor) and not (<Tensor>item)._stop_gradient:
             return True
     return False
 
@@ -364,7 +404,7 @@ cpdef Tensor make_output(object array, tuple inputs, str op_name, object backwar
     if save_output and not save:
         node.saved = save_tensor(out, 0)   # one saved tensor: no tuple around it
     elif save or save_output:
-        saved = [save_tensor(<Tensor>t) for t in save]
+        saved = [save_tensor(<Tensor?>t) for t in save]
         if save_output:
             saved.append(save_tensor(out, 0))
         node.saved = tuple(saved)
@@ -385,7 +425,7 @@ def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple sa
     node.n_outputs = len(arrays)
     node.out_meta = tuple((a.shape, a.dtype) for a in arrays)
     if save:
-        node.saved = tuple([save_tensor(<Tensor>s) for s in save])
+        node.saved = tuple([save_tensor(<Tensor?>s) for s in save])
     outs = []
     for i, a in enumerate(arrays):
         t = wrap(a, i in non_differentiable)
@@ -396,7 +436,7 @@ def make_outputs(arrays, tuple inputs, str op_name, object backward_fn, tuple sa
     return outs
 
 
-def set_history(Tensor t, node, Py_ssize_t index=0):
+def set_history(Tensor t not None, node, Py_ssize_t index=0):
     """Make ``t`` output ``index`` of ``node`` (or a tensor without history when
     ``node`` is None): the one way code outside _graph edits the graph."""
     if node is None:
@@ -413,10 +453,10 @@ def set_history(Tensor t, node, Py_ssize_t index=0):
     t._out_index = index
 
 
-def attach_node(GradNode node, Tensor t, Py_ssize_t index):
+def attach_node(GradNode node not None, Tensor t not None, Py_ssize_t index):
     """Make ``t`` output ``index`` of ``node``, needing a gradient."""
     set_history(t, node, index)
-    t.stop_gradient = False
+    t._stop_gradient = False
 
 
 def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_outputs=1,
@@ -433,6 +473,9 @@ def new_node(tuple inputs, str op_name, backward_fn, attrs=None, Py_ssize_t n_ou
     node.multi_output = multi_output
     node.runs_user_code = True
     if edges_first_from is not None:
+        for edge in edges_first_from.next_nodes:
+            if isinstance(edge, GradNode):
+                (<GradNode>edge).uses += 1
         node.next_nodes = edges_first_from.next_nodes + node.next_nodes
         node.next_indices = edges_first_from.next_indices + node.next_indices
     return node

@@ -3,8 +3,10 @@
 Every name in ``METHODS`` is the function ``pylayer.<name>`` called with the
 tensor as its first argument. Every name in ``WITH_INPLACE`` also has an
 in-place twin ``<name>_`` that stores the result in the tensor itself (see
-``pylayer.inplace``). ``EXTRA`` holds the methods that are not such a
-function. A new op becomes a method by adding its name here.
+``pylayer.inplace``). The methods that are not such a function
+(``zero_``, ``set_value``, ``gradient``, ...) are ``_EXTRA_METHODS`` of
+``pylayer/__init__.py``, given to :func:`build`. A new op becomes a method
+by adding its name here.
 """
 __all__ = []
 

@@ -48,16 +48,18 @@ def set_grad_enabled_flag(bint enabled):
 
 
 # ------------------------------------------------------------------- dtypes
-class DType:
-    """A tensor data type; equal to its name and to the numpy dtype.
+@cython.final
+cdef class DType:
+    """A tensor data type; equal to its name and to the numpy dtype. Immutable.
 
     >>> import pylayer
     >>> pylayer.float32 == 'float32'
     True
     """
-    __slots__ = ("name", "np_dtype")
+    cdef readonly str name
+    cdef readonly object np_dtype
 
-    def __init__(self, name, np_dtype):
+    def __cinit__(self, name, np_dtype):
         if not isinstance(name, str):
             raise TypeError(f"DType(): argument 'name' (position 1) must be a str, "
                             f"got {type(name).__name__}")
@@ -71,9 +73,12 @@ class DType:
                             f"{exc}") from None
         self.name = name
 
+    def __init__(self, name, np_dtype):
+        pass            # __cinit__ set the fields, once: a dtype never changes
+
     def __eq__(self, other):
         if isinstance(other, DType):
-            return self.name == other.name
+            return self.name == (<DType>other).name
         if isinstance(other, str):
             return other == self.name or (other == "bool_" and self.name == "bool")
         try:
@@ -88,6 +93,9 @@ class DType:
         return "pylayer." + self.name
 
     __str__ = __repr__
+
+    def __reduce__(self):
+        return (DType, (self.name, self.np_dtype.str))
 
     @property
     def is_floating_point(self):
@@ -127,7 +135,7 @@ def convert_dtype(dtype, fn=None, arg="dtype"):
     if dtype is None:
         return None
     if isinstance(dtype, DType):
-        return (<object>dtype).np_dtype
+        return (<DType>dtype).np_dtype
     if isinstance(dtype, str):
         found = _BY_NAME.get(dtype)
         if found is not None:
@@ -245,9 +253,8 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
 # ------------------------------------------------------------------ Tensor
 @cython.freelist(64)
 cdef class VersionCounter:
-    """How many in-place changes a tensor's data has had (shared with saved copies)."""
-    def __init__(self, long value=0):
-        self.value = value
+    """How many in-place changes a tensor's data has had (shared with saved copies).
+    Only the tensor changes it."""
 
 
 cdef dict _functions = {}     # what Tensor calls, by name: set by install()
@@ -256,7 +263,7 @@ cdef object _engine_backward = None
 cdef long _name_counter = 0
 
 
-cdef object _arithmetic_not_installed(int op, object x, object y, int sole_references):
+cdef object _arithmetic_not_installed(int op, object x, object y):
     raise RuntimeError("Tensor arithmetic is not ready: import pylayer (its ops install it)")
 
 
@@ -269,21 +276,18 @@ cdef void install_arithmetic(arithmetic_fn fn) noexcept:
     _arithmetic = fn
 
 
-cdef inline int _sole_references(object x, object y) noexcept:
-    """Which operands of an operator call have no reference but the caller's (bit 0:
-    x, bit 1: y). A Tensor operator's arguments are borrowed from whoever called the
-    operator, so this is a necessary condition for an operand to be a temporary, not a
-    proof: the arithmetic asks pylayer._temporaries for the proof."""
-    return (refcount(<void*>x) == 1) | ((refcount(<void*>y) == 1) << 1)
-
-
-def install(dict functions, dict methods, backward_function):
+def install(dict functions not None, dict methods not None, backward_function):
     """Give Tensor what it calls: ``functions`` (``{name: function}`` for its operators
     and own methods, ``pylayer._methods.tensor_functions``), ``methods`` (the method
     table, ``pylayer.tensor_methods()``) and ``backward`` (``backward_function(tensor,
     grad_tensor, retain_graph)``, from pylayer.autograd.functional). Done once by
     pylayer/__init__."""
     global _functions, _methods, _engine_backward
+    if _engine_backward is not None:
+        raise RuntimeError("_tensor.install(): Tensor's functions are installed once, by "
+                           "importing pylayer")
+    if not callable(backward_function):
+        raise TypeError("_tensor.install(): argument 'backward_function' must be callable")
     _functions = functions
     _methods = methods
     _engine_backward = backward_function
@@ -315,22 +319,6 @@ cdef object elementwise(int op, object xa, object ya, object out=None):
         return np.true_divide(xa, ya, out=out)
 
 
-cdef bint has_unshared_array(Tensor t):
-    """Whether ``t``'s array is a plain, writeable ndarray that nothing but ``t`` refers
-    to (no view, saved tensor or ``numpy()`` result), whose memory is its own or a
-    pooled Block that only it uses."""
-    cdef cnp.ndarray a
-    if not cnp.PyArray_CheckExact(t._array) or refcount(<void*>t._array) != 1:
-        return False
-    a = <cnp.ndarray>t._array
-    if not cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_WRITEABLE):
-        return False
-    base = <void*>cnp.PyArray_BASE(a)
-    if base == NULL:
-        return cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA)
-    return type(<object>base) is Block and refcount(base) == 1
-
-
 cdef bint has_shape(object array, tuple shape):
     """``array.shape == shape`` without building the shape tuple."""
     cdef Py_ssize_t i, ndim = cnp.PyArray_NDIM(<cnp.ndarray>array)
@@ -347,7 +335,7 @@ cdef bint has_shape(object array, tuple shape):
 cdef Tensor wrap(object array, bint stop_gradient=True):
     cdef Tensor t = Tensor.__new__(Tensor)
     t._array = array
-    t.stop_gradient = stop_gradient
+    t._stop_gradient = stop_gradient
     return t
 
 
@@ -389,30 +377,47 @@ cdef class Tensor:
     __array_ufunc__ = None
 
     def __cinit__(self):
-        self.stop_gradient = True
+        self._stop_gradient = True
         self._out_index = 0
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
+        if self._array is not None:
+            # Swapping the data of a tensor that a node may have saved would change a
+            # gradient without the version check seeing it.
+            raise RuntimeError("Tensor.__init__() runs once, when the tensor is made; to "
+                               "change a tensor's values use set_value() or copy_()")
         self._array = to_array(np.zeros([0], np.float32) if data is None else data, dtype,
                                type(self).__name__, "data")
-        self.stop_gradient = stop_gradient
+        self._stop_gradient = stop_gradient
 
     cdef void bump_version(self):
         self._version += 1
         if self._vc is not None:
-            (<VersionCounter>self._vc).value = self._version
+            self._vc.value = self._version
 
     cdef VersionCounter shared_counter(self):
         # cdef, not cpdef: a cpdef method of a type with a __dict__ looks itself
         # up on every call to find Python overrides.
+        cdef VersionCounter counter
         if self._vc is None:
-            self._vc = VersionCounter(self._version)
-        return <VersionCounter>self._vc
+            counter = VersionCounter.__new__(VersionCounter)
+            counter.value = self._version
+            self._vc = counter
+        return self._vc
 
     def version_counter(self):
         return self.shared_counter()
 
     # ---------------------------------------------------------- attributes
+    @property
+    def stop_gradient(self):
+        """Whether no gradient is computed for this tensor (True for a new tensor)."""
+        return self._stop_gradient
+
+    @stop_gradient.setter
+    def stop_gradient(self, value):
+        self._stop_gradient = value
+
     @property
     def shape(self):
         return list(self._array.shape)
@@ -515,7 +520,7 @@ cdef class Tensor:
 
     def detach_(self):
         self._node = None
-        self.stop_gradient = True
+        self._stop_gradient = True
         return self
 
     def clone(self):
@@ -546,7 +551,7 @@ cdef class Tensor:
         if not callable(hook):
             raise TypeError(f"register_hook(): argument 'hook' (position 1) must be a callable "
                             f"taking the gradient, got {type(hook).__name__}")
-        if self.stop_gradient:
+        if self._stop_gradient:
             raise RuntimeError("cannot register a hook on a tensor with stop_gradient=True")
         if self._node is None:
             if self._hooks is None:
@@ -558,21 +563,24 @@ cdef class Tensor:
         return _HookHandle(hooks, hook)
 
     def retain_grads(self):
-        """Keep ``.grad`` on this non-leaf tensor after backward."""
+        """Keep ``.grad`` on this non-leaf tensor after backward: the gradient as it is
+        at this point among the tensor's hooks (hooks registered later do not change
+        it, ones registered before do), as in Paddle."""
         if self._node is not None:
             self._node.retain_output(self._out_index, self)
-        self._retain_grads = True
 
     def clear_grad(self, set_to_zero=False):
         """Drop the gradient, or with ``set_to_zero=True`` zero it.
 
-        A gradient the engine made for this tensor is zeroed in place, as
-        Paddle does; one the user assigned is replaced by zeros instead.
+        A gradient the engine made keeps its Tensor object, which gets new zeros
+        (whoever holds ``x.grad`` sees them, as in Paddle); one the user assigned
+        is replaced by a zeros tensor instead.
         """
         cdef Tensor grad = self._grad
         if set_to_zero and grad is not None:
             if not self._grad_from_user:
-                grad._array.fill(0)
+                # New zeros, not zeros written: the gradient's memory may be shared.
+                grad._array = np.zeros_like(grad._array)
                 grad.bump_version()
             else:
                 self._grad = wrap(np.zeros_like(grad._array))
@@ -642,10 +650,19 @@ cdef class Tensor:
         if arr.size == 0:
             body = "[]"
         else:
-            body = np.array2string(arr, separator=", ", prefix=prefix,
-                                   max_line_width=80, threshold=1000)
+            # numpy writes 1.999e+03 once the largest value shown is 1000 times the
+            # smallest; whole-number floats print as 1999. instead, as in Paddle. Past
+            # 1000 items numpy shows 3 at each end of every axis: only those are read.
+            whole = False
+            if arr.dtype.kind == "f":
+                shown = arr if arr.size <= 1000 else arr[np.ix_(*[
+                    np.r_[0:3, n - 3:n] if n > 6 else np.arange(n) for n in arr.shape])]
+                finite = shown[np.isfinite(shown)]
+                whole = bool(np.array_equal(finite, np.trunc(finite)))
+            body = np.array2string(arr, separator=", ", prefix=prefix, max_line_width=80,
+                                   threshold=1000, suppress_small=whole)
         return (f"Tensor(shape={list(arr.shape)}, dtype={self.dtype.name}, "
-                f"place={CPU!r}, stop_gradient={bool(self.stop_gradient)},\n"
+                f"place={CPU!r}, stop_gradient={bool(self._stop_gradient)},\n"
                 f"{prefix}{body})")
 
     __str__ = __repr__
@@ -671,34 +688,34 @@ cdef class Tensor:
     def __add__(self, other):
         if defers_to(other):
             return NotImplemented
-        return _arithmetic(0, self, other, _sole_references(self, other))
+        return _arithmetic(0, self, other)
 
     def __radd__(self, other):
-        return _arithmetic(0, other, self, _sole_references(other, self))
+        return _arithmetic(0, other, self)
 
     def __sub__(self, other):
         if defers_to(other):
             return NotImplemented
-        return _arithmetic(1, self, other, _sole_references(self, other))
+        return _arithmetic(1, self, other)
 
     def __rsub__(self, other):
-        return _arithmetic(1, other, self, _sole_references(other, self))
+        return _arithmetic(1, other, self)
 
     def __mul__(self, other):
         if defers_to(other):
             return NotImplemented
-        return _arithmetic(2, self, other, _sole_references(self, other))
+        return _arithmetic(2, self, other)
 
     def __rmul__(self, other):
-        return _arithmetic(2, other, self, _sole_references(other, self))
+        return _arithmetic(2, other, self)
 
     def __truediv__(self, other):
         if defers_to(other):
             return NotImplemented
-        return _arithmetic(3, self, other, _sole_references(self, other))
+        return _arithmetic(3, self, other)
 
     def __rtruediv__(self, other):
-        return _arithmetic(3, other, self, _sole_references(other, self))
+        return _arithmetic(3, other, self)
 
     def __floordiv__(self, other):
         return _functions["floor_divide"](self, other)
@@ -794,11 +811,12 @@ class _HookHandle:
         self._hook = hook
 
     def remove(self):
-        try:
-            self._hooks.remove(self._hook)
-        except ValueError:
-            pass
-        return True
+        """Unregister the hook; True the first time, False when it was already removed."""
+        for i, hook in enumerate(self._hooks):
+            if hook is self._hook:
+                del self._hooks[i]
+                return True
+        return False
 
 
 def make_tensor(array, bint stop_gradient=True):

@@ -183,8 +183,15 @@ def main(epochs=40, batch_size=32, seed=0, out=sys.stdout):
     return 0 if fell and checked else 1
 
 
-def _integer_at_least(minimum):
-    """An argparse ``type``: a whole number not below ``minimum``."""
+# The command line's bounds: the data set's size bounds a batch; epochs and seeds
+# stay where a run ends in minutes and numpy's seeding conventions hold.
+TRAINING_POINTS = 600
+MOST_EPOCHS = 1000
+LARGEST_SEED = 2 ** 32 - 1
+
+
+def _integer_in(minimum, maximum):
+    """An argparse ``type``: a whole number from ``minimum`` to ``maximum``."""
     def parse(text):
         try:
             value = int(text)
@@ -192,6 +199,8 @@ def _integer_at_least(minimum):
             raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, got {value}")
         return value
     return parse
 
@@ -209,13 +218,15 @@ def _parse_args(argv=None):
                     "points, then check the layer's backward against central differences. "
                     "Exits with status 1 if the loss did not fall by half or the gradient "
                     "check failed.")
-    parser.add_argument("--epochs", type=_integer_at_least(1), default=40,
-                        help="passes over the 600 training points (default: 40)")
-    parser.add_argument("--seed", type=_integer_at_least(0), default=0,
-                        help="seed of the data, the initial weights and the batch order "
-                             "(default: 0)")
-    parser.add_argument("--batch-size", type=_integer_at_least(1), default=32,
-                        help="points per optimizer step, at most 600 (default: 32)")
+    parser.add_argument("--epochs", type=_integer_in(1, MOST_EPOCHS), default=40,
+                        help=f"passes over the {TRAINING_POINTS} training points, at most "
+                             f"{MOST_EPOCHS} (default: 40)")
+    parser.add_argument("--seed", type=_integer_in(0, LARGEST_SEED), default=0,
+                        help=f"seed of the data, the initial weights and the batch order, "
+                             f"from 0 to {LARGEST_SEED} (default: 0)")
+    parser.add_argument("--batch-size", type=_integer_in(1, TRAINING_POINTS), default=32,
+                        help=f"points per optimizer step, at most {TRAINING_POINTS} "
+                             f"(default: 32)")
     return parser.parse_args(argv)
 
 

@@ -182,7 +182,9 @@ def real_signature(directive):
 
 
 def _text(signature, drop_first=False):
-    params = list(signature.parameters.values())[1 if drop_first else 0:]
+    """The parameters as the docs write them: names, kinds and defaults, no annotations."""
+    params = [p.replace(annotation=inspect.Parameter.empty)
+              for p in list(signature.parameters.values())[1 if drop_first else 0:]]
     return str(signature.replace(parameters=params,
                                  return_annotation=inspect.Signature.empty))
 

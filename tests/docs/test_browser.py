@@ -5,17 +5,14 @@ In each language: a search typed into the sidebar finds results, the
 language switch lands on the same page and section, the copy button copies
 an example without its prompts, examples do not scroll sideways, and no
 page logs a JavaScript error. Skipped, with the reason, when Chromium or its
-driver is not installed (.ci/run installs them). Every test name holds
+driver is not installed, except where PYLAYER_REQUIRE_BROWSER is set (.ci/run
+installs them and sets it), where that fails instead. Every test name holds
 ``built_html`` so that ``-k built_html`` selects them.
 """
-import functools
-import http.server
-import shutil
-import threading
-import time
-
 import pytest
 
+from browser import (copy_with_the_button, errors_logged, settled_results, url,
+                     wait_until)
 from docs_source import LANGUAGES
 
 # A word of each language that several pages use, and a page that must be among the results.
@@ -26,80 +23,6 @@ SECTIONS = [("api/pylayer.html", "api-pylayer-context"),
             ("getting_started.html", "getting-started-training")]
 PAGES = ["index.html", "getting_started.html", "api/pylayer.html", "api/py_func.html",
          "guides/performance.html", "contributing/documentation.html"]
-WAIT = 30
-
-
-def chromium_paths():
-    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
-                                                   "google-chrome"))), None)
-    return browser, shutil.which("chromedriver")
-
-
-@pytest.fixture(scope="module")
-def driver():
-    browser, chromedriver = chromium_paths()
-    if browser is None or chromedriver is None:
-        pytest.skip("headless Chromium is not installed (apt-get install chromium "
-                    "chromium-driver); .ci/run installs it")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium comes with "
-                                    "the test extra: pip install '.[test]'")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1440,900"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    chrome = webdriver.Chrome(options=options,
-                              service=webdriver.ChromeService(executable_path=chromedriver))
-    yield chrome
-    chrome.quit()
-
-
-@pytest.fixture(scope="module")
-def server(sites):
-    """The root URL under which ``en/_build/html`` and ``zh/_build/html`` are served."""
-    for lang, (_, returncode, output) in sites.items():
-        assert returncode == 0, f"docs/{lang} did not build:\n{output}"
-    root = sites["en"][0].parents[2]
-    handler = functools.partial(QuietHandler, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def url(server, lang, page, anchor=""):
-    return f"{server}/{lang}/_build/html/{page}" + (f"#{anchor}" if anchor else "")
-
-
-def wait_until(driver, condition, message):
-    from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, WAIT).until(lambda _: condition(), message=message)
-
-
-def settled_results(driver):
-    """A wait condition: the search results, once some are shown and their
-    number has not changed for half a second (Sphinx adds them one by one)."""
-    from selenium.webdriver.common.by import By
-    seen = {"count": 0, "since": time.monotonic()}
-
-    def condition():
-        results = driver.find_elements(By.CSS_SELECTOR, "#search-results ul.search li")
-        if len(results) != seen["count"]:
-            seen.update(count=len(results), since=time.monotonic())
-        return results if results and time.monotonic() - seen["since"] > 0.5 else None
-    return condition
-
-
-def errors_logged(driver):
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -153,23 +76,7 @@ def test_language_switch_keeps_the_section_being_read_built_html(driver, server,
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_copy_button_copies_code_without_prompts_built_html(driver, server, lang):
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    driver.execute_cdp_cmd("Browser.grantPermissions", {
-        "origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
-    driver.get(url(server, lang, "index.html", "home-quick-start"))
-    block = driver.find_element(By.CSS_SELECTOR, "#home-quick-start div.highlight")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
-    button = block.find_element(By.CSS_SELECTOR, "button.copybtn")
-
-    def copied_by_a_click():  # the button shows on hover; click again if the first missed
-        ActionChains(driver).move_to_element(block).click(button).perform()
-        time.sleep(0.2)
-        return "success" in button.get_attribute("class")
-    wait_until(driver, copied_by_a_click, "the copy button did not report a copy")
-    copied = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "navigator.clipboard.readText().then(done, error => done('error: ' + error));")
+    _, copied = copy_with_the_button(driver, server, lang, "index.html", "home-quick-start")
     lines = copied.splitlines()
     assert lines[:2] == ["import pylayer as paddle", "from pylayer.autograd import PyLayer"], copied
     assert not any(line.startswith((">>>", "...")) for line in lines), copied

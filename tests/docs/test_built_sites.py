@@ -75,6 +75,33 @@ def test_the_chinese_site_has_a_chinese_interface_built_html(sites):
             f"the Chinese page says {english!r} instead of {chinese!r}"
 
 
+# Labels a reader (or a screen reader) meets: attribute values and <title> elements.
+LABELS = re.compile(r'(?:aria-label|title|placeholder)="([^"]*)"|<title>([^<]*)</title>')
+ENGLISH_PHRASE = re.compile(r"[A-Za-z]{2,}[ /]+[A-Za-z]{2,}")
+
+
+def test_no_chinese_page_labels_anything_in_english_built_html(sites):
+    """furo writes some labels in English without gettext (the theme switch, the
+    sidebar switches, its icons' titles); Sphinx's own catalogue lacks "Link to
+    this heading". docs/_shared/chinese_site.py and the zh catalogue cover them."""
+    out = sites["zh"][0]
+    english = {}
+    for name in html_pages(out):
+        for label in (a or b for a, b in LABELS.findall((out / name).read_text("utf-8"))):
+            if ENGLISH_PHRASE.search(label) and not CJK.search(label):
+                english.setdefault(label, name)
+    assert english == {}, f"English labels on the Chinese site (label: first page): {english}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_shows_literal_double_backticks_built_html(sites, lang):
+    """Inline markup does not nest in reST: ``code`` inside **bold** showed its backticks."""
+    out = sites[lang][0]
+    shown = [name for name in html_pages(out)
+             if "``" in Visible((out / name).read_text("utf-8")).text()]
+    assert shown == [], f"{lang}: pages showing ``: {shown}"
+
+
 class Sections(html.parser.HTMLParser):
     def __init__(self, text):
         super().__init__()

@@ -193,19 +193,19 @@ def test_any_global_but_arrays_and_containers_is_refused(payload, culprit):
 
 def test_object_arrays_are_refused():
     payload = pickle.dumps(np.array([1, "a"], dtype=object))
-    with pytest.raises(pickle.UnpicklingError, match=r"load\(\).*dtype object"):
+    with pytest.raises(pickle.UnpicklingError, match=r"load\(\).*numpy dtype 'O"):
         pylayer.load(io.BytesIO(payload))
 
 
 # ----------------------------------------------------------- bad arguments
 def test_save_refuses_what_the_format_cannot_hold(tmp_path):
-    with pytest.raises(TypeError, match=r"save\(\).*'obj'.*Linear.*state_dict"):
+    with pytest.raises(ValueError, match=r"save\(\).*'obj'.*Layer \(Linear\).*state_dict"):
         pylayer.save(nn.Linear(2, 2), tmp_path / "layer.pdparams")
     with pytest.raises(TypeError, match=r"save\(\).*'obj'.*function.*\[0\]\['f'\]"):
         pylayer.save([{"f": np.zeros}], tmp_path / "f.pd")
     with pytest.raises(ValueError, match=r"save\(\).*'protocol'"):
         pylayer.save(pylayer.ones([1]), tmp_path / "p.pd", protocol=5)
-    with pytest.raises(TypeError, match=r"save\(\).*'path'"):
+    with pytest.raises(ValueError, match=r"save\(\).*'path'.*got int"):
         pylayer.save(pylayer.ones([1]), 3)
     assert os.listdir(tmp_path) == []       # nothing written by a refused call
 

@@ -532,5 +532,7 @@ NOT_IN_DATABASE = {
                      "get_rng"], _RANDOM),
     **dict.fromkeys(["grad", "is_grad_enabled", "enable_static", "disable_static",
                      "in_dynamic_mode", "set_device", "get_device", "is_compiled_with_cuda",
-                     "save", "load", "is_tensor", "create_parameter"], _NOT_AN_OP),
+                     "save", "load", "is_tensor", "create_parameter", "async_save",
+                     "clear_async_save_task_queue", "set_flags", "get_flags",
+                     "install_as_paddle"], _NOT_AN_OP),
 }

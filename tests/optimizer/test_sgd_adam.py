@@ -120,17 +120,33 @@ def test_grad_clip_global_norm_before_update():
     assert c.item() == -5.0
 
 
-def test_minimize_dynamic_runs_backward_and_step():
+def test_minimize_in_dynamic_mode_applies_the_gradients_already_computed():
+    # As Paddle 3.3.1: `loss.backward(); opt.minimize(loss)` updates once with the
+    # gradients there, keeps them, and returns ([], [(param, grad), ...]).
     p = param([2.0])
     opt = SGD(learning_rate=0.25, parameters=[p])
-    ops, params_grads = opt.minimize((p * p).sum())
-    assert ops == [] and params_grads[0][0] is p
+    loss = (p * p).sum()
+    loss.backward()
+    ops, params_grads = opt.minimize(loss)
+    assert ops == [] and params_grads[0][0] is p and params_grads[0][1] is p.grad
     np.testing.assert_allclose(p.numpy(), [1.0])
+    np.testing.assert_allclose(p.grad.numpy(), [4.0])
     q = param([2.0])
     opt2 = SGD(learning_rate=0.25, parameters=[p, q])
     opt2.clear_grad(set_to_zero=False)
-    opt2.minimize((p * q).sum(), no_grad_set={q.name})
+    loss = (p * q).sum()
+    loss.backward()
+    opt2.minimize(loss, no_grad_set={q.name})
     np.testing.assert_allclose([p.item(), q.item()], [0.5, 2.0])
+
+
+def test_minimize_without_backward_updates_nothing_and_says_so():
+    p = param([2.0])
+    opt = Adam(learning_rate=0.1, parameters=[p])
+    with pytest.warns(RuntimeWarning, match=r"minimize\(\): no parameter has a gradient.*"
+                                            r"loss\.backward\(\) before minimize"):
+        assert opt.minimize((p * p).sum()) == ([], [])
+    assert p.numpy().tolist() == [2.0] and p.grad is None
 
 
 def test_minimize_of_a_variable_loss_delegates_to_static(monkeypatch):
@@ -231,6 +247,7 @@ def test_classifier_with_adam_and_cross_entropy():
     for _ in range(40):
         loss = loss_fn(model(pylayer.to_tensor(x)), pylayer.to_tensor(labels))
         first = loss.item() if first is None else first
+        loss.backward()
         opt.minimize(loss)
         opt.clear_grad()
     assert loss.item() < 0.5 * first

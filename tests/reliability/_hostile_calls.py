@@ -21,7 +21,7 @@ import io
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, nn, optimizer, static
+from pylayer import autograd, demo, incubate, nn, optimizer, static
 from pylayer.autograd import graph
 from pylayer.nn import functional as F
 from pylayer.nn import initializer
@@ -86,10 +86,29 @@ CALLS = {
     autograd.Hessian: Call(A("ys", lambda env: env["x"] * env["x"], "graph_tensors"),
                            A("xs", lambda env: env["x"], "graph_tensors"), setup=_graph,
                            names=("jacobian",)),
+    incubate.autograd.vjp: Call(A("func", _value(pylayer.tanh), "callable"),
+                                A("xs", f23, "graph_tensors"),
+                                K("v", _value(None), "grads_or_none")),
+    incubate.autograd.jvp: Call(A("func", _value(pylayer.tanh), "callable"),
+                                A("xs", f23, "graph_tensors"),
+                                K("v", _value(None), "grads_or_none")),
+    incubate.autograd.Jacobian: Call(A("func", _value(pylayer.tanh), "callable"),
+                                     A("xs", f23, "graph_tensors"),
+                                     K("is_batched", _value(False), None)),
+    incubate.autograd.Hessian: Call(A("func", _value(pylayer.sum), "callable"),
+                                    A("xs", f23, "graph_tensors"),
+                                    K("is_batched", _value(False), None)),
     # ------------------------------------------------- persistence, devices
     pylayer.save: Call(A("obj", f23, "savable"), A("path", lambda env: io.BytesIO(), "path"),
                        K("protocol", _value(4), "protocol")),
     pylayer.load: Call(A("path", lambda env: _saved_buffer(), "existing_path")),
+    pylayer.async_save: Call(A("obj", f23, "savable"),
+                             A("path", lambda env: io.BytesIO(), "path"),
+                             K("protocol", _value(4), "protocol")),
+    pylayer.clear_async_save_task_queue: Call(),
+    pylayer.set_flags: Call(A("flags", _value({"FLAGS_call_stack_level": 1}), "state_dict")),
+    pylayer.get_flags: Call(A("flags", _value("FLAGS_call_stack_level"), "str")),
+    pylayer.install_as_paddle: Call(),
     pylayer.set_device: Call(A("device", _value("cpu"), "device")),
     pylayer.get_device: Call(), pylayer.is_compiled_with_cuda: Call(),
     pylayer.device.device_count: Call(),

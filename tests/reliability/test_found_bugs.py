@@ -48,10 +48,11 @@ def test_to_tensor_with_a_float64_dtype_keeps_python_floats_exact():
     assert pylayer.to_tensor(0.1).dtype == pylayer.float32  # the default stays float32
 
 
-def test_mse_loss_refuses_a_label_that_would_broadcast():
-    # A [N, 1] prediction against a [N] label broadcast to an [N, N] loss: a
-    # silently wrong value (the mean of all pairwise errors).
+def test_mse_loss_warns_when_a_label_broadcasts_the_loss():
+    # A [N, 1] prediction against a [N] label broadcasts to an [N, N] loss (the
+    # mean of all pairwise errors), as Paddle computes it: not silently.
     prediction = pylayer.to_tensor([[1.0], [2.0], [3.0]])
     label = pylayer.to_tensor([1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match="mse_loss.*'label'"):
-        pylayer.nn.functional.mse_loss(prediction, label)
+    with pytest.warns(UserWarning, match=r"mse_loss\(\).*broadcast to a loss of shape \[3, 3\]"):
+        loss = pylayer.nn.functional.mse_loss(prediction, label)
+    assert loss.item() == pytest.approx(12.0 / 9.0)

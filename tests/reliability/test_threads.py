@@ -182,3 +182,76 @@ def test_saved_tensor_hooks_of_one_thread_do_not_pack_another_threads_tensors():
     run_in_threads(hooked, plain)
     assert packed == {"hooked": 2, "plain": 0}
     np.testing.assert_array_equal(x.grad.numpy(), [4.0, 4.0])
+
+
+class _TakeTurnsInBackward(pylayer.autograd.PyLayer):
+    """Identity whose backward makes two passes over one graph interleave in a fixed
+    order: the first pass waits inside it until the second is inside it too, then
+    finishes while the second waits, then the second finishes."""
+    turns = None
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 1.0
+
+    @staticmethod
+    def backward(ctx, dy):
+        first_inside, second_inside, first_done = _TakeTurnsInBackward.turns
+        if not first_inside.is_set():
+            first_inside.set()
+            assert second_inside.wait(timeout=30)
+        else:
+            second_inside.set()
+            assert first_done.wait(timeout=30)
+        return dy * 1.0
+
+
+def test_two_threads_running_backward_over_one_graph_both_get_the_right_gradient():
+    # When the first pass waits in the PyLayer's backward, a gradient has already
+    # reached the tanh node; the second pass then reaches the same node.
+    x = pylayer.to_tensor([0.3, -0.7], dtype="float64", stop_gradient=False)
+    y = pylayer.tanh(x)
+    loss = (_TakeTurnsInBackward.apply(y) + y * 2.0).sum()
+    expected = 3.0 * (1 - np.tanh(x.numpy()) ** 2)
+    first_inside, second_inside, first_done = turns = (
+        threading.Event(), threading.Event(), threading.Event())
+    _TakeTurnsInBackward.turns = turns
+    results = [None, None]
+
+    def first():
+        results[0] = pylayer.grad(loss, x, retain_graph=True)[0].numpy()
+        first_done.set()
+
+    def second():
+        assert first_inside.wait(timeout=30)
+        results[1] = pylayer.grad(loss, x, retain_graph=True)[0].numpy()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    for result in results:
+        np.testing.assert_allclose(result, expected, rtol=1e-12)
+
+
+def test_a_second_thread_without_retain_graph_gets_the_freed_graph_error_not_a_number():
+    x = pylayer.to_tensor([0.3, -0.7], dtype="float64", stop_gradient=False)
+    y = pylayer.tanh(x)
+    loss = (y * y).sum()
+    expected = 2 * np.tanh(x.numpy()) * (1 - np.tanh(x.numpy()) ** 2)
+    outcomes = []
+
+    def backward():
+        try:
+            outcomes.append(pylayer.grad(loss, x)[0].numpy())
+        except RuntimeError as exc:
+            outcomes.append(str(exc))
+
+    run_in_threads(backward, backward)
+    numbers = [o for o in outcomes if not isinstance(o, str)]
+    errors = [o for o in outcomes if isinstance(o, str)]
+    assert len(numbers) >= 1
+    for result in numbers:
+        np.testing.assert_allclose(result, expected, rtol=1e-12)
+    assert all("retain_graph" in text for text in errors)

@@ -10,7 +10,8 @@ W = RNG.standard_normal([3, 2])
 
 
 def dynamic_grads(build, values, wrt, grad_outputs=None):
-    tensors = {k: paddle.to_tensor(v, stop_gradient=k not in wrt) for k, v in values.items()}
+    # Tensors made without an op: in static mode a creation op records into the Program.
+    tensors = {k: paddle.Tensor(v, stop_gradient=k not in wrt) for k, v in values.items()}
     outputs = build(tensors)
     return [g.numpy() for g in paddle.grad(outputs, [tensors[k] for k in wrt], grad_outputs)]
 
@@ -45,7 +46,7 @@ def test_several_targets_with_target_gradients(static, exe):
 
     values = {"x": X}
     weights = [RNG.standard_normal([4]), np.array(2.0)]
-    expected = dynamic_grads(build, values, ["x"], [paddle.to_tensor(w) for w in weights])
+    expected = dynamic_grads(build, values, ["x"], [paddle.Tensor(w) for w in weights])
     variables = static_data(values, ["x"])
     g0 = paddle.static.data("g0", [4], "float64")
     targets = build(variables)
@@ -54,7 +55,7 @@ def test_several_targets_with_target_gradients(static, exe):
                                      target_gradients=[g0, paddle.static.data("g1", [], "float64")])
     got, got_scaled = exe.run(feed={"x": X, "g0": weights[0], "g1": weights[1]},
                               fetch_list=[dx, scaled[0]])
-    plain = dynamic_grads(build, values, ["x"], [paddle.to_tensor(weights[0]), None])
+    plain = dynamic_grads(build, values, ["x"], [paddle.Tensor(weights[0]), None])
     np.testing.assert_allclose(got, plain[0], rtol=1e-12)
     np.testing.assert_allclose(got_scaled, expected[0], rtol=1e-12)
     assert scaled[0].name == "x@GRAD_1"
@@ -132,7 +133,7 @@ def test_gradients_checks_its_arguments(static):
     with pytest.raises(TypeError, match="'targets' must be a Variable"):
         paddle.static.gradients(3, x)
     with pytest.raises(TypeError, match="'inputs' item 0 must be a Variable"):
-        paddle.static.gradients(y, [paddle.ones([2])])
+        paddle.static.gradients(y, [paddle.Tensor(np.ones(2))])
     with pytest.raises(ValueError, match="1 target_gradients for 2 targets"):
         paddle.static.gradients([y, y], x, target_gradients=[None])
     wrong = paddle.static.data("wrong", [3], "float32")
@@ -184,7 +185,7 @@ def test_append_backward_parameter_list_and_no_grad_set(static):
     w.trainable = False
     assert [p.name for p, _ in paddle.static.append_backward(loss)] == ["b"]
     with pytest.raises(TypeError, match="'loss' must be a Variable"):
-        paddle.static.append_backward(paddle.ones([1]))
+        paddle.static.append_backward(paddle.Tensor(np.ones(1)))
     with pytest.raises(TypeError, match="'parameter_list' must hold"):
         paddle.static.append_backward(loss, parameter_list=[1])
 

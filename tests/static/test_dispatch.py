@@ -35,6 +35,12 @@ def mode(request):
     yield request.param
 
 
+def eager(array):
+    """A Tensor made without an op: in static mode a creation op such as to_tensor
+    records into the Program, as in Paddle."""
+    return paddle.Tensor(np.asarray(array))
+
+
 def run(program, fetch, **feed):
     exe = paddle.static.Executor(paddle.CPUPlace())
     return exe.run(program, feed=feed, fetch_list=fetch)
@@ -67,11 +73,11 @@ def test_the_mode_functions_live_in_the_dispatcher():
 # (the op's type, a call with the Variable or Tensor ``x``): compiled and Python ops,
 # called through their area module, the package, nn.functional or as a method.
 CALLS = [
-    ("add", lambda x: elementwise.add(paddle.to_tensor(A), x)),
+    ("add", lambda x: elementwise.add(eager(A), x)),
     ("tanh", lambda x: elementwise.tanh(x)),
     ("sum", lambda x: reduction.sum(x, axis=0)),
     ("max", lambda x: reduction.max(x)),
-    ("matmul", lambda x: linalg.matmul(paddle.to_tensor(A), x)),
+    ("matmul", lambda x: linalg.matmul(eager(A), x)),
     ("transpose", lambda x: manipulation.transpose(x, [1, 0])),
     ("flip", lambda x: manipulation.flip(x, 0)),
     ("relu", lambda x: F.relu(x)),
@@ -90,15 +96,15 @@ def test_an_op_with_a_variable_records_through_every_name(mode, op_type, call):
     assert isinstance(out, Variable)
     assert [o.type for o in main.global_block().ops] == [op_type]
     got, = run(main, [out], x=B)
-    np.testing.assert_allclose(got, call(paddle.to_tensor(B)).numpy())
+    np.testing.assert_allclose(got, call(eager(B)).numpy())
 
 
 def test_a_variable_inside_a_list_argument_records(mode):
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         x, = variables("x")
-        out = paddle.concat([paddle.to_tensor(A), x], axis=0)
-        summed = paddle.einsum("ij,ij->i", x, paddle.to_tensor(A))
+        out = paddle.concat([eager(A), x], axis=0)
+        summed = paddle.einsum("ij,ij->i", x, eager(A))
     assert [o.type for o in main.global_block().ops] == ["concat", "einsum"]
     got, total = run(main, [out, summed], x=B)
     np.testing.assert_array_equal(got, np.concatenate([A, B]))
@@ -121,7 +127,7 @@ def test_a_variable_given_by_keyword_records(mode):
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         x, y = variables("x", "y")
-        out = paddle.where(paddle.to_tensor(A > 4), x=x, y=y)
+        out = paddle.where(eager(A > 4), x=x, y=y)
     got, = run(main, [out], x=A, y=B)
     np.testing.assert_array_equal(got, np.where(A > 4, A, B))
 
@@ -130,7 +136,7 @@ def test_a_tensor_method_with_a_variable_argument_records(mode):
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         x, = variables("x")
-        out = paddle.to_tensor(A).maximum(x)
+        out = eager(A).maximum(x)
     assert isinstance(out, Variable)
     got, = run(main, [out], x=B)
     np.testing.assert_array_equal(got, np.maximum(A, B))
@@ -151,11 +157,11 @@ def test_an_operator_with_a_tensor_and_a_variable_operand_records(mode, dunder, 
     dtype = "int64" if name.startswith("bitwise") else "float64"
     a, b = A.astype(dtype), B.astype(dtype)
     fn = _operator(dunder)
-    expected = fn(paddle.to_tensor(a), paddle.to_tensor(b)).numpy()
+    expected = fn(eager(a), eager(b)).numpy()
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         v = paddle.static.data("v", [2, 2], dtype)
-        out = fn(paddle.to_tensor(a), v) if tensor_side == "left" else fn(v, paddle.to_tensor(b))
+        out = fn(eager(a), v) if tensor_side == "left" else fn(v, eager(b))
     assert isinstance(out, Variable)
     assert [o.type for o in main.global_block().ops] == [name]
     got, = run(main, [out], v=b if tensor_side == "left" else a)
@@ -173,7 +179,7 @@ def test_an_in_place_operator_with_a_variable_records_out_of_place(mode):
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         v, = variables("v")
-        t = paddle.to_tensor(A)
+        t = eager(A)
         t += v
     assert isinstance(t, Variable)
     got, = run(main, [t], v=B)
@@ -216,22 +222,24 @@ def test_an_op_on_tensors_runs_at_once_in_static_mode():
     paddle.enable_static()
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
-        out = paddle.tanh(paddle.to_tensor(B)) + paddle.to_tensor(A)
-        method = paddle.to_tensor(A).maximum(paddle.to_tensor(B))
+        out = paddle.tanh(eager(B)) + eager(A)
+        method = eager(A).maximum(eager(B))
     assert isinstance(out, paddle.Tensor) and isinstance(method, paddle.Tensor)
     np.testing.assert_allclose(out.numpy(), np.tanh(B) + A)
     assert main.global_block().ops == []
 
 
-def test_only_create_parameter_records_without_a_variable_in_static_mode():
+def test_creation_calls_record_without_a_variable_in_static_mode_only():
     main, startup = paddle.static.Program(), paddle.static.Program()
     paddle.enable_static()
     with paddle.static.program_guard(main, startup):
         w = paddle.create_parameter([2], "float32", name="dispatch_w")
         t = paddle.ones([2])
-    assert isinstance(w, paddle.static.Parameter) and isinstance(t, paddle.Tensor)
+    assert isinstance(w, paddle.static.Parameter) and isinstance(t, Variable)
+    assert [o.type for o in main.global_block().ops] == ["ones"]
     paddle.disable_static()
     assert isinstance(paddle.create_parameter([2], "float32"), paddle.Tensor)
+    assert isinstance(paddle.ones([2]), paddle.Tensor)
 
 
 def test_a_py_func_runs_its_ops_on_tensors_without_leaving_static_mode(static):

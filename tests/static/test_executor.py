@@ -36,7 +36,7 @@ def test_batch_size_can_change_between_runs(static, exe):
 def test_feed_accepts_tensors_and_lists(static, exe):
     x = paddle.static.data("x", [2], "float32")
     y = x * 3.0
-    out, = exe.run(feed={"x": paddle.to_tensor([1.0, 2.0])}, fetch_list=[y])
+    out, = exe.run(feed={"x": paddle.Tensor(np.array([1.0, 2.0], "float32"))}, fetch_list=[y])
     np.testing.assert_array_equal(out, [3.0, 6.0])
     out, = exe.run(feed={"x": [1.0, -1.0]}, fetch_list=[y])
     assert out.dtype == np.float32

@@ -92,9 +92,9 @@ def test_fc_refuses_tensors_in_either_mode():
     for mode in (paddle.disable_static, paddle.enable_static):
         mode()
         with pytest.raises(RuntimeError, match=r"got a Tensor.*enable_static\(\)"):
-            paddle.static.nn.fc(paddle.ones([2, 2]), 2)
+            paddle.static.nn.fc(paddle.Tensor(np.ones([2, 2])), 2)
         with pytest.raises(RuntimeError, match=r"got a Tensor.*enable_static\(\)"):
-            paddle.static.nn.fc([paddle.ones([2, 2])], 2)
+            paddle.static.nn.fc([paddle.Tensor(np.ones([2, 2]))], 2)
 
 
 def test_create_parameter_in_static_mode_goes_to_the_program(static, exe):

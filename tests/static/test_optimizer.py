@@ -134,10 +134,13 @@ def test_fetched_parameters_do_not_change_afterwards(static, exe):
 def test_minimize_dispatches_on_the_type_of_the_loss(static):
     main, _ = static
     # A Tensor loss is trained at once, even in static mode: it needs parameters.
+    # (Tensors made without an op: in static mode a creation op records.)
     with pytest.raises(ValueError, match="SGD: there are no parameters.*parameters="):
-        paddle.optimizer.SGD(0.1).minimize(paddle.ones([1]))
-    w = paddle.to_tensor([1.0], stop_gradient=False)
-    paddle.optimizer.SGD(0.5, parameters=[w]).minimize((w * 2.0).sum())
+        paddle.optimizer.SGD(0.1).minimize(paddle.Tensor(np.ones(1)))
+    w = paddle.Tensor(np.array([1.0]), stop_gradient=False)
+    loss = (w * 2.0).sum()
+    loss.backward()
+    paddle.optimizer.SGD(0.5, parameters=[w]).minimize(loss)
     assert w.numpy().tolist() == [0.0] and main.global_block().ops == []
     with pytest.raises(TypeError, match="'loss' must be a Tensor or a static Variable"):
         paddle.optimizer.SGD(0.1, parameters=[w]).minimize(3.0)

@@ -37,18 +37,59 @@ def test_backward_fn_defines_the_gradient_of_several_outputs(static_mode):
     assert dx.tolist() == [[3.0] * 3] and dy.tolist() == [[3.0] * 3]
 
 
-def test_without_backward_fn_the_forward_ops_are_differentiated(static_mode):
+def test_without_backward_fn_every_input_must_stop_gradient(static_mode):
+    # As Paddle 3.3.1: without backward_fn the operator has no gradient, so an input
+    # that needs one is a ValueError naming it; inputs that need none are fine.
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         x = paddle.static.data("x", [2], "float64")
-        x.stop_gradient = False
         y = paddle.static.nn.static_pylayer(lambda a: paddle.tanh(a) * a, [x], name="tanh_x")
-        (dx,) = paddle.static.gradients(paddle.sum(y), x)
-    assert y.name == "tanh_x"
+        x2 = paddle.static.data("x2", [2], "float64")
+        x2.stop_gradient = False
+        with pytest.raises(ValueError, match=r"static_pylayer\(\): input 'x2' has "
+                                             r"stop_gradient=False.*backward_fn"):
+            paddle.static.nn.static_pylayer(lambda a, b: a + b, [x, x2])
+    assert y.name == "tanh_x" and y.stop_gradient
+    assert [op.type for op in main.global_block().ops] == ["static_pylayer"]
     a = np.array([0.5, -1.0])
-    value, grad = run(main, {"x": a}, [y, dx])
+    value, = run(main, {"x": a}, [y])
     np.testing.assert_allclose(value, np.tanh(a) * a)
-    np.testing.assert_allclose(grad, np.tanh(a) + a * (1 - np.tanh(a) ** 2))
+
+
+@pytest.mark.parametrize("backward_fn, expected", [(lambda d: d, 0.125),
+                                                   (lambda d: d * 2, 0.25)],
+                         ids=["identity backward", "doubling backward"])
+def test_an_identity_forward_gives_its_own_output_and_the_backward_fn_gradient(
+        static_mode, backward_fn, expected):
+    # Paddle 3.3.1: the gradient of mean(static_pylayer(lambda a: a, [x])) over 8
+    # elements is backward_fn(1/8), through gradients and append_backward alike.
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2, 4], "float32")
+        x.stop_gradient = False
+        y = paddle.static.nn.static_pylayer(lambda a: a, [x], backward_fn=backward_fn)
+        loss = paddle.mean(y)
+        (dx,) = paddle.static.gradients([loss], [x])
+        pairs = paddle.static.append_backward(loss, parameter_list=[x])
+    assert y is not x and not y.stop_gradient
+    assert [p.name for p, _ in pairs] == ["x"]
+    feed = {"x": np.ones([2, 4], "float32")}
+    value, grad, appended = run(main, feed, [y, dx, pairs[0][1]])
+    np.testing.assert_array_equal(value, feed["x"])
+    np.testing.assert_array_equal(grad, np.full([2, 4], expected))
+    np.testing.assert_array_equal(appended, np.full([2, 4], expected))
+
+
+def test_an_identity_forward_of_a_parameter_trains_with_append_backward(static_mode):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 4], "float32")
+        w = paddle.static.create_parameter([2, 4], "float32", name="w_identity")
+        y = paddle.static.nn.static_pylayer(lambda a: a, [w], backward_fn=lambda d: d)
+        [(param, grad)] = paddle.static.append_backward(paddle.mean(y * x))
+    assert param.name == "w_identity"
+    (g,) = run(main, {"x": np.ones([2, 4], "float32")}, [grad], startup)
+    np.testing.assert_array_equal(g, np.full([2, 4], 0.125))
 
 
 def test_a_straight_through_estimator_trains_with_append_backward(static_mode):
@@ -93,4 +134,4 @@ def test_static_pylayer_refuses_dynamic_mode_and_bad_arguments(static_mode):
     for mode in (paddle.enable_static, paddle.disable_static):
         mode()
         with pytest.raises(RuntimeError, match=r"static_pylayer.*Tensor.*static-graph mode.*PyLayer"):
-            paddle.static.nn.static_pylayer(paddle.exp, [paddle.ones([2])])
+            paddle.static.nn.static_pylayer(paddle.exp, [paddle.Tensor(np.ones(2))])

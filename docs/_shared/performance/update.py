@@ -197,7 +197,7 @@ def bar_chart(rows, unit):
         parts.append(f'<text x="{label_width - 8}" y="{y + 17}" text-anchor="end" '
                      f'fill="#555">{html.escape(label)}</text>')
         if value is None:
-            parts.append(f'<text x="{label_width}" y="{y + 17}" fill="#888" '
+            parts.append(f'<text x="{label_width}" y="{y + 17}" fill="#666" '
                          f'font-style="italic">{html.escape(note)}</text>')
             continue
         length = max(1.0, bar_width * value / largest)

@@ -2,23 +2,22 @@
 
 ``PyLayer`` and ``PyLayerContext`` (``py_layer.py``) are plain Python classes;
 every ``apply`` call runs through here. A call keeps its bookkeeping in its
-context, whose compiled base :class:`ContextBase` has a typed field for each
-item: the input slots and which of them need a gradient, the outputs' shapes
-and dtypes, what ``save_for_backward`` got, and once the node exists the
-packed saved tensors and a weak reference to the node. The node holds the
-context; nothing holds the node but its outputs, so a graph is freed as soon
-as nothing uses it.
-
-The common call (positional Tensor inputs, one Tensor output, no marks)
-takes a path without per-call lists or dicts; everything else takes the
-general path, which fills the same fields.
+context, whose compiled base :class:`ContextBase` has a private field for
+each item: the input slots and which of them need a gradient, the outputs'
+shapes and dtypes, what ``save_for_backward`` got and, once the node exists,
+the packed saved tensors and a weak reference to the node. Python cannot
+reach those fields: ``PyLayerContext``'s methods change them through the
+checked functions of this module. The node holds the context; nothing holds
+the node but its outputs, so a graph is freed as soon as nothing uses it.
 """
+import warnings
+
+import numpy as np
+
 cimport cython
 from cpython.ref cimport PyObject, Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
-
-import numpy as np
 
 from pylayer.ops._reduction import unbroadcast
 from pylayer.ops._shape import cast, reshape
@@ -32,7 +31,9 @@ cdef extern from "Python.h":
     # value NULL deletes the attribute.
     int PyObject_GenericSetAttr(object obj, object name, PyObject *value) except -1
 
-__all__ = ["ContextBase", "apply", "node_backward", "node_of", "unpack_saved"]
+__all__ = ["ContextBase", "apply", "node_backward", "node_of", "unpack_saved", "save",
+           "mark", "set_flag", "needs_input_grad", "tensor_attribute"]
+
 
 cdef class ContextBase:
     """The compiled storage under ``PyLayerContext``: the bookkeeping of one ``apply`` call.
@@ -42,28 +43,25 @@ cdef class ContextBase:
     is set.
 
     >>> from pylayer.autograd import PyLayerContext
-    >>> ctx = PyLayerContext()
-    >>> ctx._node_ref is None, ctx._materialize_grads
-    (True, True)
+    >>> needs_input_grad(PyLayerContext())
+    ()
     """
-    cdef public object _layer                # the PyLayer subclass
-    cdef public tuple _needs                 # per input slot: does it need a gradient
-    cdef public object _spans                # None: slot i is input i; else int or list per slot
-    cdef public tuple _input_shapes          # per flat input
-    cdef public object _output_slots         # None: one Tensor output; else int or list per slot
-    cdef public tuple _output_meta           # per flat output: (shape, dtype); None for one output
-    cdef public object _output_dtype         # the dtype of a single output
-    cdef public tuple _output_shape          # the shape of a single output
-    cdef public object _saved                # what save_for_backward got, until packed
-    cdef public object _saved_hooks          # the hook pair active when it was called
-    cdef public object _packed               # what the node keeps (once _node_ref is set)
-    cdef public object _node_ref             # weak reference to the node; None: no node
-    cdef public tuple _not_inplace
-    cdef public tuple _non_differentiable
-    cdef public bint _materialize_grads
-    cdef public bint _grad_in_dtype_consistent
-    cdef public dict _tensor_attrs           # Tensors the user set as attributes (ctx.y = y)
-    cdef public dict _held_outputs           # attributes that were outputs: (array, index)
+    cdef object _layer                # the PyLayer subclass
+    cdef tuple _needs                 # per input slot: does it need a gradient
+    cdef list _spans                  # per input slot: a flat input index, or a list of them
+    cdef tuple _input_shapes          # per flat input
+    cdef list _output_slots           # per output slot: a flat output index, or a list of them
+    cdef tuple _output_meta           # per flat output: (shape, dtype)
+    cdef tuple _saved                 # what save_for_backward got, until packed
+    cdef object _saved_hooks          # the hook pair active when it was called, or None
+    cdef object _packed               # what the node keeps: a tuple like _saved, packed
+    cdef object _node_ref             # weak reference to the node; None: no node
+    cdef tuple _not_inplace
+    cdef tuple _non_differentiable
+    cdef bint _materialize_grads
+    cdef bint _grad_in_dtype_consistent
+    cdef dict _tensor_attrs           # Tensors the user set as attributes (ctx.y = y)
+    cdef dict _held_outputs           # attributes that were outputs: name -> (array, index)
     cdef dict __dict__
     cdef object __weakref__
 
@@ -76,7 +74,9 @@ cdef class ContextBase:
 
     def __setattr__(self, name, value):
         # A Tensor set as an attribute is kept apart from the instance dict, so that
-        # apply can hold an output kept this way without a cycle (see _hold_outputs).
+        # apply can hold an output kept this way without a cycle (see _hold_outputs_weakly).
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be a str, got {type(name).__name__}")
         if self._tensor_attrs is not None:
             self._tensor_attrs.pop(name, None)
         if self._held_outputs is not None:
@@ -96,16 +96,72 @@ cdef class ContextBase:
         else:
             PyObject_GenericSetAttr(self, name, NULL)
 
-    def _node_name(self):
+    cdef str node_name(self):
         """``GradNodePyLayer_<layer>``, the name errors use."""
-        return getattr(self._layer, "_node_op_name", "GradNodePyLayer_PyLayer")
+        name = getattr(self._layer, "_node_op_name", None)
+        return name if isinstance(name, str) else "GradNodePyLayer_PyLayer"
+
+
+# --------------------------------------------- what PyLayerContext's methods change
+def save(ContextBase ctx not None, tuple tensors):
+    """``ctx.save_for_backward(*tensors)``: keep them (the last call wins) with this
+    thread's innermost saved-tensor hooks, which pack them when the node is made."""
+    ctx._saved = tensors
+    ctx._saved_hooks = innermost_saved_hooks()
+
+
+def mark(ContextBase ctx not None, str which, tuple tensors):
+    """``ctx.mark_not_inplace`` (``which="not_inplace"``) or
+    ``ctx.mark_non_differentiable`` (``"non_differentiable"``)."""
+    if which == "not_inplace":
+        ctx._not_inplace = tensors
+    elif which == "non_differentiable":
+        ctx._non_differentiable = tensors
+    else:
+        raise ValueError(f"mark(): argument 'which' must be 'not_inplace' or "
+                         f"'non_differentiable', got {which!r}")
+
+
+def set_flag(ContextBase ctx not None, str which, bint value):
+    """``ctx.set_materialize_grads`` (``"materialize_grads"``) or
+    ``ctx.set_grad_in_dtype_consistent`` (``"grad_in_dtype_consistent"``)."""
+    if which == "materialize_grads":
+        ctx._materialize_grads = value
+    elif which == "grad_in_dtype_consistent":
+        ctx._grad_in_dtype_consistent = value
+    else:
+        raise ValueError(f"set_flag(): argument 'which' must be 'materialize_grads' or "
+                         f"'grad_in_dtype_consistent', got {which!r}")
+
+
+def needs_input_grad(ContextBase ctx not None):
+    """``ctx.needs_input_grad``: per input slot of forward, whether it needs a gradient."""
+    return ctx._needs
+
+
+def tensor_attribute(ContextBase ctx not None, str name):
+    """A Tensor the user set as ``ctx.<name>``. An output of forward kept that way is
+    held as its data (no cycle through the node) and comes back linked to the node
+    again, for double backward. AttributeError when there is none."""
+    cdef Tensor tensor
+    if ctx._tensor_attrs is not None and name in ctx._tensor_attrs:
+        return ctx._tensor_attrs[name]
+    if ctx._held_outputs is None or name not in ctx._held_outputs:
+        raise AttributeError(name)
+    array, index = ctx._held_outputs[name]
+    tensor = wrap(array, True)
+    node = node_of(ctx)
+    if node is not None and 0 <= index < (<GradNode>node).n_outputs:
+        tensor._node = node
+        tensor._out_index = index
+        tensor._stop_gradient = False
+    return tensor
 
 
 cpdef object node_of(ContextBase ctx):
     """The node recorded for a context, or None (not built, or already freed).
 
     >>> import pylayer as paddle
-    >>> from pylayer.autograd._apply import node_of
     >>> class Keep(paddle.autograd.PyLayer):
     ...     @staticmethod
     ...     def forward(ctx, x):
@@ -117,17 +173,14 @@ cpdef object node_of(ContextBase ctx):
     >>> Keep.apply(paddle.to_tensor([1.0], stop_gradient=False)).backward()
     GradNodePyLayer_Keep
     """
+    if ctx is None:
+        raise TypeError("node_of(): argument 'ctx' must be a PyLayer context, got None")
     if ctx._node_ref is None:
         return None
     return <object>PyWeakref_GetObject(ctx._node_ref)
 
 
 # ------------------------------------------------------------------- apply
-# needs_input_grad of one or two Tensor inputs, shared instead of made per call.
-cdef tuple _NEEDS_1 = ((False,), (True,))
-cdef tuple _NEEDS_2 = ((False, False), (False, True), (True, False), (True, True))
-
-
 def apply(cls, *args, **kwargs):
     """Run the layer: call ``forward`` and, if an input needs a gradient, record the node.
 
@@ -169,48 +222,57 @@ def apply(cls, *args, **kwargs):
     return _record(cls, ctx, inputs, returned)
 
 
+# needs_input_grad of one or two Tensor inputs, shared instead of made per call.
+cdef tuple _NEEDS_1 = ((False,), (True,))
+cdef tuple _NEEDS_2 = ((False, False), (False, True), (True, False), (True, True))
+
+
 cdef tuple _gather_inputs(ContextBase ctx, tuple values, bint recording):
     """Set the input slots of ``ctx``; return the flat tuple of input Tensors, or None
-    when a static Variable is among ``values`` (or inside a list or tuple of them)."""
-    cdef Py_ssize_t i, n = len(values)
-    cdef tuple needs
+    when a static Variable is among ``values`` (or inside a list or tuple of them).
+
+    ``ctx._spans`` stays None while every slot is one Tensor (slot i is input i):
+    when every value is a Tensor, ``values`` itself is the flat tuple."""
+    cdef list tensors, needs
+    cdef list spans = None
+    cdef bint needs_grad
+    cdef Py_ssize_t n = len(values)
     for value in values:
         if not isinstance(value, Tensor):
-            return _gather_inputs_general(ctx, values, recording)
-    if n == 1:
-        ctx._needs = _NEEDS_1[recording and not (<Tensor>values[0]).stop_gradient]
-    elif n == 2:
-        ctx._needs = _NEEDS_2[2 * (recording and not (<Tensor>values[0]).stop_gradient)
-                              + (recording and not (<Tensor>values[1]).stop_gradient)]
+            break
     else:
-        needs = PyTuple_New(n)
-        for i in range(n):
-            flag = recording and not (<Tensor>values[i]).stop_gradient
-            Py_INCREF(flag)
-            PyTuple_SET_ITEM(needs, i, flag)
-        ctx._needs = needs
-    return values
-
-
-cdef tuple _gather_inputs_general(ContextBase ctx, tuple values, bint recording):
-    """Input slots when some argument is not a Tensor: lists of Tensors, or other values;
-    None when one is a static Variable."""
-    cdef list tensors = [], spans = [], needs = []
+        if n == 1:
+            ctx._needs = _NEEDS_1[recording and not (<Tensor>values[0])._stop_gradient]
+        elif n == 2:
+            ctx._needs = _NEEDS_2[2 * (recording and not (<Tensor>values[0])._stop_gradient)
+                                  + (recording and not (<Tensor>values[1])._stop_gradient)]
+        else:
+            ctx._needs = tuple([recording and not (<Tensor>v)._stop_gradient for v in values])
+        return values
+    tensors, needs = [], []
     for value in values:
         if isinstance(value, Tensor):
-            spans.append(len(tensors))
+            if spans is not None:
+                spans.append(len(tensors))
             tensors.append(value)
-            needs.append(recording and not (<Tensor>value).stop_gradient)
+            needs.append(recording and not (<Tensor>value)._stop_gradient)
         elif is_variable(value):
             return None
         elif isinstance(value, (list, tuple)):
-            if any(is_variable(item) for item in value):
-                return None
-            items = [item for item in value if isinstance(item, Tensor)]
-            if items:
-                spans.append(list(range(len(tensors), len(tensors) + len(items))))
-                tensors.extend(items)
-                needs.append(recording and any(not (<Tensor>t).stop_gradient for t in items))
+            span = []
+            needs_grad = False
+            for item in value:
+                if isinstance(item, Tensor):
+                    span.append(len(tensors))
+                    tensors.append(item)
+                    needs_grad = needs_grad or (recording and not (<Tensor>item)._stop_gradient)
+                elif is_variable(item):
+                    return None
+            if span:
+                if spans is None:
+                    spans = list(range(len(needs)))
+                spans.append(span)
+                needs.append(needs_grad)
     ctx._spans = spans
     ctx._needs = tuple(needs)
     return tuple(tensors)
@@ -223,81 +285,49 @@ cdef inline bint _is_one_of(item, tuple items):
     return False
 
 
-cdef bint _any_true(tuple flags):
-    for flag in flags:
-        if flag:
-            return True
-    return False
-
-
 cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
     """Wire what ``forward`` returned to a new node, when one is needed."""
-    cdef Tensor out
     cdef GradNode node
-    if (not isinstance(returned, Tensor) or ctx._not_inplace or ctx._non_differentiable
-            or _is_one_of(returned, inputs)):
-        return _record_general(cls, ctx, inputs, _Outputs(returned))
-    if not _any_true(ctx._needs):
-        return returned
-    out = <Tensor>returned
-    ctx._output_dtype = out._array.dtype
-    ctx._output_shape = out._array.shape
-    if ctx._tensor_attrs is not None:
-        _hold_outputs_weakly(ctx, [out], ())
-    node = _new_layer_node(cls, ctx, inputs, 1)
-    _pack_saved(ctx, (out,), ())
-    out._node = node
-    out._out_index = 0
-    out.stop_gradient = False
-    return out
-
-
-cdef GradNode _new_layer_node(cls, ContextBase ctx, tuple inputs, Py_ssize_t n_outputs):
-    cdef GradNode node = new_grad_node(inputs, cls._node_op_name, node_backward, ctx)
-    node.n_outputs = n_outputs
-    node.multi_output = n_outputs > 1
-    node.runs_user_code = True
-    node.runs_without_grads = True     # its backward may have effects users rely on
-    ctx._node_ref = PyWeakref_NewRef(node, None)
-    if len(inputs) == 1:
-        ctx._input_shapes = ((<Tensor>inputs[0])._array.shape,)
+    cdef Py_ssize_t k, n
+    cdef _Outputs outputs = None        # where each output sits, unless forward returned one
+    cdef list tensors
+    cdef bint build = True in ctx._needs
+    if isinstance(returned, Tensor):
+        tensors = [returned]
     else:
-        ctx._input_shapes = tuple([(<Tensor>t)._array.shape for t in inputs])
-    return node
-
-
-cdef object _record_general(cls, ContextBase ctx, tuple inputs, _Outputs outputs):
-    """_record for several outputs, outputs that are inputs, and marked outputs."""
-    cdef GradNode node
-    cdef Py_ssize_t k
-    if not outputs.tensors:
-        raise ValueError(f"{cls.__name__}.forward returned {type(outputs.returned).__name__}, "
+        outputs = _Outputs(returned)
+        tensors = outputs.tensors
+    n = len(tensors)
+    if n == 0:
+        raise ValueError(f"{cls.__name__}.forward returned {type(returned).__name__}, "
                          f"but at least one output of PyLayer.forward must be a Tensor")
-    build = _any_true(ctx._needs)
-    in_place, skipped = [], ()
-    if ctx._not_inplace or ctx._non_differentiable or _shares_an_object(inputs, outputs.tensors):
-        in_place, skipped = _sort_outputs(cls, ctx, inputs, outputs, build)
-    if not build:
-        return outputs.result()
-
-    ctx._output_slots = outputs.slots
-    ctx._output_meta = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype)
-                              for t in outputs.tensors])
-    if ctx._tensor_attrs is not None:
-        _hold_outputs_weakly(ctx, outputs.tensors, skipped)
-    node = _new_layer_node(cls, ctx, inputs, len(outputs.tensors))
-    node.multi_output = True
-    for t in in_place:
-        (<Tensor>t)._set_array_inplace((<Tensor>t)._array)
-    _pack_saved(ctx, outputs.tensors, skipped)
-    for k, t in enumerate(outputs.tensors):
-        if k in skipped:
-            (<Tensor>t).stop_gradient = True
-        else:
-            (<Tensor>t)._node = node
-            (<Tensor>t)._out_index = k
-            (<Tensor>t).stop_gradient = False
-    return outputs.result()
+    in_place, skipped = _sort_outputs(cls, ctx, inputs, tensors, outputs, build)
+    if build:
+        ctx._output_slots = outputs.slots if outputs is not None else None
+        ctx._output_meta = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype)
+                                  for t in tensors])
+        if ctx._tensor_attrs is not None:
+            _hold_outputs_weakly(ctx, tensors, skipped)
+        node = new_grad_node(inputs, cls._node_op_name, node_backward, ctx)
+        node.n_outputs = n
+        node.multi_output = n > 1
+        node.runs_user_code = True
+        node.runs_without_grads = True     # its backward may have effects users rely on
+        ctx._node_ref = PyWeakref_NewRef(node, None)
+        ctx._input_shapes = tuple([(<Tensor>t)._array.shape for t in inputs])
+        for t in in_place:
+            (<Tensor>t)._set_array_inplace((<Tensor>t)._array)
+        if ctx._saved is not None:
+            _pack_saved(ctx, tensors, skipped)
+        for k in range(n):
+            t = tensors[k]
+            if skipped and k in skipped:
+                (<Tensor>t)._stop_gradient = True
+            else:
+                (<Tensor>t)._node = node
+                (<Tensor>t)._out_index = k
+                (<Tensor>t)._stop_gradient = False
+    return outputs.result() if outputs is not None else tensors[0]
 
 
 cdef void _hold_outputs_weakly(ContextBase ctx, list tensors, skipped) except *:
@@ -311,43 +341,45 @@ cdef void _hold_outputs_weakly(ContextBase ctx, list tensors, skipped) except *:
     cdef dict held = None
     cdef Py_ssize_t k
     for name, value in attributes.items():
-        if isinstance(value, Tensor):
-            for k in range(len(tensors)):
-                if tensors[k] is value and k not in skipped:
-                    if held is None:
-                        held = {}
-                    held[name] = ((<Tensor>value)._array, k)
+        for k in range(len(tensors)):
+            if tensors[k] is value and (not skipped or k not in skipped):
+                if held is None:
+                    held = {}
+                held[name] = ((<Tensor>value)._array, k)
     if held:
         for name in held:
             del attributes[name]
         ctx._held_outputs = held
 
 
-cdef bint _shares_an_object(tuple inputs, list tensors):
-    """Whether an output is an input, or appears twice among the outputs."""
-    ids = [id(t) for t in tensors]
-    return len(set(ids)) < len(ids) or not set(ids).isdisjoint([id(t) for t in inputs])
-
-
-cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, _Outputs outputs, bint build):
+cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, list tensors, _Outputs outputs,
+                         bint build):
     """Apply mark_not_inplace / mark_non_differentiable and find in-place outputs.
 
     Returns the outputs changed in place and the flat indices of the
-    non-differentiable ones.
+    non-differentiable ones (None when there are none).
     """
+    cdef Py_ssize_t k
+    if not (ctx._not_inplace or ctx._non_differentiable or len(tensors) > 1
+            or _is_one_of(tensors[0], inputs)):
+        return (), None
     input_ids = {id(t) for t in inputs}
     not_inplace = {id(t) for t in ctx._not_inplace}
     non_differentiable = {id(t) for t in ctx._non_differentiable}
     ctx._not_inplace = ctx._non_differentiable = ()  # no references to outputs from ctx
     in_place, skipped, seen = [], set(), set()
-    for k, t in enumerate(list(outputs.tensors)):
+    for k in range(len(tensors)):
+        t = tensors[k]
         if id(t) in non_differentiable:
             skipped.add(k)
         if id(t) in seen or (id(t) in input_ids and id(t) in not_inplace):
             # A new Tensor object shares the data; the original keeps its history.
-            outputs.replace(k, wrap((<Tensor>t)._array, True))
+            fresh = wrap((<Tensor>t)._array, True)
+            tensors[k] = fresh
+            if outputs is not None:
+                outputs.replace(k, fresh)
         elif id(t) in input_ids:
-            if build and (<Tensor>t)._node is None and not (<Tensor>t).stop_gradient:
+            if build and (<Tensor>t)._node is None and not (<Tensor>t)._stop_gradient:
                 raise ValueError(
                     f"{cls.__name__}.forward returned its input (output {k}) in place, but that "
                     f"input is a leaf tensor that needs a gradient (stop_gradient=False), which "
@@ -358,23 +390,28 @@ cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, _Outputs outputs, b
     return in_place, skipped
 
 
+@cython.final
+@cython.no_gc
 cdef class _Outputs:
-    """What ``forward`` returned, and where each Tensor in it sits.
+    """Where each Tensor sits in what ``forward`` returned (a tuple or list).
 
-    ``slots`` has one entry per tensor output slot: a flat index (a Tensor) or
-    a list of flat indices (a list/tuple holding Tensors). ``tensors`` is the
-    flat list; ``replace(k, t)`` puts ``t`` where flat output ``k`` was.
+    ``tensors`` is the flat list of output Tensors; ``slots`` has one entry per
+    output slot, a flat index (a Tensor) or a list of them (a list/tuple holding
+    Tensors), and stays None while slot k is output k. ``replace(k, t)`` puts
+    ``t`` where flat output ``k`` was.
     """
     cdef object returned
     cdef list items, tensors, places, slots
 
-    def __init__(self, returned):
+    def __cinit__(self, returned):
         self.returned = returned
+        self.tensors = []
         self.items = list(returned) if isinstance(returned, (tuple, list)) else [returned]
-        self.tensors, self.places, self.slots = [], [], []
+        self.places = []
         for i, item in enumerate(self.items):
             if isinstance(item, Tensor):
-                self.slots.append(len(self.tensors))
+                if self.slots is not None:
+                    self.slots.append(len(self.tensors))
                 self.tensors.append(item)
                 self.places.append((i, None))
             elif isinstance(item, (list, tuple)):
@@ -385,6 +422,8 @@ cdef class _Outputs:
                         self.tensors.append(inner)
                         self.places.append((i, j))
                 if span:
+                    if self.slots is None:
+                        self.slots = list(range(len(self.tensors) - len(span)))
                     self.slots.append(span)
 
     cdef replace(self, Py_ssize_t k, Tensor tensor):
@@ -410,13 +449,10 @@ cdef class _Outputs:
 
 
 # ------------------------------------------------------------- saved tensors
+@cython.final
 cdef class _PackedNone:
     """A ``None`` given to ``save_for_backward`` under hooks: what ``pack_hook(None)`` returned."""
     cdef object packed, unpack_hook
-
-    def __init__(self, packed, unpack_hook):
-        self.packed = packed
-        self.unpack_hook = unpack_hook
 
 
 cdef object _call_hook(hook, value):
@@ -428,59 +464,62 @@ cdef object _call_hook(hook, value):
         set_grad_mode(previous)
 
 
-cdef void _pack_saved(ContextBase ctx, tensors, skipped) except *:
+cdef void _pack_saved(ContextBase ctx, list outputs, skipped) except *:
     """Pack what save_for_backward got, under the hooks that were active when it was called.
 
-    ``tensors`` are the node's outputs; ``skipped`` the indices of non-differentiable ones.
+    ``outputs`` are the node's outputs; ``skipped`` the indices of non-differentiable
+    ones (or None). The node's own outputs are kept without their node (no cycle).
     """
     saved, hooks = ctx._saved, ctx._saved_hooks
     ctx._saved = ctx._saved_hooks = None
-    if saved is None:
-        return
-    if hooks is None and len(tensors) == 1 and not skipped:
-        ctx._packed = _pack_plain(<tuple>saved, tensors[0])
-        if ctx._packed is not None:
-            return
-    # The node's own outputs are kept without their node (no cycle).
-    attached = {id(t): k for k, t in enumerate(tensors) if k not in skipped}
     switch = hooks is not None and hooks != innermost_saved_hooks()
     if switch:
         push_saved_tensors_hooks(*hooks)
     try:
-        ctx._packed = _pack(saved, attached, hooks)
+        ctx._packed = _pack(saved, outputs, skipped, hooks)
     finally:
         if switch:
             pop_saved_tensors_hooks()
 
 
-cdef object _pack_plain(tuple saved, output):
-    """The common case of _pack: only Tensors saved, no hooks, one output (None otherwise)."""
-    cdef Py_ssize_t i, n = len(saved)
-    cdef tuple packed = PyTuple_New(n)
-    for i in range(n):
-        item = saved[i]
-        if not isinstance(item, Tensor):
-            return None
-        s = save_tensor(<Tensor>item, 0 if item is output else -1)
-        Py_INCREF(s)
-        PyTuple_SET_ITEM(packed, i, s)
-    return packed
+cdef Py_ssize_t _output_index(object item, list outputs, skipped):
+    """Which differentiable output of the node ``item`` is, or -1."""
+    cdef Py_ssize_t k
+    for k in range(len(outputs)):
+        if outputs[k] is item and not (skipped and k in skipped):
+            return k
+    return -1
 
 
-cdef object _pack(item, dict attached, hooks):
-    """Turn what was given to ``save_for_backward`` into what the node keeps.
-
-    ``attached`` maps id() of the node's own outputs to their output index.
-    """
+cdef object _pack(item, list outputs, skipped, hooks):
+    """Turn what was given to ``save_for_backward`` into what the node keeps."""
+    cdef _PackedNone none
+    cdef Py_ssize_t i, n
+    cdef tuple packed
     if isinstance(item, Tensor):
         # Under hooks the engine keeps the input's way back into the graph.
-        return save_tensor(<Tensor>item, attached.get(id(item), -1))
+        return save_tensor(<Tensor>item, _output_index(item, outputs, skipped))
     if item is None:
-        return None if hooks is None else _PackedNone(_call_hook(hooks[0], None), hooks[1])
-    if isinstance(item, list):
-        return [_pack(i, attached, hooks) for i in item]
+        if hooks is None:
+            return None
+        none = _PackedNone.__new__(_PackedNone)
+        none.packed = _call_hook(hooks[0], None)
+        none.unpack_hook = hooks[1]
+        return none
     if isinstance(item, tuple):
-        return tuple([_pack(i, attached, hooks) for i in item])
+        n = len(<tuple>item)
+        packed = PyTuple_New(n)
+        for i in range(n):
+            value = (<tuple>item)[i]
+            if isinstance(value, Tensor):
+                value = save_tensor(<Tensor>value, _output_index(value, outputs, skipped))
+            else:
+                value = _pack(value, outputs, skipped, hooks)
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(packed, i, value)
+        return packed
+    if isinstance(item, list):
+        return [_pack(element, outputs, skipped, hooks) for element in item]
     return item
 
 
@@ -488,53 +527,52 @@ cpdef object unpack_saved(ContextBase ctx):
     """What ``ctx.saved_tensor()`` returns: the saved tensors, unpacked (hooks run again).
 
     >>> from pylayer.autograd import PyLayerContext
-    >>> from pylayer.autograd._apply import unpack_saved
     >>> print(unpack_saved(PyLayerContext()))   # nothing saved
     None
     """
-    cdef Py_ssize_t i, n
-    cdef tuple packed, result
+    if ctx is None:
+        raise TypeError("unpack_saved(): argument 'ctx' must be a PyLayer context, got None")
     if ctx._node_ref is None:
         return ctx._saved
     node = node_of(ctx)
     if node is None:
-        raise RuntimeError(f"{ctx._node_name()}: the graph this context belongs to has been "
+        raise RuntimeError(f"{ctx.node_name()}: the graph this context belongs to has been "
                            f"freed, so its saved tensors are gone")
-    if type(ctx._packed) is tuple:
-        packed = <tuple>ctx._packed
-        n = len(packed)
-        result = PyTuple_New(n)
-        for i in range(n):
-            item = packed[i]
-            value = (<SavedTensor>item).unpack(<GradNode>node) if isinstance(item, SavedTensor) \
-                else _unpack(item, <GradNode>node)
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(result, i, value)
-        return result
     return _unpack(ctx._packed, <GradNode>node)
 
 
 cdef object _unpack(item, GradNode node):
+    cdef Py_ssize_t i, n
+    cdef tuple result
     if isinstance(item, SavedTensor):
         return (<SavedTensor>item).unpack(node)
+    if isinstance(item, tuple):
+        n = len(<tuple>item)
+        result = PyTuple_New(n)
+        for i in range(n):
+            value = (<tuple>item)[i]
+            if isinstance(value, SavedTensor):
+                value = (<SavedTensor>value).unpack(node)
+            else:
+                value = _unpack(value, node)
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(result, i, value)
+        return result
     if isinstance(item, _PackedNone):
         return _call_hook((<_PackedNone>item).unpack_hook, (<_PackedNone>item).packed)
     if isinstance(item, list):
-        return [_unpack(i, node) for i in item]
-    if isinstance(item, tuple):
-        return tuple([_unpack(i, node) for i in item])
+        return [_unpack(element, node) for element in item]
     return item
 
 
 # ----------------------------------------------------------------- backward
-def node_backward(GradNode node, grads):
+def node_backward(GradNode node not None, grads):
     """backward_fn of a PyLayer node: one gradient (or None) per input tensor.
 
-    ``grads`` is the gradient of the output for a node with one output, and
-    the list of the outputs' gradients (None where none arrived) otherwise.
+    ``grads`` is the gradient of the output for a node with one output, and the
+    list of the outputs' gradients (None where none arrived) otherwise.
 
     >>> import pylayer as paddle
-    >>> from pylayer.autograd._apply import node_backward
     >>> class Double(paddle.autograd.PyLayer):
     ...     @staticmethod
     ...     def forward(ctx, x):
@@ -546,54 +584,66 @@ def node_backward(GradNode node, grads):
     >>> y.grad_fn.backward_fn is node_backward
     True
     """
-    cdef ContextBase ctx = <ContextBase?>node.attrs
+    cdef ContextBase ctx
+    cdef Py_ssize_t k, n
+    cdef bint arrived
+    cdef tuple incoming
+    if not isinstance(node.attrs, ContextBase):
+        raise TypeError(f"node_backward(): {node.name()} is not a PyLayer node")
+    ctx = <ContextBase>node.attrs
+    n = len(ctx._output_meta)
     cls = ctx._layer
+    if n == 1:
+        arrived = grads is not None
+        incoming = None
+        g = _incoming_grad(ctx, 0, grads)
+    elif not isinstance(grads, list) or len(<list>grads) != n:
+        raise TypeError(f"node_backward(): {node.name()} needs a list of {n} output gradients")
+    else:
+        arrived = False
+        incoming = PyTuple_New(n)
+        for k in range(n):
+            g = (<list>grads)[k]
+            arrived = arrived or g is not None
+            g = _incoming_grad(ctx, k, g)
+            Py_INCREF(g)
+            PyTuple_SET_ITEM(incoming, k, g)
     try:
-        if ctx._output_slots is None:
-            result = cls.backward(ctx, _single_grad(ctx, grads))
+        if incoming is None:
+            result = cls.backward(ctx, g)
+        elif ctx._output_slots is None:
+            result = cls.backward(ctx, *incoming)
         else:
-            result = cls.backward(ctx, *_per_slot(ctx, _incoming_grads(ctx, grads)))
+            result = cls.backward(ctx, *[incoming[s] if isinstance(s, int) else
+                                         [incoming[k] for k in s] for s in ctx._output_slots])
     except Exception as exc:
         renamed = _name_the_layer(exc, node.name())
         if renamed is exc:
             raise
         raise renamed from exc
-    if (ctx._spans is None and len(ctx._needs) == 1 and isinstance(result, Tensor)
-            and ctx._needs[0] and has_shape((<Tensor>result)._array, ctx._input_shapes[0])):
-        return (result,)
+    if result is None and arrived and True in ctx._needs:
+        warnings.warn(f"{node.name()}: backward returned None although gradients reached it, "
+                      f"so no gradient reaches its inputs; if that is meant, return (None,) "
+                      f"(did backward forget its 'return'?)", stacklevel=2)
     return _input_grads(ctx, node, result)
 
 
-cdef inline object _single_grad(ContextBase ctx, g):
-    """The gradient of a single output: zeros (or None) when none arrived, as Paddle and
-    PyTorch still run a PyLayer's backward then; cast to the output's dtype."""
+cdef object _incoming_grad(ContextBase ctx, Py_ssize_t k, object g):
+    """Output ``k``'s gradient as backward receives it: zeros (or None) when none
+    arrived, as Paddle and PyTorch still run a PyLayer's backward then; cast to the
+    output's dtype."""
+    shape, dtype = ctx._output_meta[k]
     if g is None:
         if ctx._materialize_grads:
-            return wrap(np.zeros(ctx._output_shape, ctx._output_dtype), True)
+            return wrap(np.zeros(shape, dtype), True)
         return None
-    if ctx._grad_in_dtype_consistent and (<Tensor>g)._array.dtype is not ctx._output_dtype \
-            and (<Tensor>g)._array.dtype != ctx._output_dtype:
-        return cast(g, ctx._output_dtype)
+    if not isinstance(g, Tensor):
+        raise TypeError(f"{ctx.node_name()}: output gradient {k} is a {type(g).__name__}, "
+                        f"not a Tensor")
+    if ctx._grad_in_dtype_consistent and (<Tensor>g)._array.dtype is not dtype \
+            and (<Tensor>g)._array.dtype != dtype:
+        return cast(g, dtype)
     return g
-
-
-cdef list _incoming_grads(ContextBase ctx, grads):
-    """Zeros (or None) for outputs that got no gradient; cast to each output's dtype."""
-    cdef list prepared = []
-    for g, (shape, dtype) in zip(grads, ctx._output_meta):
-        if g is None:
-            if ctx._materialize_grads:
-                g = wrap(np.zeros(shape, dtype), True)
-        elif ctx._grad_in_dtype_consistent and (<Tensor>g)._array.dtype != dtype:
-            g = cast(g, dtype)
-        prepared.append(g)
-    return prepared
-
-
-cdef list _per_slot(ContextBase ctx, list grads):
-    """The gradients as backward's arguments: one per output slot (a list for a list slot)."""
-    return [grads[s] if isinstance(s, int) else [grads[k] for k in s]
-            for s in ctx._output_slots]
 
 
 cdef object _name_the_layer(exc, name):
@@ -612,63 +662,74 @@ cdef object _name_the_layer(exc, name):
     return RuntimeError(f"{prefix}: {type(exc).__name__}: {exc}")
 
 
-cdef list _input_grads(ContextBase ctx, GradNode node, result):
-    """Check what the user's backward returned and spread it over the node's inputs."""
+cdef object _input_grads(ContextBase ctx, GradNode node, result):
+    """Check what the user's backward returned and spread it over the node's inputs:
+    one gradient (or None) per flat input."""
     cdef Py_ssize_t i, n_slots = len(ctx._needs)
-    name = node.name()
-    values = list(result) if isinstance(result, tuple) else [result]
-    spans = ctx._spans if ctx._spans is not None else range(n_slots)
-    if len(values) > n_slots:
+    cdef Py_ssize_t n_values = len(<tuple>result) if isinstance(result, tuple) else 1
+    if (n_slots == 1 and ctx._spans is None and ctx._needs[0] and isinstance(result, Tensor)
+            and has_shape((<Tensor>result)._array, ctx._input_shapes[0])):
+        return (result,)            # one input, one gradient of its shape: nothing to spread
+    if not isinstance(result, tuple) and isinstance(result, list) and n_slots > 1 and (
+            ctx._spans is None or not isinstance(ctx._spans[0], list)):
         raise ValueError(
-            f"{name}: backward returned {len(values)} gradients, but forward has "
+            f"{node.name()}: backward returned a list of {len(result)}, but forward has "
+            f"{n_slots} Tensor inputs: return a tuple with one gradient (or None) per "
+            f"input (only a tuple is unpacked; a list is the gradient of one list input)")
+    if n_values > n_slots:
+        raise ValueError(
+            f"{node.name()}: backward returned {n_values} gradients, but forward has "
             f"{n_slots} Tensor input(s); the number of gradients should be {n_slots}, "
-            f"but received {len(values)}")
+            f"but received {n_values}")
     flat = [None] * len(node.next_nodes)
-    for i, span in enumerate(spans):
+    for i in range(n_slots):
         needs = ctx._needs[i]
-        if i >= len(values):
+        if i >= n_values:
             if needs:
                 raise ValueError(
-                    f"{name}: backward returned no gradient at position {i}, but that input of "
-                    f"forward needs one (stop_gradient=False); return a Tensor (or None for no "
-                    f"gradient) at position {i}")
+                    f"{node.name()}: backward returned no gradient at position {i}, but that "
+                    f"input of forward needs one (stop_gradient=False); return a Tensor (or "
+                    f"None for no gradient) at position {i}")
             continue
-        value = values[i]
+        value = (<tuple>result)[i] if isinstance(result, tuple) else result
         if value is None:
             continue
         if not needs:
             raise ValueError(
-                f"{name}: backward must return None at position {i}, because that input of "
-                f"forward has stop_gradient=True, but it returned {type(value).__name__}")
+                f"{node.name()}: backward must return None at position {i}, because that "
+                f"input of forward has stop_gradient=True, but it returned "
+                f"{type(value).__name__}")
+        span = i if ctx._spans is None else ctx._spans[i]
         if isinstance(span, int):
-            flat[span] = _checked(value, ctx._input_shapes[span], name, f"position {i}")
+            flat[span] = _checked(value, ctx._input_shapes[span], node, i, -1)
             continue
         if not isinstance(value, (list, tuple)) or len(value) != len(span):
             got = (f"{type(value).__name__} of length {len(value)}"
                    if isinstance(value, (list, tuple)) else type(value).__name__)
             raise ValueError(
-                f"{name}: input {i} of forward is a list of {len(span)} Tensors, so backward "
-                f"must return a list of {len(span)} gradients (or None) at position {i}, "
-                f"but it returned {got}")
+                f"{node.name()}: input {i} of forward is a list of {len(span)} Tensors, so "
+                f"backward must return a list of {len(span)} gradients (or None) at position "
+                f"{i}, but it returned {got}")
         for j, (k, item) in enumerate(zip(span, value)):
             if item is not None:
-                flat[k] = _checked(item, ctx._input_shapes[k], name, f"position {i}, item {j}")
+                flat[k] = _checked(item, ctx._input_shapes[k], node, i, j)
     return flat
 
 
-cdef object _checked(value, tuple shape, name, where):
+cdef object _checked(value, tuple shape, GradNode node, Py_ssize_t position, Py_ssize_t item):
     """A gradient shaped like its input: one that differs only by size-1 dimensions is
     reshaped, one the input broadcasts to is summed down; anything else is an error."""
-    if not isinstance(value, Tensor):
-        raise ValueError(f"{name}: backward must return a Tensor or None at {where}, "
-                         f"but it returned {type(value).__name__}")
-    if has_shape((<Tensor>value)._array, shape):
+    if isinstance(value, Tensor) and has_shape((<Tensor>value)._array, shape):
         return value
+    where = f"position {position}" + (f", item {item}" if item >= 0 else "")
+    if not isinstance(value, Tensor):
+        raise ValueError(f"{node.name()}: backward must return a Tensor or None at {where}, "
+                         f"but it returned {type(value).__name__}")
     got = (<Tensor>value)._array.shape
     if [d for d in got if d != 1] == [d for d in shape if d != 1]:
         return reshape(value, list(shape))
     if len(got) >= len(shape) and all(s in (1, g) for s, g in zip(shape[::-1], got[::-1])):
         return unbroadcast(value, shape)
-    raise ValueError(f"{name}: backward returned a gradient of shape {list(got)} at {where}, "
-                     f"but that input of forward has shape {list(shape)}; a gradient may "
-                     f"differ from it only by size-1 dimensions, or broadcast from it")
+    raise ValueError(f"{node.name()}: backward returned a gradient of shape {list(got)} at "
+                     f"{where}, but that input of forward has shape {list(shape)}; a gradient "
+                     f"may differ from it only by size-1 dimensions, or broadcast from it")

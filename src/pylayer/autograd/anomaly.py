@@ -3,6 +3,7 @@ import functools
 
 from pylayer import _graph
 from pylayer._graph import set_anomaly_enabled
+from pylayer._reprs import settings_repr
 
 __all__ = ["detect_anomaly", "is_anomaly_enabled"]
 
@@ -66,3 +67,6 @@ class detect_anomaly:
             with detect_anomaly():
                 return function(*args, **kwargs)
         return run_detecting
+
+    def __repr__(self):
+        return settings_repr(self, {})

@@ -238,7 +238,10 @@ def hessian(ys, xs, batch_axis=None):
     for x in (xs if _is_sequence(xs) else [xs]):
         _tensor(x, "hessian", "xs")
     if batched:
-        if ys.ndim == 0 or ys.size != ys.shape[0]:
+        if ys.ndim == 0:    # IndexError, as in Paddle: there is no batch axis to index
+            raise IndexError(f"hessian(): with batch_axis=0, ys needs a batch axis (shape [B] "
+                             f"or [B, 1]), got a 0-D ys")
+        if ys.size != ys.shape[0]:
             raise ValueError(f"hessian(): with batch_axis=0, ys must hold one value per batch "
                              f"entry (shape [B] or [B, 1]), got shape {ys.shape}")
         ys = ys.reshape([-1])

@@ -1,4 +1,8 @@
 """``backward`` and ``grad``: the user-facing entry points of the engine."""
+from __future__ import annotations
+
+from typing import Literal, Optional, Sequence, Union, overload
+
 import numpy as np
 
 from pylayer._engine import run_backward
@@ -46,9 +50,17 @@ def _checked_grad(g, output, i, fn, arg):
         raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers, got data of numpy "
                         f"dtype {g.numpy().dtype}")
     if g.shape != output.shape:
-        raise ValueError(f"{fn}(): argument '{arg}' has a gradient of shape {g.shape} for a "
-                         f"tensor of shape {output.shape}; they must match")
+        # As Paddle: a [1] gradient for a 0-D output (and the like) is taken as is.
+        if _without_ones(g.shape) != _without_ones(output.shape):
+            raise ValueError(f"{fn}(): argument '{arg}' has a gradient of shape {g.shape} for "
+                             f"a tensor of shape {output.shape}; they must match, or differ "
+                             f"only by dimensions of size 1")
+        g = g.reshape(output.shape)
     return g
+
+
+def _without_ones(shape):
+    return [d for d in shape if d != 1]
 
 
 def tensor_backward(tensor, grad_tensor=None, retain_graph=False):
@@ -72,8 +84,27 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     run_backward(tensors, grads, bool(retain_graph))
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         only_inputs=True, allow_unused=False, no_grad_vars=None):
+Tensors = Union[Tensor, Sequence[Tensor]]
+
+
+# The types: a list of Tensors, holding None only where allow_unused=True let an input go unused.
+@overload
+def grad(outputs: Tensors, inputs: Tensors,
+         grad_outputs: Union[Tensor, Sequence[Optional[Tensor]], None] = ...,
+         retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
+         allow_unused: Literal[False] = ..., no_grad_vars: Optional[Tensors] = ...
+         ) -> list[Tensor]: ...
+@overload
+def grad(outputs: Tensors, inputs: Tensors,
+         grad_outputs: Union[Tensor, Sequence[Optional[Tensor]], None] = ...,
+         retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
+         allow_unused: bool = ..., no_grad_vars: Optional[Tensors] = ...
+         ) -> list[Optional[Tensor]]: ...
+def grad(outputs: Tensors, inputs: Tensors,
+         grad_outputs: Union[Tensor, Sequence[Optional[Tensor]], None] = None,
+         retain_graph: Optional[bool] = None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: bool = False,
+         no_grad_vars: Optional[Tensors] = None) -> list[Optional[Tensor]]:
     """Gradients of ``outputs`` with respect to ``inputs``, returned as a list.
 
     No ``.grad`` is changed. An input that the outputs do not depend on is an

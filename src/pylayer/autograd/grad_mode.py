@@ -1,6 +1,7 @@
 """Per-thread gradient recording switches."""
 import functools
 
+from pylayer._reprs import settings_repr
 from pylayer._tensor import is_grad_enabled, set_grad_enabled_flag
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
@@ -24,6 +25,9 @@ class _GradModeGuard:
             with self.__class__():
                 return function(*args, **kwargs)
         return run_in_mode
+
+    def __repr__(self):
+        return settings_repr(self, {})
 
 
 class no_grad(_GradModeGuard):
@@ -70,3 +74,6 @@ class set_grad_enabled(_GradModeGuard):
     def __call__(self, function):
         set_grad_enabled_flag(self._previous)
         return super().__call__(function)
+
+    def __repr__(self):
+        return settings_repr(self, {"mode": self._mode})

@@ -7,6 +7,7 @@ import weakref
 import numpy as np
 
 from pylayer._graph import current_saved_tensors_hooks
+from pylayer._reprs import settings_repr
 from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import check_dtype
 from pylayer.autograd.saved_hooks import (disabled_message, saved_tensors_hooks,
@@ -85,6 +86,9 @@ class save_on_disk(saved_tensors_hooks):
     def _unpack(spilled):
         return None if spilled is None else make_tensor(spilled.load())
 
+    def __repr__(self):
+        return settings_repr(self, {"directory": self._directory})
+
 
 class save_as(saved_tensors_hooks):
     """Keep floating-point tensors saved for backward in another dtype, e.g. float16.
@@ -122,6 +126,9 @@ class save_as(saved_tensors_hooks):
         array, dtype = packed
         return make_tensor(array if dtype is None else array.astype(dtype))
 
+    def __repr__(self):
+        return settings_repr(self, {"dtype": self._dtype.name})
+
 
 class disable_saved_tensors_hooks:
     """Forbid saved-tensor hooks inside the block, for code that cannot work with them.
@@ -155,6 +162,9 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc_info):
         set_disabled_message(self._previous.pop())
         return False
+
+    def __repr__(self):
+        return settings_repr(self, {"error_message": self.error_message})
 
     def is_active(self):
         """Whether this thread is inside a ``disable_saved_tensors_hooks`` block.

@@ -10,10 +10,10 @@ freed as soon as nothing refers to it.
 """
 import functools
 
-from pylayer._graph import attach_node, current_saved_tensors_hooks, new_node
+from pylayer._graph import attach_node, new_node
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer.autograd import _apply
 from pylayer.autograd._apply import ContextBase, node_of, unpack_saved
-from pylayer.autograd._apply import apply as _apply_layer
 
 __all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
@@ -76,8 +76,7 @@ class PyLayerContext(ContextBase):
         >>> x.grad.numpy()
         array([1., 1.], dtype=float32)
         """
-        self._saved = tensors
-        self._saved_hooks = current_saved_tensors_hooks()
+        _apply.save(self, tensors)
 
     def saved_tensor(self):
         """The tensors given to :meth:`save_for_backward`, as a tuple, or ``None`` if none were.
@@ -141,7 +140,7 @@ class PyLayerContext(ContextBase):
         >>> _ = Add.apply(x, paddle.ones([1]))
         (True, False)
         """
-        return self._needs
+        return _apply.needs_input_grad(self)
 
     def mark_not_inplace(self, *tensors):
         """Mark inputs that ``forward`` may return as they are, without changing them in place.
@@ -167,7 +166,7 @@ class PyLayerContext(ContextBase):
         >>> x.grad.numpy()
         array([2.], dtype=float32)
         """
-        self._not_inplace = tensors
+        _apply.mark(self, "not_inplace", tensors)
 
     def mark_non_differentiable(self, *tensors):
         """Mark outputs of ``forward`` that need no gradient.
@@ -191,7 +190,7 @@ class PyLayerContext(ContextBase):
         >>> y.stop_gradient, index.stop_gradient
         (False, True)
         """
-        self._non_differentiable = tensors
+        _apply.mark(self, "non_differentiable", tensors)
 
     def set_materialize_grads(self, value):
         """Whether outputs without a gradient get zeros in ``backward`` (True, the default) or None.
@@ -211,7 +210,7 @@ class PyLayerContext(ContextBase):
         >>> Two.apply(x)[0].backward()
         None
         """
-        self._materialize_grads = bool(value)
+        _apply.set_flag(self, "materialize_grads", bool(value))
 
     def set_grad_in_dtype_consistent(self, flag):
         """Whether incoming gradients are cast to the dtype of their output (True, the default).
@@ -230,23 +229,31 @@ class PyLayerContext(ContextBase):
         >>> Half.apply(x).backward(paddle.ones([1], dtype='float64'))
         pylayer.float16
         """
-        self._grad_in_dtype_consistent = bool(flag)
+        _apply.set_flag(self, "grad_in_dtype_consistent", bool(flag))
 
     def __getattr__(self, name):
         # Only reached for attributes not found normally: Tensors set as attributes,
         # which the compiled base keeps apart (outputs among them as their data).
-        tensors = self._tensor_attrs
-        if tensors is not None and name in tensors:
-            return tensors[name]
-        held = self._held_outputs
-        if held is None or name not in held:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        array, index = held[name]
-        tensor = make_tensor(array)
-        node = node_of(self)
-        if node is not None:
-            attach_node(node, tensor, index)  # back in the graph, for double backward
-        return tensor
+        try:
+            return _apply.tensor_attribute(self, name)
+        except AttributeError:
+            pass
+        hint = _PYTORCH_ONLY.get(name, "")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'{hint}")
+
+    def __repr__(self):
+        layer = getattr(type(self), "_forward_cls", None)
+        return f"<PyLayerContext of {layer.__name__ if layer else 'PyLayer'}>"
+
+
+# Context methods of torch.autograd.Function that Paddle's (and so pylayer's) lacks.
+_PYTORCH_ONLY = {
+    "mark_dirty": ("; pylayer has no mark_dirty (a PyTorch name): an output of forward that "
+                   "is one of its inputs is taken as changed in place automatically (its "
+                   "version is bumped); use ctx.mark_not_inplace to return it unchanged"),
+    "save_for_forward": "; pylayer has no forward-mode autograd (a PyTorch name)",
+    "set_materialize_grads_": "; did you mean set_materialize_grads?",
+}
 
 
 # ------------------------------------------------------------------ PyLayer
@@ -330,7 +337,12 @@ class PyLayer:
         """
         raise NotImplementedError(f"{_layer_name(ctx)} must define a static backward(ctx, *grads)")
 
-    apply = classmethod(_apply_layer)
+    apply = classmethod(_apply.apply)
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"a PyLayer is not called as an object: use "
+                        f"{type(self).__name__}.apply(...), which runs forward and records "
+                        f"the node for backward")
 
 
 PyLayer._context_class = PyLayerContext

@@ -1,7 +1,14 @@
 """``saved_tensors_hooks``: choose how the tensors kept for backward are stored."""
+from __future__ import annotations
+
 import threading
+from typing import Any, Callable, Literal, Self, Union
+
+import numpy as np
 
 from pylayer._graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
+from pylayer._reprs import settings_repr
+from pylayer._tensor import Tensor
 
 __all__ = ["saved_tensors_hooks"]
 
@@ -51,7 +58,8 @@ class saved_tensors_hooks:
     array([2., 2., 2.], dtype=float32)
     """
 
-    def __init__(self, pack_hook, unpack_hook):
+    def __init__(self, pack_hook: Callable[[Tensor], Any],
+                 unpack_hook: Callable[[Any], Union[Tensor, np.ndarray]]) -> None:
         for arg, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
             if not callable(hook):
                 raise TypeError(f"saved_tensors_hooks(): argument '{arg}' must be callable, "
@@ -59,13 +67,17 @@ class saved_tensors_hooks:
         self.pack_hook = pack_hook
         self.unpack_hook = unpack_hook
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         message = disabled_message()
         if message is not None:
             raise RuntimeError(message)
         push_saved_tensors_hooks(self.pack_hook, self.unpack_hook)
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: object) -> Literal[False]:
         pop_saved_tensors_hooks()
         return False
+
+    def __repr__(self) -> str:
+        """``saved_tensors_hooks(pack_hook=pack, unpack_hook=unpack)``."""
+        return settings_repr(self, {"pack_hook": self.pack_hook, "unpack_hook": self.unpack_hook})

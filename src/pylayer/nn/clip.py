@@ -5,6 +5,7 @@ a new one; parameters whose ``need_clip`` is False are passed through.
 """
 import numpy as np
 
+from pylayer._reprs import public_settings_repr
 from pylayer._tensor import make_tensor
 from pylayer.ops._arguments import check_number, check_str
 
@@ -38,6 +39,8 @@ class ClipGradByValue:
             raise ValueError(f"ClipGradByValue(): 'min' ({self.min}) must not exceed "
                              f"'max' ({self.max})")
 
+    __repr__ = public_settings_repr
+
     def __call__(self, params_grads):
         return [(p, make_tensor(np.clip(g.numpy(), self.min, self.max)) if _needs_clip(p) else g)
                 for p, g in params_grads]
@@ -55,6 +58,8 @@ class ClipGradByNorm:
 
     def __init__(self, clip_norm):
         self.clip_norm = _positive(clip_norm, "ClipGradByNorm", "clip_norm")
+
+    __repr__ = public_settings_repr
 
     def _clip(self, g):
         norm = float(np.sqrt(np.sum(np.square(g, dtype=np.float64))))
@@ -81,6 +86,8 @@ class ClipGradByGlobalNorm:
     def __init__(self, clip_norm, group_name="default_group"):
         self.clip_norm = _positive(clip_norm, "ClipGradByGlobalNorm", "clip_norm")
         self.group_name = check_str(group_name, "ClipGradByGlobalNorm", "group_name")
+
+    __repr__ = public_settings_repr
 
     def __call__(self, params_grads):
         squares = [np.sum(np.square(g.numpy(), dtype=np.float64))

@@ -5,6 +5,7 @@
 backward is written with pylayer ops so that double backward works.
 """
 import math
+import warnings
 
 import numpy as np
 
@@ -255,6 +256,12 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
 def mse_loss(input, label, reduction="mean", name=None):
     """Squared error ``(input - label) ** 2``, averaged (default), summed or kept.
 
+    ``input`` and ``label`` broadcast against each other, as in Paddle: an
+    input of shape ``[4]`` and a label of shape ``[4, 1]`` give 16 squared
+    errors. As that is usually a mistake (a ``[N, 1]`` prediction against a
+    ``[N]`` label), a ``UserWarning`` says so whenever the label makes the
+    loss larger than the input.
+
     >>> import pylayer
     >>> import pylayer.nn.functional as F
     >>> F.mse_loss(pylayer.to_tensor([1.0, 3.0]), pylayer.to_tensor([0.0, 0.0])).numpy()
@@ -263,9 +270,16 @@ def mse_loss(input, label, reduction="mean", name=None):
     _check_reduction(reduction, "mse_loss")
     input = float_tensor(input, "mse_loss", "input")
     label = float_tensor(label, "mse_loss", "label", 2)
-    if input.shape != label.shape:
-        raise ValueError(f"mse_loss(): argument 'label' must have the shape {input.shape} of "
-                         f"'input', got {label.shape}")
+    try:
+        shape = list(np.broadcast_shapes(tuple(input.shape), tuple(label.shape)))
+    except ValueError:
+        raise ValueError(f"mse_loss(): argument 'label' of shape {label.shape} does not "
+                         f"broadcast with 'input' of shape {input.shape}") from None
+    if shape != input.shape:
+        warnings.warn(f"mse_loss(): 'input' of shape {input.shape} and 'label' of shape "
+                      f"{label.shape} broadcast to a loss of shape {shape}, every input "
+                      f"against every label (as in Paddle); reshape one of them if that is "
+                      f"not meant", UserWarning, stacklevel=2)
     return _reduce(square(subtract(input, label)), reduction)
 
 

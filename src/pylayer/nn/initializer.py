@@ -8,6 +8,7 @@ makes them repeat.
 """
 import numpy as np
 
+from pylayer._reprs import public_settings_repr
 from pylayer.autograd import no_grad
 from pylayer.ops import creation
 from pylayer.ops._arguments import check_dtype, check_number
@@ -44,8 +45,7 @@ class Initializer:
         return param
 
     def __repr__(self):
-        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"{type(self).__name__}({fields})"
+        return public_settings_repr(self)
 
 
 class Constant(Initializer):

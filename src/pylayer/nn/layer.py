@@ -6,6 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from pylayer._reprs import settings_repr
 from pylayer._tensor import Tensor
 from pylayer.autograd import no_grad
 from pylayer.nn import param as param_module
@@ -46,6 +47,10 @@ class HookRemoveHelper:
     def remove(self):
         """Unregister the hook; removing it again does nothing."""
         self._hooks.pop(self._hook_id, None)
+
+    def __repr__(self):
+        return settings_repr(self, {"hook_id": self._hook_id,
+                                    "registered": self._hook_id in self._hooks})
 
 
 def _add_hook(hooks, hook, prepend, fn):

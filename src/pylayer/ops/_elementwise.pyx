@@ -15,14 +15,12 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._buffers cimport POOL_MIN_BYTES, buffer_like
+from pylayer._buffers cimport buffer_like
 from pylayer._graph cimport GradNode, make_output
 from pylayer._kernels cimport (check_spans, tanh_backward_loop, sigmoid_forward_loop,
                                sigmoid_backward_loop, relu_backward_loop, binary_loop,
                                scalar_loop)
-from pylayer._temporaries cimport is_running_binary_op
-from pylayer._tensor cimport (Tensor, elementwise, grad_enabled, has_unshared_array,
-                              install_arithmetic)
+from pylayer._tensor cimport Tensor, elementwise, install_arithmetic
 from pylayer.ops._operands cimport (data_of, empty_like, float32_unless_float64, fusable,
                                     is_float_array, is_single, kernel_ready, number_attrs,
                                     operand, same_layout, saved_operands, shape_of, tensor_arg)
@@ -61,16 +59,13 @@ cdef object _broadcast_error(str fn, object xa, object ya):
                       f"{list(np.shape(ya))} cannot be broadcast together")
 
 
-cdef inline object _arith_array(int op, str fn, object xa, object ya, object into=None):
-    """The array of x (+ - * /) y: a C loop when it pays, else numpy; written into
-    ``into`` when given (an operand's array that may take the result).
+cdef inline object _arith_array(int op, str fn, object xa, object ya):
+    """The array of x (+ - * /) y: a C loop when it pays, else numpy.
 
     float64 only when an operand is a float64 array: integers with a Python
     float, integers divided, or int64 with float32 give float32, Paddle's
     default float.
     """
-    if into is not None:
-        return elementwise(op, xa, ya, into)
     out = _arith(op, xa, ya)
     if out is not None:
         return out
@@ -81,66 +76,15 @@ cdef inline object _arith_array(int op, str fn, object xa, object ya, object int
     return float32_unless_float64(out, (xa, ya))
 
 
-# BINARY_OP's argument for each of _arith's operations: 0 add, 1 subtract, 2 multiply, 3 divide.
-cdef int[4] _BINARY_OPERATION = [0, 10, 5, 11]
-
-
-cdef inline bint _takes_result(object a, object other):
-    """``a`` is a large float array that ``a (op) other`` and ``other (op) a`` would give
-    a result of exactly its dtype and shape."""
-    if not (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
-            and cnp.PyArray_NBYTES(<cnp.ndarray>a) >= POOL_MIN_BYTES):
-        return False
-    if type(other) is float or type(other) is int:
-        return True
-    return same_layout(a, other)
-
-
-cdef object _temporary_target(int op, object x, object y, int sole_references):
-    """The array of an operand of ``x (op) y`` that the running Python expression made
-    and that nothing else can reach, when the result fits it: the result is then
-    written there instead of into a fresh array (numpy elides its temporaries the
-    same way). None otherwise. ``sole_references``: which operands only the
-    operator's caller refers to (bit 0: x, bit 1: y)."""
-    cdef Tensor candidate
-    if (sole_references & 1 and isinstance(x, Tensor)
-            and _takes_result((<Tensor>x)._array,
-                              (<Tensor>y)._array if isinstance(y, Tensor) else y)):
-        candidate = <Tensor>x
-    elif (sole_references & 2 and isinstance(y, Tensor)
-            and _takes_result((<Tensor>y)._array,
-                              (<Tensor>x)._array if isinstance(x, Tensor) else x)):
-        candidate = <Tensor>y
-    else:
-        return None
-    if _keeps_operands(op, x, y) or not has_unshared_array(candidate):
-        return None
-    if not is_running_binary_op(x, y, _BINARY_OPERATION[op]):
-        return None
-    return candidate._array
-
-
-cdef inline bint _keeps_operands(int op, object x, object y):
-    """Whether ``x (op) y`` records a node that keeps its tensor operands for backward:
-    multiply of two tensors, divide by a tensor, when a gradient is needed."""
-    if op < 2 or not isinstance(y, Tensor) or (op == 2 and not isinstance(x, Tensor)):
-        return False
-    if not grad_enabled():
-        return False
-    return not (<Tensor>y).stop_gradient or (isinstance(x, Tensor) and not (<Tensor>x).stop_gradient)
-
-
-cdef object _arithmetic(int op, object x, object y, int sole_references):
-    """Tensor's ``+ - * /`` (installed into _tensor): the ops, with the result written
-    into a temporary operand when one is proven."""
-    into = _temporary_target(op, x, y, sole_references) if sole_references else None
+cdef object _arithmetic(int op, object x, object y):
+    """Tensor's ``+ - * /`` (installed into _tensor): the ops, called from C."""
     if op == 0:
-        return _add(x, y, into)
+        return _add(x, y)
     if op == 1:
-        return _subtract(x, y, into)
+        return _subtract(x, y)
     if op == 2:
-        return _multiply(x, y, into)
-    return _divide(x, y, into)
+        return _multiply(x, y)
+    return _divide(x, y)
 
 
 install_arithmetic(_arithmetic)
@@ -156,7 +100,7 @@ cdef inline object _unary(object ufunc, object a):
 
 
 # ------------------------------------------------------------ arithmetic
-def _add_bw(GradNode node, g):
+def _add_bw(GradNode node not None, g):
     sx, sy = node.attrs
     return (unbroadcast(g, sx), unbroadcast(g, sy))
 
@@ -168,17 +112,17 @@ def add(x, y, name=None):
     >>> pylayer.add(pylayer.to_tensor([1.0, 2.0]), 1.0).numpy()
     array([2., 3.], dtype=float32)
     """
-    return _add(x, y, None)
+    return _add(x, y)
 
 
-cdef object _add(object x, object y, object into):
+cdef object _add(object x, object y):
     xa = operand(x, "add", "x", 1)
     ya = operand(y, "add", "y", 2)
-    out = _arith_array(0, "add", xa, ya, into)
+    out = _arith_array(0, "add", xa, ya)
     return make_output(out, (x, y), "add", _add_bw, (), False, (shape_of(x), shape_of(y)))
 
 
-def _sub_bw(GradNode node, g):
+def _sub_bw(GradNode node not None, g):
     sx, sy = node.attrs
     return (unbroadcast(g, sx), unbroadcast(neg(g), sy))
 
@@ -190,24 +134,24 @@ def subtract(x, y, name=None):
     >>> pylayer.subtract(pylayer.to_tensor([3, 4]), 1).numpy()
     array([2, 3])
     """
-    return _subtract(x, y, None)
+    return _subtract(x, y)
 
 
-cdef object _subtract(object x, object y, object into):
+cdef object _subtract(object x, object y):
     xa = operand(x, "subtract", "x", 1)
     ya = operand(y, "subtract", "y", 2)
-    out = _arith_array(1, "subtract", xa, ya, into)
+    out = _arith_array(1, "subtract", xa, ya)
     return make_output(out, (x, y), "subtract", _sub_bw, (), False, (shape_of(x), shape_of(y)))
 
 
-def _mul_bw(GradNode node, g):
+def _mul_bw(GradNode node not None, g):
     x, y = saved_operands(node)
     gx = unbroadcast_like(multiply(g, y), x) if node.needs_input_grad[0] else None
     gy = unbroadcast_like(multiply(g, x), y) if node.needs_input_grad[1] else None
     return (gx, gy)
 
 
-def _mul_number_bw(GradNode node, g):
+def _mul_number_bw(GradNode node not None, g):
     number, tensor_first = node.attrs
     return (multiply(g, number), None) if tensor_first else (None, multiply(g, number))
 
@@ -219,13 +163,13 @@ def multiply(x, y, name=None):
     >>> pylayer.multiply(pylayer.to_tensor([1.0, 2.0]), 3.0).numpy()
     array([3., 6.], dtype=float32)
     """
-    return _multiply(x, y, None)
+    return _multiply(x, y)
 
 
-cdef object _multiply(object x, object y, object into):
+cdef object _multiply(object x, object y):
     xa = operand(x, "multiply", "x", 1)
     ya = operand(y, "multiply", "y", 2)
-    out = _arith_array(2, "multiply", xa, ya, into)
+    out = _arith_array(2, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(out, (x, y), "multiply", _mul_bw, (x, y), False, (None, None))
     # Times a number: a scale, which needs no saved tensor.
@@ -234,7 +178,7 @@ cdef object _multiply(object x, object y, object into):
     return make_output(out, (x, y), "multiply", _mul_number_bw, (), False, (xa, False))
 
 
-def _div_bw(GradNode node, g):
+def _div_bw(GradNode node not None, g):
     x, y = saved_operands(node)
     gx = unbroadcast_like(divide(g, y), x) if node.needs_input_grad[0] else None
     gy = None
@@ -243,7 +187,7 @@ def _div_bw(GradNode node, g):
     return (gx, gy)
 
 
-def _div_number_bw(GradNode node, g):
+def _div_number_bw(GradNode node not None, g):
     return (divide(g, node.attrs), None)
 
 
@@ -254,20 +198,20 @@ def divide(x, y, name=None):
     >>> pylayer.divide(pylayer.to_tensor([1.0, 3.0]), 2.0).numpy()
     array([0.5, 1.5], dtype=float32)
     """
-    return _divide(x, y, None)
+    return _divide(x, y)
 
 
-cdef object _divide(object x, object y, object into):
+cdef object _divide(object x, object y):
     xa = operand(x, "divide", "x", 1)
     ya = operand(y, "divide", "y", 2)
-    out = _arith_array(3, "divide", xa, ya, into)
+    out = _arith_array(3, "divide", xa, ya)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return make_output(out, (x, y), "divide", _div_number_bw, (), False, ya)
     tensors = tuple(t for t in (x, y) if isinstance(t, Tensor))
     return make_output(out, (x, y), "divide", _div_bw, tensors, False, number_attrs(x, y))
 
 
-def _neg_bw(GradNode node, g):
+def _neg_bw(GradNode node not None, g):
     return (neg(g),)
 
 
@@ -282,7 +226,7 @@ def neg(x, name=None):
     return make_output(_unary(np.negative, (<Tensor>x)._array), (x,), "neg", _neg_bw)
 
 
-def _scale_bw(GradNode node, g):
+def _scale_bw(GradNode node not None, g):
     return (scale(g, node.attrs),)
 
 
@@ -414,7 +358,7 @@ cdef object _grad_kernel(int which, object y, object g):
     return out
 
 
-def _tanh_bw(GradNode node, g):
+def _tanh_bw(GradNode node not None, g):
     return (tanh_grad(node.saved_tensors()[0], g),)
 
 
@@ -429,7 +373,7 @@ def tanh(x, name=None):
     return make_output(_unary(_np_tanh, (<Tensor>x)._array), (x,), "tanh", _tanh_bw, (), True)
 
 
-def _tanh_grad_bw(GradNode node, gg):
+def _tanh_grad_bw(GradNode node not None, gg):
     y, g = node.saved_tensors()
     gy = multiply(multiply(gg, g), multiply(y, -2.0)) if node.needs_input_grad[0] else None
     gdy = tanh_grad(y, gg) if node.needs_input_grad[1] else None
@@ -447,7 +391,7 @@ def tanh_grad(y, dy):
     return make_output(out, (y, dy), "tanh_grad", _tanh_grad_bw, (y, dy))
 
 
-def _exp_bw(GradNode node, g):
+def _exp_bw(GradNode node not None, g):
     return (multiply(g, node.saved_tensors()[0]),)
 
 
@@ -464,7 +408,7 @@ def exp(x, name=None):
     return make_output(out, (x,), "exp", _exp_bw, (), True)
 
 
-def _log_bw(GradNode node, g):
+def _log_bw(GradNode node not None, g):
     return (divide(g, node.saved_tensors()[0]),)
 
 
@@ -481,7 +425,7 @@ def log(x, name=None):
     return make_output(out, (x,), "log", _log_bw, (x,))
 
 
-def _sigmoid_bw(GradNode node, g):
+def _sigmoid_bw(GradNode node not None, g):
     return (sigmoid_grad(node.saved_tensors()[0], g),)
 
 
@@ -502,7 +446,7 @@ def sigmoid(x, name=None):
     return make_output(out, (x,), "sigmoid", _sigmoid_bw, (), True)
 
 
-def _sigmoid_grad_bw(GradNode node, gg):
+def _sigmoid_grad_bw(GradNode node not None, gg):
     y, g = node.saved_tensors()
     gy = None
     if node.needs_input_grad[0]:
@@ -522,7 +466,7 @@ def sigmoid_grad(y, dy):
     return make_output(out, (y, dy), "sigmoid_grad", _sigmoid_grad_bw, (y, dy))
 
 
-def _relu_bw(GradNode node, g):
+def _relu_bw(GradNode node not None, g):
     return (relu_grad(node.saved_tensors()[0], g),)
 
 
@@ -538,7 +482,7 @@ def relu(x, name=None):
     return make_output(np.maximum(a, 0).astype(a.dtype, copy=False), (x,), "relu", _relu_bw, (), True)
 
 
-def _relu_grad_bw(GradNode node, gg):
+def _relu_grad_bw(GradNode node not None, gg):
     return (None, relu_grad(node.saved_tensors()[0], gg))
 
 
@@ -555,7 +499,7 @@ def relu_grad(y, dy):
     return make_output(out, (y, dy), "relu_grad", _relu_grad_bw, (y,))
 
 
-def _square_bw(GradNode node, g):
+def _square_bw(GradNode node not None, g):
     x = node.saved_tensors()[0]
     return (multiply(g, multiply(x, 2.0)),)
 
@@ -574,7 +518,7 @@ def square(x, name=None):
     return make_output(out, (x,), "square", _square_bw, (x,))
 
 
-def _sqrt_bw(GradNode node, g):
+def _sqrt_bw(GradNode node not None, g):
     y = node.saved_tensors()[0]
     return (divide(g, multiply(y, 2.0)),)
 

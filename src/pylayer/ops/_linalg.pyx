@@ -10,7 +10,7 @@ from pylayer.ops._shape cimport reshape_exact
 __all__ = ["matmul"]
 
 
-def _matmul_bw(GradNode node, g):
+def _matmul_bw(GradNode node not None, g):
     x, y = node.saved_tensors()
     tx, ty = node.attrs
     xs = (<Tensor>x)._array.shape

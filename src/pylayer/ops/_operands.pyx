@@ -71,6 +71,8 @@ cpdef list shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
 
 cpdef tuple saved_operands(GradNode node):
     """(x, y) of a binary op: saved tensors, or the Python numbers kept in attrs."""
+    if node is None:
+        raise TypeError("saved_operands(): argument 'node' must be a GradNode, got None")
     saved = iter(node.saved_tensors())
     x, y = node.attrs[0], node.attrs[1]
     return (next(saved) if x is None else x, next(saved) if y is None else y)

@@ -59,7 +59,7 @@ cdef object _axes(object axis, int ndim, str fn):
     return _check_axes(axis, ndim, fn)
 
 
-def _sum_bw(GradNode node, g):
+def _sum_bw(GradNode node not None, g):
     shape, axes, keepdim, dtype = node.attrs
     g = expand_grad(g, shape, axes, keepdim)
     # sum(x, dtype=...) changed the dtype: the gradient has x's again.
@@ -87,7 +87,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     return make_output(out, (x,), "sum", _sum_bw, (), False, (a.shape, axes, bool(keepdim), a.dtype))
 
 
-def _mean_bw(GradNode node, g):
+def _mean_bw(GradNode node not None, g):
     # _elementwise cimports this module, so its divide is imported here.
     from pylayer.ops._elementwise import divide
     shape, axes, keepdim, count = node.attrs
@@ -128,7 +128,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     return make_output(out, (x,), "mean", _mean_bw, (), False, (a.shape, axes, bool(keepdim), count))
 
 
-def _broadcast_bw(GradNode node, g):
+def _broadcast_bw(GradNode node not None, g):
     return (unbroadcast(g, node.attrs),)
 
 

@@ -18,7 +18,7 @@ cnp.import_array()
 __all__ = ["reshape", "reshape_exact", "transpose", "cast", "assign"]
 
 
-def _reshape_bw(GradNode node, g):
+def _reshape_bw(GradNode node not None, g):
     return (reshape_exact(g, node.attrs),)
 
 
@@ -78,7 +78,7 @@ def reshape(x, shape, name=None):
     return make_output(out, (x,), "reshape", _reshape_bw, (), False, a.shape)
 
 
-def _cast_bw(GradNode node, g):
+def _cast_bw(GradNode node not None, g):
     return (cast(g, node.attrs),)
 
 
@@ -101,7 +101,7 @@ def cast(x, dtype):
     return make_output(out, (x,), "cast", _cast_bw, (), False, a.dtype)
 
 
-def _assign_bw(GradNode node, g):
+def _assign_bw(GradNode node not None, g):
     return (g,)
 
 
@@ -123,7 +123,7 @@ def assign(x, output=None):
     return out
 
 
-def _transpose_bw(GradNode node, g):
+def _transpose_bw(GradNode node not None, g):
     return (transpose(g, list(np.argsort(node.attrs))),)
 
 

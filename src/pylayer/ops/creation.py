@@ -1,7 +1,20 @@
-"""Tensor creation: from data, filled, ranges and random streams."""
+"""Tensor creation: from data, filled, ranges and random streams.
+
+The functions that make a tensor from no tensor are wrapped with
+``op(records_without_variables=True)``: in static mode they add an operator
+to the Program being built and return its Variable, as Paddle's do, so a
+constant or random tensor made inside ``program_guard`` is part of the
+program (a random one draws new values on each run).
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Optional, TypeVar, Union, cast
+
 import numpy as np
 
 from pylayer._tensor import Tensor, make_tensor, to_array
+from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
                                     check_number, describe)
 from pylayer.ops._operands import shape_arg
@@ -14,7 +27,7 @@ __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_li
 _rng = np.random.default_rng()
 
 
-def seed(value):
+def seed(value: int) -> np.random.Generator:
     """Reset the global random stream so later random tensors repeat.
 
     >>> import pylayer
@@ -27,7 +40,7 @@ def seed(value):
     return _rng
 
 
-def get_rng():
+def get_rng() -> np.random.Generator:
     """The numpy Generator behind pylayer's random functions.
 
     >>> import pylayer
@@ -50,8 +63,26 @@ def _dtype(dtype, fn, default="float32", kinds="biuf"):
     return check_dtype(default if dtype is None else dtype, fn, kinds=kinds)
 
 
-@op
-def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _refuses_requires_grad(fn: _F) -> _F:
+    """PyTorch's ``requires_grad=`` gets Paddle's spelling, ``stop_gradient``, in the error."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if "requires_grad" in kwargs:
+            raise TypeError(f"{fn.__name__}() has no argument 'requires_grad': Paddle (and "
+                            f"pylayer) say it the other way round, stop_gradient; "
+                            f"requires_grad=True is stop_gradient=False, and "
+                            f"requires_grad=False is the default, stop_gradient=True")
+        return fn(*args, **kwargs)
+    return cast(_F, call)
+
+
+@op(records_without_variables=True)
+@_refuses_requires_grad
+def to_tensor(data: TensorData, dtype: Optional[DTypeLike] = None, place: Any = None,
+              stop_gradient: bool = True) -> Tensor:
     """Make a Tensor from a number, nested list, numpy array or Tensor (always copies).
 
     Python floats become float32 and ints int64, as in Paddle.
@@ -99,7 +130,9 @@ def _data_type(data):
     return type(data).__name__
 
 
-def zeros(shape, dtype=None, name=None):
+@op(records_without_variables=True)
+def zeros(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
+          name: Optional[str] = None) -> Tensor:
     """A tensor of zeros (float32 by default).
 
     >>> import pylayer
@@ -109,7 +142,9 @@ def zeros(shape, dtype=None, name=None):
     return make_tensor(np.zeros(_shape(shape, "zeros"), _dtype(dtype, "zeros")))
 
 
-def ones(shape, dtype=None, name=None):
+@op(records_without_variables=True)
+def ones(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
+         name: Optional[str] = None) -> Tensor:
     """A tensor of ones (float32 by default).
 
     >>> import pylayer
@@ -119,7 +154,9 @@ def ones(shape, dtype=None, name=None):
     return make_tensor(np.ones(_shape(shape, "ones"), _dtype(dtype, "ones")))
 
 
-def full(shape, fill_value, dtype=None, name=None):
+@op(records_without_variables=True)
+def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
+         dtype: Optional[DTypeLike] = None, name: Optional[str] = None) -> Tensor:
     """A tensor filled with ``fill_value``.
 
     Without ``dtype`` the result is bool for a bool value and float32
@@ -151,7 +188,9 @@ def _fill_value(value, fn):
     return value
 
 
-def empty(shape, dtype=None, name=None):
+@op(records_without_variables=True)
+def empty(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
+          name: Optional[str] = None) -> Tensor:
     """An uninitialised tensor.
 
     >>> import pylayer
@@ -174,7 +213,8 @@ def _like(x, fn, dtype):
 
 
 @op
-def zeros_like(x, dtype=None, name=None):
+def zeros_like(x: Union[Tensor, np.ndarray], dtype: Optional[DTypeLike] = None,
+               name: Optional[str] = None) -> Tensor:
     """Zeros with the shape (and by default the dtype) of ``x``.
 
     >>> import pylayer
@@ -186,7 +226,8 @@ def zeros_like(x, dtype=None, name=None):
 
 
 @op
-def ones_like(x, dtype=None, name=None):
+def ones_like(x: Union[Tensor, np.ndarray], dtype: Optional[DTypeLike] = None,
+              name: Optional[str] = None) -> Tensor:
     """Ones with the shape (and by default the dtype) of ``x``.
 
     >>> import pylayer
@@ -198,7 +239,8 @@ def ones_like(x, dtype=None, name=None):
 
 
 @op
-def full_like(x, fill_value, dtype=None, name=None):
+def full_like(x: Union[Tensor, np.ndarray], fill_value: Union[Number, bool, Tensor],
+              dtype: Optional[DTypeLike] = None, name: Optional[str] = None) -> Tensor:
     """``fill_value`` with the shape (and by default the dtype) of ``x``.
 
     >>> import pylayer
@@ -209,7 +251,8 @@ def full_like(x, fill_value, dtype=None, name=None):
     return make_tensor(np.full(a.shape, _fill_value(fill_value, "full_like"), np_dtype))
 
 
-def empty_like(x, dtype=None, name=None):
+def empty_like(x: Union[Tensor, np.ndarray], dtype: Optional[DTypeLike] = None,
+               name: Optional[str] = None) -> Tensor:
     """An uninitialised tensor shaped like ``x``.
 
     >>> import pylayer
@@ -229,7 +272,10 @@ def _number(value, fn, arg):
     return value
 
 
-def arange(start=0, end=None, step=1, dtype=None, name=None):
+@op(records_without_variables=True)
+def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = None,
+           step: Union[Number, Tensor] = 1, dtype: Optional[DTypeLike] = None,
+           name: Optional[str] = None) -> Tensor:
     """Evenly spaced values in ``[start, end)``; int64 for ints, float32 for floats.
 
     >>> import pylayer
@@ -254,7 +300,10 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
 
-def linspace(start, stop, num, dtype=None, name=None):
+@op(records_without_variables=True)
+def linspace(start: Union[Number, Tensor], stop: Union[Number, Tensor],
+             num: Union[int, Tensor], dtype: Optional[DTypeLike] = None,
+             name: Optional[str] = None) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
 
     >>> import pylayer
@@ -268,7 +317,9 @@ def linspace(start, stop, num, dtype=None, name=None):
                                    _number(stop, "linspace", "stop"), num).astype(np_dtype))
 
 
-def eye(num_rows, num_columns=None, dtype=None, name=None):
+@op(records_without_variables=True)
+def eye(num_rows: Union[int, Tensor], num_columns: Union[int, Tensor, None] = None,
+        dtype: Optional[DTypeLike] = None, name: Optional[str] = None) -> Tensor:
     """An identity matrix.
 
     >>> import pylayer
@@ -284,7 +335,9 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
     return make_tensor(np.eye(rows, cols, dtype=_dtype(dtype, "eye")))
 
 
-def rand(shape, dtype=None, name=None):
+@op(records_without_variables=True)
+def rand(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
+         name: Optional[str] = None) -> Tensor:
     """Uniform samples in [0, 1).
 
     >>> import pylayer
@@ -295,7 +348,9 @@ def rand(shape, dtype=None, name=None):
     return make_tensor(_rng.random(_shape(shape, "rand")).astype(np_dtype))
 
 
-def randn(shape, dtype=None, name=None):
+@op(records_without_variables=True)
+def randn(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
+          name: Optional[str] = None) -> Tensor:
     """Standard normal samples.
 
     >>> import pylayer
@@ -306,7 +361,10 @@ def randn(shape, dtype=None, name=None):
     return make_tensor(_rng.standard_normal(_shape(shape, "randn")).astype(np_dtype))
 
 
-def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
+@op(records_without_variables=True)
+def randint(low: Union[int, Tensor] = 0, high: Union[int, Tensor, None] = None,
+            shape: ShapeLike = (1,), dtype: Optional[DTypeLike] = None,
+            name: Optional[str] = None) -> Tensor:
     """Integers drawn uniformly from ``[low, high)``.
 
     >>> import pylayer
@@ -323,7 +381,10 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     return make_tensor(_rng.integers(low, high, _shape(shape, "randint")).astype(np_dtype))
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+@op(records_without_variables=True)
+def uniform(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
+            min: Union[Number, Tensor] = -1.0, max: Union[Number, Tensor] = 1.0,
+            seed: Union[int, Tensor] = 0, name: Optional[str] = None) -> Tensor:
     """Uniform samples in ``[min, max)``.
 
     >>> import pylayer
@@ -341,7 +402,7 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
 
 
 @op
-def bernoulli(x, p=None, name=None):
+def bernoulli(x: Tensor, p: Optional[Number] = None, name: Optional[str] = None) -> Tensor:
     """Samples of 0 or 1, each 1 with the probability in ``x`` (or ``p`` for all).
 
     ``x`` is a floating-point Tensor of probabilities in ``[0, 1]``; the
@@ -364,7 +425,9 @@ def bernoulli(x, p=None, name=None):
     return make_tensor((_rng.random(a.shape) < chances).astype(a.dtype))
 
 
-def normal(mean=0.0, std=1.0, shape=None, name=None):
+@op(records_without_variables=True)
+def normal(mean: Union[Number, Tensor] = 0.0, std: Union[Number, Tensor] = 1.0,
+           shape: Optional[ShapeLike] = None, name: Optional[str] = None) -> Tensor:
     """Normal samples with the given mean and standard deviation.
 
     >>> import pylayer

@@ -39,6 +39,9 @@ def register_static(variable_type, record_op):
     if not isinstance(variable_type, type):
         raise TypeError(f"register_static(): argument 'variable_type' must be a class, "
                         f"got {type(variable_type).__name__}")
+    if not callable(record_op):
+        raise TypeError(f"register_static(): argument 'record_op' must be callable, "
+                        f"got {type(record_op).__name__}")
     _variable_type = variable_type
     _record_op = record_op
 
@@ -48,32 +51,41 @@ cdef bint is_variable(object value):
             and PyObject_TypeCheck(value, <PyTypeObject*>_variable_type))
 
 
-cdef bint _holds_variable(object value):
+# How deep into nested lists, tuples and dicts an argument is searched for Variables:
+# numpy's own limit on dimensions. Deeper nesting (or a list that contains itself) is
+# not searched further; the op's own argument check then refuses it.
+cdef int MAX_NESTING = 64
+
+
+cdef bint _holds_variable(object value, int depth) except -1:
     # C type checks (a Tensor costs a walk of its two-class MRO): isinstance() costs more.
     if PyObject_TypeCheck(value, <PyTypeObject*>_variable_type):
         return True
+    if depth >= MAX_NESTING:
+        return False
     if PyList_Check(value) or PyTuple_Check(value):
         for item in value:
-            if _holds_variable(item):
+            if _holds_variable(item, depth + 1):
                 return True
     elif PyDict_Check(value):
         for item in (<dict>value).values():
-            if _holds_variable(item):
+            if _holds_variable(item, depth + 1):
                 return True
     return False
 
 
-cdef bint holds_variable(tuple args, dict kwargs):
+cdef bint holds_variable(tuple args, dict kwargs) except -1:
     """Whether a Variable is among the arguments, or inside a list, tuple or dict
-    argument (at any depth), as ``pylayer.static`` finds them to record the call."""
+    argument (up to MAX_NESTING levels deep), as ``pylayer.static`` finds them to
+    record the call."""
     if _variable_type is None:
         return False
     for value in args:
-        if _holds_variable(value):
+        if _holds_variable(value, 0):
             return True
     if kwargs:
         for value in kwargs.values():
-            if _holds_variable(value):
+            if _holds_variable(value, 0):
                 return True
     return False
 

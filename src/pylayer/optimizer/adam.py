@@ -47,6 +47,10 @@ class Adam(Optimizer):
             raise ValueError(f"Adam(): argument 'epsilon' must be non-negative, got {epsilon}")
         self._amsgrad = bool(amsgrad)
 
+    def _settings(self):
+        return {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon,
+                "amsgrad": self._amsgrad}
+
     def _update_array(self, param, grad, state, lr):
         if not state:
             state["moment1"] = np.zeros_like(param)

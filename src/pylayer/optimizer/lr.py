@@ -20,6 +20,7 @@ changes the rate of the next run.
 """
 import math
 
+from pylayer._reprs import public_settings_repr
 from pylayer.ops._arguments import check_callable, check_int, check_number, describe
 
 __all__ = ["LRScheduler", "StepDecay", "CosineAnnealingDecay", "LinearWarmup", "LambdaDecay"]
@@ -49,6 +50,8 @@ class LRScheduler:
         self.last_lr = self.base_lr
         self.verbose = bool(verbose)
         self.step()
+
+    __repr__ = public_settings_repr
 
     def __call__(self):
         """The current learning rate."""

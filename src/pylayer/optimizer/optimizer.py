@@ -12,8 +12,11 @@ the ndarray ``param`` in place from ``grad``, the per-parameter dict
 ``state`` (its accumulators) and the learning rate ``lr`` (already
 multiplied by the parameter's ``learning_rate`` factor).
 """
+import warnings
+
 import numpy as np
 
+from pylayer._reprs import Summary, settings_repr
 from pylayer._tensor import Tensor, make_tensor
 from pylayer.autograd import no_grad
 from pylayer.ops._arguments import check_number
@@ -73,6 +76,19 @@ class Optimizer:
         self._grad_clip = grad_clip
         self._name = name
         self._accumulators = {}
+
+    def _settings(self):
+        """What a subclass adds to the repr, beyond the settings every optimizer has."""
+        return {}
+
+    def __repr__(self):
+        """``Adam(learning_rate=0.001, beta1=0.9, ..., parameters=<4 Tensors>)``."""
+        params = self._parameter_list
+        return settings_repr(self, {
+            "learning_rate": self._learning_rate, **self._settings(),
+            "weight_decay": self._weight_decay, "grad_clip": self._grad_clip,
+            "parameters": None if params is None else Summary(
+                f"<{len(params)} Tensor{'' if len(params) == 1 else 's'}>")})
 
     # ---------------------------------------------------------- learning rate
     def get_lr(self):
@@ -148,18 +164,24 @@ class Optimizer:
     clear_gradients = clear_grad
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
-        """Backward from ``loss``, then update; returns ``(optimize_ops, params_grads)``.
+        """Update with the gradients already computed; returns ``(optimize_ops, params_grads)``.
 
-        For a static ``Variable`` loss this appends the backward and update ops to
-        its program instead (``pylayer.static``).
+        As in Paddle's dynamic mode, ``minimize`` does not run backward: call
+        ``loss.backward()`` first (a warning says so when no parameter has a
+        gradient). For a static ``Variable`` loss it appends the backward and
+        update ops to its program instead (``pylayer.static``).
         """
         if isinstance(loss, Variable):
             return static_minimize(self, loss, parameters=parameters, no_grad_set=no_grad_set)
         if not isinstance(loss, Tensor):
             raise TypeError(f"minimize(): argument 'loss' must be a Tensor or a static Variable, "
                             f"got {type(loss).__name__}")
-        self._parameters(parameters)
-        loss.backward()
+        params = self._parameters(parameters)
+        if all(p.grad is None for p in params):
+            warnings.warn("minimize(): no parameter has a gradient, so nothing is updated; call "
+                          "loss.backward() before minimize(loss), which applies the gradients "
+                          "already computed (as in Paddle's dynamic mode)", RuntimeWarning,
+                          stacklevel=2)
         return [], self._apply_gradients(self._params_grads(parameters, no_grad_set))
 
     # --------------------------------------------------------------- state

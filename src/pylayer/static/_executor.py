@@ -10,9 +10,11 @@ import contextlib
 
 import numpy as np
 
+from pylayer._reprs import public_settings_repr, settings_repr
 from pylayer._tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.ops._arguments import check_str, describe
 from pylayer.static._program import Program, default_main_program, trimmed_kwargs
+from pylayer.static._record import computing
 from pylayer.static._variable import Variable, variables_in
 
 __all__ = ["Executor", "Scope", "global_scope", "scope_guard", "CPUPlace"]
@@ -93,6 +95,9 @@ class Scope:
 
     def local_var_names(self):
         return list(self._values)
+
+    def __repr__(self):
+        return settings_repr(self, {"variables": self.local_var_names()})
 
 
 _current_scope = Scope()
@@ -317,6 +322,8 @@ class Executor:
     def __init__(self, place=None):
         self.place = place if place is not None else CPUPlace()
 
+    __repr__ = public_settings_repr
+
     def close(self):
         """Nothing to release on the CPU; kept for Paddle compatibility."""
 
@@ -389,7 +396,8 @@ class Executor:
 
         previous_grad = set_grad_enabled_flag(record)
         try:
-            _run_steps(plan, env)
+            with computing():
+                _run_steps(plan, env)
         finally:
             set_grad_enabled_flag(previous_grad)
 

@@ -1,4 +1,9 @@
 """``py_func``: an operator of a static program written as Python functions on arrays."""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Optional, Sequence, TypeVar, Union
+
 import numpy as np
 
 from pylayer._graph import make_outputs, needs_grad
@@ -8,6 +13,9 @@ from pylayer.static._program import default_main_program
 from pylayer.static._variable import Variable
 
 __all__ = ["py_func"]
+
+Variables = Union[Variable, Sequence[Variable], None]
+_Out = TypeVar("_Out", bound=Variables)
 
 
 def _variables(value, arg):
@@ -24,6 +32,38 @@ def _variables(value, arg):
         return list(value)
     raise TypeError(f"py_func: argument '{arg}' must be a Variable, a list or tuple of "
                     f"Variables, or None, got {type(value).__name__}")
+
+
+def _name_of(fn):
+    return getattr(fn, "__name__", type(fn).__name__)
+
+
+def _check_arguments(fn, role, count, order):
+    """Refuse, when the program is built, a ``fn`` that cannot take the ``count``
+    arguments it will get; ``order`` says what they are."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read (some builtins): run time will say
+        return
+    try:
+        signature.bind(*range(count))
+    except TypeError as error:
+        raise TypeError(f"py_func: {role} {_name_of(fn)!r} cannot take the {count} "
+                        f"argument(s) it will be called with ({error}): {order}") from None
+
+
+def _call(fn, role, received, arrays):
+    """``fn(*arrays)``; writing into one of the read-only arrays gets a message
+    saying so (numpy's own is "assignment destination is read-only")."""
+    try:
+        return fn(*arrays)
+    except ValueError as error:
+        if "read-only" not in str(error):
+            raise
+        raise ValueError(f"py_func: {role} {_name_of(fn)!r} wrote into a read-only array "
+                         f"({error}): the {received} it receives are read-only views of "
+                         f"the program's values; copy one before changing it "
+                         f"(a = a.copy()) or compute a new array") from error
 
 
 def _shape_fits(declared, actual):
@@ -43,9 +83,6 @@ class _PyFuncOp:
         self.keep_inputs = [id(v) not in skipped_ids for v in inputs]
         self.keep_outputs = [id(v) not in skipped_ids for v in outputs]
 
-    def _func_name(self, fn):
-        return getattr(fn, "__name__", type(fn).__name__)
-
     def _results(self, returned, count, fn, what):
         """``returned`` as a list of ``count`` values (a lone value counts as one)."""
         if count == 1 and not isinstance(returned, (list, tuple)):
@@ -57,26 +94,26 @@ class _PyFuncOp:
         else:
             items = [returned]
         if len(items) != count:
-            raise ValueError(f"py_func: {self._func_name(fn)} returned {len(items)} value(s), "
+            raise ValueError(f"py_func: {_name_of(fn)} returned {len(items)} value(s), "
                              f"but there are {count} {what}")
         return items
 
     def _output_array(self, value, index):
         name, shape, dtype = self.out_meta[index]
         if value is None:
-            raise ValueError(f"py_func: {self._func_name(self.func)} returned None for output "
+            raise ValueError(f"py_func: {_name_of(self.func)} returned None for output "
                              f"'{name}'")
         array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
         if array.dtype != dtype:
             array = array.astype(dtype)
         if not _shape_fits(shape, array.shape):
-            raise ValueError(f"py_func: {self._func_name(self.func)} returned shape "
+            raise ValueError(f"py_func: {_name_of(self.func)} returned shape "
                              f"{list(array.shape)} for output '{name}', declared as {shape}")
         return array
 
     def __call__(self, *inputs):
         arrays = [read_only(t.numpy()) for t in inputs]
-        returned = self.func(*arrays)
+        returned = _call(self.func, "func", "inputs", arrays)
         if not self.out_meta:
             return []
         outs = [self._output_array(v, i) for i, v in
@@ -93,7 +130,8 @@ class _PyFuncOp:
         # An output that received no gradient contributes zeros.
         out_grads = [np.zeros(shape, dtype) if g is None else read_only(g.numpy())
                      for g, (shape, dtype) in zip(grads, node.out_meta)]
-        returned = self.backward_func(*kept_inputs, *kept_outputs, *out_grads)
+        returned = _call(self.backward_func, "backward_func", "inputs, outputs and output "
+                         "gradients", [*kept_inputs, *kept_outputs, *out_grads])
         values = self._results(returned, len(self.in_names), self.backward_func, "inputs")
         result = []
         for value, name, (shape, dtype), needed in zip(values, self.in_names, in_meta,
@@ -103,14 +141,27 @@ class _PyFuncOp:
                 continue
             array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
             if array.shape != shape:
-                raise ValueError(f"py_func: {self._func_name(self.backward_func)} returned a "
+                raise ValueError(f"py_func: {_name_of(self.backward_func)} returned a "
                                  f"gradient of shape {list(array.shape)} for input '{name}', "
                                  f"whose shape is {list(shape)}")
             result.append(make_tensor(array.astype(dtype, copy=False)))
         return tuple(result)
 
 
-def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
+def _check_backward_arguments(backward_func, inputs, outputs, skipped):
+    skipped_ids = {id(v) for v in skipped}
+    kept_inputs = [v.name for v in inputs if id(v) not in skipped_ids]
+    kept_outputs = [v.name for v in outputs if id(v) not in skipped_ids]
+    order = (f"the inputs {kept_inputs}, then the outputs {kept_outputs}, then one "
+             f"gradient per output ({len(outputs)}), in that order; the variables in "
+             f"skip_vars_in_backward_input are left out of the inputs and outputs")
+    _check_arguments(backward_func, "backward_func",
+                     len(kept_inputs) + len(kept_outputs) + len(outputs), order)
+
+
+def py_func(func: Callable[..., Any], x: Variables, out: _Out,
+            backward_func: Optional[Callable[..., Any]] = None,
+            skip_vars_in_backward_input: Variables = None) -> _Out:
     """Add an operator computed by the Python function ``func`` (static mode only).
 
     At run time ``func(*x)`` receives read-only numpy arrays and returns one
@@ -170,6 +221,10 @@ def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
         if v.op is not None or v.kind in ("data", "parameter"):
             raise ValueError(f"py_func: output Variable '{v.name}' is already computed by "
                              f"another op or fed; give py_func a fresh variable")
+    _check_arguments(func, "func", len(inputs),
+                     f"one array per variable of x, {[v.name for v in inputs]}")
+    if backward_func is not None:
+        _check_backward_arguments(backward_func, inputs, outputs, skipped)
     runner = _PyFuncOp(func, backward_func, inputs, outputs, skipped)
     differentiable = backward_func is not None
     needs = differentiable and any(not v.stop_gradient for v in inputs)

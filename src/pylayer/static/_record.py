@@ -11,6 +11,7 @@ and stays ``-1`` in every output dimension that changes with it.
 """
 import contextlib
 import inspect
+import threading
 
 import numpy as np
 
@@ -23,6 +24,21 @@ __all__ = []
 # Sizes tried for -1 dimensions when inferring output shapes: two different
 # sizes with many divisors, so that reshapes like [4, -1] still work.
 _TRIAL_SIZES = (6, 12)
+
+
+_computing = threading.local()     # .depth: program runs and trial runs under way
+
+
+@contextlib.contextmanager
+def computing():
+    """Within it (an Executor's run, an op's trial run), the Python code of ops runs on
+    Tensors: a creation op called without Variables computes its tensor instead of
+    adding an operator to the Program."""
+    _computing.depth = getattr(_computing, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _computing.depth -= 1
 
 
 def _dynamic_create_parameter():
@@ -74,7 +90,7 @@ def _infer(fn, args, kwargs, variables):
     unknown = any(d < 0 for v in variables for d in v._shape)
     previous_grad = set_grad_enabled_flag(True)
     try:
-        with _random_streams_kept(), np.errstate(all="ignore"):
+        with _random_streams_kept(), np.errstate(all="ignore"), computing():
             first, stand_ins = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[0])
             second = None
             if unknown:
@@ -104,16 +120,17 @@ def record_op(fn, *args, **kwargs):
     """Add ``fn(*args, **kwargs)`` to the current block; return its output Variables.
 
     ``pylayer.ops.dispatch`` calls it for an op with a Variable among its
-    arguments, and for ``create_parameter`` in static mode, which makes a
-    Parameter of the Program. A call without Variables among its arguments
-    is computed at once and its result returned as a constant.
+    arguments, and in static mode for the calls that make a tensor from no
+    tensor: ``create_parameter`` makes a Parameter of the Program, and a
+    creation op (``full``, ``rand``, ``to_tensor``...) becomes an operator
+    without inputs, computed at each run.
     """
     if fn is _dynamic_create_parameter():
         return create_parameter(*args, **kwargs)
     args, kwargs = _name_by_keyword(fn, args, kwargs)
     name = kwargs.pop("name", None)
     variables = variables_in(args, kwargs)
-    if not variables:
+    if not variables and getattr(_computing, "depth", 0):
         return fn(*args, **kwargs)
     program = default_main_program()
     block = program.current_block()

@@ -3,6 +3,7 @@ import itertools
 
 from pylayer._tensor import Tensor
 from pylayer.ops._arguments import check_count, check_int, check_str
+from pylayer.ops.manipulation import assign
 from pylayer.static._program import _parameter
 from pylayer.static._record import record_op
 from pylayer.static._variable import Variable
@@ -100,7 +101,7 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
 
 class _StaticPyLayerOp:
     """Run time of one static_pylayer: ``forward_fn`` on Tensors, as a PyLayer whose
-    backward is ``backward_fn`` when one is given."""
+    backward is ``backward_fn``; without one, under no_grad (no gradient flows)."""
     __name__ = "static_pylayer"
 
     def __init__(self, forward_fn, backward_fn):
@@ -109,13 +110,30 @@ class _StaticPyLayerOp:
         self.custom = None
         if backward_fn is not None:
             self.custom = type("static_pylayer", (PyLayer,), {
-                "forward": staticmethod(lambda ctx, *xs: _as_outputs(forward_fn(*xs))),
+                "forward": staticmethod(lambda ctx, *xs: _as_outputs(_run(forward_fn, xs))),
                 "backward": staticmethod(lambda ctx, *grads: backward_fn(*grads))})
 
     def __call__(self, *inputs):
-        outputs = self.forward_fn(*inputs) if self.custom is None \
-            else self.custom.apply(*inputs)
+        from pylayer.autograd import no_grad
+        if self.custom is not None:
+            outputs = self.custom.apply(*inputs)
+        else:
+            with no_grad():
+                outputs = _run(self.forward_fn, inputs)
         return list(outputs) if isinstance(outputs, (list, tuple)) else outputs
+
+
+def _run(forward_fn, inputs):
+    """``forward_fn(*inputs)``, where an output that is one of the inputs (an identity
+    forward) becomes a copy: the operator's outputs are its own, as in Paddle."""
+    returned = forward_fn(*inputs)
+    if isinstance(returned, (list, tuple)):
+        return type(returned)(_own(item, inputs) for item in returned)
+    return _own(returned, inputs)
+
+
+def _own(output, inputs):
+    return assign(output) if any(output is x for x in inputs) else output
 
 
 def _as_outputs(returned):
@@ -128,12 +146,14 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
 
     ``forward_fn(*inputs)`` is written with pylayer ops and returns a
     Variable or a list of them; it is recorded as one operator whose
-    outputs this function returns (one Variable, or a list). With
-    ``backward_fn``, gradients (``static.gradients``, ``append_backward``)
-    go through it: it receives one gradient per output and returns one per
-    input (None for an input without one). Without ``backward_fn`` the ops
-    of ``forward_fn`` are differentiated. Static mode only (in dynamic mode
-    use ``PyLayer``).
+    outputs this function returns (one Variable, or a list; an input
+    returned unchanged becomes a new output). With ``backward_fn``,
+    gradients (``static.gradients``, ``append_backward``) go through it: it
+    receives one gradient per output and returns one per input (None for an
+    input without one). Without ``backward_fn`` the operator has no
+    gradient, so, as in Paddle, every input must have
+    ``stop_gradient=True`` (``ValueError`` otherwise). Static mode only (in
+    dynamic mode use ``PyLayer``).
 
     >>> import numpy as np, pylayer as paddle
     >>> paddle.enable_static()
@@ -167,4 +187,9 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
         if not isinstance(item, Variable):
             raise TypeError(f"static_pylayer(): argument 'inputs' item {i} must be a "
                             f"Variable, got {type(item).__name__}")
+        if backward_fn is None and not item.stop_gradient:
+            raise ValueError(f"static_pylayer(): input '{item.name}' has stop_gradient=False, "
+                             f"but without backward_fn no gradient flows through forward_fn; "
+                             f"pass a backward_fn, or set stop_gradient=True on the input (as "
+                             f"Paddle requires)")
     return record_op(_StaticPyLayerOp(forward_fn, backward_fn), *inputs, name=name)

@@ -1,0 +1,40 @@
+"""The one form of the repr of pylayer's settings-like objects (optimizers, hooks,
+guards, clippers): ``Name(setting=value, ...)``, as the object was built."""
+
+__all__ = []
+
+
+class Summary:
+    """A value shown as its text, for what is too long to show whole (``<4 Tensors>``)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _shown(value):
+    """Functions by their name (``pack_hook``, ``<lambda>``), the rest by repr."""
+    if callable(value) and not isinstance(value, type) and hasattr(value, "__name__"):
+        return value.__name__
+    return repr(value)
+
+
+def settings_repr(obj, settings):
+    """``Name(key=value, ...)`` for ``obj`` and the ``settings`` mapping.
+
+    >>> from pylayer._reprs import settings_repr, Summary
+    >>> class Clip:
+    ...     pass
+    >>> settings_repr(Clip(), {"max": 1.0, "hook": len, "parameters": Summary("<2 Tensors>")})
+    'Clip(max=1.0, hook=len, parameters=<2 Tensors>)'
+    """
+    shown = ", ".join(f"{key}={_shown(value)}" for key, value in settings.items())
+    return f"{type(obj).__name__}({shown})"
+
+
+def public_settings_repr(obj):
+    """``settings_repr`` of the object's public attributes, in the order they were set."""
+    return settings_repr(obj, {key: value for key, value in vars(obj).items()
+                               if not key.startswith("_")})

@@ -1,0 +1,172 @@
+"""Running code written for Paddle unchanged: :func:`install_as_paddle` and ``python -m pylayer run``.
+
+After :func:`install_as_paddle`, ``import paddle``, ``import paddle.nn.functional
+as F`` and ``from paddle.autograd import PyLayer`` give pylayer's modules
+(``paddle`` *is* ``pylayer``). A finder on ``sys.meta_path`` maps each
+``paddle.x`` to ``pylayer.x`` when it is imported; nothing is imported ahead.
+A Paddle module that pylayer does not have (``paddle.metric``,
+``paddle.distributed``, ...) raises an ``ImportError`` (a
+``ModuleNotFoundError``) that points to the migration guide. Nothing changes
+until the function is called.
+
+``python -m pylayer run script.py [arguments]`` and ``python -m pylayer run -m
+module [arguments]`` install the alias, then run the script or module as
+``python`` would, with ``sys.argv`` set for it: a Paddle script, or
+``python -m pylayer run -m pytest`` for a Paddle test suite.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import runpy
+import sys
+
+__all__ = ["install_as_paddle"]
+
+_MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"What pylayer "
+                   "has, per Paddle namespace\") says what pylayer has of each Paddle namespace "
+                   "and what to use instead")
+
+# Paddle's public namespaces that pylayer does not have: ``pylayer.linalg`` (and
+# ``paddle.linalg`` after install_as_paddle) names the migration guide.
+_NOT_IN_PYLAYER = frozenset({
+    "amp", "audio", "base", "batch", "callbacks", "cost_model", "cuda", "dataset",
+    "decomposition", "distributed", "distribution", "fft", "fluid", "geometric", "hapi", "hub",
+    "inference", "io", "jit", "library", "linalg", "metric", "onnx", "pir", "profiler",
+    "quantization", "reader", "regularizer", "signal", "sparse", "special", "sysconfig",
+    "tensor", "text", "utils", "version", "vision"})
+
+
+def _not_in_pylayer(paddle_name):
+    """The error for a Paddle module that pylayer does not provide."""
+    return ModuleNotFoundError(f"No module named {paddle_name!r}: pylayer, installed as paddle, "
+                               f"does not provide it; {_MIGRATION_GUIDE}", name=paddle_name)
+
+
+def _missing_attribute(module, name):
+    """The AttributeError for ``module.name`` (pylayer's module ``__getattr__``): a Paddle
+    namespace that pylayer lacks names the migration guide."""
+    if module.__name__ == "pylayer" and name in _NOT_IN_PYLAYER:
+        return AttributeError(f"module 'pylayer' has no attribute {name!r}: Paddle's "
+                              f"paddle.{name} is not part of pylayer; {_MIGRATION_GUIDE}")
+    return AttributeError(f"module {module.__name__!r} has no attribute {name!r}", name=name,
+                          obj=module)
+
+
+def _exists(name, path):
+    """Whether the module ``name`` (``pylayer.x.y``) can be imported from ``path``."""
+    return name in sys.modules or importlib.machinery.PathFinder.find_spec(name, path) is not None
+
+
+class _PaddleFinder(importlib.abc.MetaPathFinder):
+    """Finds ``paddle`` and ``paddle.x`` as pylayer's modules."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "paddle":
+            return importlib.util.spec_from_loader(fullname, _Alias("pylayer"))
+        if fullname.startswith("paddle."):
+            real = "pylayer" + fullname[len("paddle"):]
+            public = not any(part.startswith("_") for part in fullname.split(".")[1:])
+            if not (public and _exists(real, path)):
+                raise _not_in_pylayer(fullname)
+            return importlib.util.spec_from_loader(fullname, _Alias(real))
+        if fullname[len("pylayer."):] in _NOT_IN_PYLAYER and fullname.startswith("pylayer."):
+            # ``from paddle import metric`` looks for pylayer.metric: answer in Paddle's terms.
+            raise _not_in_pylayer("paddle" + fullname[len("pylayer"):])
+        return None
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads ``paddle.x`` as the module ``pylayer.x`` itself."""
+
+    def __init__(self, real):
+        self.real = real
+        self._real_spec = None
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.real)
+        self._real_spec = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self._real_spec     # the import system set the alias's spec
+        alias = module.__spec__.name.replace("pylayer", "paddle", 1)
+        # A submodule that an attribute of the same name hides (pylayer.autograd.gradcheck,
+        # a module, behind the function gradcheck) is registered under its alias now, so
+        # that importing it does not overwrite the attribute.
+        prefix = self.real + "."
+        for name, child in list(sys.modules.items()):
+            short = name[len(prefix):]
+            if name.startswith(prefix) and "." not in short \
+                    and getattr(module, short, None) is not child:
+                sys.modules.setdefault(f"{alias}.{short}", child)
+
+
+def install_as_paddle():
+    """Make ``import paddle`` (and every ``paddle.x`` that pylayer has) import pylayer.
+
+    Code written for Paddle then runs unchanged: ``import paddle``,
+    ``import paddle.nn.functional as F``, ``from paddle.autograd import
+    PyLayer`` give pylayer's modules. A Paddle module that pylayer does not
+    have raises a ``ModuleNotFoundError`` that names the migration guide.
+    Call it before anything imports ``paddle``: if the real Paddle is already
+    imported it raises ``RuntimeError`` and changes nothing. Calling it again
+    does nothing.
+
+    >>> import sys, pylayer
+    >>> pylayer.install_as_paddle()
+    >>> import paddle.nn.functional as F
+    >>> F is pylayer.nn.functional and sys.modules["paddle"] is pylayer
+    True
+    """
+    import pylayer
+    loaded = sys.modules.get("paddle")
+    if loaded is not None and loaded is not pylayer:
+        where = getattr(loaded, "__file__", None) or repr(loaded)
+        raise RuntimeError(f"install_as_paddle(): the real Paddle is already imported (from "
+                           f"{where}); call install_as_paddle() before anything imports "
+                           f"paddle, or run the program with python -m pylayer run")
+    if not any(isinstance(finder, _PaddleFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _PaddleFinder())
+
+
+# ---------------------------------------------------------- python -m pylayer run
+_USAGE = """usage: python -m pylayer run script.py [arguments]
+       python -m pylayer run -m module [arguments]
+
+Run a script (or a module, as python -m does) written for Paddle on pylayer,
+unchanged: `import paddle` and `import paddle.x` give pylayer's modules
+(pylayer.install_as_paddle()). The arguments after the script or module are
+its sys.argv[1:]. Examples: python -m pylayer run train.py --epochs 3;
+python -m pylayer run -m pytest tests/."""
+
+
+def _command_line(argv):
+    """``python -m pylayer run ...``; returns the exit status (a script that exits
+    with ``sys.exit`` ends the process with its own status)."""
+    argv = list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(_USAGE, file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] == "-m":
+        if len(argv) < 2:
+            print("python -m pylayer run: -m needs a module name\n\n" + _USAGE, file=sys.stderr)
+            return 2
+        install_as_paddle()
+        sys.argv = [argv[1], *argv[2:]]      # runpy puts the module's file first
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        return 0
+    if argv[0].startswith("-"):
+        print(f"python -m pylayer run: unknown option {argv[0]!r}\n\n" + _USAGE, file=sys.stderr)
+        return 2
+    script = argv[0]
+    if not os.path.exists(script):
+        print(f"python -m pylayer run: can't open file {script!r}: no such file",
+              file=sys.stderr)
+        return 2
+    install_as_paddle()
+    sys.argv = list(argv)
+    sys.path[0] = os.path.dirname(os.path.abspath(script))   # as python script.py does
+    runpy.run_path(script, run_name="__main__")
+    return 0

@@ -1,0 +1,273 @@
+"""Paddle's ``paddle.incubate.autograd``: derivatives of a function, in dynamic mode.
+
+Unlike :func:`pylayer.autograd.jacobian`, which differentiates tensors
+already computed, these take a function ``func`` and its inputs ``xs`` (a
+Tensor, or a list or tuple of Tensors passed as positional arguments) and
+call ``func`` on fresh copies of ``xs`` that require a gradient, as Paddle
+does. An input that an output does not depend on gets zeros.
+
+* :func:`vjp` gives ``v^T J``, one backward pass; :func:`jvp` gives
+  ``J v``, with two backward passes (the gradient of the gradient with
+  respect to its seed, which is linear).
+* :class:`Jacobian` and :class:`Hessian` are the lazy matrices of the
+  flattened inputs and outputs: every input is flattened and concatenated
+  (after its batch axis with ``is_batched=True``), and so is every output.
+  Rows are computed when indexed and cached (through
+  :class:`pylayer.autograd.Jacobian`).
+"""
+from collections.abc import Sequence
+
+from pylayer._tensor import Tensor
+from pylayer.autograd import autograd as _autograd
+from pylayer.autograd.functional import grad
+from pylayer.ops.creation import ones_like, zeros_like
+from pylayer.ops.manipulation import concat, split
+
+__all__ = ["vjp", "jvp", "Jacobian", "Hessian"]
+
+
+def _is_sequence(value):
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def _tensors(value, fn, arg, allow_none=False):
+    """``value`` as a list of Tensors (None stays None when allowed)."""
+    if value is None and allow_none:
+        return None
+    items = list(value) if _is_sequence(value) else [value]
+    if not items or not all(isinstance(item, Tensor) for item in items):
+        expected = "a Tensor, a list or tuple of Tensors" + (" or None" if allow_none else "")
+        raise TypeError(f"{fn}(): argument '{arg}' must be {expected}, got "
+                        f"{type(value).__name__}" + (" (empty)" if _is_sequence(value) else ""))
+    return items
+
+
+def _outputs(ys, fn):
+    """What ``func`` returned, as a list of Tensors."""
+    items = list(ys) if _is_sequence(ys) else [ys]
+    if not items or not all(isinstance(item, Tensor) for item in items):
+        raise TypeError(f"{fn}(): func must return a Tensor or a list or tuple of Tensors, got "
+                        f"{type(ys).__name__}")
+    return items
+
+
+def _check_func(func, fn):
+    if not callable(func):
+        raise TypeError(f"{fn}(): argument 'func' must be callable, got {type(func).__name__}")
+
+
+def _fresh(xs):
+    """Copies of the inputs that require a gradient, cut off from their own graphs."""
+    copies = []
+    for x in xs:
+        copy = x.detach()
+        copy.stop_gradient = False
+        copies.append(copy)
+    return copies
+
+
+def _call(func, xs, as_sequence):
+    return func(*xs) if as_sequence else func(xs[0])
+
+
+def _check_seeds(v, like, fn, what):
+    """``v`` (a list of Tensors or None) against the tensors ``like``: RuntimeError,
+    as in Paddle, when the count or a shape differs."""
+    if v is None:
+        return [ones_like(t) for t in like]
+    if len(v) != len(like):
+        raise RuntimeError(f"{fn}(): argument 'v' has {len(v)} tensors, but there are "
+                           f"{len(like)} {what}")
+    for i, (seed, t) in enumerate(zip(v, like)):
+        if seed.shape != t.shape:
+            raise RuntimeError(f"{fn}(): argument 'v' item {i} has shape {seed.shape}, but "
+                               f"{what} {i} has shape {t.shape}")
+    return v
+
+
+def _gradients(outputs, inputs, seeds):
+    """Gradients of ``outputs`` (seeded) with respect to ``inputs``, zeros where unused;
+    differentiable (``create_graph=True``)."""
+    live = [(y, s) for y, s in zip(outputs, seeds) if not y.stop_gradient]
+    found = [None] * len(inputs)
+    if live:
+        found = grad([y for y, _ in live], inputs, [s for _, s in live], create_graph=True,
+                     allow_unused=True)
+    return [g if g is not None else _zeros_with_grad(x) for g, x in zip(found, inputs)]
+
+
+def _zeros_with_grad(x):
+    zeros = zeros_like(x)
+    zeros.stop_gradient = False
+    return zeros
+
+
+def vjp(func, xs, v=None):
+    """``(func(xs), v^T J)``: the outputs and the vector-Jacobian product.
+
+    ``v`` has one Tensor per output of ``func``, of its shape (ones by
+    default); a wrong count or shape is a ``RuntimeError``, as in Paddle.
+    The product has one Tensor per input: a Tensor when ``xs`` is one, else
+    a tuple.
+
+    >>> import pylayer as paddle
+    >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> _, result = paddle.incubate.autograd.vjp(lambda a: paddle.matmul(a, a), x)
+    >>> result.numpy()
+    array([[ 7., 11.],
+           [ 9., 13.]], dtype=float32)
+    """
+    _check_func(func, "vjp")
+    inputs = _fresh(_tensors(xs, "vjp", "xs"))
+    seeds = _tensors(v, "vjp", "v", allow_none=True)
+    ys = _call(func, inputs, _is_sequence(xs))
+    outputs = _outputs(ys, "vjp")
+    result = _gradients(outputs, inputs, _check_seeds(seeds, outputs, "vjp", "outputs"))
+    return ys, tuple(result) if _is_sequence(xs) else result[0]
+
+
+def jvp(func, xs, v=None):
+    """``(func(xs), J v)``: the outputs and the Jacobian-vector product.
+
+    ``v`` has one Tensor per input, of its shape (ones by default); a wrong
+    count or shape is a ``RuntimeError``, as in Paddle. The product has one
+    Tensor per output: a Tensor when ``func`` returns one, else a tuple.
+
+    >>> import pylayer as paddle
+    >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> _, result = paddle.incubate.autograd.jvp(lambda a: paddle.matmul(a, a), x)
+    >>> result.numpy()
+    array([[ 7.,  9.],
+           [11., 13.]], dtype=float32)
+    """
+    _check_func(func, "jvp")
+    inputs = _fresh(_tensors(xs, "jvp", "xs"))
+    seeds = _check_seeds(_tensors(v, "jvp", "v", allow_none=True), inputs, "jvp", "inputs")
+    ys = _call(func, inputs, _is_sequence(xs))
+    outputs = _outputs(ys, "jvp")
+    # u -> J^T u is linear in u, so its gradient with respect to u, seeded with v, is J v.
+    dummies = [_zeros_with_grad(y) for y in outputs]
+    transposed = _gradients(outputs, inputs, dummies)
+    result = _gradients(transposed, dummies, seeds)
+    return ys, tuple(result) if _is_sequence(ys) else result[0]
+
+
+def _joined(tensors, batched):
+    """The tensors flattened (after the batch axis) and concatenated."""
+    flat = [t.reshape([t.shape[0], -1] if batched else [-1]) for t in tensors]
+    return flat[0] if len(flat) == 1 else concat(flat, axis=1 if batched else 0)
+
+
+def _lazy_matrix(func, xs, batched, fn):
+    """The :class:`pylayer.autograd.Jacobian` of ``func`` at ``xs``, inputs and outputs
+    flattened and joined; argument errors name ``fn``."""
+    _check_func(func, fn)
+    inputs = _tensors(xs, fn, "xs")
+    if batched:
+        for i, x in enumerate(inputs):
+            if x.ndim == 0 or x.shape[0] != inputs[0].shape[0]:
+                raise ValueError(f"{fn}(): with is_batched=True every input needs the same "
+                                 f"batch axis first; input {i} has shape {x.shape}")
+    joined = _joined(inputs, batched).detach()
+    joined.stop_gradient = False
+    sizes = [x.size // x.shape[0] if batched else x.size for x in inputs]
+    parts = split(joined, sizes, axis=1 if batched else 0) if len(inputs) > 1 else [joined]
+    parts = [p.reshape(x.shape) for p, x in zip(parts, inputs)]
+    outputs = _outputs(_call(func, parts, _is_sequence(xs)), fn)
+    if batched and any(y.ndim == 0 or y.shape[0] != inputs[0].shape[0] for y in outputs):
+        raise ValueError(f"{fn}(): with is_batched=True every output of func needs the "
+                         f"inputs' batch axis first, got shapes {[y.shape for y in outputs]}")
+    return _autograd.Jacobian(_joined(outputs, batched), joined, batched)
+
+
+class Jacobian:
+    """The Jacobian of ``func`` at ``xs``: a lazy matrix of the flattened inputs and outputs.
+
+    Its shape is ``(M, N)`` for ``M`` output and ``N`` input elements in all,
+    or ``(B, M, N)`` with ``is_batched=True``, where the first axis of every
+    input and output is a batch of ``B`` independent entries. ``J[...]``
+    (ints and slices; an Ellipsis or an index out of range is an
+    ``IndexError``, as in Paddle) computes the rows it needs and returns a
+    Tensor.
+
+    >>> import pylayer as paddle
+    >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> J = paddle.incubate.autograd.Jacobian(lambda a, b: paddle.matmul(a, b), [x, x])
+    >>> J.shape
+    (4, 8)
+    >>> J[0, :].numpy()
+    array([1., 3., 0., 0., 1., 0., 2., 0.], dtype=float32)
+    """
+
+    def __init__(self, func, xs, is_batched=False):
+        self._matrix = _lazy_matrix(func, xs, bool(is_batched), "Jacobian")
+
+    @classmethod
+    def _named(cls, func, xs, is_batched, fn):
+        """A Jacobian whose argument errors name ``fn`` (Hessian's)."""
+        jacobian = cls.__new__(cls)
+        jacobian._matrix = _lazy_matrix(func, xs, is_batched, fn)
+        return jacobian
+
+    @property
+    def shape(self):
+        """The shape of the matrix, a tuple."""
+        return tuple(self._matrix.shape)
+
+    def __getitem__(self, index):
+        items = index if isinstance(index, tuple) else (index,)
+        if any(item is Ellipsis for item in items):
+            raise IndexError("Jacobian: an Ellipsis index is not supported (as in Paddle); "
+                             "index with ints and slices")
+        return self._matrix[index]
+
+
+class Hessian:
+    """The Hessian of a one-element ``func`` at ``xs``: a lazy matrix, as :class:`Jacobian`.
+
+    ``func`` returns a Tensor with one element (one per batch entry with
+    ``is_batched=True``: shape ``[B]`` or ``[B, 1]``); any other result is a
+    ``RuntimeError``, as in Paddle. ``H.symbolic`` is the :class:`Jacobian` of
+    the gradient of ``func``, which ``H`` is.
+
+    >>> import pylayer as paddle
+    >>> x = paddle.to_tensor([1.0, 2.0])
+    >>> H = paddle.incubate.autograd.Hessian(lambda a: paddle.sum(a * a * a), x)
+    >>> H[:].numpy()
+    array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float32)
+    """
+
+    def __init__(self, func, xs, is_batched=False):
+        _check_func(func, "Hessian")
+        as_sequence = _is_sequence(xs)
+
+        def gradient(*parts):
+            y = _call(func, list(parts), as_sequence)
+            if not _one_element(y, is_batched):
+                raise RuntimeError(f"Hessian(): func must return a Tensor of one element (one "
+                                   f"per batch entry with is_batched=True), got "
+                                   f"{_described(y)}")
+            return _gradients([y.sum()], list(parts), [None])
+
+        self.symbolic = Jacobian._named(gradient, xs, bool(is_batched), "Hessian")
+
+    @property
+    def shape(self):
+        """The shape of the matrix, a tuple."""
+        return self.symbolic.shape
+
+    def __getitem__(self, index):
+        return self.symbolic[index]
+
+
+def _one_element(y, batched):
+    if not isinstance(y, Tensor):
+        return False
+    if batched:
+        return y.ndim in (1, 2) and y.size == y.shape[0]
+    return y.size == 1
+
+
+def _described(value):
+    return f"shape {value.shape}" if isinstance(value, Tensor) else type(value).__name__
