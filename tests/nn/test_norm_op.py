@@ -76,31 +76,32 @@ def test_batch_statistics_update_the_running_ones():
     np.testing.assert_allclose(var.numpy(), 0.75 + 0.25 * a.var(axis=(0, 2, 3)))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_kernels_give_the_same_through_strides_and_runs(dtype):
-    from pylayer.kernels import norm as kernels
-    x = RNG.standard_normal((3, 4, 10)).astype(dtype)
-    g = RNG.standard_normal((3, 4, 10)).astype(dtype)
-    w, b = RNG.standard_normal(4).astype(dtype), RNG.standard_normal(4).astype(dtype)
+@pytest.mark.parametrize("fn", ["layer_norm", "batch_norm"])
+def test_strided_inputs_give_what_contiguous_ones_give(fn):
+    x = leaf(4, 6, 10)
+    strided = x[:, :, ::2]                     # a view whose rows are not contiguous
+    dense = pylayer.to_tensor(np.ascontiguousarray(strided.numpy()), stop_gradient=False)
+    w, b = leaf(5), leaf(5)
     results = []
-    for view in (lambda a: np.ascontiguousarray(a[:, :, ::2]), lambda a: a[:, :, ::2]):
-        xs, gs = view(x), view(g)           # contiguous runs, then strided rows
-        out, mean, rstd = np.empty(xs.shape, dtype), np.empty(4), np.empty(4)
-        kernels.channel_forward(xs, w, b, 1e-5, out, mean, rstd)
-        dx, dw, db = np.empty(xs.shape, dtype), np.empty(4), np.empty(4)
-        kernels.channel_backward(xs, gs, mean, rstd, w, dx, dw, db)
-        results.append((out, dx, dw, db))
-    for contiguous, strided in zip(*results):
-        np.testing.assert_allclose(contiguous, strided, rtol=1e-5, atol=1e-5)
-    xhat = (x[:, :, ::2] - x[:, :, ::2].mean(axis=(0, 2), keepdims=True)) / np.sqrt(
-        x[:, :, ::2].var(axis=(0, 2), keepdims=True) + 1e-5)
-    np.testing.assert_allclose(results[0][0], xhat * w[:, None] + b[:, None], rtol=1e-4,
-                               atol=1e-5)
+    for t in (strided, dense):
+        if fn == "layer_norm":
+            out = F.layer_norm(t, 5, w, b)
+        else:
+            out = F.batch_norm(t, pylayer.zeros([6], dtype="float64"),
+                               pylayer.ones([6], dtype="float64"), training=True,
+                               data_format="NCL")
+        (grad,) = pylayer.grad((out * out).sum(), [t])
+        results.append((out.numpy(), grad.numpy()))
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, atol=1e-12)
 
 
-def test_kernels_refuse_arrays_of_other_sizes():
+def test_kernels_refuse_arrays_of_other_sizes_or_layouts():
     from pylayer.kernels import norm as kernels
     x = np.zeros((2, 3, 4))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        kernels.channel_forward(np.zeros((2, 3, 8))[:, :, ::2], np.ones(3), np.zeros(3), 1e-5,
+                                np.empty_like(x), np.empty(3), np.empty(3))
     with pytest.raises(ValueError, match="weight must have 3"):
         kernels.channel_forward(x, np.ones(2), np.zeros(3), 1e-5, np.empty_like(x),
                                 np.empty(3), np.empty(3))

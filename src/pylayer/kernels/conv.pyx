@@ -18,10 +18,11 @@ column tested against ``H`` and ``W`` before use.
 import numpy as np
 
 cimport numpy as cnp
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 from pylayer._buffers cimport buffer_like
-from pylayer.kernels._common cimport real, span, zero_4d
+from pylayer.kernels._common cimport (Shape4, at, cell, check_index, is_empty, plane, real,
+                                     shape4, span, zero_4d)
 
 cnp.import_array()
 
@@ -69,72 +70,79 @@ cdef int _check_geometry(Py_ssize_t* image, Py_ssize_t* col, Py_ssize_t kh, Py_s
     return 0
 
 
-cdef inline void _add_into(real* target, const real* source, Py_ssize_t count) noexcept nogil:
-    cdef Py_ssize_t t
-    for t in range(count):
-        target[t] += source[t]
-
-
-cdef void _im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh,
+cdef void _im2col(const real* xp, const Shape4* xs, real* colp, Py_ssize_t kh,
                   Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
                   Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow) noexcept nogil:
-    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, r, p
-    cdef Py_ssize_t height = x.shape[2], width = x.shape[3]
-    cdef bint contiguous_rows = sw == 1 and x.strides[3] == sizeof(real)
-    for n in range(x.shape[0]):
-        r = 0
-        for c in range(x.shape[1]):
+    """Rows ``(n, c, i, j)`` of ``col`` (C-contiguous, ``oh * ow`` long) one after another:
+    ``row`` walks it from 0 to its end, ``oh * ow`` at a time."""
+    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base
+    cdef Py_ssize_t size = xs.size[0] * xs.size[1] * kh * kw * oh * ow, row = 0
+    cdef const real* source
+    cdef bint runs = sw == 1 and xs.step[3] == 1
+    for n in range(xs.size[0]):
+        for c in range(xs.size[1]):
+            base = plane(xs, n, c)
             for i in range(kh):
                 for j in range(kw):
                     start = j * dw - pl
-                    span(start, sw, width, ow, &lo, &hi)
-                    p = 0
+                    span(start, sw, xs.size[3], ow, &lo, &hi)
                     for y in range(oh):
                         ih = y * sh - pt + i * dh
-                        if ih < 0 or ih >= height or lo == hi:
+                        if ih < 0 or ih >= xs.size[2] or lo == hi:
                             for t in range(ow):
-                                col[n, r, p + t] = 0
+                                colp[at(row + t, size)] = 0
                         else:
+                            source = xp + base + cell(xs, ih, 0)
                             for t in range(lo):
-                                col[n, r, p + t] = 0
-                            if contiguous_rows:
-                                memcpy(&col[n, r, p + lo], &x[n, c, ih, start + lo],
+                                colp[at(row + t, size)] = 0
+                            if runs:      # x[.., ih, start + lo : start + hi], in range: span
+                                check_index(start + hi - 1, xs.size[3])
+                                check_index(row + hi - 1, size)
+                                memcpy(colp + at(row + lo, size),
+                                       source + at(start + lo, xs.size[3]),
                                        (hi - lo) * sizeof(real))
                             else:
                                 for t in range(lo, hi):
-                                    col[n, r, p + t] = x[n, c, ih, start + t * sw]
+                                    colp[at(row + t, size)] = \
+                                        source[at(start + t * sw, xs.size[3]) * xs.step[3]]
                             for t in range(hi, ow):
-                                col[n, r, p + t] = 0
-                        p += ow
-                    r += 1
+                                colp[at(row + t, size)] = 0
+                        row += ow
 
 
-cdef void _col2im(const real[:, :, ::1] col, real[:, :, :, :] dx, Py_ssize_t kh,
+cdef void _col2im(const real* colp, real* dxp, const Shape4* ds, Py_ssize_t kh,
                   Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
                   Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow) noexcept nogil:
-    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, r, p
-    cdef Py_ssize_t height = dx.shape[2], width = dx.shape[3]
-    cdef bint contiguous_rows = sw == 1 and dx.strides[3] == sizeof(real)
-    zero_4d(dx)
-    for n in range(dx.shape[0]):
-        r = 0
-        for c in range(dx.shape[1]):
+    """The adjoint of _im2col: ``row`` walks ``col`` the same way."""
+    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base
+    cdef Py_ssize_t size = ds.size[0] * ds.size[1] * kh * kw * oh * ow, row = 0
+    cdef real* target
+    cdef const real* source
+    cdef bint runs = sw == 1 and ds.step[3] == 1
+    zero_4d(dxp, ds)
+    for n in range(ds.size[0]):
+        for c in range(ds.size[1]):
+            base = plane(ds, n, c)
             for i in range(kh):
                 for j in range(kw):
                     start = j * dw - pl
-                    span(start, sw, width, ow, &lo, &hi)
-                    p = 0
+                    span(start, sw, ds.size[3], ow, &lo, &hi)
                     for y in range(oh):
                         ih = y * sh - pt + i * dh
-                        if 0 <= ih < height and lo < hi:
-                            if contiguous_rows:   # [lo, hi) proven in range: _span
-                                _add_into(&dx[n, c, ih, start + lo], &col[n, r, p + lo],
-                                          hi - lo)
+                        if 0 <= ih < ds.size[2] and lo < hi:
+                            target = dxp + base + cell(ds, ih, 0)
+                            if runs:      # the same proven run as in _im2col
+                                check_index(start + hi - 1, ds.size[3])
+                                check_index(row + hi - 1, size)
+                                source = colp + at(row + lo, size)
+                                target += at(start + lo, ds.size[3])
+                                for t in range(hi - lo):
+                                    target[t] += source[t]
                             else:
                                 for t in range(lo, hi):
-                                    dx[n, c, ih, start + t * sw] += col[n, r, p + t]
-                        p += ow
-                    r += 1
+                                    target[at(start + t * sw, ds.size[3]) * ds.step[3]] += \
+                                        colp[at(row + t, size)]
+                        row += ow
 
 
 def im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh, Py_ssize_t kw,
@@ -153,9 +161,16 @@ def im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh, Py_ssiz
            [3., 4., 6., 7.],
            [4., 5., 7., 8.]])
     """
+    cdef Shape4 xs
+    shape4(x, &xs)
     _check_geometry(x.shape, col.shape, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
+    if col.shape[0] == 0 or col.shape[1] == 0 or col.shape[2] == 0:
+        return
+    if is_empty(&xs):                # no element to read: every window is padding
+        col[:, :, :] = 0
+        return
     with nogil:
-        _im2col(x, col, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
+        _im2col(&x[0, 0, 0, 0], &xs, &col[0, 0, 0], kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
 
 
 def col2im(const real[:, :, ::1] col, real[:, :, :, :] dx, Py_ssize_t kh, Py_ssize_t kw,
@@ -172,6 +187,13 @@ def col2im(const real[:, :, ::1] col, real[:, :, :, :] dx, Py_ssize_t kh, Py_ssi
            [2., 4., 2.],
            [1., 2., 1.]])
     """
+    cdef Shape4 ds
+    shape4(dx, &ds)
     _check_geometry(dx.shape, col.shape, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
+    if is_empty(&ds):
+        return
+    if col.shape[2] == 0:            # no window: nothing to add
+        dx[:, :, :, :] = 0
+        return
     with nogil:
-        _col2im(col, dx, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
+        _col2im(&col[0, 0, 0], &dx[0, 0, 0, 0], &ds, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)

@@ -8,9 +8,10 @@ strides (a channel-last array is passed as its transposed view); masks are
 C-contiguous int32 ``[N, C, OH, OW]`` holding ``row * W + column`` in the
 input plane, or -1 for a window with no element.
 
-Every entry point checks the sizes it is given; the loops then index rows and
-columns clipped to the input, and a mask entry is tested against ``H * W``
-before it is used (a mask is an array Python can write to).
+Every entry point checks the sizes it is given; the loops then index raw pointers
+(see ``_common.pxd``) at rows and columns clipped to the input, and a mask entry
+is tested against ``H * W`` before it is used (a mask is an array Python can
+write to).
 """
 import numpy as np
 
@@ -19,7 +20,8 @@ from libc.float cimport FLT_MAX
 
 from libc.stdlib cimport free, malloc
 
-from pylayer.kernels._common cimport real, span, zero_4d
+from pylayer.kernels._common cimport (Shape4, at, cell, is_empty, plane, real, shape4, span,
+                                     zero_4d)
 
 cnp.import_array()
 
@@ -57,6 +59,13 @@ cdef int _check_mask(const int[:, :, :, ::1] mask, Py_ssize_t* out) except -1:
     return 0
 
 
+cdef inline Py_ssize_t _mask_row(const Shape4* s, Py_ssize_t n, Py_ssize_t c,
+                                 Py_ssize_t y) noexcept nogil:
+    """The offset of ``[n, c, y, 0]`` in a C-contiguous array shaped like ``s``."""
+    return ((at(n, s.size[0]) * s.size[1] + at(c, s.size[1])) * s.size[2]
+            + at(y, s.size[2])) * s.size[3]
+
+
 def max_pool(const real[:, :, :, :] x, real[:, :, :, :] out, int[:, :, :, ::1] mask,
              Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
              Py_ssize_t pl):
@@ -69,59 +78,89 @@ def max_pool(const real[:, :, :, :] x, real[:, :, :, :] out, int[:, :, :, ::1] m
     >>> out, mask
     (array([[[[5., 4.]]]]), array([[[[1, 3]]]], dtype=int32))
     """
-    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, width = x.shape[3]
-    cdef Py_ssize_t columns = out.shape[3]
+    cdef Shape4 xs, os
+    cdef Py_ssize_t n, c, y, t, i, j, h, w, start, lo, hi, columns, xbase, obase, mrow
     cdef bint take
     cdef real value
+    cdef const real* xp = NULL
+    cdef real* op
+    cdef int* mp
     cdef real* top = NULL
     cdef int* best = NULL
+    shape4(x, &xs)
+    shape4(out, &os)
     _check_window(x.shape, out.shape, kh, kw, sh, sw, pt, pl)
     _check_mask(mask, out.shape)
-    top = <real*>malloc(max(columns, 1) * sizeof(real))          # one output row
-    best = <int*>malloc(max(columns, 1) * sizeof(int))
+    if is_empty(&os):
+        return
+    if not is_empty(&xs):
+        xp = &x[0, 0, 0, 0]
+    op, mp = &out[0, 0, 0, 0], &mask[0, 0, 0, 0]
+    columns = os.size[3]
+    top = <real*>malloc(columns * sizeof(real))          # one output row
+    best = <int*>malloc(columns * sizeof(int))
     try:
         if top == NULL or best == NULL:
             raise MemoryError("max_pool: no memory for a row of maxima")
         with nogil:
             # Row by row: each window element (i, j), in row-major order, is compared for a
             # whole output row at once, so that the first maximum of a window wins.
-            for n in range(out.shape[0]):
-                for c in range(out.shape[1]):
-                    for y in range(out.shape[2]):
+            for n in range(os.size[0]):
+                for c in range(os.size[1]):
+                    obase = plane(&os, n, c)
+                    for y in range(os.size[2]):
                         for t in range(columns):
                             top[t] = -FLT_MAX
                             best[t] = -1
                         for i in range(kh):
                             h = y * sh - pt + i
-                            if h < 0 or h >= x.shape[2]:
-                                continue
+                            if h < 0 or h >= xs.size[2]:
+                                continue                   # (also when x is empty)
+                            xbase = plane(&xs, n, c)
                             for j in range(kw):
                                 start = j - pl
-                                span(start, sw, width, columns, &lo, &hi)
+                                span(start, sw, xs.size[3], columns, &lo, &hi)
                                 for t in range(lo, hi):
-                                    value = x[n, c, h, start + t * sw]
+                                    w = start + t * sw
+                                    value = xp[xbase + cell(&xs, h, w)]
                                     # without branches (a random maximum mispredicts them)
                                     take = (value == value) & ((best[t] < 0) | (value > top[t]))
                                     top[t] = value if take else top[t]
-                                    best[t] = <int>(h * width + start + t * sw) if take \
-                                        else best[t]
+                                    best[t] = <int>(h * xs.size[3] + w) if take else best[t]
+                        mrow = _mask_row(&os, n, c, y)
                         for t in range(columns):
-                            out[n, c, y, t] = top[t]
-                            mask[n, c, y, t] = best[t]
+                            op[obase + cell(&os, y, t)] = top[t]
+                            mp[mrow + at(t, columns)] = best[t]
     finally:
         free(top)
         free(best)
 
 
-cdef inline bint _plane_is_flat(const real[:, :, :, :] a) noexcept:
-    """Whether each ``[H, W]`` plane of ``a`` is one C-contiguous run, so that a plane index
-    ``row * W + column`` is an offset from the plane's first element."""
-    return a.strides[3] == sizeof(real) and a.strides[2] == a.shape[3] * sizeof(real)
-
-
 cdef int _bad_index(Py_ssize_t index, Py_ssize_t size) except -1:
     raise IndexError(f"a max-pooling mask entry ({index}) lies outside the input plane of "
                      f"{size} elements")
+
+
+cdef Py_ssize_t _scatter(const real* gp, const Shape4* gs, const int* mp, real* dp,
+                         const Shape4* ds) noexcept nogil:
+    """dx += dy at the mask's positions; returns -1, or the first mask entry outside the
+    plane (the entries after it are not added)."""
+    cdef Py_ssize_t n, c, y, t, index, gbase, dbase, mrow
+    cdef Py_ssize_t size = ds.size[2] * ds.size[3]
+    for n in range(gs.size[0]):
+        for c in range(gs.size[1]):
+            gbase, dbase = plane(gs, n, c), plane(ds, n, c)
+            for y in range(gs.size[2]):
+                mrow = _mask_row(gs, n, c, y)
+                for t in range(gs.size[3]):
+                    index = mp[mrow + at(t, gs.size[3])]
+                    if index < 0:
+                        continue
+                    if index >= size:
+                        return index
+                    dp[dbase + cell(ds, index // ds.size[3], index % ds.size[3])] += \
+                        gp[gbase + cell(gs, y, t)]
+    return -1
 
 
 def max_pool_scatter(const real[:, :, :, :] dy, const int[:, :, :, ::1] mask,
@@ -134,27 +173,44 @@ def max_pool_scatter(const real[:, :, :, :] dy, const int[:, :, :, ::1] mask,
     >>> dx
     array([[[[0., 2., 0., 0.]]]])
     """
-    cdef Py_ssize_t n, c, y, t, index, width = dx.shape[3], size
-    cdef bint flat = _plane_is_flat(dx)
+    cdef Shape4 gs, ds
+    cdef Py_ssize_t bad
+    shape4(dy, &gs)
+    shape4(dx, &ds)
     _check_window(dx.shape, dy.shape, 1, 1, 1, 1, 0, 0)
     _check_mask(mask, dy.shape)
-    size = dx.shape[2] * width
+    if is_empty(&ds):
+        return
+    zero_4d(&dx[0, 0, 0, 0], &ds)
+    if is_empty(&gs):
+        return
     with nogil:
-        zero_4d(dx)
-        for n in range(dx.shape[0]):
-            for c in range(dx.shape[1]):
-                for y in range(dy.shape[2]):
-                    for t in range(dy.shape[3]):
-                        index = mask[n, c, y, t]
-                        if index < 0:
-                            continue
-                        if index >= size:
-                            with gil:
-                                _bad_index(index, size)
-                        if flat:          # 0 <= index < size: inside the plane
-                            (&dx[n, c, 0, 0])[index] += dy[n, c, y, t]
-                        else:
-                            dx[n, c, index // width, index % width] += dy[n, c, y, t]
+        bad = _scatter(&dy[0, 0, 0, 0], &gs, &mask[0, 0, 0, 0], &dx[0, 0, 0, 0], &ds)
+    if bad >= 0:
+        _bad_index(bad, ds.size[2] * ds.size[3])
+
+
+cdef Py_ssize_t _gather(const real* gp, const Shape4* gs, const int* mp, real* op,
+                        const Shape4* os) noexcept nogil:
+    """out = g at the mask's positions (0 for -1); returns -1, or the first mask entry
+    outside the plane."""
+    cdef Py_ssize_t n, c, y, t, index, obase, mrow
+    cdef Py_ssize_t size = gs.size[2] * gs.size[3]
+    for n in range(os.size[0]):
+        for c in range(os.size[1]):
+            obase = plane(os, n, c)
+            for y in range(os.size[2]):
+                mrow = _mask_row(os, n, c, y)
+                for t in range(os.size[3]):
+                    index = mp[mrow + at(t, os.size[3])]
+                    if index < 0:
+                        op[obase + cell(os, y, t)] = 0
+                    elif index >= size:                # (also when g is empty: size 0)
+                        return index
+                    else:
+                        op[obase + cell(os, y, t)] = gp[plane(gs, n, c) + cell(
+                            gs, index // gs.size[3], index % gs.size[3])]
+    return -1
 
 
 def max_pool_gather(const real[:, :, :, :] g, const int[:, :, :, ::1] mask,
@@ -167,27 +223,21 @@ def max_pool_gather(const real[:, :, :, :] g, const int[:, :, :, ::1] mask,
     >>> out
     array([[[[9., 0.]]]])
     """
-    cdef Py_ssize_t n, c, y, t, index, width = g.shape[3], size
-    cdef bint flat = _plane_is_flat(g)
+    cdef Shape4 gs, os
+    cdef Py_ssize_t bad
+    cdef const real* gp = NULL
+    shape4(g, &gs)
+    shape4(out, &os)
     _check_window(g.shape, out.shape, 1, 1, 1, 1, 0, 0)
     _check_mask(mask, out.shape)
-    size = g.shape[2] * width
+    if is_empty(&os):
+        return
+    if not is_empty(&gs):
+        gp = &g[0, 0, 0, 0]
     with nogil:
-        for n in range(out.shape[0]):
-            for c in range(out.shape[1]):
-                for y in range(out.shape[2]):
-                    for t in range(out.shape[3]):
-                        index = mask[n, c, y, t]
-                        if index < 0:
-                            out[n, c, y, t] = 0
-                            continue
-                        if index >= size:
-                            with gil:
-                                _bad_index(index, size)
-                        if flat:
-                            out[n, c, y, t] = (&g[n, c, 0, 0])[index]
-                        else:
-                            out[n, c, y, t] = g[n, c, index // width, index % width]
+        bad = _gather(gp, &gs, &mask[0, 0, 0, 0], &out[0, 0, 0, 0], &os)
+    if bad >= 0:
+        _bad_index(bad, gs.size[2] * gs.size[3])
 
 
 cdef inline double _divisor(Py_ssize_t start_h, Py_ssize_t start_w, Py_ssize_t kh,
@@ -214,32 +264,45 @@ def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_s
     >>> out
     array([[[[1.5, 1.5]]]])
     """
-    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, columns = out.shape[3]
+    cdef Shape4 xs, os
+    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, columns, xbase, obase
+    cdef const real* xp = NULL
+    cdef real* op
     cdef double* total = NULL
+    shape4(x, &xs)
+    shape4(out, &os)
     _check_window(x.shape, out.shape, kh, kw, sh, sw, pt, pl)
     _check_window(x.shape, out.shape, kh, kw, sh, sw, pb, pr)
-    total = <double*>malloc(max(columns, 1) * sizeof(double))    # one output row
+    if is_empty(&os):
+        return
+    if not is_empty(&xs):
+        xp = &x[0, 0, 0, 0]
+    op = &out[0, 0, 0, 0]
+    columns = os.size[3]
+    total = <double*>malloc(columns * sizeof(double))    # one output row
     if total == NULL:
         raise MemoryError("avg_pool: no memory for a row of sums")
     try:
         with nogil:
-            for n in range(out.shape[0]):
-                for c in range(out.shape[1]):
-                    for y in range(out.shape[2]):
+            for n in range(os.size[0]):
+                for c in range(os.size[1]):
+                    obase = plane(&os, n, c)
+                    for y in range(os.size[2]):
                         for t in range(columns):
                             total[t] = 0
                         for i in range(kh):          # the sums, a window element at a time
                             h = y * sh - pt + i
-                            if h < 0 or h >= x.shape[2]:
+                            if h < 0 or h >= xs.size[2]:
                                 continue
+                            xbase = plane(&xs, n, c)
                             for j in range(kw):
                                 start = j - pl
-                                span(start, sw, x.shape[3], columns, &lo, &hi)
+                                span(start, sw, xs.size[3], columns, &lo, &hi)
                                 for t in range(lo, hi):
-                                    total[t] += x[n, c, h, start + t * sw]
+                                    total[t] += xp[xbase + cell(&xs, h, start + t * sw)]
                         for t in range(columns):
-                            out[n, c, y, t] = <real>(total[t] / _divisor(
-                                y * sh - pt, t * sw - pl, kh, kw, x.shape[2], x.shape[3], pb,
+                            op[obase + cell(&os, y, t)] = <real>(total[t] / _divisor(
+                                y * sh - pt, t * sw - pl, kh, kw, xs.size[2], xs.size[3], pb,
                                 pr, exclusive) * scale)
     finally:
         free(total)
@@ -256,31 +319,44 @@ def avg_pool_adjoint(const real[:, :, :, :] dy, real[:, :, :, :] dx, Py_ssize_t 
     >>> dx
     array([[[[0.5, 0.5, 0.5]]]])
     """
-    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi
+    cdef Shape4 gs, ds
+    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, columns, gbase, dbase
+    cdef const real* gp
+    cdef real* dp
     cdef real* share = NULL
+    shape4(dy, &gs)
+    shape4(dx, &ds)
     _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pt, pl)
     _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pb, pr)
-    share = <real*>malloc(max(dy.shape[3], 1) * sizeof(real))   # one output row
+    if is_empty(&ds):
+        return
+    dp = &dx[0, 0, 0, 0]
+    zero_4d(dp, &ds)
+    if is_empty(&gs):
+        return
+    gp = &dy[0, 0, 0, 0]
+    columns = gs.size[3]
+    share = <real*>malloc(columns * sizeof(real))        # one output row
     if share == NULL:
         raise MemoryError("avg_pool_adjoint: no memory for a row of shares")
     try:
         with nogil:
-            zero_4d(dx)
-            for n in range(dx.shape[0]):
-                for c in range(dx.shape[1]):
-                    for y in range(dy.shape[2]):
-                        for t in range(dy.shape[3]):
-                            share[t] = <real>(dy[n, c, y, t] / _divisor(
-                                y * sh - pt, t * sw - pl, kh, kw, dx.shape[2], dx.shape[3],
+            for n in range(gs.size[0]):
+                for c in range(gs.size[1]):
+                    gbase, dbase = plane(&gs, n, c), plane(&ds, n, c)
+                    for y in range(gs.size[2]):
+                        for t in range(columns):
+                            share[t] = <real>(gp[gbase + cell(&gs, y, t)] / _divisor(
+                                y * sh - pt, t * sw - pl, kh, kw, ds.size[2], ds.size[3],
                                 pb, pr, exclusive) * scale)
                         for i in range(kh):
                             h = y * sh - pt + i
-                            if h < 0 or h >= dx.shape[2]:
+                            if h < 0 or h >= ds.size[2]:
                                 continue
                             for j in range(kw):
                                 start = j - pl
-                                span(start, sw, dx.shape[3], dy.shape[3], &lo, &hi)
+                                span(start, sw, ds.size[3], columns, &lo, &hi)
                                 for t in range(lo, hi):
-                                    dx[n, c, h, start + t * sw] += share[t]
+                                    dp[dbase + cell(&ds, h, start + t * sw)] += share[t]
     finally:
         free(share)

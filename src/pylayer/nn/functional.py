@@ -501,7 +501,7 @@ def linear(x, weight, bias=None, name=None):
         out = matmul(x, weight)
         return out if bias is None else add(out, bias)
     # One matrix product over all leading dimensions, the bias added in place: one node
-    out = np.matmul(a.reshape(-1, w.shape[0]), w)
+    out = np.matmul(a.reshape(math.prod(a.shape[:-1]), w.shape[0]), w)
     if bias is not None:
         out += bias.numpy()
     return make_output(out.reshape(a.shape[:-1] + w.shape[1:]), (x, weight, bias), "linear",
@@ -512,14 +512,15 @@ def _linear_bw(node, g):
     x, weight = node.saved_tensors()
     needs = node.needs_input_grad
     if is_grad_enabled():                  # to be differentiated again: recorded ops
-        rows = [-1, weight.shape[0]]
+        rows = math.prod(x.shape[:-1])
         return (matmul(g, weight, transpose_y=True) if needs[0] else None,
-                matmul(reshape(x, rows), reshape(g, [-1, weight.shape[1]]), transpose_x=True)
-                if needs[1] else None,
+                matmul(reshape(x, [rows, weight.shape[0]]), reshape(g, [rows, weight.shape[1]]),
+                       transpose_x=True) if needs[1] else None,
                 reduce_sum(g, axis=list(range(g.ndim - 1))) if needs[2] else None)
-    g2 = np.asarray(g.numpy()).reshape(-1, weight.shape[1])
+    rows = math.prod(x.shape[:-1])
+    g2 = np.asarray(g.numpy()).reshape(rows, weight.shape[1])
     return (make_tensor((g2 @ weight.numpy().T).reshape(x.shape)) if needs[0] else None,
-            make_tensor(x.numpy().reshape(-1, weight.shape[0]).T @ g2) if needs[1] else None,
+            make_tensor(x.numpy().reshape(rows, weight.shape[0]).T @ g2) if needs[1] else None,
             make_tensor(g2.sum(axis=0)) if needs[2] else None)
 
 

@@ -82,7 +82,7 @@ def normalize_affine(x, weight, bias, axes, epsilon, shape, fn):
     rstd = np.empty_like(mean)
     params = _parameters(weight, bias, layout, dtype)
     forward = norm_kernels.row_forward if layout[0] == "rows" else norm_kernels.channel_forward
-    forward(np.asarray(a, dtype).reshape(layout[1]), *params, float(epsilon),
+    forward(np.ascontiguousarray(a, dtype).reshape(layout[1]), *params, float(epsilon),
             out.reshape(layout[1]), mean, rstd)
     save = (x,) if weight is None else (x, weight)
     y = make_output(out.astype(a.dtype, copy=False), (x, weight, bias), fn,
@@ -127,8 +127,8 @@ def _normalize_affine_bw(node, g):
     dweight, dbias = np.empty(layout[1][1]), np.empty(layout[1][1])
     backward = norm_kernels.row_backward if layout[0] == "rows" \
         else norm_kernels.channel_backward
-    backward(np.asarray(a, dtype).reshape(layout[1]),
-             np.asarray(g.numpy(), dtype).reshape(layout[1]), mean, rstd,
+    backward(np.ascontiguousarray(a, dtype).reshape(layout[1]),
+             np.ascontiguousarray(g.numpy(), dtype).reshape(layout[1]), mean, rstd,
              _parameters(weight, None, layout, dtype)[0], dx.reshape(layout[1]), dweight,
              dbias)
     return (make_tensor(dx.astype(a.dtype, copy=False)) if needs[0] else None,
