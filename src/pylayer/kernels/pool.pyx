@@ -253,6 +253,29 @@ cdef inline double _divisor(Py_ssize_t start_h, Py_ssize_t start_w, Py_ssize_t k
     return <double>((min(end_h, height + pb) - start_h) * (min(end_w, width + pr) - start_w))
 
 
+cdef inline void _window_sums(real* image, const Shape4* s, Py_ssize_t base, double* row,
+                              Py_ssize_t y, Py_ssize_t columns, Py_ssize_t kh, Py_ssize_t kw,
+                              Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
+                              bint spread) noexcept nogil:
+    """For output row ``y``, each window element at a time: ``row[t]`` += the image's
+    elements of window ``t`` (``spread`` false: ``image`` is only read), or each of those
+    elements += ``row[t]`` (``spread`` true). ``base`` is the image plane's offset."""
+    cdef Py_ssize_t i, j, t, h, start, lo, hi, k
+    for i in range(kh):
+        h = y * sh - pt + i
+        if h < 0 or h >= s.size[2]:
+            continue
+        for j in range(kw):
+            start = j - pl
+            span(start, sw, s.size[3], columns, &lo, &hi)
+            for t in range(lo, hi):
+                k = base + cell(s, h, start + t * sw)
+                if spread:
+                    image[k] += <real>row[t]
+                else:
+                    row[t] += image[k]
+
+
 def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_ssize_t kw,
              Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t pb,
              Py_ssize_t pr, bint exclusive, double scale):
@@ -265,8 +288,8 @@ def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_s
     array([[[[1.5, 1.5]]]])
     """
     cdef Shape4 xs, os
-    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, columns, xbase, obase
-    cdef const real* xp = NULL
+    cdef Py_ssize_t n, c, y, t, columns, obase
+    cdef real* xp = NULL                   # only read (_window_sums without spread)
     cdef real* op
     cdef double* total = NULL
     shape4(x, &xs)
@@ -276,7 +299,7 @@ def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_s
     if is_empty(&os):
         return
     if not is_empty(&xs):
-        xp = &x[0, 0, 0, 0]
+        xp = <real*>&x[0, 0, 0, 0]
     op = &out[0, 0, 0, 0]
     columns = os.size[3]
     total = <double*>malloc(columns * sizeof(double))    # one output row
@@ -290,16 +313,9 @@ def avg_pool(const real[:, :, :, :] x, real[:, :, :, :] out, Py_ssize_t kh, Py_s
                     for y in range(os.size[2]):
                         for t in range(columns):
                             total[t] = 0
-                        for i in range(kh):          # the sums, a window element at a time
-                            h = y * sh - pt + i
-                            if h < 0 or h >= xs.size[2]:
-                                continue
-                            xbase = plane(&xs, n, c)
-                            for j in range(kw):
-                                start = j - pl
-                                span(start, sw, xs.size[3], columns, &lo, &hi)
-                                for t in range(lo, hi):
-                                    total[t] += xp[xbase + cell(&xs, h, start + t * sw)]
+                        if xp != NULL:
+                            _window_sums(xp, &xs, plane(&xs, n, c), total, y, columns, kh, kw,
+                                         sh, sw, pt, pl, False)
                         for t in range(columns):
                             op[obase + cell(&os, y, t)] = <real>(total[t] / _divisor(
                                 y * sh - pt, t * sw - pl, kh, kw, xs.size[2], xs.size[3], pb,
@@ -320,10 +336,10 @@ def avg_pool_adjoint(const real[:, :, :, :] dy, real[:, :, :, :] dx, Py_ssize_t 
     array([[[[0.5, 0.5, 0.5]]]])
     """
     cdef Shape4 gs, ds
-    cdef Py_ssize_t n, c, y, t, i, j, h, start, lo, hi, columns, gbase, dbase
+    cdef Py_ssize_t n, c, y, t, columns, gbase
     cdef const real* gp
     cdef real* dp
-    cdef real* share = NULL
+    cdef double* share = NULL
     shape4(dy, &gs)
     shape4(dx, &ds)
     _check_window(dx.shape, dy.shape, kh, kw, sh, sw, pt, pl)
@@ -336,27 +352,20 @@ def avg_pool_adjoint(const real[:, :, :, :] dy, real[:, :, :, :] dx, Py_ssize_t 
         return
     gp = &dy[0, 0, 0, 0]
     columns = gs.size[3]
-    share = <real*>malloc(columns * sizeof(real))        # one output row
+    share = <double*>malloc(columns * sizeof(double))    # one output row
     if share == NULL:
         raise MemoryError("avg_pool_adjoint: no memory for a row of shares")
     try:
         with nogil:
             for n in range(gs.size[0]):
                 for c in range(gs.size[1]):
-                    gbase, dbase = plane(&gs, n, c), plane(&ds, n, c)
+                    gbase = plane(&gs, n, c)
                     for y in range(gs.size[2]):
                         for t in range(columns):
-                            share[t] = <real>(gp[gbase + cell(&gs, y, t)] / _divisor(
+                            share[t] = gp[gbase + cell(&gs, y, t)] / _divisor(
                                 y * sh - pt, t * sw - pl, kh, kw, ds.size[2], ds.size[3],
-                                pb, pr, exclusive) * scale)
-                        for i in range(kh):
-                            h = y * sh - pt + i
-                            if h < 0 or h >= ds.size[2]:
-                                continue
-                            for j in range(kw):
-                                start = j - pl
-                                span(start, sw, ds.size[3], columns, &lo, &hi)
-                                for t in range(lo, hi):
-                                    dp[dbase + cell(&ds, h, start + t * sw)] += share[t]
+                                pb, pr, exclusive) * scale
+                        _window_sums(dp, &ds, plane(&ds, n, c), share, y, columns, kh, kw,
+                                     sh, sw, pt, pl, True)
     finally:
         free(share)
