@@ -20,7 +20,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.string cimport memcpy
 
-from pylayer._buffers cimport buffer_like
+from pylayer._buffers cimport POOL_MIN_BYTES, buffer_like
 from pylayer.kernels._common cimport (Shape4, at, cell, check_index, is_empty, plane, real,
                                      shape4, span, zero_4d)
 
@@ -40,9 +40,14 @@ def pooled_empty(shape, dtype):
     >>> pooled_empty((2, 3), np.float32).shape
     (2, 3)
     """
-    like = np.broadcast_to(np.zeros((), dtype), shape)  # the shape and type, no memory
-    out = buffer_like(like)
-    return np.empty(shape, dtype) if out is None else out
+    cdef object kind = np.dtype(dtype)
+    cdef Py_ssize_t nbytes = kind.itemsize
+    for size in shape:
+        nbytes *= size
+    if nbytes < POOL_MIN_BYTES:                       # small: numpy's own memory
+        return np.empty(shape, kind)
+    out = buffer_like(np.broadcast_to(np.zeros((), kind), shape))   # the shape, no memory
+    return np.empty(shape, kind) if out is None else out
 
 
 cdef int _check(Py_ssize_t value, str name, Py_ssize_t minimum) except -1:

@@ -18,6 +18,11 @@ def _check_limit(values, fn, arg):
 
 def window_sizes(value, count, fn, arg, minimum=1):
     """An int or ``count`` ints, each at least ``minimum``, as a list of ``count`` ints."""
+    if value.__class__ is int and minimum <= value < WINDOW_LIMIT:   # the common cases, fast
+        return [value] * count
+    if value.__class__ is list and len(value) == count and all(
+            v.__class__ is int and minimum <= v < WINDOW_LIMIT for v in value):
+        return value[:]
     sizes = check_ints(value, fn, arg)
     if len(sizes) == 1:
         sizes = sizes * count
@@ -42,6 +47,8 @@ def window_padding(padding, count, in_sizes, kernel, stride, channel_last, fn):
     ``before, after`` per dimension; or a pair per dimension of the data
     format, ``[0, 0]`` for the batch and channel ones.
     """
+    if padding.__class__ is int and 0 <= padding < WINDOW_LIMIT:       # the common case, fast
+        return [(padding, padding)] * count
     if isinstance(padding, str):
         check_choice(padding.lower(), fn, "padding", ["same", "valid"])
         if padding.lower() == "valid":
