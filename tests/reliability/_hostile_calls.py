@@ -29,7 +29,7 @@ from pylayer.ops.inplace import inplace
 
 from _hostile_values import (_value, A, K, Call, f23, f3, i23, b23, MISMATCH, _binary,
                             _unary, _reduce, _graph, _saved_buffer, _static_net, SGD_CALL,
-                            _chw, _ncl)
+                            _chw, _ncl, _Identity)
 
 CALLS = {
     # ------------------------------------------------------- core ops
@@ -277,6 +277,28 @@ CALLS = {
                                  K("grad_outputs", _value(None), "grads_or_none"),
                                  K("eps", _value(1e-6), "non_negative")),
     autograd.GradcheckError: Call(A("message", _value("text"), None)),
+    autograd.opcheck: Call(A("layer", _value(_Identity), "layer"),
+                           A("args", lambda env: (pylayer.to_tensor(
+                               [0.5, -1.0], dtype="float64", stop_gradient=False),),
+                             "graph_tensors"),
+                           K("kwargs", _value(None), "dict_or_none"),
+                           K("eps", _value(1e-6), "non_negative"),
+                           K("atol", _value(1e-5), "non_negative"),
+                           K("rtol", _value(1e-3), "non_negative"),
+                           extra=[("no input that needs a gradient",
+                                   {"args": lambda env: (pylayer.ones([2]),)}, "args"),
+                                  ("eps of zero", {"eps": _value(0.0)}, "eps")]),
+    autograd.OpcheckReport: Call(A("layer", _value(_Identity), "layer"),
+                                 A("inputs", _value("x: float64[2]"), "str"),
+                                 A("entries", lambda env: [autograd.OpcheckEntry(
+                                     "gradient", "pass", "fine")], "params_grads")),
+    autograd.OpcheckEntry: Call(A("name", _value("gradient"), "str"),
+                                A("verdict", _value("pass"), "str"),
+                                A("reason", _value("fine"), "str"),
+                                A("evidence", _value(""), "str"), A("fix", _value(""), "str"),
+                                extra=[("an unknown check", {"name": _value("speed")}, "name"),
+                                       ("an unknown verdict", {"verdict": _value("maybe")},
+                                        "verdict")]),
     autograd.PyLayer: Call(), autograd.PyLayerContext: Call(),
     autograd.once_differentiable: Call(A("backward", _value(lambda ctx, dy: dy), "callable")),
     autograd.saved_tensors_hooks: Call(A("pack_hook", _value(lambda t: t), "callable"),

@@ -6,10 +6,11 @@ from pylayer.autograd.py_layer import Function, PyLayer, PyLayerContext, once_di
 from pylayer.autograd.saved_hooks import saved_tensors_hooks
 from pylayer.autograd.anomaly import detect_anomaly
 from pylayer.autograd.autograd import Hessian, Jacobian, hessian, jacobian
+from pylayer.autograd.opcheck import OpcheckEntry, OpcheckReport, opcheck
 from pylayer.autograd import graph, py_layer  # noqa: F401 - submodules, as in Paddle/PyTorch
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
            "PyLayer", "PyLayerContext", "Function", "once_differentiable",
            "saved_tensors_hooks", "detect_anomaly", "jacobian", "hessian", "Jacobian",
-           "Hessian"]
+           "Hessian", "opcheck", "OpcheckReport", "OpcheckEntry"]

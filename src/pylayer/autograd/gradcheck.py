@@ -1,4 +1,6 @@
 """Numerical gradient checks by central differences (use float64 inputs)."""
+from typing import NamedTuple
+
 import numpy as np
 
 from pylayer._tensor import Tensor, make_tensor
@@ -118,13 +120,54 @@ def _function_name(func):
     return getattr(func, "__qualname__", repr(func))
 
 
+class _Mismatch(NamedTuple):
+    """Where backward and central differences first disagree."""
+    input: int            # position in the inputs
+    index: tuple          # the element of that input
+    element: int          # the same element, counted in C order
+    output: int           # the output element, counted over all differentiable outputs
+    analytical: float
+    numerical: float
+    coarse: tuple         # "input 0 is float32"-style notes on what is not float64
+    matrices: tuple       # the analytical and numerical Jacobians of that input
+
+
+def _find_mismatch(func, args, eps, atol, rtol):
+    """The first element where ``func``'s backward and central differences disagree, or None."""
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stop_gradient]
+    targets = [args[i] for i in positions]
+    analytical, outputs = _analytical_jacobians(func, args, targets)
+    numerical = _numerical_jacobians(func, args, targets, eps)
+    for j, (a, n) in enumerate(zip(analytical, numerical)):
+        bad = ~np.isclose(a, n, rtol=rtol, atol=atol, equal_nan=True)
+        if bad.any():
+            row, elem = (int(v) for v in np.argwhere(bad)[0])
+            coarse = tuple(f"{what} {k} is {t.dtype.name}" for what, group in
+                           (("input", zip(positions, targets)), ("output", enumerate(outputs)))
+                           for k, t in group if t.dtype.name != "float64")
+            index = tuple(int(i) for i in np.unravel_index(elem, targets[j].shape))
+            return _Mismatch(positions[j], index, elem, row, float(a[row, elem]),
+                             float(n[row, elem]), coarse, (a, n))
+    return None
+
+
+def _use_float64(coarse, eps):
+    """The advice for a mismatch seen in a dtype coarser than float64 ('' when none is)."""
+    if not coarse:
+        return ""
+    return (f"{'; '.join(coarse)}: below float64, central differences (eps={eps}) are "
+            f"too coarse, so the numbers may be wrong rather than backward; check with "
+            f"float64 inputs (x.astype('float64')).")
+
+
 def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
     """Compare ``func``'s backward with central differences.
 
     ``inputs`` is a Tensor or a tuple of arguments; the Tensors with
-    ``stop_gradient=False`` are checked. Returns True, or raises
-    :class:`GradcheckError` naming the input, output and element that differ
-    (returns False instead when ``raise_exception=False``).
+    ``stop_gradient=False`` are checked (use float64: in float32 the
+    differences are too coarse, and the message of a failure says so).
+    Returns True, or raises :class:`GradcheckError` naming the input, output
+    and element that differ (returns False instead when ``raise_exception=False``).
 
     >>> import pylayer
     >>> x = pylayer.to_tensor([0.5, -1.0], dtype='float64', stop_gradient=False)
@@ -140,23 +183,36 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
         if not t.dtype.is_floating_point:
             raise TypeError(f"gradcheck: input {i} has dtype {t.dtype.name}; gradients need "
                             f"floating-point inputs (float64 is recommended)")
-    analytical, outputs = _analytical_jacobians(func, args, targets)
-    numerical = _numerical_jacobians(func, args, targets, eps)
-    name = _function_name(func)
-    for j, (a, n) in enumerate(zip(analytical, numerical)):
-        bad = ~np.isclose(a, n, rtol=rtol, atol=atol, equal_nan=True)
-        if bad.any():
-            out_row, elem = (int(v) for v in np.argwhere(bad)[0])
-            message = (f"gradcheck failed for {name}: the gradient of output element "
-                       f"{out_row} with respect to input {j} (element {elem}, index "
-                       f"{tuple(int(i) for i in np.unravel_index(elem, targets[j].shape))}) is "
-                       f"{float(a[out_row, elem])!r} by backward but {float(n[out_row, elem])!r} "
-                       f"by central differences.\n"
-                       f"analytical:\n{a}\nnumerical:\n{n}")
-            if raise_exception:
-                raise GradcheckError(message)
-            return False
-    return True
+    mismatch = _find_mismatch(func, args, eps, atol, rtol)
+    if mismatch is None:
+        return True
+    if not raise_exception:
+        return False
+    advice = _use_float64(mismatch.coarse, eps)
+    raise GradcheckError(
+        f"gradcheck failed for {_function_name(func)}: the gradient of output element "
+        f"{mismatch.output} with respect to input {mismatch.input} (element "
+        f"{mismatch.element}, index {mismatch.index}) is {mismatch.analytical!r} by backward but "
+        f"{mismatch.numerical!r} by central differences.\n"
+        + (advice + "\n" if advice else "")
+        + f"analytical:\n{mismatch.matrices[0]}\nnumerical:\n{mismatch.matrices[1]}")
+
+
+def _first_derivative(func, args, grad_outputs):
+    """The gradient of ``func`` (weighted by ``grad_outputs``) as a function of
+    ``args + grad_outputs``, and those arguments: what gradgradcheck checks."""
+    n_args = len(args)
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stop_gradient]
+
+    def first_derivative(*all_args):
+        call_args = all_args[:n_args]
+        outs = _differentiable(_tensor_outputs(func(*call_args)))
+        return tuple(g for g in grad(outs, [call_args[i] for i in positions],
+                                     grad_outputs=list(all_args[n_args:]), create_graph=True,
+                                     allow_unused=True) if g is not None)
+
+    first_derivative.__qualname__ = f"gradient of {_function_name(func)}"
+    return first_derivative, args + tuple(grad_outputs)
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
@@ -169,26 +225,16 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     True
     """
     args = _check_arguments("gradgradcheck", func, inputs, eps, atol, rtol)
-    n_args = len(args)
-    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stop_gradient]
-    outputs = _differentiable(_tensor_outputs(func(*args)))
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = [make_tensor(rng.standard_normal(o.shape), False) for o in outputs]
+        grad_outputs = [make_tensor(rng.standard_normal(o.shape), False)
+                        for o in _differentiable(_tensor_outputs(func(*args)))]
     elif isinstance(grad_outputs, Tensor):
         grad_outputs = [grad_outputs]
     elif not isinstance(grad_outputs, (list, tuple)) or \
             not all(isinstance(g, Tensor) for g in grad_outputs):
         raise TypeError(f"gradgradcheck(): argument 'grad_outputs' must be a Tensor or a list "
                         f"of Tensors, got {type(grad_outputs).__name__}")
-
-    def first_derivative(*all_args):
-        call_args = all_args[:n_args]
-        outs = _differentiable(_tensor_outputs(func(*call_args)))
-        return tuple(g for g in grad(outs, [call_args[i] for i in positions],
-                                     grad_outputs=list(all_args[n_args:]), create_graph=True,
-                                     allow_unused=True) if g is not None)
-
-    first_derivative.__qualname__ = f"gradient of {_function_name(func)}"
-    return gradcheck(first_derivative, args + tuple(grad_outputs), eps=eps, atol=atol,
-                     rtol=rtol, raise_exception=raise_exception)
+    first_derivative, all_args = _first_derivative(func, args, grad_outputs)
+    return gradcheck(first_derivative, all_args, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)

@@ -221,6 +221,9 @@ class Jacobian:
                              "index with ints and slices")
         return self._matrix[index]
 
+    def __repr__(self):
+        return f"{type(self).__name__}(shape={self.shape})"
+
 
 class Hessian:
     """The Hessian of a one-element ``func`` at ``xs``: a lazy matrix, as :class:`Jacobian`.
@@ -256,6 +259,9 @@ class Hessian:
     def shape(self):
         """The shape of the matrix, a tuple."""
         return self.symbolic.shape
+
+    def __repr__(self):
+        return f"{type(self).__name__}(shape={self.shape})"
 
     def __getitem__(self, index):
         return self.symbolic[index]
