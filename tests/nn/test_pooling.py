@@ -111,6 +111,16 @@ def test_gradients_recorded_from_paddle():
     np.testing.assert_allclose(x.grad.numpy(), [[[[1 / 3, 2 / 3, 1 / 3, 2 / 3, 1 / 3]]]])
 
 
+def test_where_paddle_is_wrong_a_window_of_minus_infinity_gives_minus_infinity():
+    # Paddle 3.3.1 starts from -FLT_MAX and gives it (mask -1) for a window of -inf, and
+    # for float64 values below -FLT_MAX; pylayer gives the window's largest element.
+    out, mask = pooled(F.max_pool1d, 2, 1, return_mask=True,
+                       x=np.array([[[-np.inf, -np.inf, 3.0]]]))
+    assert out == [[[-np.inf, 3.0]]] and mask == [[[0, 2]]]
+    low = pylayer.to_tensor([[[-1e300, -1e301, 1.0]]], dtype="float64")
+    assert F.max_pool1d(low, 2, 1).numpy().tolist() == [[[-1e300, 1.0]]]
+
+
 def test_where_paddle_is_inconsistent_the_mask_follows_the_pooling():
     # Paddle 3.3.1 pools 'SAME' as 'VALID' when return_mask=True (and refuses a
     # four-number padding there); pylayer pools the same windows with or without it.

@@ -7,8 +7,10 @@ by the recorded ops of :mod:`pylayer.nn._pooling`):
   rounding towards zero, or upwards with ``ceil_mode``; a window may then
   start in the padding or past it;
 * max pooling takes the largest non-NaN element of each window (the first
-  on ties); a window without one (all padding) gives ``-FLT_MAX``
-  (-3.4028235e38) and the mask -1;
+  on ties); a window without one (all padding, or all NaN) gives
+  ``-FLT_MAX`` (-3.4028235e38) and the mask -1 (Paddle gives that for a
+  window of -inf too, and below -FLT_MAX in float64; pylayer gives the
+  window's largest element);
 * average pooling sums each window's input elements and divides by their
   count (``exclusive=True``) or by the window's size within the padded input
   (``exclusive=False``; Paddle takes that as the input padded at both ends
