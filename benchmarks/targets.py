@@ -20,7 +20,14 @@ TARGETS = [
     Target("4", "pylayer <= 1.0x torch", 1.00, ("pylayer", "main"), ("torch", "main")),
     Target("5", "pylayer hooks/plain <= 1.3", 1.30, ("pylayer", "hooks"), ("pylayer", "plain")),
     Target("6", "pylayer 100k/10k <= 11", 11.0, ("pylayer", "100k"), ("pylayer", "10k")),
-    Target("7", "pylayer static/dynamic <= 2", 2.00, ("pylayer", "static"), ("pylayer", "dynamic")),
+    Target("7", "pylayer static/dynamic <= 0.8", 0.80, ("pylayer", "static"),
+           ("pylayer", "dynamic")),
+    Target("8", "pylayer <= 1.5x torch", 1.50, ("pylayer", "main"), ("torch", "main")),
+    Target("8", "pylayer <= 0.6x Paddle", 0.60, ("pylayer", "main"), ("paddle", "main")),
+    Target("9", "pylayer 3to16 <= 1.5x torch", 1.50, ("pylayer", "3to16"), ("torch", "3to16")),
+    Target("9", "pylayer 16to32 <= 1.5x torch", 1.50, ("pylayer", "16to32"),
+           ("torch", "16to32")),
+    Target("10", "pylayer <= 1.0x torch", 1.00, ("pylayer", "main"), ("torch", "main")),
 ]
 
 

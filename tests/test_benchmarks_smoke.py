@@ -13,7 +13,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "benchmarks", "run.py")
 
 # Workloads that need only the compiled core's built-in ops: they must always measure.
-CORE_ONLY = [("2", "main"), ("5", "plain"), ("6", "10k"), ("6", "100k"), ("7", "dynamic")]
+CORE_ONLY = [("2", "main"), ("5", "plain"), ("6", "10k"), ("6", "100k"), ("7", "dynamic"),
+             ("8", "main"), ("9", "3to16"), ("9", "16to32"), ("10", "main")]
 
 
 def _has_static_mode():
@@ -55,7 +56,7 @@ def smoke_run(tmp_path_factory):
 def test_result_has_the_documented_keys(smoke_run):
     result, _ = smoke_run
     assert {"date", "machine", "settings", "peers", "absent", "workloads", "targets"} <= set(result)
-    assert set(result["workloads"]) == {"1", "2", "3", "4", "5", "6", "7"}
+    assert set(result["workloads"]) == {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}
     assert result["settings"]["size"] == "tiny"
     assert result["peers"]["pylayer"]["available"] is True
     assert result["peers"]["numpy"]["available"] is True
@@ -92,14 +93,16 @@ def test_workloads_measure_once_their_feature_exists(smoke_run, key, case):
 
 def test_numpy_reference_runs_where_it_is_defined(smoke_run):
     workloads = smoke_run[0]["workloads"]
-    for key in ("1", "2", "3", "4"):
-        assert workloads[key]["cases"]["main"]["numpy"]["status"] == "ok"
+    for key, case in (("1", "main"), ("2", "main"), ("3", "main"), ("4", "main"),
+                      ("9", "3to16"), ("9", "16to32"), ("10", "main")):
+        assert workloads[key]["cases"][case]["numpy"]["status"] == "ok"
     assert "numpy" not in workloads["5"]["cases"]["plain"]
+    assert "numpy" not in workloads["8"]["cases"]["main"]
 
 
 def test_targets_are_evaluated_and_printed(smoke_run):
     result, stdout = smoke_run
-    assert len(result["targets"]) == 8
+    assert len(result["targets"]) == 13
     for target in result["targets"]:
         if target["value"] is None:
             assert target["status"].startswith("n/a")

@@ -20,10 +20,14 @@ LIB_MODULES = {"pylayer": "pylayer", "paddle": "paddle", "torch": "torch",
 SIZES = {
     # The sizes the issue names.
     "full": dict(chain=200, width=64, big_width=2 ** 20, big_chain=20,
-                 mlp=(64, 784, 256, 10), long_chain=100_000, short_chain=10_000),
+                 mlp=(64, 784, 256, 10), long_chain=100_000, short_chain=10_000,
+                 cnn=(16, 3, 32, 10), attention=(8, 32, 64),
+                 conv={"3to16": (16, 3, 32, 16), "16to32": (16, 16, 16, 32)}),
     # Tiny sizes for the smoke test: every code path, no meaningful timing.
     "tiny": dict(chain=4, width=8, big_width=2 ** 10, big_chain=3,
-                 mlp=(4, 16, 8, 3), long_chain=100, short_chain=10),
+                 mlp=(4, 16, 8, 3), long_chain=100, short_chain=10,
+                 cnn=(2, 3, 8, 10), attention=(2, 4, 8),
+                 conv={"3to16": (2, 3, 8, 4), "16to32": (2, 4, 4, 8)}),
 }
 
 
@@ -92,6 +96,26 @@ WORKLOADS = [
              ("dynamic", "static"), {
                  "pylayer": PADDLE_API + ":static_vs_dynamic",
                  "paddle": PADDLE_API + ":static_vs_dynamic"}),
+]
+
+WORKLOADS += [
+    Workload("8", "small CNN step [16,3,32,32]: Conv-BN-ReLU-pool, Conv-ReLU-pool, Linear, CE, "
+             "SGD", "ms/step", 1e3, ("main",), {
+                 "pylayer": PADDLE_API + ":small_cnn_step",
+                 "paddle": PADDLE_API + ":small_cnn_step",
+                 "torch": "torch_impl:small_cnn_step"}),
+    Workload("9", "Conv2D(C,O,3,p=1) alone, fwd+bwd: 3to16 on [16,3,32,32], 16to32 on "
+             "[16,16,16,16]", "ms/step", 1e3, ("3to16", "16to32"), {
+                 "pylayer": PADDLE_API + ":conv2d_alone",
+                 "paddle": PADDLE_API + ":conv2d_alone",
+                 "torch": "torch_impl:conv2d_alone",
+                 "numpy": "numpy_impl:conv2d_alone"}),
+    Workload("10", "attention step [8,32,64]: LayerNorm, q/k/v Linear, softmax(qk^T/8)v, "
+             "mean, SGD", "ms/step", 1e3, ("main",), {
+                 "pylayer": PADDLE_API + ":attention_step",
+                 "paddle": PADDLE_API + ":attention_step",
+                 "torch": "torch_impl:attention_step",
+                 "numpy": "numpy_impl:attention_step"}),
 ]
 
 BY_KEY = {w.key: w for w in WORKLOADS}

@@ -94,3 +94,74 @@ def mlp_step(np_module, case, sizes):
         return loss
 
     return Bench(units=1, step=step)
+
+
+def conv2d_alone(np_module, case, sizes):
+    """Conv2D 3x3, padding 1: im2col by a sliding-window view, one batched matmul forward
+    and one for the weight gradient (the input needs no gradient)."""
+    batch, channels, size, out_channels = sizes["conv"][case]
+    rng = np.random.default_rng(0)
+    weight = (rng.standard_normal((out_channels, channels * 9)) * 0.1).astype("float32")
+    bias = np.zeros(out_channels, "float32")
+    x = _data([batch, channels, size, size])
+
+    def step():
+        padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))
+        col = windows.transpose(0, 1, 4, 5, 2, 3).reshape(batch, channels * 9, size * size)
+        out = np.matmul(weight, col) + bias[:, None]
+        loss = out.mean()
+        g = np.full(out.shape, 1.0 / out.size, "float32")
+        g_weight = np.matmul(g, col.transpose(0, 2, 1)).sum(axis=0)
+        g_bias = g.sum(axis=(0, 2))
+        return loss, g_weight, g_bias
+
+    return Bench(units=1, step=step)
+
+
+def attention_step(np_module, case, sizes):
+    """LayerNorm, q/k/v projections, softmax(q k^T / sqrt(d)) v, mean: forward, the
+    backward written out, and the SGD update."""
+    batch, length, width = sizes["attention"]
+    rng = np.random.default_rng(0)
+    bound = (6 / (2 * width)) ** 0.5
+    params = {"gamma": np.ones(width, "float32"), "beta": np.zeros(width, "float32")}
+    for name in "qkv":
+        params["w" + name] = rng.uniform(-bound, bound, (width, width)).astype("float32")
+        params["b" + name] = np.zeros(width, "float32")
+    x = _data([batch, length, width])
+    scale = np.float32(1.0 / width ** 0.5)
+    lr = np.float32(0.01)
+
+    def step():
+        p = params
+        centred = x - x.mean(axis=-1, keepdims=True)
+        rstd = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + 1e-5)
+        xhat = centred * rstd
+        h = xhat * p["gamma"] + p["beta"]
+        q, k, v = (h @ p["w" + n] + p["b" + n] for n in "qkv")
+        scores = (q @ k.transpose(0, 2, 1)) * scale
+        e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        probs = e / e.sum(axis=-1, keepdims=True)
+        out = probs @ v
+        loss = out.mean()
+        g_out = np.full(out.shape, 1.0 / out.size, "float32")
+        g_probs = g_out @ v.transpose(0, 2, 1)
+        g_v = probs.transpose(0, 2, 1) @ g_out
+        g_scores = probs * (g_probs - (g_probs * probs).sum(axis=-1, keepdims=True)) * scale
+        g_q, g_k = g_scores @ k, g_scores.transpose(0, 2, 1) @ q
+        flat_h = h.reshape(-1, width)
+        grads = {}
+        g_h = 0
+        for n, g in (("q", g_q), ("k", g_k), ("v", g_v)):
+            flat_g = g.reshape(-1, width)
+            grads["w" + n] = flat_h.T @ flat_g
+            grads["b" + n] = flat_g.sum(axis=0)
+            g_h = g_h + g @ p["w" + n].T
+        grads["gamma"] = (g_h * xhat).sum(axis=(0, 1))
+        grads["beta"] = g_h.sum(axis=(0, 1))
+        for name, g in grads.items():
+            p[name] -= lr * g
+        return loss
+
+    return Bench(units=1, step=step)

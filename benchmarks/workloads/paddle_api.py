@@ -173,3 +173,70 @@ def static_vs_dynamic(paddle, case, sizes):
         return exe.run(main, feed=feed, fetch_list=[y])
 
     return Bench(units=n_ops, step=step)
+
+
+def small_cnn_step(paddle, case, sizes):
+    """(8) One SGD step of a small CNN: Conv-BN-ReLU-pool, Conv-ReLU-pool, Linear, CE."""
+    batch, channels, size, classes = sizes["cnn"]
+    paddle.seed(0)
+    nn, F = paddle.nn, paddle.nn.functional
+    conv1, bn = nn.Conv2D(channels, 16, 3, padding=1), nn.BatchNorm2D(16)
+    conv2, fc = nn.Conv2D(16, 32, 3, padding=1), nn.Linear(32 * (size // 4) ** 2, classes)
+    layers = [conv1, bn, conv2, fc]
+    opt = paddle.optimizer.SGD(learning_rate=0.01,
+                               parameters=[p for layer in layers for p in layer.parameters()])
+    x = paddle.to_tensor(_data([batch, channels, size, size]))
+    label = paddle.to_tensor(np.random.default_rng(1).integers(0, classes, batch).astype("int64"))
+
+    def step():
+        h = F.max_pool2d(F.relu(bn(conv1(x))), 2)
+        h = F.max_pool2d(F.relu(conv2(h)), 2)
+        loss = F.cross_entropy(fc(h.reshape([batch, -1])), label)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def conv2d_alone(paddle, case, sizes):
+    """(9) Conv2D(C, O, 3, padding=1) forward and backward (input without gradient)."""
+    batch, channels, size, out_channels = sizes["conv"][case]
+    paddle.seed(0)
+    conv = paddle.nn.Conv2D(channels, out_channels, 3, padding=1)
+    x = paddle.to_tensor(_data([batch, channels, size, size]))
+
+    def step():
+        conv(x).mean().backward()
+        conv.clear_gradients(set_to_zero=False)
+
+    return Bench(units=1, step=step)
+
+
+def attention_step(paddle, case, sizes):
+    """(10) One SGD step of an attention block: LayerNorm, q/k/v Linear, softmax(q k^T / sqrt(d)) v,
+    mean."""
+    batch, length, width = sizes["attention"]
+    paddle.seed(0)
+    nn, F = paddle.nn, paddle.nn.functional
+    norm = nn.LayerNorm(width)
+    q_proj, k_proj, v_proj = nn.Linear(width, width), nn.Linear(width, width), \
+        nn.Linear(width, width)
+    layers = [norm, q_proj, k_proj, v_proj]
+    opt = paddle.optimizer.SGD(learning_rate=0.01,
+                               parameters=[p for layer in layers for p in layer.parameters()])
+    x = paddle.to_tensor(_data([batch, length, width]))
+    scale = 1.0 / width ** 0.5
+
+    def step():
+        h = norm(x)
+        q, k, v = q_proj(h), k_proj(h), v_proj(h)
+        weights = F.softmax(paddle.matmul(q, k, transpose_y=True) * scale, axis=-1)
+        loss = paddle.matmul(weights, v).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)

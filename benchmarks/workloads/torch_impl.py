@@ -133,3 +133,64 @@ def long_chain_backward(torch, case, sizes):
         return time.perf_counter() - start
 
     return Bench(units=1, timed_step=timed_step)
+
+
+def small_cnn_step(torch, case, sizes):
+    batch, channels, size, classes = sizes["cnn"]
+    torch.manual_seed(0)
+    nn, F = torch.nn, torch.nn.functional
+    conv1, bn = nn.Conv2d(channels, 16, 3, padding=1), nn.BatchNorm2d(16)
+    conv2, fc = nn.Conv2d(16, 32, 3, padding=1), nn.Linear(32 * (size // 4) ** 2, classes)
+    params = [p for layer in (conv1, bn, conv2, fc) for p in layer.parameters()]
+    opt = torch.optim.SGD(params, lr=0.01)
+    x = torch.tensor(_data([batch, channels, size, size]))
+    label = torch.tensor(np.random.default_rng(1).integers(0, classes, batch).astype("int64"))
+
+    def step():
+        h = F.max_pool2d(F.relu(bn(conv1(x))), 2)
+        h = F.max_pool2d(F.relu(conv2(h)), 2)
+        loss = F.cross_entropy(fc(h.reshape(batch, -1)), label)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def conv2d_alone(torch, case, sizes):
+    batch, channels, size, out_channels = sizes["conv"][case]
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(channels, out_channels, 3, padding=1)
+    x = torch.tensor(_data([batch, channels, size, size]))
+
+    def step():
+        conv(x).mean().backward()
+        conv.zero_grad()
+
+    return Bench(units=1, step=step)
+
+
+def attention_step(torch, case, sizes):
+    batch, length, width = sizes["attention"]
+    torch.manual_seed(0)
+    nn, F = torch.nn, torch.nn.functional
+    norm = nn.LayerNorm(width)
+    q_proj, k_proj, v_proj = nn.Linear(width, width), nn.Linear(width, width), \
+        nn.Linear(width, width)
+    params = [p for layer in (norm, q_proj, k_proj, v_proj) for p in layer.parameters()]
+    opt = torch.optim.SGD(params, lr=0.01)
+    x = torch.tensor(_data([batch, length, width]))
+    scale = 1.0 / width ** 0.5
+
+    def step():
+        h = norm(x)
+        q, k, v = q_proj(h), k_proj(h), v_proj(h)
+        weights = F.softmax(torch.matmul(q, k.transpose(-1, -2)) * scale, dim=-1)
+        loss = torch.matmul(weights, v).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return loss
+
+    return Bench(units=1, step=step)

@@ -92,6 +92,10 @@ ZH_TITLES = {
     "5": "multiply 链 [64]，前向 + 反向，恒等 saved_tensors_hooks",
     "6": "tanh 链 [64] 的一次反向，1 万与 10 万个节点",
     "7": "tanh 链 [64]，仅前向：Executor.run 与动态图",
+    "8": "小型 CNN 训练步 [16,3,32,32]：Conv-BN-ReLU-池化，Conv-ReLU-池化，Linear，交叉熵，SGD",
+    "9": "单独的 Conv2D(C,O,3,p=1)，前向 + 反向：3to16 在 [16,3,32,32] 上，16to32 在 "
+         "[16,16,16,16] 上",
+    "10": "注意力训练步 [8,32,64]：LayerNorm，q/k/v Linear，softmax(qk^T/8)v，均值，SGD",
 }
 ZH_UNITS = {"us/op": "微秒/算子", "ms/op": "毫秒/算子", "ms/step": "毫秒/步",
             "ms/backward": "毫秒/次反向"}
@@ -103,6 +107,8 @@ ZH_TARGETS = [
     (r"pylayer <= ([\d.]+)x torch built-ins", "pylayer ≤ torch 内置算子的 {0} 倍"),
     (r"pylayer <= ([\d.]+)x numpy reference", "pylayer ≤ numpy 参考实现的 {0} 倍"),
     (r"pylayer <= ([\d.]+)x torch", "pylayer ≤ torch 的 {0} 倍"),
+    (r"pylayer <= ([\d.]+)x Paddle", "pylayer ≤ Paddle 的 {0} 倍"),
+    (r"pylayer (\w+) <= ([\d.]+)x torch", "pylayer {0} ≤ torch 的 {1} 倍"),
     (r"pylayer hooks/plain <= ([\d.]+)", "pylayer 恒等 hook / 无 hook ≤ {0}"),
     (r"pylayer 100k/10k <= ([\d.]+)", "pylayer 10 万 / 1 万节点 ≤ {0}"),
     (r"pylayer static/dynamic <= ([\d.]+)", "pylayer 静态图 / 动态图 ≤ {0}"),
@@ -110,7 +116,34 @@ ZH_TARGETS = [
 ZH_REASONS = [(r"worker killed by signal (\d+)", "子进程被信号 {0} 终止")]
 
 # Why a target is missed, per workload; {peers} becomes the peers' ratios in the run.
+_GEMM_EN = ("pylayer's convolutions are numpy's matrix products (OpenBLAS sgemm, about 90 to "
+            "110 GFLOP/s on one core of this machine) over a compiled im2col buffer, where "
+            "PyTorch runs oneDNN's convolution kernels, and the matrix products alone take "
+            "about as long as PyTorch's whole convolution.")
+_GEMM_ZH = ("pylayer 的卷积是在编译的 im2col 缓冲区上做 numpy 的矩阵乘法（OpenBLAS sgemm，在这台机器的"
+            "单核上约 90 到 110 GFLOP/s），而 PyTorch 运行的是 oneDNN 的卷积内核，仅矩阵乘法的耗时就与 "
+            "PyTorch 整个卷积的耗时相当。")
 MISS_EXPLANATIONS = {
+    "8": {"en": "Most of the step is its two convolutions. " + _GEMM_EN,
+          "zh": "这一步的大部分时间花在两个卷积上。" + _GEMM_ZH},
+    "9": {"en": _GEMM_EN + " The rest (im2col, the bias, the loss's mean and its gradient) "
+                           "decides the ratio, and the machine's load moves it by several "
+                           "percent. The peers' ratios between the two shapes in the same run: "
+                           "{peers}.",
+          "zh": _GEMM_ZH + "比值取决于其余部分（im2col、偏置、损失的均值及其梯度），机器负载会让它变动"
+                           "几个百分点。同一次运行中对比库在两种形状之间的比值：{peers}。"},
+    "10": {"en": "The step is a few dozen small matrix products and elementwise ops on "
+                 "[8, 32, 64]: the cost is per op, and each op of pylayer's backward is a "
+                 "Python-level rule.",
+           "zh": "这一步由几十个在 [8, 32, 64] 上的小矩阵乘法和逐元素算子组成：开销按算子计，"
+                 "而 pylayer 反向中的每个算子都是 Python 层的规则。"},
+    "7": {"en": "The static run calls one numpy function per op on a [64] array, and numpy's "
+                "call costs about as much as pylayer's dynamic op; the load of the machine "
+                "moves the ratio by several percent. The peers' ratios in the same run: "
+                "{peers}.",
+          "zh": "静态图运行时对 [64] 数组的每个算子调用一次 numpy 函数，而 numpy 一次调用的开销与 "
+                "pylayer 动态图中一个算子相当；机器负载会让比值变动几个百分点。同一次运行中对比库的比值："
+                "{peers}。"},
     "3": {
         "en": "The reference is numpy running the same formulas by hand, and numpy writes "
               "1 - y² and the product into the temporary array that y² made (its "

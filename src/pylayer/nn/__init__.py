@@ -11,11 +11,12 @@ from pylayer.nn.activation import (GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, 
 from pylayer.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from pylayer.nn.common import Dropout, Identity, Linear, Sequential
 from pylayer.nn.container import LayerList
-from pylayer.nn.conv import Conv1D, Conv2D
+from pylayer.nn.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
 from pylayer.nn.input import Embedding
 from pylayer.nn.layer import HookRemoveHelper, Layer
 from pylayer.nn.norm import BatchNorm1D, BatchNorm2D, GroupNorm, LayerNorm
-from pylayer.nn.pooling import AdaptiveAvgPool1D, AdaptiveAvgPool2D
+from pylayer.nn.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AvgPool1D, AvgPool2D,
+                                MaxPool1D, MaxPool2D)
 from pylayer.nn.spatial import PixelShuffle
 from pylayer.nn.loss import CrossEntropyLoss, MSELoss
 from pylayer.nn.param import Parameter
@@ -23,6 +24,7 @@ from pylayer.nn.param import Parameter
 __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
            "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "functional",
-           "initializer", "Hardtanh", "Identity", "LayerList", "Conv1D", "Conv2D", "Embedding",
-           "LayerNorm", "BatchNorm1D", "BatchNorm2D", "GroupNorm", "AdaptiveAvgPool1D",
-           "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper"]
+           "initializer", "Hardtanh", "Identity", "LayerList", "Conv1D", "Conv2D",
+           "Conv1DTranspose", "Conv2DTranspose", "Embedding", "LayerNorm", "BatchNorm1D",
+           "BatchNorm2D", "GroupNorm", "MaxPool1D", "MaxPool2D", "AvgPool1D", "AvgPool2D",
+           "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper"]

@@ -24,9 +24,11 @@ from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import erf, sigmoid, tanh
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
-           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d", "pad",
-           "interpolate", "pixel_shuffle", "one_hot", "embedding", "layer_norm", "batch_norm",
-           "group_norm", "adaptive_avg_pool1d", "adaptive_avg_pool2d"]
+           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d",
+           "conv1d_transpose", "conv2d_transpose", "pad", "interpolate", "pixel_shuffle",
+           "one_hot", "embedding", "layer_norm", "batch_norm", "group_norm", "max_pool1d",
+           "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -488,19 +490,44 @@ def linear(x, weight, bias=None, name=None):
         raise ValueError(f"linear(): argument 'weight' must have shape [in_features, "
                          f"out_features] with in_features = {x.shape[-1:]} (the last dim of "
                          f"'x', shape {x.shape}), got {weight.shape}")
-    out = matmul(x, weight)
-    if bias is None:
-        return out
-    bias = float_tensor(bias, "linear", "bias", 3)
-    if bias.shape not in ([weight.shape[1]], [1], []):
-        raise ValueError(f"linear(): argument 'bias' must have shape [{weight.shape[1]}] "
-                         f"(out_features), got {bias.shape}")
-    return add(out, bias)
+    if bias is not None:
+        bias = float_tensor(bias, "linear", "bias", 3)
+        if bias.shape not in ([weight.shape[1]], [1], []):
+            raise ValueError(f"linear(): argument 'bias' must have shape [{weight.shape[1]}] "
+                             f"(out_features), got {bias.shape}")
+    a, w = x.numpy(), weight.numpy()
+    if x.ndim < 2 or a.dtype != w.dtype or a.dtype not in _KERNEL_DTYPES or (
+            bias is not None and (bias.shape != [w.shape[1]] or bias.numpy().dtype != a.dtype)):
+        out = matmul(x, weight)
+        return out if bias is None else add(out, bias)
+    # One matrix product over all leading dimensions, the bias added in place: one node
+    out = np.matmul(a.reshape(math.prod(a.shape[:-1]), w.shape[0]), w)
+    if bias is not None:
+        out += bias.numpy()
+    return make_output_legacy(out.reshape(a.shape[:-1] + w.shape[1:]), (x, weight, bias), "linear",
+                       _linear_bw, save=(x, weight))
+
+
+def _linear_bw(node, g):
+    x, weight = node.saved_tensors()
+    needs = node.needs_input_grad
+    if is_grad_enabled():                  # to be differentiated again: recorded ops
+        rows = math.prod(x.shape[:-1])
+        return (matmul(g, weight, transpose_y=True) if needs[0] else None,
+                matmul(reshape(x, [rows, weight.shape[0]]), reshape(g, [rows, weight.shape[1]]),
+                       transpose_x=True) if needs[1] else None,
+                reduce_sum(g, axis=list(range(g.ndim - 1))) if needs[2] else None)
+    rows = math.prod(x.shape[:-1])
+    g2 = np.asarray(g.numpy()).reshape(rows, weight.shape[1])
+    return (make_tensor((g2 @ weight.numpy().T).reshape(x.shape)) if needs[0] else None,
+            make_tensor(x.numpy().reshape(rows, weight.shape[0]).T @ g2) if needs[1] else None,
+            make_tensor(g2.sum(axis=0)) if needs[2] else None)
 
 
 # The layers' areas hold the rest of the functional forms.
-from pylayer.nn.conv import conv1d, conv2d  # noqa: E402
+from pylayer.nn.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose  # noqa: E402
 from pylayer.nn.input import embedding, one_hot  # noqa: E402
 from pylayer.nn.norm import batch_norm, group_norm, layer_norm  # noqa: E402
-from pylayer.nn.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d  # noqa: E402
+from pylayer.nn.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d,  # noqa: E402
+                                avg_pool1d, avg_pool2d, max_pool1d, max_pool2d)
 from pylayer.nn.spatial import interpolate, pad, pixel_shuffle  # noqa: E402

@@ -2,12 +2,18 @@
 
 Each normalizes with ``(x - mean) / sqrt(var + epsilon)``, the variance
 being the biased one (divided by the count), then scales by ``weight`` and
-shifts by ``bias``. Everything is written with recorded ops, so gradients
-flow through the statistics and can be differentiated again.
+shifts by ``bias``. Layer normalization and batch normalization in training
+are one recorded op each (:func:`normalize_affine`): numpy computes the
+statistics once, and the gradient is the closed form below, written with
+recorded ops when it must be differentiated again. Group normalization and
+the normalization by running statistics are written with recorded ops.
 """
 import numpy as np
 
-from pylayer._core.tensor import Tensor
+from pylayer._core.graph import make_output_legacy
+from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
+from pylayer._kernels import norm as norm_kernels
+from pylayer._kernels.conv import pooled_empty
 from pylayer.nn.initializer import Constant
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
@@ -15,7 +21,7 @@ from pylayer.ops._arguments import (check_choice, check_count, check_int, check_
                                     check_number, float_tensor)
 from pylayer.ops._elementwise import add, multiply, square, subtract
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import mean
+from pylayer.ops._reduction import mean, sum as reduce_sum
 from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import rsqrt
@@ -24,25 +30,128 @@ __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D",
            "GroupNorm"]
 
 
+def _statistics(x, axes, epsilon):
+    """``x - mean`` and ``1 / sqrt(var + epsilon)`` over ``axes`` (biased variance),
+    with recorded ops."""
+    centred = subtract(x, mean(x, axis=axes, keepdim=True))
+    return centred, rsqrt(add(mean(square(centred), axis=axes, keepdim=True), epsilon))
+
+
 def _normalize(x, axes, epsilon):
     """``(x - mean) / sqrt(var + epsilon)`` over ``axes`` (biased variance)."""
-    centred = subtract(x, mean(x, axis=axes, keepdim=True))
-    return multiply(centred, rsqrt(add(mean(square(centred), axis=axes, keepdim=True),
-                                       epsilon)))
+    return multiply(*_statistics(x, axes, epsilon))
+
+
+def _check_affine(weight, bias, shape, fn):
+    """Refuse a weight or bias that is not a Tensor of ``prod(shape)`` elements."""
+    for arg, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (not isinstance(t, Tensor)
+                              or int(np.prod(t.shape)) != int(np.prod(shape))):
+            raise ValueError(f"{fn}(): argument '{arg}' must be a Tensor of "
+                             f"{int(np.prod(shape))} elements, got "
+                             f"{t.shape if isinstance(t, Tensor) else type(t).__name__}")
 
 
 def _affine(y, weight, bias, shape, fn):
     """``y * weight + bias``, each reshaped to ``shape`` (either may be None)."""
-    for arg, t in (("weight", weight), ("bias", bias)):
-        if t is None:
-            continue
-        if not isinstance(t, Tensor) or int(np.prod(t.shape)) != int(np.prod(shape)):
-            raise ValueError(f"{fn}(): argument '{arg}' must be a Tensor of "
-                             f"{int(np.prod(shape))} elements, got "
-                             f"{t.shape if isinstance(t, Tensor) else type(t).__name__}")
-        t = reshape(t, shape)
-        y = multiply(y, t) if arg == "weight" else add(y, t)
+    _check_affine(weight, bias, shape, fn)
+    if weight is not None:
+        y = multiply(y, reshape(weight, shape))
+    if bias is not None:
+        y = add(y, reshape(bias, shape))
     return y
+
+
+# ------------------------------------------------ one op: normalize and affine
+_COMPUTE = {np.dtype(np.float32): np.float32, np.dtype(np.float64): np.float64}
+
+
+def normalize_affine(x, weight, bias, axes, epsilon, shape, fn):
+    """``(x - mean) / sqrt(var + epsilon) * weight + bias`` over ``axes`` as one recorded
+    op; ``weight`` and ``bias`` (either may be None) are reshaped to ``shape``, which
+    broadcasts against ``x``. ``axes`` are the last ones (layer normalization: the
+    weight runs along them) or all but one (batch normalization: one weight per
+    channel). Returns the output and the batch mean and (biased) variance as arrays of
+    the statistics' size."""
+    _check_affine(weight, bias, shape, fn)
+    a = x.numpy()
+    dtype = _COMPUTE.get(a.dtype, np.float32)               # float16 in float32
+    layout = _layout(a.shape, axes)
+    out = pooled_empty(a.shape, dtype)
+    mean = np.empty(layout[1][0 if layout[0] == "rows" else 1])
+    rstd = np.empty_like(mean)
+    params = _parameters(weight, bias, layout, dtype)
+    forward = norm_kernels.row_forward if layout[0] == "rows" else norm_kernels.channel_forward
+    forward(np.ascontiguousarray(a, dtype).reshape(layout[1]), *params, float(epsilon),
+            out.reshape(layout[1]), mean, rstd)
+    save = (x,) if weight is None else (x, weight)
+    y = make_output_legacy(out.astype(a.dtype, copy=False), (x, weight, bias), fn,
+                    _normalize_affine_bw, save=save,
+                    attrs=(tuple(axes), epsilon, shape, layout, mean, rstd,
+                           None if bias is None else bias.shape))
+    return y, mean, 1.0 / (rstd * rstd) - epsilon
+
+
+def _layout(shape, axes):
+    """How the kernels see ``x``: ``("rows", (R, D))`` when ``axes`` are the last ones,
+    else ``("channels", (A, C, B))`` around the one axis left out."""
+    ndim = len(shape)
+    if list(axes) == list(range(ndim - len(axes), ndim)):
+        width = int(np.prod(shape[ndim - len(axes):], dtype=np.int64))
+        return "rows", (int(np.prod(shape, dtype=np.int64)) // max(width, 1), width)
+    (channel,) = [i for i in range(ndim) if i not in axes]
+    return "channels", (int(np.prod(shape[:channel], dtype=np.int64)), shape[channel],
+                        int(np.prod(shape[channel + 1:], dtype=np.int64)))
+
+
+def _parameters(weight, bias, layout, dtype):
+    """The weight and bias as contiguous vectors along the parameter axis (ones and zeros
+    for those left out)."""
+    size = layout[1][1]
+    return [np.ones(size, dtype) if weight is None
+            else np.ascontiguousarray(weight.numpy().reshape(-1), dtype),
+            np.zeros(size, dtype) if bias is None
+            else np.ascontiguousarray(bias.numpy().reshape(-1), dtype)]
+
+
+def _normalize_affine_bw(node, g):
+    saved = node.saved_tensors()            # checks that x and weight were not changed
+    x, weight = saved if len(saved) == 2 else (saved[0], None)
+    axes, epsilon, shape, layout, mean, rstd, bias_shape = node.attrs
+    needs = node.needs_input_grad
+    if is_grad_enabled():                   # to be differentiated again: recorded ops
+        return _normalize_affine_grads(x, weight, g, axes, epsilon, shape, bias_shape, needs)
+    a = x.numpy()
+    dtype = _COMPUTE.get(a.dtype, np.float32)
+    dx = pooled_empty(a.shape, dtype)
+    dweight, dbias = np.empty(layout[1][1]), np.empty(layout[1][1])
+    backward = norm_kernels.row_backward if layout[0] == "rows" \
+        else norm_kernels.channel_backward
+    backward(np.ascontiguousarray(a, dtype).reshape(layout[1]),
+             np.ascontiguousarray(g.numpy(), dtype).reshape(layout[1]), mean, rstd,
+             _parameters(weight, None, layout, dtype)[0], dx.reshape(layout[1]), dweight,
+             dbias)
+    return (make_tensor(dx.astype(a.dtype, copy=False)) if needs[0] else None,
+            make_tensor(dweight.astype(a.dtype).reshape(weight.shape)) if needs[1] else None,
+            make_tensor(dbias.astype(a.dtype).reshape(bias_shape)) if needs[2] else None)
+
+
+def _normalize_affine_grads(x, weight, g, axes, epsilon, shape, bias_shape, needs):
+    """The gradients of normalize_affine written with recorded ops."""
+    centred, rstd = _statistics(x, list(axes), epsilon)
+    xhat = multiply(centred, rstd)
+    d = g if weight is None else multiply(g, reshape(weight, shape))
+    dx = dw = db = None
+    if needs[0]:
+        spread = multiply(xhat, mean(multiply(d, xhat), axis=list(axes), keepdim=True))
+        dx = multiply(subtract(subtract(d, mean(d, axis=list(axes), keepdim=True)), spread),
+                      rstd)
+    sums = [i for i, size in enumerate(shape) if size == 1]
+    if needs[1]:
+        dw = reshape(reduce_sum(multiply(g, xhat), axis=sums), weight.shape)
+    if needs[2]:
+        db = reshape(reduce_sum(g, axis=sums), bias_shape)
+    return dx, dw, db
 
 
 # ---------------------------------------------------------------- layer norm
@@ -62,8 +171,9 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     if not shape or x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
         raise ValueError(f"{fn}(): argument 'normalized_shape' {shape} must be the last "
                          f"dimensions of x, whose shape is {x.shape}")
-    y = _normalize(x, list(range(x.ndim - len(shape), x.ndim)), epsilon)
-    return _affine(y, weight, bias, shape, fn)
+    axes = list(range(x.ndim - len(shape), x.ndim))
+    return normalize_affine(x, weight, bias, axes, epsilon, [1] * (x.ndim - len(shape)) + shape,
+                            fn)[0]
 
 
 class LayerNorm(Layer):
@@ -149,19 +259,15 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     axes = [i for i in range(x.ndim) if i != axis]
     shape = [channels if i == axis else 1 for i in range(x.ndim)]
     if training and not use_global_stats:
-        y = _normalize(x, axes, epsilon)
-        a = x.numpy()
-        batch_mean = a.mean(axis=tuple(axes))
-        batch_var = a.var(axis=tuple(axes))
+        y, batch_mean, batch_var = normalize_affine(x, weight, bias, axes, epsilon, shape, fn)
         for stat, batch in ((running_mean, batch_mean), (running_var, batch_var)):
             old = stat.numpy()
             stat._set_array_inplace((momentum * old + (1.0 - momentum) * batch).astype(
                 old.dtype))
-    else:
-        centre = reshape(running_mean.detach().astype(x.dtype), shape)
-        scale = rsqrt(add(reshape(running_var.detach().astype(x.dtype), shape), epsilon))
-        y = multiply(subtract(x, centre), scale)
-    return _affine(y, weight, bias, shape, fn)
+        return y
+    centre = reshape(running_mean.detach().astype(x.dtype), shape)
+    scale = rsqrt(add(reshape(running_var.detach().astype(x.dtype), shape), epsilon))
+    return _affine(multiply(subtract(x, centre), scale), weight, bias, shape, fn)
 
 
 class _BatchNorm(Layer):

@@ -4,7 +4,9 @@ The Executor turns a Program into a plan once per program version: every
 variable gets a slot in a list, and every operator becomes a step that knows
 which argument positions take which slots. A run fills the slots from the
 feed and the scope, then calls each op's own function (the same code as
-dynamic mode) with static mode switched off.
+dynamic mode) with static mode switched off; or, for a program of
+elementwise float math without gradients, the numpy function each op
+resolves to, on raw arrays (see ``_array_plan``).
 """
 import contextlib
 
@@ -13,6 +15,7 @@ import numpy as np
 from pylayer._reprs import public_settings_repr, settings_repr
 from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
 from pylayer.ops._arguments import check_str, describe
+from pylayer.static._array_plan import ArrayPlan
 from pylayer.static._program import Program, default_main_program, trimmed_kwargs
 from pylayer.static._record import computing
 from pylayer.static._variable import Variable, variables_in
@@ -225,6 +228,7 @@ class _Plan:
         self.write_back = [(name, self.slots[name]) for name in sorted(written)
                            if block.vars[name].persistable]
         self.steps = [_compile_op(op, self.slots) for op in self.ops]
+        self.arrays = ArrayPlan.compile(self.ops, self.slots, self.record_grad)
 
 
 def _plan_of(program):
@@ -396,8 +400,11 @@ class Executor:
 
         previous_grad = set_grad_enabled_flag(record)
         try:
-            with computing():
-                _run_steps(plan, env)
+            if plan.arrays is not None:
+                plan.arrays.run(env, [slot for _, slot in fetch_slots + plan.write_back])
+            else:
+                with computing():
+                    _run_steps(plan, env)
         finally:
             set_grad_enabled_flag(previous_grad)
 

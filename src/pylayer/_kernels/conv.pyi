@@ -1,0 +1,9 @@
+import numpy as np
+
+LIMIT: int
+
+def pooled_empty(shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray: ...
+def im2col(x: np.ndarray, col: np.ndarray, kh: int, kw: int, sh: int, sw: int, pt: int,
+           pl: int, dh: int, dw: int, oh: int, ow: int) -> None: ...
+def col2im(col: np.ndarray, dx: np.ndarray, kh: int, kw: int, sh: int, sw: int, pt: int,
+           pl: int, dh: int, dw: int, oh: int, ow: int) -> None: ...
