@@ -44,7 +44,7 @@ from pylayer import incubate, nn, optimizer, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn import param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
-from pylayer import _methods, compat, device, framework
+from pylayer import _methods, compat, device, extend, framework
 from pylayer.compat import install_as_paddle
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
@@ -62,7 +62,7 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "flo
            "float64", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
            "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
-           "CPUPlace", "device", "framework", "compat", "install_as_paddle", "set_device",
+           "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
            "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
 __all__ += _creation.__all__

@@ -5,9 +5,16 @@ __all__ = []
 
 
 class Summary:
-    """A value shown as its text, for what is too long to show whole (``<4 Tensors>``)."""
+    """A value shown as its text, for what is too long to show whole (``<4 Tensors>``).
+
+    >>> Summary("<4 Tensors>")
+    <4 Tensors>
+    """
 
     def __init__(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"Summary(): argument 'text' must be a str, got "
+                            f"{type(text).__name__}")
         self.text = text
 
     def __repr__(self):
@@ -30,11 +37,25 @@ def settings_repr(obj, settings):
     >>> settings_repr(Clip(), {"max": 1.0, "hook": len, "parameters": Summary("<2 Tensors>")})
     'Clip(max=1.0, hook=len, parameters=<2 Tensors>)'
     """
+    if not isinstance(settings, dict):
+        raise TypeError(f"settings_repr(): argument 'settings' must be a dict of settings, got "
+                        f"{type(settings).__name__}")
     shown = ", ".join(f"{key}={_shown(value)}" for key, value in settings.items())
     return f"{type(obj).__name__}({shown})"
 
 
 def public_settings_repr(obj):
-    """``settings_repr`` of the object's public attributes, in the order they were set."""
-    return settings_repr(obj, {key: value for key, value in vars(obj).items()
+    """``settings_repr`` of the object's public attributes, in the order they were set.
+
+    >>> class Rate:
+    ...     def __init__(self):
+    ...         self.value = 0.1
+    >>> public_settings_repr(Rate())
+    'Rate(value=0.1)'
+    """
+    attributes = getattr(obj, "__dict__", None)
+    if not isinstance(attributes, dict):
+        raise TypeError(f"public_settings_repr(): argument 'obj' must be an object with "
+                        f"attributes, got {type(obj).__name__}")
+    return settings_repr(obj, {key: value for key, value in attributes.items()
                                if not key.startswith("_")})

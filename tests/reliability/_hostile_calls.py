@@ -21,7 +21,7 @@ import io
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, incubate, nn, optimizer, static
+from pylayer import autograd, demo, extend, incubate, nn, optimizer, static
 from pylayer.autograd import graph
 from pylayer.nn import functional as F
 from pylayer.nn import initializer
@@ -619,4 +619,81 @@ CALLS.update({
                                     A("end_lr", _value(0.5), "number")),
     optimizer.lr.LambdaDecay: Call(A("learning_rate", _value(0.5), "non_negative"),
                                    A("lr_lambda", _value(lambda epoch: 0.5), "callable")),
+})
+
+
+# ------------------------------------------------------- pylayer.extend
+def _cube_op(env=None):
+    return extend.Op("cube", keeps=("x",), vjp=(lambda g, x: g * 3.0 * x * x,))
+
+
+def _pair_op(env=None):
+    return extend.Op("pair", multi_output=True, outputs=("a", "b"), vjp=lambda gs: gs[0])
+
+
+def _checker(value_kind, value, *settings, arg="n"):
+    """A Call for a check: ``value`` is checked on behalf of a function 'f' and its
+    argument ``arg``; the labels accept anything, the check's own settings are checked."""
+    return Call(A("value", _value(value), value_kind), A("fn", _value("f"), None),
+                A("arg", _value(arg), None), *settings, names=("f",),
+                aliases={"value": (arg,)})
+
+
+CALLS.update({
+    extend.Op: Call(A("name", _value("cube"), "str"), K("inputs", _value("x"), "names_or_none"),
+                    K("outputs", _value("out"), "names"), K("keeps", _value(("x",)), "names"),
+                    K("attrs", _value(()), "names"),
+                    K("vjp", _value((lambda g, x: g * 3.0 * x * x,)), "rules"),
+                    K("jvp", _value(None), "callable_or_none"),
+                    extra=[("a rule reading what the op does not keep",
+                            {"vjp": _value((lambda g, y: g,))}, "vjp"),
+                           ("keeping neither an input nor an output",
+                            {"keeps": _value(("z",))}, "keeps"),
+                           ("as many rules as inputs plus one",
+                            {"vjp": _value((None, None))}, "vjp")]),
+    extend.make_output: Call(A("op", _cube_op, "op"),
+                             A("array", lambda env: np.ones(3, dtype=np.float32), "result_array"),
+                             A("inputs", lambda env: (f3(),), "input_tuple"),
+                             K("attrs", _value(()), "attr_tuple")),
+    extend.make_outputs: Call(A("op", _pair_op, "op"),
+                              A("arrays", lambda env: [np.ones(2), np.ones(2)], "result_arrays"),
+                              A("inputs", lambda env: (f3(),), "input_tuple"),
+                              K("attrs", _value(()), "attr_tuple"),
+                              K("non_differentiable", _value((1,)), "output_indices")),
+    extend.needs_grad: Call(A("inputs", f3, None)),
+    extend.op: Call(A("fn", _value(lambda x: x), "callable_or_none")),
+    extend.make_tensor: Call(A("array", lambda env: np.ones(2), "result_array"),
+                             K("stop_gradient", _value(True), None)),
+    extend.unbroadcast: Call(A("g", f23, "tensor"), A("shape", _value((3,)), "shape_tuple")),
+    extend.as_tensor_arg: Call(A("value", f3, "tensor"), A("fn", _value("f"), None),
+                               A("arg", _value("x"), None), A("position", _value(1), None),
+                               names=("f",), aliases={"value": ("x",)}),
+    extend.float_tensor: Call(A("value", f3, "float_tensor"), A("fn", _value("f"), None),
+                              names=("f",), aliases={"value": ("x",)}),
+    extend.numeric_tensor: Call(A("value", f3, "math_tensor"), A("fn", _value("f"), None),
+                                names=("f",), aliases={"value": ("x",)}),
+    extend.check_int: _checker("int", 3, K("minimum", _value(1), "bound")),
+    extend.check_ints: _checker("int_list", [2, 3], arg="shape"),
+    extend.check_number: _checker("number", 0.5, K("minimum", _value(0.0), "bound"),
+                                  K("maximum", _value(1.0), "bound")),
+    extend.check_str: _checker("str", "NCHW", arg="data_format"),
+    extend.check_choice: _checker("reduction", "sum", A("choices", _value(("mean", "sum")),
+                                                        "choices"), arg="reduction"),
+    extend.check_callable: _checker("callable", len, arg="hook"),
+    extend.check_count: Call(A("count", _value(6), "element_count"),
+                             A("fn", _value("f"), None), A("arg", _value("shape"), None)),
+    extend.check_dtype: Call(A("dtype", _value("float32"), "dtype"),
+                             A("fn", _value("f"), None), K("kinds", _value("f"), "kinds"),
+                             names=("f",)),
+    extend.check_axis: Call(A("value", _value(-1), "int"), A("ndim", _value(3), "rank"),
+                            A("fn", _value("f"), None), names=("f",),
+                            aliases={"value": ("axis",)}),
+    extend.check_axes: Call(A("axis", _value([2, 0]), "axis"), A("ndim", _value(3), "rank"),
+                            A("fn", _value("f"), None), names=("f",)),
+    extend.describe: Call(A("value", _value(3), None)),
+    extend.settings_repr: Call(A("obj", _value(1.0), None),
+                               A("settings", _value({"max": 1.0}), "settings")),
+    extend.public_settings_repr: Call(A("obj", lambda env: optimizer.lr.StepDecay(0.5, 2),
+                                        "with_attributes")),
+    extend.Summary: Call(A("text", _value("<4 Tensors>"), "str")),
 })

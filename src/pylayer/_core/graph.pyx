@@ -20,7 +20,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode
+from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, result_array
 
 cnp.import_array()
 
@@ -236,20 +236,34 @@ cdef object _parameters(str op_name, object rule, set known):
     try:
         params = list(inspect.signature(rule).parameters.values())
     except (TypeError, ValueError):
-        raise TypeError(f"Op({op_name!r}): a rule must be a function whose parameters "
-                        f"name what it reads, got {rule!r}") from None
+        raise TypeError(f"Op({op_name!r}): argument 'vjp' holds {rule!r}; a rule must be a "
+                        f"function whose parameters name what it reads") from None
     if not params or params[0].kind not in (params[0].POSITIONAL_ONLY,
                                             params[0].POSITIONAL_OR_KEYWORD):
-        raise TypeError(f"Op({op_name!r}): a rule takes the output gradient first, then the "
-                        f"values it reads by name; {rule!r} takes no gradient")
+        raise TypeError(f"Op({op_name!r}): argument 'vjp' holds {rule!r}, which takes no "
+                        f"gradient; a rule takes the output gradient first, then the values "
+                        f"it reads by name")
     names = []
     for param in params[1:]:
         if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD) \
                 or param.name not in known:
-            raise ValueError(f"Op({op_name!r}): rule parameter {param.name!r} is none of what "
-                             f"the op keeps or its attributes ({', '.join(sorted(known))})")
+            raise ValueError(f"Op({op_name!r}): argument 'vjp' has a rule reading "
+                             f"{param.name!r}, none of what the op keeps or its attributes "
+                             f"({', '.join(sorted(known))})")
         names.append(param.name)
     return tuple(names)
+
+
+cdef tuple _names(str op_name, str arg, object value, bint none_allowed):
+    """Names given as a tuple, or one name as a string (None for any number of inputs)."""
+    if value is None and none_allowed:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, tuple):
+        return value
+    raise TypeError(f"Op({op_name!r}): argument {arg!r} must be a name or a tuple of names"
+                    f"{' or None' if none_allowed else ''}, got {type(value).__name__}")
 
 
 @cython.final
@@ -259,7 +273,7 @@ cdef class Op:
 
     ``inputs``: the names of the inputs, in the order the forward passes them to
     :func:`make_output` (None: any number, for ops whose one rule handles all).
-    ``outputs``: the names of the outputs (``("out",)`` for one).
+    ``outputs``: the names of the outputs. A single name may be given as a string.
     ``attrs``: the names of the values the forward passes besides tensors (shapes,
     axes, numbers), in the order it passes them.
     ``keeps``: the names, among inputs and outputs, of the values the rules read;
@@ -286,18 +300,26 @@ cdef class Op:
     (array([12.], dtype=float32), 'CubeGradNode')
     """
 
-    def __cinit__(self, str name not None, inputs=("x",), tuple outputs=("out",),
-                  tuple keeps=(), tuple attrs=(), vjp=None, jvp=None,
-                  bint multi_output=False, bint user_code=False):
+    def __cinit__(self, name, inputs="x", outputs="out", keeps=(), attrs=(),
+                  vjp=None, jvp=None, bint multi_output=False, bint user_code=False):
         cdef Py_ssize_t i
-        if inputs is not None and not isinstance(inputs, tuple):
-            raise TypeError(f"Op({name!r}): argument 'inputs' must be a tuple of names or None, "
-                            f"got {type(inputs).__name__}")
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"Op(): argument 'name' must be a non-empty str, got "
+                            f"{type(name).__name__}")
+        if jvp is not None and not callable(jvp):
+            raise TypeError(f"Op({name!r}): argument 'jvp' must be callable or None, got "
+                            f"{type(jvp).__name__}")
+        inputs = _names(name, "inputs", inputs, True)
+        outputs = _names(name, "outputs", outputs, False)
+        keeps = _names(name, "keeps", keeps, False)
+        attrs = _names(name, "attrs", attrs, False)
+        for arg, given in (("inputs", inputs or ()), ("outputs", outputs), ("keeps", keeps),
+                           ("attrs", attrs)):
+            for item in given:
+                if not isinstance(item, str) or not item.isidentifier():
+                    raise ValueError(f"Op({name!r}): argument {arg!r} must hold names "
+                                     f"(identifiers), got {item!r}")
         names = (inputs or ()) + outputs + attrs
-        for item in names:
-            if not isinstance(item, str) or not item.isidentifier():
-                raise ValueError(f"Op({name!r}): every input, output and attribute name must be "
-                                 f"an identifier, got {item!r}")
         if len(set(names)) != len(names) or "needs_input_grad" in names:
             raise ValueError(f"Op({name!r}): the names of inputs, outputs and attributes must "
                              f"differ (and none be 'needs_input_grad'), got {names}")
@@ -322,7 +344,7 @@ cdef class Op:
             elif item in outputs:
                 self._keep_source[i] = -1 - outputs.index(item)
             else:
-                raise ValueError(f"Op({name!r}): it can keep only its inputs "
+                raise ValueError(f"Op({name!r}): argument 'keeps' may name only its inputs "
                                  f"({_names_text(inputs or ())}) or outputs "
                                  f"({_names_text(outputs)}), not {item!r}")
             slots[item] = i
@@ -330,7 +352,7 @@ cdef class Op:
             slots[item] = -1 - i
         if isinstance(vjp, tuple):
             if inputs is None or len(vjp) != len(inputs):
-                raise ValueError(f"Op({name!r}): give one rule (or None) per input "
+                raise ValueError(f"Op({name!r}): argument 'vjp' must give one rule (or None) per input "
                                  f"({_names_text(inputs or ())}), got {len(vjp)}")
             rules = vjp
             self.per_input = True
@@ -344,17 +366,21 @@ cdef class Op:
                              tuple([slots[n] for n in _parameters(name, rule, set(slots))])
                              for rule in rules])
 
-    def __init__(self, name, inputs=("x",), outputs=("out",), keeps=(), attrs=(), vjp=None,
-                 jvp=None, multi_output=False, user_code=False):
+    def __init__(self, name, inputs="x", outputs="out", keeps=(), attrs=(), vjp=None, jvp=None,
+                 multi_output=False, user_code=False):
         pass            # __cinit__ set every field, once: a record does not change
 
     def define_jvp(self, rule):
-        """Give the op its forward-mode rule (once); no other op changes."""
-        if self.jvp is not None:
-            raise ValueError(f"{self.name} already has a forward-mode rule")
+        """Give the op its forward-mode rule (once); no other op changes.
+
+        >>> SQUARE = Op("square", keeps=("x",), vjp=(lambda g, x: 2.0 * x * g,))
+        >>> SQUARE.define_jvp(lambda t, x: 2.0 * x * t)
+        """
         if not callable(rule):
             raise TypeError(f"define_jvp(): argument 'rule' must be callable, got "
                             f"{type(rule).__name__}")
+        if self.jvp is not None:
+            raise ValueError(f"define_jvp(): {self.name} already has a forward-mode rule")
         self.jvp = rule
 
     def node_name(self):
@@ -620,19 +646,38 @@ cdef inline bint _needs_grad(tuple inputs):
 
 
 def needs_grad(*inputs):
-    """True when an op on ``inputs`` would be recorded (grad mode on, some input needs a gradient)."""
+    """True when an op on ``inputs`` would be recorded (grad mode on, some input needs a gradient).
+
+    >>> import pylayer as paddle
+    >>> needs_grad(paddle.ones([1])), needs_grad(paddle.to_tensor([1.0], stop_gradient=False))
+    (False, True)
+    """
     return _needs_grad(inputs)
 
 
-cdef inline int _check_call(Op op, tuple inputs, tuple attrs) except -1:
-    if op is None or inputs is None or attrs is None:
-        raise TypeError("make_output(): 'op', 'inputs' and 'attrs' must be an Op and tuples")
-    if (op.n_inputs >= 0 and len(inputs) != op.n_inputs) or len(attrs) != op.n_attrs:
-        raise ValueError(f"{op.name}: {len(op.inputs or ())} input(s) "
-                         f"({_names_text(op.inputs or ())}) and {len(op.attrs)} attribute(s) "
-                         f"({_names_text(op.attrs)}) expected, got {len(inputs)} and "
-                         f"{len(attrs)}")
+cdef inline int _check_call(str fn, object op, object inputs, object attrs) except -1:
+    if type(op) is not Op or type(inputs) is not tuple or type(attrs) is not tuple:
+        _refuse_call(fn, op, inputs, attrs)
+    if ((<Op>op).n_inputs >= 0 and len(<tuple>inputs) != (<Op>op).n_inputs) \
+            or len(<tuple>attrs) != (<Op>op).n_attrs:
+        _refuse_call(fn, op, inputs, attrs)
     return 0
+
+
+cdef int _refuse_call(str fn, object op, object inputs, object attrs) except -1:
+    cdef Op record
+    if type(op) is not Op:
+        raise TypeError(f"{fn}(): argument 'op' must be an Op, got {type(op).__name__}")
+    for arg, value in (("inputs", inputs), ("attrs", attrs)):
+        if type(value) is not tuple:
+            raise TypeError(f"{fn}(): argument {arg!r} must be a tuple, got "
+                            f"{type(value).__name__}")
+    record = <Op>op
+    arg = "inputs" if record.n_inputs >= 0 and len(inputs) != record.n_inputs else "attrs"
+    raise ValueError(f"{fn}(): argument {arg!r}: {record.name} takes "
+                     f"{len(record.inputs or ())} input(s) ({_names_text(record.inputs or ())}) "
+                     f"and {len(record.attrs)} attribute(s) ({_names_text(record.attrs)}), got "
+                     f"{len(inputs)} and {len(attrs)}")
 
 
 cdef tuple _keep(Op op, tuple inputs, list outputs):
@@ -655,7 +700,7 @@ cdef tuple _keep(Op op, tuple inputs, list outputs):
     return kept
 
 
-cpdef Tensor make_output(Op op, object array, tuple inputs, tuple attrs=()):
+cpdef Tensor make_output(object op, object array, object inputs, object attrs=()):
     """Wrap an op's result and, when a gradient is needed, record its node: ``inputs``
     and ``attrs`` in the order its record ``op`` names them.
 
@@ -668,29 +713,42 @@ cpdef Tensor make_output(Op op, object array, tuple inputs, tuple attrs=()):
     """
     cdef Tensor out
     cdef GradNode node
-    _check_call(op, inputs, attrs)
-    if not cnp.PyArray_Check(array):
-        array = np.asarray(array)  # numpy reductions may hand back scalars
+    _check_call("make_output", op, inputs, attrs)
+    array = result_array(array, "make_output", "array")
     if not _needs_grad(inputs):
         return wrap(array, True)
     out = wrap(array, False)
     node = new_grad_node(op, inputs, attrs)
-    if op.keeps:
+    if (<Op>op).keeps:
         node.saved = _keep(op, inputs, [out])
     out._node = node
     return out
 
 
-def make_outputs(Op op not None, arrays, tuple inputs, tuple attrs=(),
-                 tuple non_differentiable=()):
+def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
     """Like make_output for an op with several outputs (its record has ``multi_output``):
     one Tensor per array; the outputs at the indices ``non_differentiable`` get no
-    gradient."""
+    gradient.
+
+    >>> import pylayer as paddle
+    >>> FIRST = Op("first", multi_output=True, vjp=(lambda gs: gs[0],))
+    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
+    >>> a, b = make_outputs(FIRST, [x.numpy() * 1, x.numpy() * 2], (x,), non_differentiable=(1,))
+    >>> a.stop_gradient, b.stop_gradient
+    (False, True)
+    """
     cdef GradNode node
     cdef Tensor t
     cdef Py_ssize_t i
-    _check_call(op, inputs, attrs)
-    arrays = [a if cnp.PyArray_Check(a) else np.asarray(a) for a in arrays]
+    _check_call("make_outputs", op, inputs, attrs)
+    if not isinstance(arrays, (list, tuple)) or not arrays:
+        raise TypeError(f"make_outputs(): argument 'arrays' must be a non-empty list of arrays, "
+                        f"got {type(arrays).__name__}")
+    arrays = [result_array(a, "make_outputs", "arrays") for a in arrays]
+    if not isinstance(non_differentiable, tuple) or any(
+            type(i) is not int or not 0 <= i < len(arrays) for i in non_differentiable):
+        raise TypeError(f"make_outputs(): argument 'non_differentiable' must be a tuple of "
+                        f"output indices below {len(arrays)}, got {non_differentiable!r}")
     if not _needs_grad(inputs):
         return [wrap(a, True) for a in arrays]
     node = new_grad_node(op, inputs, attrs)
@@ -716,7 +774,7 @@ def new_node(Op op not None, tuple inputs, tuple attrs=(), Py_ssize_t n_outputs=
     cdef GradNode node
     if n_outputs < 1:
         raise ValueError(f"new_node(): argument 'n_outputs' must be at least 1, got {n_outputs}")
-    _check_call(op, inputs, attrs)
+    _check_call("new_node", op, inputs, attrs)
     node = new_grad_node(op, inputs, attrs)
     node.n_outputs = n_outputs
     if edges_first_from is not None:

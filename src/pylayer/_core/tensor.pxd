@@ -28,6 +28,7 @@ cdef Tensor wrap(object array, bint stop_gradient=*)
 cdef bint grad_enabled() noexcept
 cdef bint set_grad_mode(bint enabled) noexcept
 cdef object checked_array(object array, str fn, str arg)
+cdef object result_array(object array, str fn, str arg)
 cdef bint has_shape(object array, tuple shape)
 cdef object elementwise(int op, object xa, object ya, object out=*)
 

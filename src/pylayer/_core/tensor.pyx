@@ -221,6 +221,19 @@ cdef object checked_array(object array, str fn, str arg):
     return array
 
 
+cdef object result_array(object array, str fn, str arg):
+    """An op's result as a Tensor may store it: a supported ndarray passes untouched,
+    a numpy scalar becomes a 0-d array, anything else goes through checked_array."""
+    if cnp.PyArray_CheckExact(array) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>array):
+        typenum = cnp.PyArray_TYPE(<cnp.ndarray>array)
+        if typenum in (cnp.NPY_FLOAT, cnp.NPY_DOUBLE, cnp.NPY_BOOL, cnp.NPY_INT64,
+                       cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16):
+            return array
+    elif isinstance(array, np.generic):
+        array = np.asarray(array)       # numpy reductions may hand back scalars
+    return checked_array(array, fn, arg)
+
+
 def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
     """``data`` as an ndarray of a supported dtype (no copy when it already is one).
 
@@ -820,7 +833,10 @@ class _HookHandle:
 
 
 def make_tensor(array, bint stop_gradient=True):
-    """Wrap an ndarray in a Tensor without copying (numpy scalars become 0-d arrays)."""
-    if type(array) is not np.ndarray:
-        array = checked_array(np.asarray(array), "make_tensor", "array")
-    return wrap(array, stop_gradient)
+    """Wrap an ndarray in a Tensor without copying (numpy scalars become 0-d arrays).
+
+    >>> import numpy as np
+    >>> make_tensor(np.ones(2)).dtype
+    pylayer.float64
+    """
+    return wrap(result_array(array, "make_tensor", "array"), stop_gradient)

@@ -2,7 +2,9 @@
 
 Each check returns the value in a normal form, or raises ``TypeError`` (wrong
 type) or ``ValueError`` (right type, wrong value) with a message of the form
-``fn(): argument 'arg' must be ..., got ...``.
+``fn(): argument 'arg' must be ..., got ...``: ``fn`` and ``arg`` are the labels
+of the function and the argument being checked. The settings of a check
+(bounds, choices, a rank) are checked too, in the check's own name.
 """
 import numpy as np
 
@@ -20,18 +22,46 @@ _KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or numeric"
 
 
 def describe(value):
-    """How an offending value is shown: numbers and strings by value, the rest by type."""
+    """How an offending value is shown: numbers and strings by value, the rest by type.
+
+    >>> describe(3), describe([1])
+    ('3', 'list')
+    """
     if isinstance(value, (bool, int, float, str, np.number)) or value is None:
         return repr(value)
     return type(value).__name__
 
 
+def _is_number(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_))
+
+
+def _check_bound(checker, name, value):
+    if value is not None and not _is_number(value):
+        raise TypeError(f"{checker}(): argument {name!r} must be a number or None, got "
+                        f"{describe(value)}")
+
+
+def _check_rank(checker, ndim):
+    if type(ndim) is not int or ndim < 0:
+        raise TypeError(f"{checker}(): argument 'ndim' must be a rank (an int >= 0), got "
+                        f"{describe(ndim)}")
+
+
 def check_dtype(dtype, fn, arg="dtype", kinds="biuf", allow_none=True):
-    """The numpy dtype that ``dtype`` names (None stays None when allowed)."""
+    """The numpy dtype that ``dtype`` names (None stays None when allowed).
+
+    >>> check_dtype("float32", "f")
+    dtype('float32')
+    """
     if dtype is None:
         if allow_none:
             return None
         raise TypeError(f"{fn}(): argument '{arg}' must be a dtype such as 'float32', got None")
+    if not isinstance(kinds, str):
+        raise TypeError(f"check_dtype(): argument 'kinds' must be a str of numpy dtype kinds "
+                        f"such as 'f' or 'iu', got {describe(kinds)}")
     np_dtype = convert_dtype(dtype, fn, arg)
     if np_dtype.kind not in kinds:
         raise ValueError(f"{fn}(): argument '{arg}' must be a {_KIND_WORDS.get(kinds, kinds)} "
@@ -40,7 +70,11 @@ def check_dtype(dtype, fn, arg="dtype", kinds="biuf", allow_none=True):
 
 
 def check_int(value, fn, arg, minimum=None, allow_none=False):
-    """``value`` as an int (a one-element integer Tensor counts), at least ``minimum``."""
+    """``value`` as an int (a one-element integer Tensor counts), at least ``minimum``.
+
+    >>> check_int(3, "f", "n", minimum=1)
+    3
+    """
     if value is None and allow_none:
         return None
     if isinstance(value, Tensor):
@@ -52,6 +86,7 @@ def check_int(value, fn, arg, minimum=None, allow_none=False):
     if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{fn}(): argument '{arg}' must be an int"
                         f"{' or None' if allow_none else ''}, got {describe(value)}")
+    _check_bound("check_int", "minimum", minimum)
     if minimum is not None and value < minimum:
         raise ValueError(f"{fn}(): argument '{arg}' must be at least {minimum}, got {value}")
     if not INT64_MIN <= value <= INT64_MAX:
@@ -61,15 +96,20 @@ def check_int(value, fn, arg, minimum=None, allow_none=False):
 
 
 def check_number(value, fn, arg, minimum=None, maximum=None, allow_none=False):
-    """``value`` as a Python float (a one-element Tensor counts), within the bounds."""
+    """``value`` as a Python float (a one-element Tensor counts), within the bounds.
+
+    >>> check_number(0.5, "f", "p", minimum=0.0, maximum=1.0)
+    0.5
+    """
     if value is None and allow_none:
         return None
     if isinstance(value, Tensor) and value.size == 1:
         value = value.item()
-    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(
-            value, (bool, np.bool_)):
+    if not _is_number(value):
         raise TypeError(f"{fn}(): argument '{arg}' must be a number"
                         f"{' or None' if allow_none else ''}, got {describe(value)}")
+    _check_bound("check_number", "minimum", minimum)
+    _check_bound("check_number", "maximum", maximum)
     value = float(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{fn}(): argument '{arg}' must be at least {minimum}, got {value}")
@@ -79,6 +119,15 @@ def check_number(value, fn, arg, minimum=None, maximum=None, allow_none=False):
 
 
 def check_choice(value, fn, arg, choices):
+    """``value`` if it is one of the strings ``choices``, else ValueError.
+
+    >>> check_choice("sum", "f", "reduction", ("mean", "sum"))
+    'sum'
+    """
+    if not isinstance(choices, (tuple, list, frozenset, set)) or not all(
+            isinstance(choice, str) for choice in choices):
+        raise TypeError(f"check_choice(): argument 'choices' must be a tuple of str, got "
+                        f"{describe(choices)}")
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{fn}(): argument '{arg}' must be one of {list(choices)}, "
                          f"got {describe(value)}")
@@ -86,6 +135,11 @@ def check_choice(value, fn, arg, choices):
 
 
 def check_str(value, fn, arg, allow_none=False):
+    """``value`` if it is a str (or None when ``allow_none``), else TypeError.
+
+    >>> check_str("NCHW", "f", "data_format")
+    'NCHW'
+    """
     if value is None and allow_none:
         return None
     if not isinstance(value, str):
@@ -95,6 +149,11 @@ def check_str(value, fn, arg, allow_none=False):
 
 
 def check_callable(value, fn, arg, allow_none=False):
+    """``value`` if it can be called (or is None when ``allow_none``), else TypeError.
+
+    >>> check_callable(None, "f", "hook", allow_none=True) is None
+    True
+    """
     if value is None and allow_none:
         return None
     if not callable(value):
@@ -104,14 +163,24 @@ def check_callable(value, fn, arg, allow_none=False):
 
 
 def check_count(count, fn, arg):
-    """Refuse a tensor of ``count`` elements, too many to allocate."""
+    """Refuse a tensor of ``count`` elements, too many to allocate.
+
+    >>> check_count(6, "f", "shape")
+    """
+    if not isinstance(count, (int, np.integer)) or isinstance(count, bool) or count < 0:
+        raise TypeError(f"check_count(): argument 'count' must be a number of elements (an int "
+                        f">= 0), got {describe(count)}")
     if count > MAX_ELEMENTS:
         raise ValueError(f"{fn}(): argument '{arg}' asks for {count} elements, more than the "
                          f"{MAX_ELEMENTS} a tensor may have")
 
 
 def check_ints(value, fn, arg):
-    """An int, a list or tuple of ints (or one-element Tensors), or a 1-D Tensor, as a list."""
+    """An int, a list or tuple of ints (or one-element Tensors), or a 1-D Tensor, as a list.
+
+    >>> check_ints((2, 3), "f", "shape")
+    [2, 3]
+    """
     if isinstance(value, Tensor) and value.ndim == 1:
         value = value.numpy().tolist()
     if isinstance(value, (list, tuple)):
@@ -129,13 +198,23 @@ def _axis_in_range(axis, ndim, fn, arg):
 
 
 def check_axis(value, ndim, fn, arg="axis"):
-    """One axis (an int or a one-element integer Tensor) counted from 0."""
+    """One axis (an int or a one-element integer Tensor) counted from 0.
+
+    >>> check_axis(-1, 3, "f")
+    2
+    """
+    _check_rank("check_axis", ndim)
     return _axis_in_range(check_int(value, fn, arg), ndim, fn, arg)
 
 
 def check_axes(axis, ndim, fn, arg="axis"):
     """``axis`` (None, an int, a list of ints or a Tensor) as a sorted tuple of distinct
-    axes, or None for all axes (also for a 0-d tensor)."""
+    axes, or None for all axes (also for a 0-d tensor).
+
+    >>> check_axes([2, 0], 3, "f")
+    (0, 2)
+    """
+    _check_rank("check_axes", ndim)
     if axis is None:
         return None
     if isinstance(axis, Tensor):
@@ -153,7 +232,11 @@ def check_axes(axis, ndim, fn, arg="axis"):
 
 
 def numeric_tensor(value, fn, arg="x", position=1):
-    """``value`` as a Tensor of a numeric (not bool) dtype."""
+    """``value`` as a Tensor of a numeric (not bool) dtype.
+
+    >>> numeric_tensor([1.5], "f").numpy()
+    array([1.5], dtype=float32)
+    """
     value = as_tensor_arg(value, fn, arg, position)
     if value.numpy().dtype.kind == "b":
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a numeric "

@@ -33,7 +33,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "tanh", "exp
            "sigmoid", "relu", "square", "sqrt", "float_tensor"]
 
 
-cpdef object float_tensor(object value, str fn, str arg="x", int position=1,
+cpdef object float_tensor(object value, object fn, object arg="x", object position=1,
                           bint integers_as_float32=False):
     """``value`` as a floating-point Tensor. With ``integers_as_float32`` an integer
     tensor is computed in float32 (Paddle's default float); otherwise it is refused.

@@ -6,7 +6,7 @@ from pylayer._core.graph cimport GradNode
 from pylayer._kernels.loops cimport SMALL_ARRAY
 from pylayer._core.tensor cimport Tensor
 
-cpdef object as_tensor_arg(object value, str fn, str arg, int position)
+cpdef object as_tensor_arg(object value, object fn, object arg, object position)
 cpdef object operand(object value, str fn, str arg, int position)
 cpdef tuple shape_of(object x)
 cpdef list shape_arg(object shape, str fn, str arg=*, long minimum=*)
@@ -15,7 +15,7 @@ cpdef tuple number_attrs(object x, object y)
 cdef object float32_unless_float64(object out, tuple operands)
 
 
-cdef inline object tensor_arg(object value, str fn, str arg, int position):
+cdef inline object tensor_arg(object value, object fn, object arg, object position):
     """as_tensor_arg without a Python call when value already is a Tensor."""
     if type(value) is Tensor:
         return value

@@ -15,8 +15,10 @@ __all__ = ["as_tensor_arg", "operand", "shape_of", "shape_arg", "saved_operands"
            "number_attrs", "float32_default"]
 
 
-cpdef object as_tensor_arg(object value, str fn, str arg, int position):
+cpdef object as_tensor_arg(object value, object fn, object arg, object position):
     """Accept a Tensor, a number, a numpy array or a nested list as an op argument.
+    ``fn``, ``arg`` and ``position`` only label the error (the function, the argument's
+    name and its place in the call).
 
     >>> as_tensor_arg([1, 2], "f", "x", 1).shape
     [2]
@@ -24,7 +26,7 @@ cpdef object as_tensor_arg(object value, str fn, str arg, int position):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, np.ndarray, np.generic, list, tuple)):
-        return wrap(to_array(value, None, fn, arg))
+        return wrap(to_array(value, None, str(fn), str(arg)))
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
                     f"number, got {type(value).__name__}")
 

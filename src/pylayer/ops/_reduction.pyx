@@ -20,20 +20,38 @@ __all__ = ["sum", "mean", "broadcast_to", "expand", "unbroadcast", "expand_grad"
 cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 
 
-cpdef object unbroadcast(object g, tuple shape):
-    """Sum a broadcast gradient back to ``shape``."""
-    cdef Tensor tg = <Tensor?>g
-    if has_shape(tg._array, shape):
+cpdef object unbroadcast(object g, object shape):
+    """Sum a broadcast gradient back to ``shape`` (recorded, so it can be differentiated again).
+
+    >>> import pylayer
+    >>> unbroadcast(pylayer.ones([3, 2]), (2,)).numpy()
+    array([3., 3.], dtype=float32)
+    """
+    if not isinstance(g, Tensor):
+        raise TypeError(f"unbroadcast(): argument 'g' must be a Tensor, got {type(g).__name__}")
+    if type(shape) is not tuple:
+        raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple of ints, got "
+                        f"{type(shape).__name__}")
+    if has_shape((<Tensor>g)._array, shape):
         return g
-    gshape = tg._array.shape
+    gshape = (<Tensor>g)._array.shape
     lead = len(gshape) - len(shape)
+    if lead < 0:
+        _refuse_target(gshape, shape)
     axes = list(range(lead))
     for i, size in enumerate(shape):
+        if type(size) is not int or size not in (1, gshape[i + lead]):
+            _refuse_target(gshape, shape)
         if size == 1 and gshape[i + lead] != 1:
             axes.append(i + lead)
     if axes:
         g = sum(g, axis=axes, keepdim=True)
     return reshape_exact(g, shape)
+
+
+cdef int _refuse_target(tuple gshape, tuple shape) except -1:
+    raise ValueError(f"unbroadcast(): argument 'shape' must be a shape that broadcasts to the "
+                     f"gradient's {list(gshape)}, got {shape}")
 
 
 cdef object unbroadcast_like(object g, object x):

@@ -1,0 +1,55 @@
+"""What a contributor writing an op, a layer, an optimizer or a rule may import.
+
+Everything here is stable and documented; everything else that starts with an
+underscore may change. The layers (``nn``), ``static``, ``optimizer`` and
+``framework`` import only from this module and from public names (a test
+enforces it).
+
+An op is declared once, as a record, next to its forward:
+
+>>> import numpy as np
+>>> import pylayer as paddle
+>>> from pylayer.extend import Op, as_tensor_arg, make_output, op
+>>> LOGADDEXP = Op("logaddexp", inputs=("x", "y"), keeps=("x", "y", "out"),
+...                vjp=(lambda g, x, out: g * paddle.exp(x - out),
+...                     lambda g, y, out: g * paddle.exp(y - out)))
+>>> @op
+... def logaddexp(x, y, name=None):
+...     x = as_tensor_arg(x, "logaddexp", "x", 1)
+...     y = as_tensor_arg(y, "logaddexp", "y", 2)
+...     return make_output(LOGADDEXP, np.logaddexp(x.numpy(), y.numpy()), (x, y))
+>>> a = paddle.to_tensor([0.5, 1.0], dtype="float64", stop_gradient=False)
+>>> b = paddle.to_tensor([2.0, -1.0], dtype="float64", stop_gradient=False)
+>>> paddle.autograd.gradcheck(logaddexp, (a, b)), paddle.autograd.gradgradcheck(logaddexp, (a, b))
+(True, True)
+
+``Op`` names the inputs, what the rules keep (inputs or outputs, saved and
+version-checked) and the attributes the forward passes; a rule ``rule(g, ...)``
+takes the output gradient and, by the names of its parameters, what it reads.
+``op`` makes a function a public op (a static ``Variable`` among its arguments
+records the call into the current Program).
+"""
+from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
+from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
+from pylayer._reprs import Summary, public_settings_repr, settings_repr
+from pylayer.ops._arguments import (MAX_ELEMENTS, check_axes, check_axis, check_callable,
+                                    check_choice, check_count, check_dtype, check_int,
+                                    check_ints, check_number, check_str, describe,
+                                    float_tensor, numeric_tensor)
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import unbroadcast
+from pylayer.ops.dispatch import op
+
+__all__ = [
+    # ops: the record, recording, making a public op
+    "Op", "make_output", "make_outputs", "needs_grad", "op",
+    # tensors
+    "Tensor", "make_tensor", "is_grad_enabled", "unbroadcast",
+    # arguments: each returns the value in a normal form or raises a TypeError or
+    # ValueError naming the function and the argument
+    "as_tensor_arg", "float_tensor", "numeric_tensor", "check_int", "check_ints",
+    "check_number", "check_str", "check_choice", "check_callable", "check_count",
+    "check_dtype", "check_axis", "check_axes", "describe", "MAX_ELEMENTS",
+    # how settings-like objects (optimizers, layers' helpers) show themselves
+    "settings_repr", "public_settings_repr", "Summary",
+]
