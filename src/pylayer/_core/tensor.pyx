@@ -630,8 +630,8 @@ cdef class Tensor:
         if self._node is not None:
             self._node.retain_output(self._out_index, self)
 
-    def clear_grad(self, set_to_zero=False):
-        """Drop the gradient, or with ``set_to_zero=True`` zero it.
+    def clear_grad(self, set_to_zero=True):
+        """Zero the gradient (the default, as in Paddle), or drop it with ``set_to_zero=False``.
 
         A gradient the engine made keeps its Tensor object, which gets new zeros
         (whoever holds ``x.grad`` sees them, as in Paddle); one the user assigned
