@@ -340,6 +340,41 @@ def install(dict functions not None, dict methods not None, dict operators not N
     _engine_backward = backward_function
 
 
+# numpy ufunc name -> (the Tensor operator when the Tensor is on the left, on the right)
+_UFUNC_OPERATORS = {
+    "add": ("__add__", "__radd__"), "subtract": ("__sub__", "__rsub__"),
+    "multiply": ("__mul__", "__rmul__"), "divide": ("__truediv__", "__rtruediv__"),
+    "floor_divide": ("__floordiv__", "__rfloordiv__"), "remainder": ("__mod__", "__rmod__"),
+    "power": ("__pow__", "__rpow__"), "matmul": ("__matmul__", "__rmatmul__"),
+    "bitwise_and": ("__and__", "__rand__"), "bitwise_or": ("__or__", "__ror__"),
+    "bitwise_xor": ("__xor__", "__rxor__"), "equal": ("__eq__", "__eq__"),
+    "not_equal": ("__ne__", "__ne__"), "less": ("__lt__", "__gt__"),
+    "less_equal": ("__le__", "__ge__"), "greater": ("__gt__", "__lt__"),
+    "greater_equal": ("__ge__", "__le__"),
+}
+# numpy's names of functions that pylayer spells otherwise
+_PYLAYER_SPELLING = {"absolute": "abs", "negative": "neg", "power": "pow",
+                     "true_divide": "divide", "arctan2": "atan2", "arcsin": "asin",
+                     "arccos": "acos", "arctan": "atan"}
+
+
+cdef str _ufunc_refusal(type cls, ufunc, str method, dict kwargs):
+    name = ufunc.__name__
+    called = f"numpy.{name}" + ("" if method == "__call__" else f".{method}")
+    spelled = _PYLAYER_SPELLING.get(name, name)
+    if method != "__call__":
+        advice = f"ufunc methods such as {method} are not recorded for autograd"
+    elif "out" in kwargs:
+        advice = "a Tensor's values cannot be written into a numpy array this way"
+    elif callable(getattr(cls, spelled, None)):
+        advice = (f"call pylayer.{spelled}(...) or the method x.{spelled}(...), which "
+                  f"records the op for autograd")
+    else:
+        advice = "pylayer has no op of that name"
+    return (f"{called}() does not take a pylayer Tensor ({advice}); use x.numpy() for "
+            f"the Tensor's numpy array, which autograd does not follow")
+
+
 cdef object installed(str name):
     """The installed function ``name`` (an op the core calls: ``add``, ``cast``, ...)."""
     function = _functions.get(name)
@@ -443,7 +478,18 @@ cdef class Tensor:
     array([2., 4.], dtype=float32)
     """
     __array_priority__ = 1000
-    __array_ufunc__ = None
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # numpy's operators on an ndarray and a Tensor give what the Tensor's own
+        # operators give (``array + x`` is ``x.__radd__(array)``); any other use of a
+        # ufunc on a Tensor is refused with what to call instead.
+        dunders = _UFUNC_OPERATORS.get(ufunc.__name__)
+        if method == "__call__" and not kwargs and len(inputs) == 2 and dunders is not None:
+            left, right = inputs
+            if isinstance(left, Tensor):
+                return getattr(left, dunders[0])(right)
+            return getattr(right, dunders[1])(left)
+        raise TypeError(_ufunc_refusal(type(self), ufunc, method, kwargs))
 
     def __cinit__(self):
         self._stop_gradient = True
