@@ -5,11 +5,10 @@ Each holds a weight and a bias and calls its functional form in
 """
 import numpy as np
 
-from pylayer.extend import MAX_ELEMENTS, check_choice, check_int, check_ints
+from pylayer.extend import MAX_ELEMENTS, check_choice, check_int, check_ints, window_sizes
 from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
-from pylayer.ops._window_args import window_sizes
 from pylayer.ops.convolution import conv1d, conv1d_transpose, conv2d, conv2d_transpose
 from pylayer.ops.spatial import pad
 

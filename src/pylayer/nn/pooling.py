@@ -3,9 +3,8 @@
 Each calls its functional form in :mod:`pylayer.ops.pooling`, whose
 documentation states the rules.
 """
-from pylayer.extend import check_choice
+from pylayer.extend import check_choice, window_padding, window_sizes
 from pylayer.nn.layer import Layer
-from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_output_sizes,
                                  avg_pool1d, avg_pool2d, max_pool1d, max_pool2d)
 

@@ -6,8 +6,7 @@ from typing import Any, Callable, Optional, Sequence, TypeVar, Union
 
 import numpy as np
 
-from pylayer._core.graph import Op, make_outputs, needs_grad
-from pylayer._core.tensor import Tensor, make_tensor
+from pylayer.extend import Op, Tensor, make_outputs, make_tensor, needs_grad
 from pylayer.static._executor import read_only
 from pylayer.static._program import default_main_program
 from pylayer.static._variable import Variable
