@@ -250,8 +250,9 @@ def weight_gradient(x, dy, geometry, columns=None):
 
 
 # ---------------------------------------------------------------- arguments
-def _operands(x, weight, count, fn):
-    """``x`` and ``weight`` as floating-point Tensors of rank ``count + 2`` and one dtype."""
+def _operands(x, weight, groups, stride, dilation, count, fn):
+    """``x`` and ``weight`` as floating-point Tensors of rank ``count + 2`` and one dtype,
+    and the checked ``groups``, ``stride`` and ``dilation``."""
     x = as_tensor_arg(x, fn, "x", 1)
     weight = as_tensor_arg(weight, fn, "weight", 2)
     for arg, t in (("x", x), ("weight", weight)):
@@ -261,7 +262,9 @@ def _operands(x, weight, count, fn):
     if x.dtype != weight.dtype:
         raise TypeError(f"{fn}(): x and weight must have the same dtype, got "
                         f"{x.dtype.name} and {weight.dtype.name}")
-    return x, weight
+    return (x, weight, check_int(groups, fn, "groups", minimum=1),
+            window_sizes(stride, count, fn, "stride"),
+            window_sizes(dilation, count, fn, "dilation"))
 
 
 def _layout(x, channel_last):
@@ -294,10 +297,8 @@ def _geometry(count, channel_last, batch, image, out, groups, kernel, stride, pa
 
 def _conv(x, weight, bias, stride, padding, dilation, groups, channel_last, count, fn):
     """The shared body of conv1d and conv2d (``count`` spatial dimensions)."""
-    x, weight = _operands(x, weight, count, fn)
-    groups = check_int(groups, fn, "groups", minimum=1)
-    stride = window_sizes(stride, count, fn, "stride")
-    dilation = window_sizes(dilation, count, fn, "dilation")
+    x, weight, groups, stride, dilation = _operands(x, weight, groups, stride, dilation, count,
+                                                    fn)
     channels, in_sizes = _layout(x, channel_last)
     out_channels, group_channels, *kernel = weight.shape
     if channels % groups or out_channels % groups or channels // groups != group_channels:
@@ -369,10 +370,8 @@ def _transposed_sizes(in_sizes, pairs, kernel, stride, dilation, output_padding,
 def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
                     output_size, channel_last, count, fn):
     """The shared body of conv1d_transpose and conv2d_transpose."""
-    x, weight = _operands(x, weight, count, fn)
-    groups = check_int(groups, fn, "groups", minimum=1)
-    stride = window_sizes(stride, count, fn, "stride")
-    dilation = window_sizes(dilation, count, fn, "dilation")
+    x, weight, groups, stride, dilation = _operands(x, weight, groups, stride, dilation, count,
+                                                    fn)
     in_channels, in_sizes = _layout(x, channel_last)
     weight_in, group_channels, *kernel = weight.shape
     if weight_in != in_channels or in_channels % groups:
