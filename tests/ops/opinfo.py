@@ -545,6 +545,15 @@ def _pair(value):
     return (value, value) if isinstance(value, int) else tuple(value)
 
 
+def _taps(kh, kw, groups, in_per_group, out_per_group):
+    """(input channels, output channels, row, column) of each kernel tap of each group."""
+    for g in range(groups):
+        for i in range(kh):
+            for j in range(kw):
+                yield (slice(g * in_per_group, (g + 1) * in_per_group),
+                       slice(g * out_per_group, (g + 1) * out_per_group), i, j)
+
+
 def _conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """Each kernel tap adds its weight times the strided patch of the padded image."""
     (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
@@ -553,15 +562,10 @@ def _conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     oh = (image.shape[2] - dh * (kh - 1) - 1) // sh + 1
     ow = (image.shape[3] - dw * (kw - 1) - 1) // sw + 1
     out = np.zeros((x.shape[0], out_channels, oh, ow))
-    per_group = out_channels // groups
-    for g in range(groups):
-        channels, outs = slice(g * group_channels, (g + 1) * group_channels), \
-            slice(g * per_group, (g + 1) * per_group)
-        for i in range(kh):
-            for j in range(kw):
-                patch = image[:, channels, i * dh:i * dh + sh * (oh - 1) + 1:sh,
-                              j * dw:j * dw + sw * (ow - 1) + 1:sw]
-                out[:, outs] += np.einsum("nchw,oc->nohw", patch, weight[outs, :, i, j])
+    for ins, outs, i, j in _taps(kh, kw, groups, group_channels, out_channels // groups):
+        patch = image[:, ins, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                      j * dw:j * dw + sw * (ow - 1) + 1:sw]
+        out[:, outs] += np.einsum("nchw,oc->nohw", patch, weight[outs, :, i, j])
     if bias is not None:
         out += bias.reshape(-1, 1, 1)
     return out.astype(x.dtype)
@@ -576,15 +580,10 @@ def _conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=
     _, per_group, kh, kw = weight.shape
     full = np.zeros((n, per_group * groups, (h - 1) * sh + dh * (kh - 1) + 1 + eh,
                      (w - 1) * sw + dw * (kw - 1) + 1 + ew))
-    group_channels = channels // groups
-    for g in range(groups):
-        ins, outs = slice(g * group_channels, (g + 1) * group_channels), \
-            slice(g * per_group, (g + 1) * per_group)
-        for i in range(kh):
-            for j in range(kw):
-                full[:, outs, i * dh:i * dh + sh * (h - 1) + 1:sh,
-                     j * dw:j * dw + sw * (w - 1) + 1:sw] += np.einsum(
-                    "nchw,co->nohw", x[:, ins].astype(np.float64), weight[ins, :, i, j])
+    for ins, outs, i, j in _taps(kh, kw, groups, channels // groups, per_group):
+        full[:, outs, i * dh:i * dh + sh * (h - 1) + 1:sh,
+             j * dw:j * dw + sw * (w - 1) + 1:sw] += np.einsum(
+            "nchw,co->nohw", x[:, ins].astype(np.float64), weight[ins, :, i, j])
     out = full[:, :, ph:full.shape[2] - ph, pw:full.shape[3] - pw]
     if bias is not None:
         out = out + bias.reshape(-1, 1, 1)
