@@ -112,7 +112,21 @@ def bound_operators(functions):
 def operator_method(dunder, lookup):
     """A Python method for ``dunder`` that calls ``lookup(function name)`` at call time
     (static Variable takes its operators this way; Tensor's compiled ones follow the
-    same table, which tests/core/test_tensor_methods.py checks)."""
+    same table, which tests/core/test_tensor_methods.py checks).
+
+    >>> radd = operator_method("__radd__", lambda name: lambda x, y: (name, x, y))
+    >>> radd("self", 1)
+    ('add', 1, 'self')
+    """
+    if not isinstance(dunder, str):
+        raise TypeError(f"operator_method(): argument 'dunder' must be a str, got "
+                        f"{type(dunder).__name__}")
+    if dunder not in OPERATORS:
+        raise ValueError(f"operator_method(): argument 'dunder' must be an operator of "
+                         f"OPERATORS such as '__add__', got {dunder!r}")
+    if not callable(lookup):
+        raise TypeError(f"operator_method(): argument 'lookup' must be callable, got "
+                        f"{type(lookup).__name__}")
     name, how = OPERATORS[dunder]
     if how == "unary":
         def method(self):

@@ -30,7 +30,9 @@ takes the output gradient and, by the names of its parameters, what it reads.
 records the call into the current Program).
 """
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
-from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
+from pylayer._core.tensor import DType, Tensor, is_grad_enabled, make_tensor
+from pylayer._kernels.loops import axpy
+from pylayer._methods import OPERATORS, operator_method
 from pylayer._reprs import Summary, public_settings_repr, settings_repr
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_axes, check_axis, check_callable,
                                     check_choice, check_count, check_dtype, check_int,
@@ -38,18 +40,25 @@ from pylayer.ops._arguments import (MAX_ELEMENTS, check_axes, check_axis, check_
                                     float_tensor, numeric_tensor)
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops._reduction import unbroadcast
+from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.dispatch import op
 
 __all__ = [
     # ops: the record, recording, making a public op
     "Op", "make_output", "make_outputs", "needs_grad", "op",
     # tensors
-    "Tensor", "make_tensor", "is_grad_enabled", "unbroadcast",
+    "Tensor", "DType", "make_tensor", "is_grad_enabled", "unbroadcast",
+    # arrays: an optimizer's in-place update
+    "axpy",
+    # the operators of Tensor, for a class that behaves like one (static Variable)
+    "OPERATORS", "operator_method",
     # arguments: each returns the value in a normal form or raises a TypeError or
     # ValueError naming the function and the argument
     "as_tensor_arg", "float_tensor", "numeric_tensor", "check_int", "check_ints",
     "check_number", "check_str", "check_choice", "check_callable", "check_count",
     "check_dtype", "check_axis", "check_axes", "describe", "MAX_ELEMENTS",
+    # the window of a convolution or a pooling: sizes and padding in Paddle's forms
+    "window_sizes", "window_padding",
     # how settings-like objects (optimizers, layers' helpers) show themselves
     "settings_repr", "public_settings_repr", "Summary",
 ]

@@ -115,6 +115,16 @@ def test_axpy_updates_in_place(dtype):
     np.testing.assert_allclose(y, expected, **tolerance(dtype))
 
 
+@pytest.mark.parametrize("y", [np.ones((2, 3), np.float16), np.ones((3, 2), np.float32).T,
+                               np.ones((2, 3), np.float32), np.ones((2, 3), np.int64)],
+                         ids=["float16", "transposed", "another dtype than x", "integers"])
+def test_axpy_of_other_dtypes_and_layouts_updates_like_numpy(y):
+    x = np.arange(6, dtype=np.float64).reshape(2, 3)
+    expected = y + (2.0 * x).astype(y.dtype)
+    _kernels.axpy(2.0, x, y)
+    np.testing.assert_array_equal(y, expected)
+
+
 def test_the_loops_that_run_in_production_are_span_checked_in_a_debug_build():
     # Every production call of a raw loop first checks each array's span (check_span);
     # a release build compiles the check out.

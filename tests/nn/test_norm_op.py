@@ -1,4 +1,4 @@
-"""Layer and batch normalization as one recorded op (nn.norm.normalize_affine): the same
+"""Layer and batch normalization as one recorded op (ops.normalization.normalize_affine): the same
 results and gradients as the formulation with recorded ops, both ways of computing the
 gradient (numpy's closed form, and recorded ops when it is differentiated again)."""
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 
 import pylayer
 import pylayer.nn.functional as F
-from pylayer.nn.norm import _affine, _normalize
+from pylayer.ops.normalization import _affine, _normalize
 
 RNG = np.random.default_rng(31)
 

@@ -536,3 +536,271 @@ NOT_IN_DATABASE = {
                      "clear_async_save_task_queue", "set_flags", "get_flags",
                      "install_as_paddle"], _NOT_AN_OP),
 }
+
+
+# ---------------------------------------------- the ops of nn.functional in pylayer.ops
+# (convolution, pooling, normalization, spatial, embedding, dropout, linear). Their
+# references compute in float64 and return the input's dtype.
+def _pair(value):
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def _taps(kh, kw, groups, in_per_group, out_per_group):
+    """(input channels, output channels, row, column) of each kernel tap of each group."""
+    for g in range(groups):
+        for i in range(kh):
+            for j in range(kw):
+                yield (slice(g * in_per_group, (g + 1) * in_per_group),
+                       slice(g * out_per_group, (g + 1) * out_per_group), i, j)
+
+
+def _conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Each kernel tap adds its weight times the strided patch of the padded image."""
+    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
+    image = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    out_channels, group_channels, kh, kw = weight.shape
+    oh = (image.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    ow = (image.shape[3] - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((x.shape[0], out_channels, oh, ow))
+    for ins, outs, i, j in _taps(kh, kw, groups, group_channels, out_channels // groups):
+        patch = image[:, ins, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                      j * dw:j * dw + sw * (ow - 1) + 1:sw]
+        out[:, outs] += np.einsum("nchw,oc->nohw", patch, weight[outs, :, i, j])
+    if bias is not None:
+        out += bias.reshape(-1, 1, 1)
+    return out.astype(x.dtype)
+
+
+def _conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0,
+                      dilation=1, groups=1):
+    """Each input pixel adds the kernel, scaled by it, at ``i * stride - padding``."""
+    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
+    (eh, ew) = _pair(output_padding)
+    n, channels, h, w = x.shape
+    _, per_group, kh, kw = weight.shape
+    full = np.zeros((n, per_group * groups, (h - 1) * sh + dh * (kh - 1) + 1 + eh,
+                     (w - 1) * sw + dw * (kw - 1) + 1 + ew))
+    for ins, outs, i, j in _taps(kh, kw, groups, channels // groups, per_group):
+        full[:, outs, i * dh:i * dh + sh * (h - 1) + 1:sh,
+             j * dw:j * dw + sw * (w - 1) + 1:sw] += np.einsum(
+            "nchw,co->nohw", x[:, ins].astype(np.float64), weight[ins, :, i, j])
+    out = full[:, :, ph:full.shape[2] - ph, pw:full.shape[3] - pw]
+    if bias is not None:
+        out = out + bias.reshape(-1, 1, 1)
+    return out.astype(x.dtype)
+
+
+def _as_1d(conv2d):
+    """A 1-D convolution reference: the 2-D one on images of height 1."""
+    def reference(x, weight, bias=None, **settings):
+        settings = {k: (v if k == "groups" else (1 if k in ("stride", "dilation") else 0, v))
+                    for k, v in settings.items()}
+        return conv2d(x[:, :, None], weight[:, :, None], bias, **settings)[:, :, 0]
+    return reference
+
+
+def _windows(x, kernel_size, stride, padding, fill):
+    """The pooling windows of ``x`` [N, C, H, W]: [N, C, OH, OW, KH, KW]."""
+    (kh, kw), (ph, pw) = _pair(kernel_size), _pair(padding)
+    sh, sw = _pair(kernel_size if stride is None else stride)
+    image = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)),
+                   constant_values=fill)
+    return np.lib.stride_tricks.sliding_window_view(image, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
+
+
+def _max_pool2d(x, kernel_size, stride=None, padding=0):
+    return _windows(x, kernel_size, stride, padding, -np.inf).max(axis=(4, 5)).astype(x.dtype)
+
+
+def _avg_pool2d(x, kernel_size, stride=None, padding=0):
+    """The mean over the window's elements inside the image (``exclusive``)."""
+    total = _windows(x, kernel_size, stride, padding, 0.0).sum(axis=(4, 5))
+    count = _windows(np.ones_like(x), kernel_size, stride, padding, 0.0).sum(axis=(4, 5))
+    return (total / count).astype(x.dtype)
+
+
+def _pool1d(pool2d):
+    def reference(x, kernel_size, stride=None, padding=0):
+        return pool2d(x[:, :, None], (1, kernel_size), None if stride is None else (1, stride),
+                      (0, padding))[:, :, 0]
+    return reference
+
+
+def _adaptive_avg_pool2d(x, output_size):
+    """Cell (i, j) averages rows floor(i H / OH) to ceil((i + 1) H / OH), and so columns."""
+    (oh, ow), (h, w) = _pair(output_size), x.shape[2:]
+    out = np.empty(x.shape[:2] + (oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            out[:, :, i, j] = x[:, :, i * h // oh:-(-(i + 1) * h // oh),
+                                j * w // ow:-(-(j + 1) * w // ow)].mean(axis=(2, 3))
+    return out.astype(x.dtype)
+
+
+def _normalized(x, axes, epsilon):
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=axes, keepdims=True)
+    return (x64 - mean) / np.sqrt(x64.var(axis=axes, keepdims=True) + epsilon)
+
+
+def _layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5):
+    count = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
+    out = _normalized(x, tuple(range(x.ndim - count, x.ndim)), epsilon)
+    out = out * (1.0 if weight is None else weight) + (0.0 if bias is None else bias)
+    return out.astype(x.dtype)
+
+
+def _per_channel(value, ndim):
+    return 1.0 if value is None else value.reshape((-1,) + (1,) * (ndim - 2))
+
+
+def _batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+                epsilon=1e-5):
+    """Training normalizes by the batch's statistics, inference by the running ones."""
+    if training:
+        out = _normalized(x, (0,) + tuple(range(2, x.ndim)), epsilon)
+    else:
+        out = (x - _per_channel(running_mean, x.ndim)) / np.sqrt(
+            _per_channel(running_var, x.ndim).astype(np.float64) + epsilon)
+    out = out * _per_channel(weight, x.ndim) + (0.0 if bias is None else
+                                                 _per_channel(bias, x.ndim))
+    return out.astype(x.dtype)
+
+
+def _group_norm(x, num_groups, epsilon=1e-5, weight=None, bias=None):
+    grouped = _normalized(x.reshape(x.shape[0], num_groups, -1), (2,), epsilon)
+    out = grouped.reshape(x.shape) * _per_channel(weight, x.ndim)
+    return (out + (0.0 if bias is None else _per_channel(bias, x.ndim))).astype(x.dtype)
+
+
+def _pad(x, pad, mode="constant", value=0.0):
+    """``pad`` lists (before, after) pairs from the last axis backwards."""
+    widths = [(0, 0)] * x.ndim
+    for k in range(len(pad) // 2):
+        widths[x.ndim - 1 - k] = (pad[2 * k], pad[2 * k + 1])
+    if mode == "constant":
+        return np.pad(x, widths, constant_values=value)
+    return np.pad(x, widths, mode={"replicate": "edge"}.get(mode, mode))
+
+
+def _linear_weights(size, out_size, align_corners):
+    """The [out_size, size] matrix of linear interpolation along one axis."""
+    if align_corners:
+        source = np.arange(out_size) * ((size - 1) / (out_size - 1) if out_size > 1 else 0.0)
+    else:                   # half-pixel centres, clamped at the first pixel
+        source = np.maximum((np.arange(out_size) + 0.5) * size / out_size - 0.5, 0.0)
+    low = np.minimum(np.floor(source).astype(int), size - 1)
+    high = np.minimum(low + 1, size - 1)
+    frac = source - low
+    weights = np.zeros((out_size, size))
+    np.add.at(weights, (np.arange(out_size), low), 1 - frac)
+    np.add.at(weights, (np.arange(out_size), high), frac)
+    return weights
+
+
+def _interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False):
+    out_size = _pair(size) if size is not None else \
+        tuple(int(n * scale_factor) for n in x.shape[2:])
+    if mode == "nearest":
+        rows = np.arange(out_size[0]) * x.shape[2] // out_size[0]
+        cols = np.arange(out_size[1]) * x.shape[3] // out_size[1]
+        return x[:, :, rows][:, :, :, cols]
+    rows = _linear_weights(x.shape[2], out_size[0], align_corners)
+    cols = _linear_weights(x.shape[3], out_size[1], align_corners)
+    return np.einsum("ih,nchw,jw->ncij", rows, x.astype(np.float64), cols).astype(x.dtype)
+
+
+def _pixel_shuffle(x, upscale_factor):
+    n, c, h, w = x.shape
+    r = upscale_factor
+    return x.reshape(n, c // (r * r), r, r, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(
+        n, c // (r * r), h * r, w * r)
+
+
+def _dropout(x, p=0.5, training=True, mode="upscale_in_train"):
+    """The deterministic cases: p=0 in training, and inference."""
+    return x * np.asarray(1 - p, x.dtype) if mode == "downscale_in_infer" and not training else x
+
+
+def _linear(x, weight, bias=None):
+    out = x.astype(np.float64) @ weight + (0.0 if bias is None else bias)
+    return out.astype(x.dtype)
+
+
+_LABELS = np.array([[0, 2], [1, 0]], dtype=np.int64)
+_STATS = (np.array([0.5, -0.25, 0.0], dtype=np.float32),
+          np.array([1.5, 0.5, 2.0], dtype=np.float32))
+# float32 sums in another order than the float64 references
+_SUMS = {"float32": (1e-5, 1e-6)}
+
+OPS += [
+    OpInfo("conv1d", _as_1d(_conv2d), samples(
+        (T((2, 2, 5)), T((3, 2, 3))), (T((1, 2, 6)), T((2, 2, 2)), T((2,))),
+        ((T((1, 4, 5)), T((2, 2, 3))), {"stride": 2, "padding": 1, "groups": 2}),
+        ((T((1, 1, 7)), T((1, 1, 3))), {"dilation": 2})),
+           op=F.conv1d, tolerance=_SUMS),
+    OpInfo("conv2d", _conv2d, samples(
+        (T((2, 2, 4, 4)), T((3, 2, 3, 3))), (T((1, 2, 3, 3)), T((2, 2, 2, 2)), T((2,))),
+        ((T((1, 4, 5, 4)), T((2, 2, 3, 2))), {"stride": [2, 1], "padding": 1, "groups": 2}),
+        ((T((1, 1, 5, 5)), T((1, 1, 2, 2))), {"dilation": 2}),
+        (T((1, 3, 2, 2)), T((2, 3, 1, 1)))), op=F.conv2d, tolerance=_SUMS),
+    OpInfo("conv1d_transpose", _as_1d(_conv2d_transpose), samples(
+        (T((2, 2, 3)), T((2, 3, 3))), (T((1, 2, 3)), T((2, 1, 2)), T((1,))),
+        ((T((1, 4, 3)), T((4, 1, 3))),
+         {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2})),
+           op=F.conv1d_transpose, tolerance=_SUMS),
+    OpInfo("conv2d_transpose", _conv2d_transpose, samples(
+        (T((1, 2, 3, 3)), T((2, 3, 2, 2))), (T((1, 2, 2, 2)), T((2, 1, 3, 3)), T((1,))),
+        ((T((1, 2, 3, 2)), T((2, 2, 3, 3))), {"stride": 2, "padding": 1, "dilation": 2}),
+        ((T((1, 4, 2, 2)), T((4, 1, 2, 2))), {"stride": 2, "output_padding": 1, "groups": 2})),
+           op=F.conv2d_transpose, tolerance=_SUMS),
+    OpInfo("max_pool1d", _pool1d(_max_pool2d), samples(
+        (T((2, 2, 6)), 2), ((T((1, 2, 5)), 3), {"stride": 1, "padding": 1})),
+           op=F.max_pool1d),
+    OpInfo("max_pool2d", _max_pool2d, samples(
+        (T((2, 2, 4, 4)), 2), ((T((1, 2, 5, 4)), 3), {"stride": [2, 1], "padding": 1})),
+           op=F.max_pool2d),
+    OpInfo("avg_pool1d", _pool1d(_avg_pool2d), samples(
+        (T((2, 2, 6)), 2), ((T((1, 2, 5)), 3), {"stride": 1, "padding": 1})),
+           op=F.avg_pool1d),
+    OpInfo("avg_pool2d", _avg_pool2d, samples(
+        (T((2, 2, 4, 4)), 2), ((T((1, 2, 5, 4)), 3), {"stride": [2, 1], "padding": 1})),
+           op=F.avg_pool2d),
+    OpInfo("adaptive_avg_pool1d", lambda x, output_size: _adaptive_avg_pool2d(
+        x[:, :, None], (1, output_size))[:, :, 0], samples((T((2, 2, 7)), 3), (T((1, 2, 4)), 4)),
+           op=F.adaptive_avg_pool1d),
+    OpInfo("adaptive_avg_pool2d", _adaptive_avg_pool2d, samples(
+        (T((2, 2, 5, 4)), 2), (T((1, 2, 3, 5)), [2, 3])), op=F.adaptive_avg_pool2d),
+    OpInfo("layer_norm", _layer_norm, samples(
+        (T((2, 3, 4)), [3, 4], T((3, 4)), T((3, 4))), (T((3, 5)), 5),
+        ((T((2, 4)), [4]), {"epsilon": 0.1})), op=F.layer_norm, tolerance=_SUMS),
+    OpInfo("batch_norm", _batch_norm, samples(
+        (T((2, 3, 2, 2)), *_STATS, T((3,)), T((3,))), ((T((4, 3)), *_STATS), {"training": True}),
+        ((T((2, 3, 3)), *_STATS, T((3,)), T((3,))), {"training": True, "epsilon": 0.1})),
+           op=F.batch_norm, tolerance=_SUMS),
+    OpInfo("group_norm", _group_norm, samples(
+        (T((2, 4, 3)), 2), ((T((2, 6, 2, 2)), 3), {"weight": None, "epsilon": 0.1})),
+           op=F.group_norm, tolerance=_SUMS),
+    OpInfo("pad", _pad, samples(
+        (T((1, 2, 3, 4)), [1, 2, 0, 1]), ((T((1, 2, 5)), [2, 1]), {"value": 0.5}),
+        ((T((1, 2, 3, 4)), [1, 2, 2, 1]), {"mode": "reflect"}),
+        ((T((1, 2, 3, 4)), [2, 0, 1, 3]), {"mode": "replicate"})), op=F.pad),
+    OpInfo("interpolate", _interpolate, samples(
+        ((T((1, 2, 2, 3)),), {"scale_factor": 2}), ((T((1, 2, 4, 4)),), {"size": [2, 3]}),
+        ((T((1, 2, 3, 2)),), {"size": [5, 4], "mode": "bilinear", "align_corners": True}),
+        ((T((1, 2, 3, 4)),), {"size": [4, 6], "mode": "bilinear"})),
+           op=F.interpolate, tolerance=_SUMS),
+    OpInfo("pixel_shuffle", _pixel_shuffle, samples((T((1, 8, 2, 3)), 2), (T((2, 9, 1, 2)), 3)),
+           op=F.pixel_shuffle),
+    OpInfo("embedding", lambda x, weight: weight[x], samples((_LABELS, T((3, 4)))),
+           op=F.embedding),
+    OpInfo("one_hot", lambda x, num_classes: np.eye(num_classes, dtype=np.float32)[x],
+           samples((T((2, 3), 0, 3), 4), (T((5,), 0, 2), 3)), dtypes=INTS, differentiable=False,
+           op=F.one_hot),
+    OpInfo("dropout", _dropout, samples(
+        ((T((2, 3)),), {"p": 0.0}), ((T((2, 3)),), {"p": 0.5, "training": False}),
+        ((T((4,)),), {"p": 0.75, "training": False, "mode": "downscale_in_infer"})),
+           op=F.dropout),
+    OpInfo("linear", _linear, samples((T((2, 3)), T((3, 4)), T((4,))), (T((3,)), T((3, 2))),
+                                      (T((2, 2, 3)), T((3, 1)))), op=F.linear, tolerance=_SUMS),
+]

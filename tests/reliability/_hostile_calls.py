@@ -631,6 +631,12 @@ def _pair_op(env=None):
     return extend.Op("pair", multi_output=True, outputs=("a", "b"), vjp=lambda gs: gs[0])
 
 
+def _read_only_ones(env=None):
+    ones = np.ones(3)
+    ones.setflags(write=False)
+    return ones
+
+
 def _checker(value_kind, value, *settings, arg="n"):
     """A Call for a check: ``value`` is checked on behalf of a function 'f' and its
     argument ``arg``; the labels accept anything, the check's own settings are checked."""
@@ -690,6 +696,30 @@ CALLS.update({
                             aliases={"value": ("axis",)}),
     extend.check_axes: Call(A("axis", _value([2, 0]), "axis"), A("ndim", _value(3), "rank"),
                             A("fn", _value("f"), None), names=("f",)),
+    extend.window_sizes: Call(A("value", _value([1, 2]), "int_list"),
+                              A("count", _value(2), "dimensions"), A("fn", _value("f"), None),
+                              A("arg", _value("stride"), None), K("minimum", _value(1), "count"),
+                              names=("f",), aliases={"value": ("stride",)},
+                              extra=[("a size below the minimum", {"value": _value([0, 1])},
+                                      "value")]),
+    extend.window_padding: Call(A("padding", _value("same"), "int_list"),
+                                A("count", _value(2), "dimensions"),
+                                A("in_sizes", _value([5, 5]), "sizes"),
+                                A("kernel", _value([2, 2]), "sizes"),
+                                A("stride", _value([1, 1]), "sizes"),
+                                A("channel_last", _value(False), None),
+                                A("fn", _value("f"), None), names=("f",),
+                                extra=[("a zero stride", {"stride": _value([1, 0])}, "stride"),
+                                       ("an unknown padding name",
+                                        {"padding": _value("full")}, "padding")]),
+    extend.operator_method: Call(A("dunder", _value("__radd__"), "str"),
+                                 A("lookup", _value(lambda name: len), "callable"),
+                                 extra=[("an unknown operator", {"dunder": _value("__spam__")},
+                                         "dunder")]),
+    extend.axpy: Call(A("alpha", _value(2.0), "number"), A("x", lambda env: np.ones(3), "array"),
+                      A("y", lambda env: np.ones(3), "array"),
+                      extra=[("arrays of two shapes", {"y": lambda env: np.ones(2)}, ("x", "y")),
+                             ("a read-only y", {"y": _read_only_ones}, "y")]),
     extend.describe: Call(A("value", _value(3), None)),
     extend.settings_repr: Call(A("obj", _value(1.0), None),
                                A("settings", _value({"max": 1.0}), "settings")),

@@ -144,6 +144,11 @@ HOSTILE = {
                     ("a shape with -1", lambda env: (-1,))],
     "settings": [STRING, NONE, ("a list", lambda env: [1, 2])],
     "with_attributes": [STRING, NONE, INT],
+    "dimensions": [STRING, NONE, DICT, FLOAT, NEGATIVE, HUGE, ("four dimensions", lambda env: 4)],
+    "sizes": [STRING, NONE, DICT, LIST_WITH_STRING, LIST_WITH_FLOAT, NEGATIVE_SIZE,
+              ("a size too many", lambda env: [2, 2, 2])],
+    "array": [STRING, NONE, DICT, OBJECTS, COMPLEX, ("a list", lambda env: [1.0, 2.0, 3.0]),
+              ("a Tensor", lambda env: pylayer.ones([3]))],
 }
 
 

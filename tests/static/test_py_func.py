@@ -427,3 +427,22 @@ def test_backward_with_several_inputs_and_float64(static, exe):
     got_a, got_b = exe.run(feed={"a": va, "b": vb}, fetch_list=[da, db])
     np.testing.assert_allclose(got_a, 2 * va * vb * vb, rtol=1e-12)
     np.testing.assert_allclose(got_b, 2 * va * va * vb, rtol=1e-12)
+
+
+def test_a_py_func_is_freed_with_its_program_once_its_backward_ran(static):
+    import gc
+    import weakref
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        out = new_var("out")
+        paddle.static.py_func(np.tanh, x, out,
+                              backward_func=lambda x_, y, dy: np.array(dy) * (1 - np.square(y)))
+        dx, = paddle.static.gradients(paddle.sum(out), x)
+    paddle.static.Executor().run(main, feed={"x": X1}, fetch_list=[dx])
+    runner, = [op.fn for op in main.global_block().ops if op.type == "py_func"]
+    freed = weakref.ref(runner)
+    del runner, main, x, out, dx
+    gc.collect()
+    assert freed() is None

@@ -5,6 +5,8 @@ The compiled ops call the loops directly; these wrappers let tests compare
 each loop with numpy, and run bounds-checked in a debug build.
 """
 
+import numpy as np
+
 cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug build
 
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
@@ -88,8 +90,39 @@ def with_scalar(int op, const real[::1] a, real s, bint scalar_first, real[::1] 
         scalar_loop(op, &a[0], s, scalar_first, &out[0], a.shape[0])
 
 
-def axpy(double alpha, const real[::1] x, real[::1] y):
-    """y += alpha * x, in place (for parameter updates)."""
+def axpy(alpha, x, y):
+    """``y += alpha * x`` in place (an optimizer's update), for a real number ``alpha``
+    and two numpy arrays of numbers of one shape, ``y`` writeable: one pass without a
+    temporary when both are C-contiguous float32 or float64 of one dtype, numpy
+    otherwise.
+
+    >>> import numpy as np
+    >>> y = np.ones(3, np.float32)
+    >>> axpy(2.0, np.arange(3, dtype=np.float32), y)
+    >>> y
+    array([1., 3., 5.], dtype=float32)
+    """
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, (int, float, np.integer,
+                                                                     np.floating)):
+        raise TypeError(f"axpy(): argument 'alpha' must be a real number, got "
+                        f"{type(alpha).__name__}")
+    for arg, a in (("x", x), ("y", y)):
+        if not cnp.PyArray_CheckExact(a) or (<cnp.ndarray>a).dtype.kind not in "iuf":
+            raise TypeError(f"axpy(): argument '{arg}' must be a numpy array of numbers, "
+                            f"got {getattr(a, 'dtype', type(a).__name__)}")
+    if x.shape != y.shape:
+        raise ValueError(f"axpy(): arguments 'x' and 'y' must have one shape, got "
+                         f"{list(x.shape)} and {list(y.shape)}")
+    if not y.flags.writeable:
+        raise ValueError("axpy(): argument 'y' must be writeable")
+    if (x.dtype == y.dtype and x.dtype.kind == "f" and x.dtype.itemsize >= 4
+            and x.flags.c_contiguous and y.flags.c_contiguous):
+        _axpy(alpha, x.reshape(-1), y.reshape(-1))
+    else:
+        y += (alpha * x).astype(y.dtype, copy=False)
+
+
+def _axpy(double alpha, const real[::1] x, real[::1] y):
     _same_length(x.shape[0], y.shape[0])
     if x.shape[0]:
         with nogil:

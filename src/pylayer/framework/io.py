@@ -33,7 +33,7 @@ import warnings
 
 import numpy as np
 
-from pylayer._core.tensor import Tensor, make_tensor
+from pylayer.extend import Tensor, make_tensor
 from pylayer.framework import _reader, _tensor_file
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import Parameter

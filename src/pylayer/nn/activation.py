@@ -1,7 +1,7 @@
 """Activation layers: thin wrappers over :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import check_int, check_number
+from pylayer.extend import check_int, check_number
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "Hardtanh", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
 

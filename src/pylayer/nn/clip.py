@@ -5,9 +5,7 @@ a new one; parameters whose ``need_clip`` is False are passed through.
 """
 import numpy as np
 
-from pylayer._reprs import public_settings_repr
-from pylayer._core.tensor import make_tensor
-from pylayer.ops._arguments import check_number, check_str
+from pylayer.extend import check_number, check_str, make_tensor, public_settings_repr
 
 __all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 

@@ -1,10 +1,11 @@
 """Common layers: ``Linear``, ``Dropout`` and the ``Sequential`` container."""
 from collections import OrderedDict
 
+from pylayer.extend import check_count
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
-from pylayer.ops._arguments import check_count
+from pylayer.ops.dropout import check_dropout_arguments
 
 __all__ = ["Linear", "Dropout", "Sequential", "Identity"]
 
@@ -60,7 +61,7 @@ class Dropout(Layer):
 
     def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None):
         super().__init__()
-        self.p = F.check_dropout_arguments(p, axis, mode, "Dropout")
+        self.p = check_dropout_arguments(p, axis, mode, "Dropout")
         self.axis = axis
         self.mode = mode
 

@@ -1,6 +1,6 @@
 """Containers of layers: ``LayerList``."""
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import check_int, describe
+from pylayer.extend import check_int, describe
 
 __all__ = ["LayerList"]
 

@@ -8,10 +8,9 @@ makes them repeat.
 """
 import numpy as np
 
-from pylayer._reprs import public_settings_repr
+from pylayer.extend import check_dtype, check_number, public_settings_repr
 from pylayer.autograd import no_grad
 from pylayer.ops import creation
-from pylayer.ops._arguments import check_dtype, check_number
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform"]
 

@@ -6,12 +6,10 @@ from collections import OrderedDict
 
 import numpy as np
 
-from pylayer._reprs import settings_repr
-from pylayer._core.tensor import Tensor
+from pylayer.extend import Tensor, check_dtype, check_str, settings_repr
 from pylayer.autograd import no_grad
 from pylayer.nn import param as param_module
 from pylayer.nn.param import ParamAttr, unique_name
-from pylayer.ops._arguments import check_dtype, check_str
 
 __all__ = ["Layer", "HookRemoveHelper"]
 

@@ -17,8 +17,7 @@ from collections import defaultdict, namedtuple
 
 import numpy as np
 
-from pylayer._core.tensor import Tensor
-from pylayer.ops._arguments import check_count, check_dtype
+from pylayer.extend import Tensor, check_count, check_dtype
 from pylayer.ops.dispatch import op
 from pylayer.nn.initializer import Constant, Initializer, XavierUniform
 

@@ -1,187 +1,15 @@
-"""Pooling: ``max_pool1d/2d``, ``avg_pool1d/2d``, ``adaptive_avg_pool1d/2d`` and layers.
+"""Pooling layers: ``MaxPool1D/2D``, ``AvgPool1D/2D``, ``AdaptiveAvgPool1D/2D``.
 
-Max and average pooling follow Paddle 3.3.1's rules (checked here, computed
-by the recorded ops of :mod:`pylayer.nn._pooling`):
-
-* the output size is ``(in + padding - kernel) / stride + 1``, the division
-  rounding towards zero, or upwards with ``ceil_mode``; a window may then
-  start in the padding or past it;
-* max pooling takes the largest non-NaN element of each window (the first
-  on ties); a window without one (all padding, or all NaN) gives
-  ``-FLT_MAX`` (-3.4028235e38) and the mask -1 (Paddle gives that for a
-  window of -inf too, and below -FLT_MAX in float64; pylayer gives the
-  window's largest element);
-* average pooling sums each window's input elements and divides by their
-  count (``exclusive=True``) or by the window's size within the padded input
-  (``exclusive=False``; Paddle takes that as the input padded at both ends
-  by the top or left padding, whatever the bottom or right padding);
-  ``divisor_override`` multiplies that average by
-  ``kernel size / divisor_override``, as Paddle does.
-
-Adaptive average pooling: output position ``i`` of an axis of size ``n``
-pooled to ``m`` averages the inputs ``floor(i * n / m)`` to
-``ceil((i + 1) * n / m) - 1``, as in Paddle. Each axis is pooled by a
-recorded ``matmul`` with a fixed averaging matrix, so gradients can be
-differentiated again.
+Each calls its functional form in :mod:`pylayer.ops.pooling`, whose
+documentation states the rules.
 """
-import numpy as np
-
-from pylayer._core.tensor import make_tensor
-from pylayer.nn._pooling import PoolGeometry, avg_pool, max_pool
-from pylayer.nn._window_args import window_padding, window_sizes
+from pylayer.extend import check_choice, window_padding, window_sizes
 from pylayer.nn.layer import Layer
-from pylayer.nn.spatial import spatial_axes
-from pylayer.ops._arguments import (check_choice, check_count, check_int, check_number,
-                                    float_tensor)
-from pylayer.ops._linalg import matmul
-from pylayer.ops._shape import transpose
-from pylayer.ops.dispatch import op
+from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_output_sizes,
+                                 avg_pool1d, avg_pool2d, max_pool1d, max_pool2d)
 
-__all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
-           "adaptive_avg_pool2d", "MaxPool1D", "MaxPool2D", "AvgPool1D", "AvgPool2D",
-           "AdaptiveAvgPool1D", "AdaptiveAvgPool2D"]
-
-
-def _pooled_size(size, padding, kernel, stride, ceil_mode):
-    """Paddle's output size: the division rounds towards zero (C's), or up in ceil mode."""
-    span = size + padding - kernel + (stride - 1 if ceil_mode else 0)
-    return (span // stride if span >= 0 else -(-span // stride)) + 1
-
-
-def _pool_geometry(x, kernel_size, stride, padding, ceil_mode, data_format, count, fn,
-                   exclusive=True, divisor_override=None):
-    x = float_tensor(x, fn)
-    if x.ndim != count + 2:
-        raise ValueError(f"{fn}(): argument 'x' must be {count + 2}-D, got shape {x.shape}")
-    channel_last = data_format in ("NLC", "NHWC")
-    kernel = window_sizes(kernel_size, count, fn, "kernel_size")
-    stride = kernel if stride is None else window_sizes(stride, count, fn, "stride")
-    channels = x.shape[-1] if channel_last else x.shape[1]
-    in_sizes = x.shape[1:-1] if channel_last else x.shape[2:]
-    if ceil_mode and isinstance(padding, str) and padding.lower() == "valid":
-        raise ValueError(f"{fn}(): padding 'VALID' cannot go with ceil_mode=True")
-    pairs = window_padding(padding, count, in_sizes, kernel, stride, channel_last, fn)
-    out_sizes = [_pooled_size(size, sum(pair), k, s, ceil_mode)
-                 for size, pair, k, s in zip(in_sizes, pairs, kernel, stride)]
-    if min(out_sizes) < 0:
-        raise ValueError(f"{fn}(): argument 'kernel_size' {kernel} does not fit the input of "
-                         f"spatial size {in_sizes} padded by {[list(p) for p in pairs]}")
-    scale = 1.0
-    if divisor_override is not None:
-        divisor = check_number(divisor_override, fn, "divisor_override")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scale = float(np.float64(np.prod(kernel)) / divisor)
-    if count == 1:
-        in_sizes, out_sizes, kernel = [1] + in_sizes, [1] + out_sizes, [1] + kernel
-        stride, pairs = [1] + stride, [(0, 0)] + pairs
-    before = tuple(p[0] for p in pairs)
-    # Paddle bounds an inclusive window by the input padded by the top and left padding
-    # at both ends, whatever the bottom and right padding
-    return x, PoolGeometry(fn, count, channel_last, x.shape[0], channels, *in_sizes,
-                           *out_sizes, tuple(kernel), tuple(stride), before, before,
-                           bool(exclusive), scale)
-
-
-def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, count,
-              fn):
-    if return_mask and data_format in ("NLC", "NHWC"):
-        raise ValueError(f"{fn}(): return_mask=True needs data_format 'NCHW', got "
-                         f"{data_format!r}")
-    x, geo = _pool_geometry(x, kernel_size, stride, padding, ceil_mode, data_format, count, fn)
-    out, mask = max_pool(x, geo)
-    if not return_mask:
-        return out
-    return out, make_tensor(mask.reshape(out.shape).copy())   # the node keeps the original
-
-
-@op
-def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
-               name=None):
-    """The largest element of each window of ``x`` ``[N, C, L]`` (see the module's rules).
-
-    ``stride`` defaults to ``kernel_size``. ``padding`` is ``'same'``,
-    ``'valid'``, an int, ``[left, right]`` or three pairs. With
-    ``return_mask=True`` it also returns, as int32, each maximum's position
-    in its row of ``x``.
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> x = pylayer.to_tensor([[[1.0, 5.0, 2.0, 4.0, 3.0]]])
-    >>> out, mask = F.max_pool1d(x, 2, return_mask=True)
-    >>> out.numpy(), mask.numpy()
-    (array([[[5., 4.]]], dtype=float32), array([[[1, 3]]], dtype=int32))
-    """
-    return _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL", 1,
-                     "max_pool1d")
-
-
-@op
-def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
-               data_format="NCHW", name=None):
-    """The largest element of each window of ``x`` ``[N, C, H, W]`` (see the module's rules).
-
-    ``kernel_size`` and ``stride`` (default: ``kernel_size``) are an int or
-    ``[h, w]``. ``padding`` is ``'same'``, ``'valid'``, an int, ``[h, w]``,
-    ``[top, bottom, left, right]`` or four pairs in ``data_format`` order.
-    With ``return_mask=True`` (``'NCHW'`` only) it also returns, as int32,
-    each maximum's position ``row * W + column`` in its plane of ``x``.
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> x = pylayer.arange(16, dtype='float32').reshape([1, 1, 4, 4])
-    >>> F.max_pool2d(x, 2).numpy()
-    array([[[[ 5.,  7.],
-             [13., 15.]]]], dtype=float32)
-    """
-    check_choice(data_format, "max_pool2d", "data_format", ["NCHW", "NHWC"])
-    return _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, 2,
-                     "max_pool2d")
-
-
-@op
-def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False,
-               name=None):
-    """The average of each window of ``x`` ``[N, C, L]`` (see the module's rules).
-
-    ``stride`` defaults to ``kernel_size``; ``padding`` takes the forms of
-    :func:`max_pool1d`. ``exclusive=True`` leaves the padding out of the
-    count.
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> x = pylayer.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])
-    >>> F.avg_pool1d(x, 2, padding=1).numpy()
-    array([[[1. , 2.5, 4. ]]], dtype=float32)
-    >>> F.avg_pool1d(x, 2, padding=1, exclusive=False).numpy()
-    array([[[0.5, 2.5, 2. ]]], dtype=float32)
-    """
-    x, geo = _pool_geometry(x, kernel_size, stride, padding, ceil_mode, "NCL", 1,
-                            "avg_pool1d", exclusive)
-    return avg_pool(x, geo)
-
-
-@op
-def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
-               divisor_override=None, data_format="NCHW", name=None):
-    """The average of each window of ``x`` ``[N, C, H, W]`` (see the module's rules).
-
-    ``kernel_size``, ``stride`` and ``padding`` take the forms of
-    :func:`max_pool2d`. ``exclusive=True`` leaves the padding out of the
-    count; ``divisor_override`` scales the average by ``kh * kw /
-    divisor_override`` (Paddle's rule: the window's sum over the divisor
-    where the window holds no padding).
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> x = pylayer.arange(16, dtype='float32').reshape([1, 1, 4, 4])
-    >>> F.avg_pool2d(x, 2).numpy()
-    array([[[[ 2.5,  4.5],
-             [10.5, 12.5]]]], dtype=float32)
-    """
-    check_choice(data_format, "avg_pool2d", "data_format", ["NCHW", "NHWC"])
-    x, geo = _pool_geometry(x, kernel_size, stride, padding, ceil_mode, data_format, 2,
-                            "avg_pool2d", exclusive, divisor_override)
-    return avg_pool(x, geo)
+__all__ = ["MaxPool1D", "MaxPool2D", "AvgPool1D", "AvgPool2D", "AdaptiveAvgPool1D",
+           "AdaptiveAvgPool2D"]
 
 
 class _Pool(Layer):
@@ -271,77 +99,6 @@ class AvgPool2D(_Pool):
         return avg_pool2d(x, self._kernel_size, self._stride, self._padding, **self._options)
 
 
-def _averaging(in_size, out_size, dtype):
-    """The ``[in_size, out_size]`` matrix whose column ``i`` averages bin ``i``."""
-    weights = np.zeros((in_size, out_size), dtype)
-    for i in range(out_size):
-        start = (i * in_size) // out_size
-        end = -((-(i + 1) * in_size) // out_size)
-        weights[start:end, i] = 1.0 / (end - start)
-    return make_tensor(weights)
-
-
-def _output_sizes(output_size, count, in_sizes, fn):
-    """``output_size`` as ``count`` positive ints; a None in a list keeps that input size."""
-    if output_size is None:
-        raise TypeError(f"{fn}(): argument 'output_size' must be an int or a list of "
-                        f"{count}, got None")
-    items = list(output_size) if isinstance(output_size, (list, tuple)) else \
-        [output_size] * count
-    if len(items) != count:
-        raise ValueError(f"{fn}(): argument 'output_size' must be an int or {count} of them, "
-                         f"got {output_size!r}")
-    sizes = [size if item is None else check_int(item, fn, "output_size", minimum=1)
-             for item, size in zip(items, in_sizes)]
-    for size, in_size in zip(sizes, in_sizes):
-        check_count(size * in_size, fn, "output_size")
-    return sizes
-
-
-def _pool(x, output_size, axes, fn):
-    x = float_tensor(x, fn)
-    if x.ndim != len(axes) + 2:
-        raise ValueError(f"{fn}(): argument 'x' must be {len(axes) + 2}-D, got shape "
-                         f"{x.shape}")
-    sizes = _output_sizes(output_size, len(axes), [x.shape[a] for a in axes], fn)
-    last = x.ndim - 1
-    for axis, out_size in zip(axes, sizes):
-        order = list(range(x.ndim))
-        order[axis], order[last] = last, axis
-        moved = transpose(x, order) if axis != last else x
-        pooled = matmul(moved, _averaging(x.shape[axis], out_size, x.numpy().dtype))
-        x = transpose(pooled, order) if axis != last else pooled
-    return x
-
-
-@op
-def adaptive_avg_pool1d(x, output_size, name=None):
-    """Average ``[N, C, L]`` input over ``output_size`` bins of the last axis.
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> F.adaptive_avg_pool1d(pylayer.arange(5, dtype='float32').reshape([1, 1, 5]), 3).numpy()
-    array([[[0.5, 2. , 3.5]]], dtype=float32)
-    """
-    return _pool(x, output_size, [2], "adaptive_avg_pool1d")
-
-
-@op
-def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
-    """Average ``[N, C, H, W]`` input over ``output_size`` ``[h, w]`` bins (None keeps a size).
-
-    >>> import pylayer
-    >>> import pylayer.nn.functional as F
-    >>> x = pylayer.arange(16, dtype='float32').reshape([1, 1, 4, 4])
-    >>> F.adaptive_avg_pool2d(x, 2).numpy()
-    array([[[[ 2.5,  4.5],
-             [10.5, 12.5]]]], dtype=float32)
-    """
-    fn = "adaptive_avg_pool2d"
-    check_choice(data_format, fn, "data_format", ["NCHW", "NHWC"])
-    return _pool(x, output_size, spatial_axes(4, data_format, fn), fn)
-
-
 class AdaptiveAvgPool1D(Layer):
     """Layer form of :func:`pylayer.nn.functional.adaptive_avg_pool1d`.
 
@@ -352,7 +109,7 @@ class AdaptiveAvgPool1D(Layer):
 
     def __init__(self, output_size, name=None):
         super().__init__()
-        (self._output_size,) = _output_sizes(output_size, 1, [1], "AdaptiveAvgPool1D")
+        (self._output_size,) = adaptive_output_sizes(output_size, 1, [1], "AdaptiveAvgPool1D")
 
     def forward(self, input):
         return adaptive_avg_pool1d(input, self._output_size)
@@ -371,7 +128,7 @@ class AdaptiveAvgPool2D(Layer):
 
     def __init__(self, output_size, data_format="NCHW", name=None):
         super().__init__()
-        _output_sizes(output_size, 2, [1, 1], "AdaptiveAvgPool2D")
+        adaptive_output_sizes(output_size, 2, [1, 1], "AdaptiveAvgPool2D")
         self._output_size = output_size
         self._data_format = check_choice(data_format, "AdaptiveAvgPool2D", "data_format",
                                          ["NCHW", "NHWC"])

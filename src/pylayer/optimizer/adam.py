@@ -1,7 +1,7 @@
 """Adam: adaptive moment estimation."""
 import numpy as np
 
-from pylayer.ops._arguments import check_number
+from pylayer.extend import check_number
 from pylayer.optimizer.optimizer import Optimizer
 
 __all__ = ["Adam"]

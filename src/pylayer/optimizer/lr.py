@@ -20,8 +20,7 @@ changes the rate of the next run.
 """
 import math
 
-from pylayer._reprs import public_settings_repr
-from pylayer.ops._arguments import check_callable, check_int, check_number, describe
+from pylayer.extend import check_callable, check_int, check_number, describe, public_settings_repr
 
 __all__ = ["LRScheduler", "StepDecay", "CosineAnnealingDecay", "LinearWarmup", "LambdaDecay"]
 

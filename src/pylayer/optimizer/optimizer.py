@@ -16,13 +16,11 @@ import warnings
 
 import numpy as np
 
-from pylayer._reprs import Summary, settings_repr
-from pylayer._core.tensor import Tensor, make_tensor
+from pylayer.extend import Summary, Tensor, check_number, make_tensor, settings_repr
 from pylayer.autograd import no_grad
-from pylayer.ops._arguments import check_number
 from pylayer.ops.dispatch import in_dynamic_mode
 from pylayer.static import Variable
-from pylayer.static._backward import minimize as static_minimize
+from pylayer.optimizer._static import minimize as static_minimize
 from pylayer.optimizer.lr import LRScheduler
 
 __all__ = ["Optimizer"]

@@ -1,6 +1,6 @@
 """Stochastic gradient descent."""
+from pylayer.extend import axpy
 from pylayer.optimizer.optimizer import Optimizer
-from pylayer._kernels.loops import axpy
 
 __all__ = ["SGD"]
 
@@ -26,8 +26,4 @@ class SGD(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
     def _update_array(self, param, grad, state, lr):
-        if (param.dtype == grad.dtype and param.dtype.kind == "f" and param.dtype.itemsize >= 4
-                and param.flags.c_contiguous and grad.flags.c_contiguous):
-            axpy(-lr, grad.reshape(-1), param.reshape(-1))  # one pass, no temporary
-        else:
-            param -= (lr * grad).astype(param.dtype, copy=False)
+        axpy(-lr, grad, param)

@@ -20,7 +20,7 @@ import threading
 import numpy as np
 
 import pylayer
-from pylayer._core.tensor import make_tensor
+from pylayer.extend import make_tensor
 from pylayer.static._program import trimmed_kwargs
 from pylayer.static._variable import Variable
 

@@ -12,9 +12,9 @@ import contextlib
 
 import numpy as np
 
-from pylayer._reprs import public_settings_repr, settings_repr
-from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
-from pylayer.ops._arguments import check_str, describe
+from pylayer.autograd import set_grad_enabled
+from pylayer.extend import (Tensor, check_str, describe, make_tensor, public_settings_repr,
+                            settings_repr)
 from pylayer.static._array_plan import ArrayPlan
 from pylayer.static._program import Program, default_main_program, trimmed_kwargs
 from pylayer.static._record import computing
@@ -398,15 +398,12 @@ class Executor:
                 env[slot] = make_tensor(read_only(values[name]))
             fetch_slots.append((name, slot))
 
-        previous_grad = set_grad_enabled_flag(record)
-        try:
+        with set_grad_enabled(record):
             if plan.arrays is not None:
                 plan.arrays.run(env, [slot for _, slot in fetch_slots + plan.write_back])
             else:
                 with computing():
                     _run_steps(plan, env)
-        finally:
-            set_grad_enabled_flag(previous_grad)
 
         for name, slot in plan.write_back:
             if env[slot] is not None:

@@ -13,9 +13,8 @@ import weakref
 
 import numpy as np
 
-from pylayer._core.tensor import Tensor, make_tensor
+from pylayer.extend import Tensor, check_callable, check_int, check_str, describe, make_tensor
 from pylayer.nn.initializer import Initializer, XavierUniform
-from pylayer.ops._arguments import check_callable, check_int, check_str, describe
 from pylayer.static._variable import (Parameter, Variable, as_dtype, as_shape,
                                       check_block, substitute)
 

@@ -6,8 +6,7 @@ from typing import Any, Callable, Optional, Sequence, TypeVar, Union
 
 import numpy as np
 
-from pylayer._core.graph import make_outputs_legacy, needs_grad
-from pylayer._core.tensor import Tensor, make_tensor
+from pylayer.extend import Op, Tensor, make_outputs, make_tensor, needs_grad
 from pylayer.static._executor import read_only
 from pylayer.static._program import default_main_program
 from pylayer.static._variable import Variable
@@ -120,22 +119,24 @@ class _PyFuncOp:
                 enumerate(self._results(returned, len(self.out_meta), self.func, "outputs"))]
         if self.backward_func is None or not needs_grad(*inputs):
             return [make_tensor(a) for a in outs]
-        attrs = ([a for a, keep in zip(arrays, self.keep_inputs) if keep],
-                 [read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep],
-                 [(a.shape, a.dtype) for a in arrays])
-        return make_outputs_legacy(outs, tuple(inputs), "py_func", self._backward, (), attrs)
+        kept_inputs = [a for a, keep in zip(arrays, self.keep_inputs) if keep]
+        kept_outputs = [read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep]
+        return make_outputs(PY_FUNC, outs, tuple(inputs),
+                            (self, kept_inputs, kept_outputs,
+                             [(a.shape, a.dtype) for a in arrays],
+                             [(a.shape, a.dtype) for a in outs]))
 
-    def _backward(self, node, grads):
-        kept_inputs, kept_outputs, in_meta = node.attrs
+    def backward(self, grads, kept_inputs, kept_outputs, in_meta, out_meta, needs_input_grad):
+        """The inputs' gradients from ``backward_func`` (None where not needed)."""
         # An output that received no gradient contributes zeros.
         out_grads = [np.zeros(shape, dtype) if g is None else read_only(g.numpy())
-                     for g, (shape, dtype) in zip(grads, node.out_meta)]
+                     for g, (shape, dtype) in zip(grads, out_meta)]
         returned = _call(self.backward_func, "backward_func", "inputs, outputs and output "
                          "gradients", [*kept_inputs, *kept_outputs, *out_grads])
         values = self._results(returned, len(self.in_names), self.backward_func, "inputs")
         result = []
         for value, name, (shape, dtype), needed in zip(values, self.in_names, in_meta,
-                                                       node.needs_input_grad):
+                                                       needs_input_grad):
             if value is None or not needed:
                 result.append(None)
                 continue
@@ -146,6 +147,19 @@ class _PyFuncOp:
                                  f"whose shape is {list(shape)}")
             result.append(make_tensor(array.astype(dtype, copy=False)))
         return tuple(result)
+
+
+def _py_func_vjp(grads, runner, kept_inputs, kept_outputs, in_meta, out_meta,
+                 needs_input_grad):
+    return runner.backward(grads, kept_inputs, kept_outputs, in_meta, out_meta,
+                           needs_input_grad)
+
+
+# One record for every py_func: its run time (``runner``) calls the backward_func the
+# program was built with; the node keeps the arrays that backward_func receives.
+PY_FUNC = Op("py_func", inputs=None, multi_output=True,
+             attrs=("runner", "kept_inputs", "kept_outputs", "in_meta", "out_meta"),
+             vjp=_py_func_vjp)
 
 
 def _check_backward_arguments(backward_func, inputs, outputs, skipped):

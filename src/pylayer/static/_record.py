@@ -15,7 +15,8 @@ import threading
 
 import numpy as np
 
-from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
+from pylayer.autograd import set_grad_enabled
+from pylayer.extend import Tensor, make_tensor
 from pylayer.static._program import create_parameter, default_main_program, parameters_of
 from pylayer.static._variable import Variable, public_api, substitute, variables_in
 
@@ -88,9 +89,9 @@ def _trial(fn, args, kwargs, variables, size):
 def _infer(fn, args, kwargs, variables):
     """Run ``fn`` on stand-ins: (result, stand-ins, result of a second size or None)."""
     unknown = any(d < 0 for v in variables for d in v._shape)
-    previous_grad = set_grad_enabled_flag(True)
     try:
-        with _random_streams_kept(), np.errstate(all="ignore"), computing():
+        with set_grad_enabled(True), _random_streams_kept(), np.errstate(all="ignore"), \
+                computing():
             first, stand_ins = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[0])
             second = None
             if unknown:
@@ -102,8 +103,6 @@ def _infer(fn, args, kwargs, variables):
             note += f"; -1 dimensions were tried as {_TRIAL_SIZES[0]}"
         exc.add_note(note + ")")
         raise
-    finally:
-        set_grad_enabled_flag(previous_grad)
     return first, stand_ins, second
 
 

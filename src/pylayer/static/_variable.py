@@ -11,11 +11,9 @@ import math
 
 import numpy as np
 
-from pylayer._methods import OPERATORS, operator_method
-from pylayer._core.tensor import DType, dtype_of
+from pylayer.extend import (OPERATORS, DType, check_count, check_dtype, check_number, check_str,
+                            describe, operator_method)
 from pylayer.nn.initializer import Initializer
-from pylayer.ops._arguments import (check_count, check_dtype, check_number, check_str,
-                                    describe)
 
 __all__ = ["Variable", "Parameter"]
 
@@ -214,7 +212,8 @@ def as_dtype(dtype, fn):
     """The DType that ``dtype`` names (None means float32)."""
     if isinstance(dtype, DType):
         return dtype
-    return dtype_of(check_dtype("float32" if dtype is None else dtype, fn))
+    np_dtype = check_dtype("float32" if dtype is None else dtype, fn)
+    return DType(np_dtype.name, np_dtype)
 
 
 def as_shape(shape, fn, unknown=True, allow_none=True):

@@ -1,8 +1,7 @@
 """Layers for static programs: ``fc``, ``py_func`` and ``static_pylayer``."""
 import itertools
 
-from pylayer._core.tensor import Tensor
-from pylayer.ops._arguments import check_count, check_int, check_str
+from pylayer.extend import Tensor, check_count, check_int, check_str
 from pylayer.ops.manipulation import assign
 from pylayer.static._program import _parameter
 from pylayer.static._record import record_op

@@ -1,4 +1,8 @@
-"""Argument forms shared by the convolutions and the poolings: sizes and padding."""
+"""Argument forms shared by the convolutions and the poolings: sizes and padding.
+
+Both checks work for windows of 1 to 3 spatial dimensions (``count``), and check
+their own settings in their own name.
+"""
 import math
 
 from pylayer.ops._arguments import check_choice, check_ints, describe
@@ -16,8 +20,36 @@ def _check_limit(values, fn, arg):
                          f"{max(values)}")
 
 
+def _check_count(checker, count):
+    if count.__class__ is not int:
+        raise TypeError(f"{checker}(): argument 'count' must be an int (the number of spatial "
+                        f"dimensions), got {describe(count)}")
+    if not 1 <= count <= 3:
+        raise ValueError(f"{checker}(): argument 'count' must be 1, 2 or 3 (the number of "
+                         f"spatial dimensions), got {count}")
+
+
+def _check_sizes(values, count, arg, minimum):
+    """A setting of window_padding: ``count`` ints, each at least ``minimum``."""
+    if values.__class__ not in (list, tuple):
+        raise TypeError(f"window_padding(): argument '{arg}' must be a list of {count} ints, "
+                        f"got {describe(values)}")
+    if len(values) != count or not all(v.__class__ is int and v >= minimum for v in values):
+        raise ValueError(f"window_padding(): argument '{arg}' must hold {count} ints of at "
+                         f"least {minimum}, got {values}")
+
+
 def window_sizes(value, count, fn, arg, minimum=1):
-    """An int or ``count`` ints, each at least ``minimum``, as a list of ``count`` ints."""
+    """An int or ``count`` ints, each at least ``minimum`` (0 or 1), as a list of ``count``
+    ints.
+
+    >>> window_sizes(3, 2, "f", "kernel_size"), window_sizes([1, 2], 2, "f", "stride")
+    ([3, 3], [1, 2])
+    """
+    _check_count("window_sizes", count)
+    if minimum.__class__ is not int or minimum not in (0, 1):
+        raise ValueError(f"window_sizes(): argument 'minimum' must be 0 or 1, got "
+                         f"{describe(minimum)}")
     if value.__class__ is int and minimum <= value < WINDOW_LIMIT:   # the common cases, fast
         return [value] * count
     if value.__class__ is list and len(value) == count and all(
@@ -39,14 +71,25 @@ def is_same(padding):
 
 
 def window_padding(padding, count, in_sizes, kernel, stride, channel_last, fn):
-    """``[(before, after)]`` per spatial dimension, from Paddle's padding forms.
+    """``[(before, after)]`` per spatial dimension, from Paddle's padding forms, for an
+    input of spatial sizes ``in_sizes`` and a window ``kernel`` moved by ``stride``.
 
     ``'same'`` (any case) makes the output size ``ceil(in / stride)``, with
     any odd padding after; as in Paddle it does not account for dilation.
     ``'valid'`` is no padding. Numbers: one for all, one per dimension, or
     ``before, after`` per dimension; or a pair per dimension of the data
-    format, ``[0, 0]`` for the batch and channel ones.
+    format (channel-last when ``channel_last``), ``[0, 0]`` for the batch and
+    channel ones.
+
+    >>> window_padding("same", 2, [5, 5], [2, 2], [1, 1], False, "f")
+    [(0, 1), (0, 1)]
+    >>> window_padding([1, 2], 2, [5, 5], [3, 3], [1, 1], False, "f")
+    [(1, 1), (2, 2)]
     """
+    _check_count("window_padding", count)
+    _check_sizes(in_sizes, count, "in_sizes", 0)
+    _check_sizes(kernel, count, "kernel", 0)
+    _check_sizes(stride, count, "stride", 1)
     if padding.__class__ is int and 0 <= padding < WINDOW_LIMIT:       # the common case, fast
         return [(padding, padding)] * count
     if isinstance(padding, str):

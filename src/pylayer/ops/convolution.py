@@ -1,0 +1,489 @@
+"""The convolutions: ``conv1d``, ``conv2d``, ``conv1d_transpose``, ``conv2d_transpose``.
+
+A convolution maps an *image* ``[N, C, H, W]`` to an *output*
+``[N, O, OH, OW]`` through a weight ``[O, C / groups, KH, KW]``. Three linear
+maps make the whole family, and each is the gradient of the others:
+
+* ``convolution(x, weight)``: the output, ``weight @ im2col(x)``;
+* ``conv_transpose(dy, weight)``: an image, ``col2im(weight^T @ dy)``; it
+  is the gradient of a convolution for its input, and the transposed
+  convolution;
+* ``weight_gradient(x, dy)``: a weight, ``dy @ im2col(x)^T`` summed over the
+  samples.
+
+Each runs as one batched matrix product (numpy's BLAS) over the column
+buffer of :mod:`pylayer._kernels.conv`, taken from pylayer's buffer pool, and
+records one node whose gradient rules call the other two, so gradients of
+any order come out of the same three.
+
+The public functions check their arguments in Paddle's forms into a
+:class:`Geometry`: the sizes, the layout of the caller's arrays (1-D or 2-D,
+channel-first or channel-last) and the kernel's stride, padding and
+dilation. 1-D arrays are seen as images of height 1, channel-last arrays
+through their transposed views; results are handed back in the caller's
+layout.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from pylayer._core.graph import Op, current_saved_tensors_hooks, make_output
+from pylayer._core.tensor import is_grad_enabled, make_tensor
+from pylayer._kernels.conv import col2im, im2col, pooled_empty
+from pylayer.ops._arguments import check_choice, check_int, check_ints
+from pylayer.ops._elementwise import add
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._reduction import sum as reduce_sum
+from pylayer.ops._shape import reshape
+from pylayer.ops._window_args import is_same, window_padding, window_sizes
+from pylayer.ops.dispatch import op
+
+__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose"]
+
+
+class Geometry(NamedTuple):
+    """The checked shape of one convolution (image -> output)."""
+    spatial: int           # 1 or 2: the caller's arrays are [N, C, L] or [N, C, H, W]
+    channel_last: bool     # the caller's arrays are [N, ..., C]
+    batch: int
+    channels: int          # C, of the image
+    height: int
+    width: int
+    out_channels: int      # O, of the output
+    out_height: int
+    out_width: int
+    groups: int
+    kernel: tuple          # (KH, KW)
+    stride: tuple
+    padding: tuple         # (top, left): the bottom and right follow from the sizes
+    dilation: tuple
+
+    def image_shape(self):
+        return self._shape(self.channels, self.height, self.width)
+
+    def output_shape(self):
+        return self._shape(self.out_channels, self.out_height, self.out_width)
+
+    def weight_shape(self):
+        kernel = list(self.kernel[2 - self.spatial:])
+        return [self.out_channels, self.channels // self.groups] + kernel
+
+    def _shape(self, channels, height, width):
+        sizes = [height, width][2 - self.spatial:]
+        if self.channel_last:
+            return [self.batch] + sizes + [channels]
+        return [self.batch, channels] + sizes
+
+    def sum_axes(self):
+        """The axes of the output that a bias gradient sums over."""
+        return [0] + list(range(1, self.spatial + 1)) if self.channel_last \
+            else [0] + list(range(2, self.spatial + 2))
+
+
+# ---------------------------------------------------------------- layouts
+_COMPUTE = {np.dtype(np.float32): np.float32, np.dtype(np.float64): np.float64}
+
+
+def _compute_dtype(dtype):
+    """The dtype the kernels and BLAS run in: float16 is computed in float32."""
+    return _COMPUTE.get(dtype, np.float32)
+
+
+def _as_nchw(a, geo):
+    """A caller-layout array as a 4-D channel-first view ``[N, C, H, W]``."""
+    if geo.channel_last:
+        a = np.moveaxis(a, -1, 1)
+    return a[:, :, None, :] if geo.spatial == 1 else a
+
+
+def _from_nchw(a, geo, dtype):
+    """A channel-first ``[N, C, H, W]`` result in the caller's layout and dtype."""
+    if geo.spatial == 1:
+        a = a[:, :, 0, :]
+    if geo.channel_last:
+        a = np.moveaxis(a, 1, -1)
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _weight_by_group(weight, geo, dtype):
+    """The weight as ``[groups, O / groups, C / groups * KH * KW]``."""
+    return np.asarray(weight, dtype).reshape(geo.groups, geo.out_channels // geo.groups,
+                                             _group_rows(geo))
+
+
+def _group_rows(geo):
+    """The rows of a group's column buffer: ``C / groups * KH * KW``."""
+    return geo.channels // geo.groups * geo.kernel[0] * geo.kernel[1]
+
+
+def _is_pointwise(geo):
+    """A 1x1 kernel with stride 1 and no padding: the image is its own column buffer."""
+    return geo.kernel == (1, 1) and geo.stride == (1, 1) and geo.padding == (0, 0) \
+        and (geo.out_height, geo.out_width) == (geo.height, geo.width)
+
+
+def _columns(image, geo, dtype):
+    """``im2col`` of a caller-layout image: ``[N, groups, C/groups*KH*KW, OH*OW]``."""
+    x = _as_nchw(np.asarray(image, dtype), geo)
+    n, c = geo.batch, geo.channels
+    if _is_pointwise(geo):
+        col = x.reshape(n, c, geo.height * geo.width)
+    else:
+        col = pooled_empty((n, c * geo.kernel[0] * geo.kernel[1],
+                            geo.out_height * geo.out_width), dtype)
+        im2col(x, col, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
+               geo.out_height, geo.out_width)
+    return col.reshape(n, geo.groups, _group_rows(geo), geo.out_height * geo.out_width)
+
+
+def _output_by_group(dy, geo, dtype):
+    """A caller-layout output as ``[N, groups, O / groups, OH * OW]``."""
+    y = np.ascontiguousarray(_as_nchw(dy, geo), dtype)   # BLAS needs unit strides
+    return y.reshape(geo.batch, geo.groups, geo.out_channels // geo.groups,
+                     geo.out_height * geo.out_width)
+
+
+# ---------------------------------------------------------------- arrays
+def convolve(x, weight, bias, geo):
+    """The output array of the convolution of the image ``x`` (caller layout), and the
+    column buffer it was computed from."""
+    dtype = _compute_dtype(x.dtype)
+    col = _columns(x, geo, dtype)
+    out = pooled_empty((geo.batch, geo.out_channels, geo.out_height, geo.out_width), dtype)
+    np.matmul(_weight_by_group(weight, geo, dtype), col,
+              out=out.reshape(col.shape[:2] + (geo.out_channels // geo.groups, col.shape[3])))
+    if bias is not None:
+        out += np.asarray(bias, dtype).reshape(-1, 1, 1)
+    return _from_nchw(out, geo, x.dtype), col
+
+
+def convolve_input_gradient(dy, weight, geo):
+    """The image array ``col2im(weight^T @ dy)`` (the transposed convolution of ``dy``)."""
+    dtype = _compute_dtype(dy.dtype)
+    n, c = geo.batch, geo.channels
+    w = _weight_by_group(weight, geo, dtype)
+    if _is_pointwise(geo):
+        dx = np.matmul(np.swapaxes(w, 1, 2), _output_by_group(dy, geo, dtype))
+        return _from_nchw(dx.reshape(n, c, geo.height, geo.width), geo, dy.dtype)
+    col = pooled_empty((n, c * geo.kernel[0] * geo.kernel[1], geo.out_height * geo.out_width),
+                       dtype)
+    np.matmul(np.swapaxes(w, 1, 2), _output_by_group(dy, geo, dtype),
+              out=col.reshape(n, geo.groups, _group_rows(geo), col.shape[-1]))
+    dx = pooled_empty((n, c, geo.height, geo.width), dtype)
+    col2im(col, dx, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation, geo.out_height,
+           geo.out_width)
+    return _from_nchw(dx, geo, dy.dtype)
+
+
+def convolve_weight_gradient(x, dy, geo, col=None):
+    """The weight array ``sum over samples of dy @ im2col(x)^T`` (``col``: im2col(x) if
+    known)."""
+    dtype = _compute_dtype(x.dtype)
+    if col is None:
+        col = _columns(x, geo, dtype)
+    # col @ dy^T, transposed at the end, runs faster in BLAS than dy @ col^T
+    per_sample = np.matmul(col, np.swapaxes(_output_by_group(dy, geo, dtype), 2, 3))
+    dw = per_sample.sum(axis=0) if geo.batch else np.zeros(per_sample.shape[1:], dtype)
+    return np.swapaxes(dw, 1, 2).reshape(geo.weight_shape()).astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------- recorded ops
+def _bias_gradient(g, geometry):
+    """``g`` summed over all but its channel axis (einsum's sum beats np.sum here)."""
+    if is_grad_enabled():                  # to be differentiated again: a recorded sum
+        return reduce_sum(g, axis=geometry.sum_axes())
+    a = g.numpy()
+    rows = _as_nchw(np.asarray(a, _compute_dtype(a.dtype)), geometry).reshape(
+        geometry.batch, geometry.out_channels, geometry.out_height * geometry.out_width)
+    return make_tensor(np.einsum("nop->o", rows).astype(a.dtype, copy=False))
+
+
+# A convolution keeps the column buffer of its input for the weight gradient
+# (``columns``, None when it is not kept).
+_CONVOLUTION = dict(
+    inputs=("x", "weight", "bias"), keeps=("x", "weight"), attrs=("geometry", "columns"),
+    vjp=(lambda g, weight, geometry: conv_transpose(g, weight, geometry),
+         lambda g, x, geometry, columns: weight_gradient(x, g, geometry, columns),
+         lambda g, geometry: _bias_gradient(g, geometry)))
+CONV1D = Op("conv1d", **_CONVOLUTION)
+CONV2D = Op("conv2d", **_CONVOLUTION)
+
+_TRANSPOSED = dict(
+    inputs=("x", "weight"), keeps=("x", "weight"), attrs=("geometry",),
+    vjp=(lambda g, weight, geometry: convolution(g, weight, None, geometry),
+         lambda g, x, geometry: weight_gradient(g, x, geometry)))
+CONV1D_TRANSPOSE = Op("conv1d_transpose", **_TRANSPOSED)
+CONV2D_TRANSPOSE = Op("conv2d_transpose", **_TRANSPOSED)
+
+CONV_WEIGHT_GRAD = Op("conv_weight_grad", inputs=("x", "dy"), keeps=("x", "dy"),
+                      attrs=("geometry",),
+                      vjp=(lambda g, dy, geometry: conv_transpose(dy, g, geometry),
+                           lambda g, x, geometry: convolution(x, g, None, geometry)))
+
+
+def convolution(x, weight, bias, geometry):
+    """The recorded convolution of the image Tensor ``x`` (bias None or ``[O]``).
+
+    Its node keeps the column buffer for the weight gradient (it is the input's
+    lowering, and the input is version-checked), unless saved-tensor hooks are
+    active: they decide what backward keeps.
+    """
+    out, columns = convolve(x.numpy(), weight.numpy(), None if bias is None else bias.numpy(),
+                            geometry)
+    keep = not weight.stop_gradient and current_saved_tensors_hooks() is None
+    return make_output(CONV1D if geometry.spatial == 1 else CONV2D, out, (x, weight, bias),
+                       (geometry, columns if keep else None))
+
+
+def conv_transpose(dy, weight, geometry):
+    """The recorded image-shaped ``col2im(weight^T @ dy)``: the gradient of a convolution
+    for its input, and the transposed convolution."""
+    out = convolve_input_gradient(dy.numpy(), weight.numpy(), geometry)
+    return make_output(CONV1D_TRANSPOSE if geometry.spatial == 1 else CONV2D_TRANSPOSE, out,
+                       (dy, weight), (geometry,))
+
+
+def weight_gradient(x, dy, geometry, columns=None):
+    """The recorded weight-shaped gradient of a convolution: ``dy @ im2col(x)^T``."""
+    out = convolve_weight_gradient(x.numpy(), dy.numpy(), geometry, columns)
+    return make_output(CONV_WEIGHT_GRAD, out, (x, dy), (geometry,))
+
+
+# ---------------------------------------------------------------- arguments
+def _operands(x, weight, groups, stride, dilation, count, fn):
+    """``x`` and ``weight`` as floating-point Tensors of rank ``count + 2`` and one dtype,
+    and the checked ``groups``, ``stride`` and ``dilation``."""
+    x = as_tensor_arg(x, fn, "x", 1)
+    weight = as_tensor_arg(weight, fn, "weight", 2)
+    for arg, t in (("x", x), ("weight", weight)):
+        if t.numpy().dtype.kind != "f" or t.ndim != count + 2:
+            raise ValueError(f"{fn}(): argument '{arg}' must be a {count + 2}-D floating-point "
+                             f"Tensor, got shape {t.shape} and dtype {t.dtype.name}")
+    if x.dtype != weight.dtype:
+        raise TypeError(f"{fn}(): x and weight must have the same dtype, got "
+                        f"{x.dtype.name} and {weight.dtype.name}")
+    return (x, weight, check_int(groups, fn, "groups", minimum=1),
+            window_sizes(stride, count, fn, "stride"),
+            window_sizes(dilation, count, fn, "dilation"))
+
+
+def _layout(x, channel_last):
+    """(channels, spatial sizes) of ``x`` in its data format."""
+    if channel_last:
+        return x.shape[-1], x.shape[1:-1]
+    return x.shape[1], x.shape[2:]
+
+
+def _check_bias(bias, channels, fn):
+    if bias is None:
+        return None
+    bias = as_tensor_arg(bias, fn, "bias", 3)
+    if bias.shape != [channels]:
+        raise ValueError(f"{fn}(): argument 'bias' must have shape [{channels}], got "
+                         f"{bias.shape}")
+    return bias
+
+
+def _geometry(count, channel_last, batch, image, out, groups, kernel, stride, pairs,
+              dilation):
+    """A Geometry from per-dimension lists; a 1-D convolution is a 2-D one of height 1."""
+    if count == 1:
+        image, out, kernel = image[:1] + [1] + image[1:], out[:1] + [1] + out[1:], [1] + kernel
+        stride, pairs, dilation = [1] + stride, [(0, 0)] + pairs, [1] + dilation
+    return Geometry(count, channel_last, batch, image[0], *image[1:], out[0], *out[1:],
+                    groups, tuple(kernel), tuple(stride), tuple(p[0] for p in pairs),
+                    tuple(dilation))
+
+
+def _conv(x, weight, bias, stride, padding, dilation, groups, channel_last, count, fn):
+    """The shared body of conv1d and conv2d (``count`` spatial dimensions)."""
+    x, weight, groups, stride, dilation = _operands(x, weight, groups, stride, dilation, count,
+                                                    fn)
+    channels, in_sizes = _layout(x, channel_last)
+    out_channels, group_channels, *kernel = weight.shape
+    if channels % groups or out_channels % groups or channels // groups != group_channels:
+        raise ValueError(f"{fn}(): x has {channels} channels and weight has shape "
+                         f"{list(weight.shape)}: with groups={groups} both channel counts must "
+                         f"divide by groups and weight's second dimension must be "
+                         f"{channels} / groups")
+    pairs = window_padding(padding, count, in_sizes, kernel, stride, channel_last, fn)
+    if is_same(padding):
+        dilation = [1] * count
+    out_sizes = [(size + before + after - d * (k - 1) - 1) // s + 1
+                 for size, (before, after), k, s, d in zip(in_sizes, pairs, kernel, stride,
+                                                             dilation)]
+    if min(out_sizes) < 1:
+        raise ValueError(f"{fn}(): the kernel {kernel} (dilation {dilation}) does not fit "
+                         f"the padded input of spatial size "
+                         f"{[size + sum(pair) for size, pair in zip(in_sizes, pairs)]}")
+    bias = _check_bias(bias, out_channels, fn)
+    geo = _geometry(count, channel_last, x.shape[0], [channels] + in_sizes,
+                    [out_channels] + out_sizes, groups, kernel, stride, pairs, dilation)
+    return convolution(x, weight, bias, geo)
+
+
+def _transposed_sizes(in_sizes, pairs, kernel, stride, dilation, output_padding, output_size,
+                      count, fn):
+    """The output sizes of a transposed convolution, by Paddle's rules."""
+    inferred = [(size - 1) * s - before - after + d * (k - 1) + 1
+                for size, (before, after), k, s, d in zip(in_sizes, pairs, kernel, stride,
+                                                            dilation)]
+    extra = window_sizes(output_padding, count, fn, "output_padding", minimum=0)
+    for pad, s, d in zip(extra, stride, dilation):
+        if pad >= s and pad >= d:
+            raise ValueError(f"{fn}(): argument 'output_padding' ({extra}) must be smaller "
+                             f"than either the stride ({stride}) or the dilation ({dilation}) "
+                             f"in each dimension")
+    if output_size is None:
+        sizes = [size + pad for size, pad in zip(inferred, extra)]
+    else:
+        if any(extra):
+            raise ValueError(f"{fn}(): give either 'output_size' or 'output_padding', "
+                             f"not both")
+        sizes = check_ints(output_size, fn, "output_size")
+        if len(sizes) == 1:
+            sizes = sizes * count
+        if len(sizes) != count:
+            raise ValueError(f"{fn}(): argument 'output_size' must be an int or {count} of "
+                             f"them, got {sizes}")
+        for size, low, s in zip(sizes, inferred, stride):
+            if not low <= size < low + s:
+                raise ValueError(f"{fn}(): argument 'output_size' {sizes} must lie, in each "
+                                 f"dimension, between the inferred size {inferred} and that "
+                                 f"size plus the stride {stride} (excluded)")
+    if min(sizes) < 0:
+        raise ValueError(f"{fn}(): the padding {[list(p) for p in pairs]} is larger than the "
+                         f"transposed convolution's output {sizes} of spatial input "
+                         f"{list(in_sizes)}")
+    for size, in_size, (before, after), k, s, d in zip(sizes, in_sizes, pairs, kernel, stride,
+                                                         dilation):
+        span = size + before + after - d * (k - 1) - 1     # Paddle divides towards zero
+        if (span // s if span >= 0 else -(-span // s)) + 1 != in_size:
+            raise ValueError(f"{fn}(): the output size {sizes} is inconsistent with the "
+                             f"input size {list(in_sizes)}: a convolution of that output "
+                             f"with this kernel, stride and padding would not give the input "
+                             f"(an output_padding from the dilation must stay below the "
+                             f"stride)")
+    return sizes
+
+
+def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                    output_size, channel_last, count, fn):
+    """The shared body of conv1d_transpose and conv2d_transpose."""
+    x, weight, groups, stride, dilation = _operands(x, weight, groups, stride, dilation, count,
+                                                    fn)
+    in_channels, in_sizes = _layout(x, channel_last)
+    weight_in, group_channels, *kernel = weight.shape
+    if weight_in != in_channels or in_channels % groups:
+        raise ValueError(f"{fn}(): x has {in_channels} channels and weight has shape "
+                         f"{list(weight.shape)}: weight's first dimension must be the "
+                         f"channels of x, which must divide by groups={groups}")
+    pairs = window_padding(padding, count, in_sizes, kernel, stride, channel_last, fn)
+    if is_same(padding):
+        dilation = [1] * count
+    out_sizes = _transposed_sizes(in_sizes, pairs, kernel, stride, dilation, output_padding,
+                                  output_size, count, fn)
+    out_channels = group_channels * groups
+    bias = _check_bias(bias, out_channels, fn)
+    geo = _geometry(count, channel_last, x.shape[0], [out_channels] + out_sizes,
+                    [in_channels] + in_sizes, groups, kernel, stride, pairs, dilation)
+    out = conv_transpose(x, weight, geo)
+    if bias is None:
+        return out
+    shape = [1] * (count + 2)
+    shape[-1 if channel_last else 1] = out_channels
+    return add(out, reshape(bias, shape))
+
+
+@op
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL",
+           name=None):
+    """1-D convolution of ``x`` ``[N, C, L]`` with ``weight`` ``[O, C / groups, K]``.
+
+    ``padding`` is ``'same'``, ``'valid'``, an int, ``[left, right]`` or
+    pairs per dimension; ``data_format`` is ``'NCL'`` or ``'NLC'``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.arange(5, dtype='float32').reshape([1, 1, 5])
+    >>> F.conv1d(x, pylayer.ones([1, 1, 3]), padding=1).numpy()
+    array([[[1., 3., 6., 9., 7.]]], dtype=float32)
+    """
+    check_choice(data_format, "conv1d", "data_format", ["NCL", "NLC"])
+    return _conv(x, weight, bias, stride, padding, dilation, groups, data_format == "NLC", 1,
+                 "conv1d")
+
+
+@op
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCHW", name=None):
+    """2-D convolution of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C / groups, KH, KW]``.
+
+    ``stride`` and ``dilation`` are an int or ``[h, w]``. ``padding`` is
+    ``'same'`` (output ``ceil(in / stride)``, dilation ignored as in
+    Paddle), ``'valid'``, an int, ``[h, w]``, ``[top, bottom, left,
+    right]`` or four pairs in ``data_format`` order. ``groups`` splits the
+    channels into independent convolutions. ``data_format`` is ``'NCHW'``
+    or ``'NHWC'``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+    >>> F.conv2d(x, pylayer.ones([1, 1, 2, 2]), stride=2).numpy()
+    array([[[[10., 18.],
+             [42., 50.]]]], dtype=float32)
+    """
+    check_choice(data_format, "conv2d", "data_format", ["NCHW", "NHWC"])
+    return _conv(x, weight, bias, stride, padding, dilation, groups, data_format == "NHWC", 2,
+                 "conv2d")
+
+
+@op
+def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCL", name=None):
+    """1-D transposed convolution of ``x`` ``[N, C, L]`` with ``weight`` ``[C, O / groups, K]``.
+
+    The gradient of :func:`conv1d` for its input, run forward: each input
+    element adds the kernel, scaled by it, to the output from position
+    ``i * stride - padding``. The output length is ``(L - 1) * stride -
+    padding (both sides) + dilation * (K - 1) + 1 + output_padding``;
+    ``output_padding`` (smaller than the stride or the dilation) or
+    ``output_size`` (at least that length without it, below it plus the
+    stride) picks among the lengths whose convolution gives ``L``.
+    ``padding`` takes the forms of :func:`conv1d`; with ``'same'`` the
+    output is ``L * stride`` long.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[1.0, 2.0]]])
+    >>> F.conv1d_transpose(x, pylayer.ones([1, 1, 3]), stride=2).numpy()
+    array([[[1., 1., 3., 2., 2.]]], dtype=float32)
+    """
+    check_choice(data_format, "conv1d_transpose", "data_format", ["NCL", "NLC"])
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format == "NLC", 1, "conv1d_transpose")
+
+
+@op
+def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
+                     groups=1, output_size=None, data_format="NCHW", name=None):
+    """2-D transposed convolution of ``x`` ``[N, C, H, W]`` with ``weight``
+    ``[C, O / groups, KH, KW]``.
+
+    The gradient of :func:`conv2d` for its input, run forward; see
+    :func:`conv1d_transpose` for the output size, ``output_padding`` and
+    ``output_size`` (an int or ``[h, w]``), per dimension. ``padding`` takes
+    the forms of :func:`conv2d`.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    >>> F.conv2d_transpose(x, pylayer.ones([1, 1, 2, 2]), stride=2).numpy()[0, 0]
+    array([[1., 1., 2., 2.],
+           [1., 1., 2., 2.],
+           [3., 3., 4., 4.],
+           [3., 3., 4., 4.]], dtype=float32)
+    """
+    check_choice(data_format, "conv2d_transpose", "data_format", ["NCHW", "NHWC"])
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format == "NHWC", 2, "conv2d_transpose")
