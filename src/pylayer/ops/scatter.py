@@ -21,8 +21,8 @@ import math
 import numpy as np
 
 import pylayer as paddle
-from pylayer.extend import (Op, as_tensor_arg, check_axis, check_int, check_number, describe,
-                            make_output, make_tensor, op)
+from pylayer.extend import (Op, as_tensor_arg, check_axis, check_count, check_int, check_number,
+                            describe, make_output, make_tensor, op)
 from pylayer.ops.dispatch import has_static_variable
 
 __all__ = ["scatter", "scatter_nd", "scatter_nd_add", "gather_nd", "index_sample", "index_add",
@@ -141,12 +141,6 @@ def _check_shape(value, shape, fn, arg, why):
                          f"got {list(value.shape)}")
 
 
-def _check_bool(value, fn, arg):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{fn}(): argument '{arg}' must be a bool, got {describe(value)}")
-    return bool(value)
-
-
 def _refuse_variable(fn, *args):
     """Ops whose output shape depends on the values cannot be recorded into a Program."""
     if has_static_variable(*args):
@@ -191,7 +185,6 @@ def scatter(x, index, updates, overwrite=True, name=None):
         raise ValueError(f"{fn}(): argument 'index' (position 2) must be 0-d or 1-D, got "
                          f"shape {list(idx.shape)}")
     updates = _like_x(updates, x, fn, "updates", 3)
-    overwrite = _check_bool(overwrite, fn, "overwrite")
     rows = _in_range(idx.reshape(-1), x.shape[0], fn, "index", f"dimension 0 of 'x' "
                      f"(size {x.shape[0]})")
     _check_shape(updates, list(idx.shape) + x.shape[1:], fn, "updates",
@@ -263,6 +256,7 @@ def scatter_nd(index, updates, shape, name=None):
     updates = as_tensor_arg(updates, fn, "updates", 2)
     dims = [check_int(d, fn, "shape", minimum=0) for d in
             (shape if isinstance(shape, (list, tuple)) else [shape])]
+    check_count(math.prod(dims), fn, "shape")
     zeros = make_tensor(np.zeros(dims, updates.numpy().dtype))
     return _nd_add(zeros, idx, updates, fn)
 
@@ -412,7 +406,6 @@ def index_put(x, indices, value, accumulate=False, name=None):
     except ValueError:
         raise ValueError(f"{fn}(): the index tensors in 'indices' must broadcast together, got "
                          f"shapes {[list(c.shape) for c in columns]}") from None
-    accumulate = _check_bool(accumulate, fn, "accumulate")
     depth = len(columns)
     rows = _rows_of(columns, x.shape[:depth], fn, "indices")
     rest = x.shape[depth:]
@@ -479,7 +472,6 @@ def nonzero(x, as_tuple=False):
     fn = "nonzero"
     _refuse_variable(fn, x)
     x = as_tensor_arg(x, fn, "x", 1)
-    as_tuple = _check_bool(as_tuple, fn, "as_tuple")
     if x.ndim == 0:
         raise ValueError(f"{fn}(): argument 'x' (position 1) must have at least 1 dimension, "
                          f"got a 0-d Tensor")
@@ -515,6 +507,7 @@ def bincount(x, weights=None, minlength=0, name=None):
                          f"got {idx.min()}")
     minlength = check_int(minlength, fn, "minlength", minimum=0)
     length = max(int(idx.max()) + 1 if idx.size else 0, minlength)
+    check_count(length, fn, "minlength")
     if weights is None:
         return make_tensor(np.bincount(idx, minlength=length).astype(np.int64))
     weights = as_tensor_arg(weights, fn, "weights", 2)
@@ -550,11 +543,11 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be a float or int Tensor, "
                         f"got dtype {input.dtype.name}")
     bins = check_int(bins, fn, "bins", minimum=1)
+    check_count(bins, fn, "bins")
     low = check_number(min, fn, "min")
     high = check_number(max, fn, "max")
     if high < low:
         raise ValueError(f"{fn}(): argument 'max' ({high}) must be at least 'min' ({low})")
-    density = _check_bool(density, fn, "density")
     if weight is not None:
         weight = as_tensor_arg(weight, fn, "weight", 5)
         if weight.numpy().dtype != input.numpy().dtype:
