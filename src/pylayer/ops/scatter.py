@@ -126,6 +126,15 @@ def _rows_of(columns, dims, fn, arg):
     return rows
 
 
+def _indexed_tensor(x, fn):
+    """``x`` as a Tensor with at least one dimension to index."""
+    x = as_tensor_arg(x, fn, "x", 1)
+    if x.ndim == 0:
+        raise ValueError(f"{fn}(): argument 'x' (position 1) must have at least 1 dimension, "
+                         f"got a 0-d Tensor")
+    return x
+
+
 def _like_x(value, x, fn, arg, position):
     """``value`` as a Tensor of ``x``'s dtype (another dtype is a TypeError, as in Paddle)."""
     value = as_tensor_arg(value, fn, arg, position)
@@ -176,10 +185,7 @@ def scatter(x, index, updates, overwrite=True, name=None):
            [1., 1.]], dtype=float32)
     """
     fn = "scatter"
-    x = as_tensor_arg(x, fn, "x", 1)
-    if x.ndim == 0:
-        raise ValueError(f"{fn}(): argument 'x' (position 1) must have at least 1 dimension, "
-                         f"got a 0-d Tensor")
+    x = _indexed_tensor(x, fn)
     idx = _index(index, fn, "index", 2)
     if idx.ndim > 1:
         raise ValueError(f"{fn}(): argument 'index' (position 2) must be 0-d or 1-D, got "
@@ -329,10 +335,7 @@ def index_add(x, index, axis, value, alpha=1, name=None):
            [4., 5.]], dtype=float32)
     """
     fn = "index_add"
-    x = as_tensor_arg(x, fn, "x", 1)
-    if x.ndim == 0:
-        raise ValueError(f"{fn}(): argument 'x' (position 1) must have at least 1 dimension, "
-                         f"got a 0-d Tensor")
+    x = _indexed_tensor(x, fn)
     idx = _index(index, fn, "index", 2)
     if idx.ndim != 1:
         raise ValueError(f"{fn}(): argument 'index' (position 2) must be 1-D, got shape "
@@ -411,13 +414,13 @@ def index_put(x, indices, value, accumulate=False, name=None):
     rest = x.shape[depth:]
     value = _like_x(value, x, fn, "value", 3)
     target = list(rows.shape) + rest
-    try:
-        np.broadcast_to(np.empty(value.shape, bool), target)
-    except ValueError:
-        raise ValueError(f"{fn}(): argument 'value' of shape {value.shape} does not broadcast "
-                         f"to the shape {target} of the positions it is put at") from None
     if value.shape != target:
-        value = paddle.broadcast_to(value, target)
+        try:
+            value = paddle.broadcast_to(value, target)
+        except ValueError:
+            raise ValueError(f"{fn}(): argument 'value' of shape {value.shape} does not "
+                             f"broadcast to the shape {target} of the positions it is put "
+                             f"at") from None
     flat = paddle.reshape(x, [math.prod(x.shape[:depth])] + rest)
     out = _put_rows(flat, rows, value, "add" if accumulate else "write")
     return paddle.reshape(out, x.shape)
@@ -471,10 +474,7 @@ def nonzero(x, as_tuple=False):
     """
     fn = "nonzero"
     _refuse_variable(fn, x)
-    x = as_tensor_arg(x, fn, "x", 1)
-    if x.ndim == 0:
-        raise ValueError(f"{fn}(): argument 'x' (position 1) must have at least 1 dimension, "
-                         f"got a 0-d Tensor")
+    x = _indexed_tensor(x, fn)
     coordinates = [c.astype(np.int64) for c in np.nonzero(x.numpy())]
     if as_tuple:
         return tuple(make_tensor(c) for c in coordinates)
