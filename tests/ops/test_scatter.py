@@ -363,6 +363,7 @@ def test_index_put_gradients():
     ((ints([0, 1]), ints([0, 1])), [1.0, 2.0, 3.0], ValueError),
     ((ints([0, 1]), ints([0, 1, 2])), [1.0], ValueError),
     ((pylayer.to_tensor([True, False]),), [1.0], IndexError),   # a mask of the wrong size
+    ((pylayer.to_tensor(True),), [1.0], IndexError),            # a 0-d mask
     (ints([0]), [1.0], TypeError),                              # not a tuple or list
 ])
 def test_index_put_refusals(indices, value, error):

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-import pylayer as paddle
+import pylayer
 from pylayer.extend import (Op, as_tensor_arg, check_axis, check_count, check_int, check_number,
                             describe, make_output, make_tensor, op)
 from pylayer.ops.dispatch import has_static_variable
@@ -120,7 +120,7 @@ def _in_range(a, size, fn, arg, what, negative=True):
 
 def _rows_of(columns, dims, fn, arg):
     """Row numbers in the flattened ``dims`` for one index array per dimension."""
-    rows = np.zeros(np.shape(columns[0]) if columns else (), np.intp)
+    rows = np.zeros(np.shape(columns[0]), np.intp)
     for j, (column, size) in enumerate(zip(columns, dims)):
         rows = rows * size + _in_range(column, size, fn, arg, f"dimension {j} (size {size})")
     return rows
@@ -196,7 +196,7 @@ def scatter(x, index, updates, overwrite=True, name=None):
     _check_shape(updates, list(idx.shape) + x.shape[1:], fn, "updates",
                  "the shape of 'index' followed by x.shape[1:]")
     if idx.ndim == 0:
-        updates = paddle.unsqueeze(updates, 0)
+        updates = pylayer.unsqueeze(updates, 0)
     return _put_rows(x, rows, updates, "write" if overwrite else "replace_add")
 
 
@@ -215,13 +215,17 @@ def _nd_rows(x_shape, idx, fn):
     return _rows_of(columns, list(x_shape[:depth]) or [1], fn, "index"), depth
 
 
+def _leading_as_rows(x, depth):
+    """``x`` with its first ``depth`` dimensions flattened into one (of size 1 for 0)."""
+    return pylayer.reshape(x, [math.prod(x.shape[:depth])] + x.shape[depth:])
+
+
 def _nd_add(x, idx, updates, fn):
     rows, depth = _nd_rows(x.shape, idx, fn)
     rest = x.shape[depth:]
     _check_shape(updates, list(idx.shape[:-1]) + rest, fn, "updates",
                  "index.shape[:-1] followed by the dimensions of 'x' the index leaves out")
-    flat = paddle.reshape(x, [math.prod(x.shape[:depth])] + rest)
-    return paddle.reshape(_put_rows(flat, rows, updates, "add"), x.shape)
+    return pylayer.reshape(_put_rows(_leading_as_rows(x, depth), rows, updates, "add"), x.shape)
 
 
 @op
@@ -286,8 +290,7 @@ def gather_nd(x, index, name=None):
     fn = "gather_nd"
     x = as_tensor_arg(x, fn, "x", 1)
     rows, depth = _nd_rows(x.shape, _index(index, fn, "index", 2), fn)
-    flat = paddle.reshape(x, [math.prod(x.shape[:depth])] + x.shape[depth:])
-    return _take_rows(flat, rows)
+    return _take_rows(_leading_as_rows(x, depth), rows)
 
 
 @op
@@ -314,7 +317,7 @@ def index_sample(x, index):
     columns = _in_range(idx, cols, fn, "index", f"dimension 1 of 'x' (size {cols})",
                         negative=False)
     flat_rows = np.arange(rows, dtype=np.intp)[:, None] * cols + columns
-    return _take_rows(paddle.reshape(x, [rows * cols]), flat_rows)
+    return _take_rows(pylayer.reshape(x, [rows * cols]), flat_rows)
 
 
 @op
@@ -349,11 +352,11 @@ def index_add(x, index, axis, value, alpha=1, name=None):
     expected[axis] = idx.size
     _check_shape(value, expected, fn, "value", f"x's shape with len(index) on axis {axis}")
     if alpha != 1:
-        value = paddle.cast(paddle.scale(value, alpha), x.dtype)
+        value = pylayer.cast(pylayer.scale(value, alpha), x.dtype)
     perm = [axis] + [d for d in range(x.ndim) if d != axis]
     back = list(np.argsort(perm))
-    out = _put_rows(paddle.transpose(x, perm), rows, paddle.transpose(value, perm), "add")
-    return paddle.transpose(out, back)
+    out = _put_rows(pylayer.transpose(x, perm), rows, pylayer.transpose(value, perm), "add")
+    return pylayer.transpose(out, back)
 
 
 @op
@@ -391,7 +394,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
         item = as_tensor_arg(item, fn, arg, 2).numpy()
         if item.dtype == np.bool_:
             dims = x.shape[len(columns):len(columns) + item.ndim]
-            if list(item.shape) != dims:
+            if item.ndim == 0 or list(item.shape) != dims:
                 raise IndexError(f"{fn}(): argument '{arg}' is a bool mask of shape "
                                  f"{list(item.shape)}, which does not match the dimensions "
                                  f"{dims} of 'x' it indexes")
@@ -416,14 +419,13 @@ def index_put(x, indices, value, accumulate=False, name=None):
     target = list(rows.shape) + rest
     if value.shape != target:
         try:
-            value = paddle.broadcast_to(value, target)
+            value = pylayer.broadcast_to(value, target)
         except ValueError:
             raise ValueError(f"{fn}(): argument 'value' of shape {value.shape} does not "
                              f"broadcast to the shape {target} of the positions it is put "
                              f"at") from None
-    flat = paddle.reshape(x, [math.prod(x.shape[:depth])] + rest)
-    out = _put_rows(flat, rows, value, "add" if accumulate else "write")
-    return paddle.reshape(out, x.shape)
+    out = _put_rows(_leading_as_rows(x, depth), rows, value, "add" if accumulate else "write")
+    return pylayer.reshape(out, x.shape)
 
 
 def masked_select(x, mask, name=None):
@@ -451,9 +453,9 @@ def masked_select(x, mask, name=None):
         raise ValueError(f"{fn}(): 'x' of shape {x.shape} and 'mask' of shape {mask.shape} "
                          f"do not broadcast together") from None
     if x.shape != shape:
-        x = paddle.broadcast_to(x, shape)
+        x = pylayer.broadcast_to(x, shape)
     rows = np.flatnonzero(np.broadcast_to(mask.numpy(), shape))
-    return _take_rows(paddle.reshape(x, [math.prod(shape)]), rows)
+    return _take_rows(pylayer.reshape(x, [math.prod(shape)]), rows)
 
 
 # ---------------------------------------------------- counting (no gradient to x)
@@ -517,7 +519,7 @@ def bincount(x, weights=None, minlength=0, name=None):
                         f"Tensor, got dtype {weights.dtype.name}")
     _check_shape(weights, idx.shape, fn, "weights", "the shape of 'x'")
     if kind != "f":
-        weights = paddle.cast(weights, "float64")
+        weights = pylayer.cast(weights, "float64")
     return _add_rows(weights, idx.astype(np.intp), (length,))
 
 
