@@ -600,7 +600,8 @@ OPS = [
            differentiable=False, static=False, variant="as_tuple"),
     OpInfo("bincount", lambda x, weights, minlength=0: np.bincount(
         x, weights, minlength).astype(weights.dtype), samples(
-        (np.array([1, 1, 3]), T((3,))), ((np.array([0, 4]), T((2,))), {"minlength": 7}))),
+        (np.array([1, 1, 3]), T((3,))), ((np.array([0, 4]), T((2,))), {"minlength": 7})),
+           static=False),
     OpInfo("histogram", _histogram, samples(
         ((T((2, 3)),), {"bins": 4, "min": -2.0, "max": 2.0}), ((T((5,)),), {"bins": 3})),
            dtypes=NUMBERS, differentiable=False),

@@ -483,14 +483,14 @@ def nonzero(x, as_tuple=False):
     return make_tensor(np.stack(coordinates, axis=1))
 
 
-@op
 def bincount(x, weights=None, minlength=0, name=None):
     """How often each value ``0, 1, ...`` occurs in the 1-D non-negative int Tensor ``x``.
 
     The result has ``max(x.max() + 1, minlength)`` entries: int64 counts, or
     with ``weights`` (``x``'s shape) the sums of the weights, in the weights'
     float dtype (float64 for int weights), as in Paddle. The gradient reaches
-    float ``weights`` (Paddle gives them none).
+    float ``weights`` (Paddle gives them none). The size of the result depends on
+    the values of ``x``, so a static Program cannot record it (``TypeError``).
 
     >>> import pylayer as paddle
     >>> x = paddle.to_tensor([1, 1, 3])
@@ -500,6 +500,7 @@ def bincount(x, weights=None, minlength=0, name=None):
     array([0. , 1.5, 0. , 2. , 0. ], dtype=float32)
     """
     fn = "bincount"
+    _refuse_variable(fn, x, weights, minlength)
     idx = _index(x, fn, "x", 1)
     if idx.ndim != 1:
         raise ValueError(f"{fn}(): argument 'x' (position 1) must be 1-D, got shape "
