@@ -238,6 +238,20 @@ def test_gather_nd_results_recorded_from_paddle():
     assert pylayer.gather_nd(x, pylayer.zeros([2, 0], "int64")).shape == [2, 2, 3, 4]
 
 
+def test_gather_nd_and_index_put_with_one_coordinate_tuple():
+    # A 1-D index is one coordinate tuple: the result is a copy, not a view of x.
+    x = pylayer.arange(6, dtype="float32").reshape([3, 2])
+    row = pylayer.gather_nd(x, ints([1]))
+    row.numpy()[0] = 99.0
+    assert x.numpy().tolist()[1] == [2.0, 3.0] and row.shape == [2]
+    assert pylayer.scatter_nd_add(pylayer.ones([3, 2]), ints([1]), pylayer.to_tensor(
+        [5.0, 6.0])).numpy().tolist() == [[1.0, 1.0], [6.0, 7.0], [1.0, 1.0]]
+    # Paddle 3.3.1 refuses index tensors that are all 0-d (ValueError); numpy's rule
+    # (one position) is kept here (guide).
+    assert pylayer.index_put(pylayer.zeros([2, 2]), (ints(1), ints(0)), pylayer.to_tensor(3.0)
+                             ).numpy().tolist() == [[0.0, 0.0], [3.0, 0.0]]
+
+
 def test_gather_nd_gradient_adds_up_at_repeated_coordinates():
     x = leaf([[1.0, 2.0], [3.0, 4.0]])
     (g,) = grads(pylayer.gather_nd(x, ints([[1, 0], [1, 0], [0, 1]])), x)

@@ -57,8 +57,9 @@ PUT_ROWS = Op("put_rows", inputs=("x", "values"), attrs=("rows", "x_keep", "valu
 
 
 def _take_rows(x, rows):
-    """``x[rows]``: ``rows`` is an int array of any shape indexing ``x``'s first dimension."""
-    return make_output(TAKE_ROWS, x.numpy()[rows], (x,), (rows, tuple(x.shape)))
+    """``x[rows]`` (a copy): ``rows`` is an int array of any shape indexing ``x``'s first
+    dimension."""
+    return make_output(TAKE_ROWS, np.take(x.numpy(), rows, axis=0), (x,), (rows, tuple(x.shape)))
 
 
 def _add_rows(values, rows, x_shape):
@@ -123,7 +124,7 @@ def _rows_of(columns, dims, fn, arg):
     rows = np.zeros(np.shape(columns[0]), np.intp)
     for j, (column, size) in enumerate(zip(columns, dims)):
         rows = rows * size + _in_range(column, size, fn, arg, f"dimension {j} (size {size})")
-    return rows
+    return np.asarray(rows)     # 0-d stays an array (arithmetic makes it a numpy scalar)
 
 
 def _indexed_tensor(x, fn):
