@@ -36,6 +36,8 @@ from pylayer.ops.linalg import *  # noqa: F401,F403
 from pylayer.ops import linalg as _linalg_ops
 from pylayer.ops.search import *  # noqa: F401,F403
 from pylayer.ops import search as _search
+from pylayer.ops.scatter import *  # noqa: F401,F403
+from pylayer.ops import scatter as _scatter
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
@@ -72,6 +74,7 @@ __all__ += _compare.__all__
 __all__ += _manipulation.__all__
 __all__ += _linalg_ops.__all__
 __all__ += _search.__all__
+__all__ += _scatter.__all__
 __all__ += _param.__all__
 
 

@@ -25,7 +25,10 @@ METHODS = (
     'reciprocal', 'remainder', 'reshape', 'roll', 'round', 'rsqrt', 'scale', 'sigmoid',
     'sign', 'sin', 'slice', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std',
     'subtract', 'sum', 'take_along_axis', 'put_along_axis', 'tan', 'tanh', 'tile', 'topk',
-    'transpose', 'unsqueeze', 'unstack', 'var', 'zeros_like')
+    'transpose', 'unsqueeze', 'unstack', 'var', 'zeros_like',
+    # the scatter and index family
+    'scatter', 'scatter_nd', 'scatter_nd_add', 'gather_nd', 'index_sample', 'index_add', 'index_put',
+    'masked_select', 'nonzero', 'bincount', 'histogram')
 
 # Ops whose result can take the tensor's place: elementwise math, comparisons and
 # logic, and the shape changes Paddle also has in place.
@@ -36,7 +39,8 @@ WITH_INPLACE = (
     'log1p', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'masked_fill',
     'maximum', 'minimum', 'multiply', 'neg', 'not_equal', 'pow',
     'reciprocal', 'remainder', 'reshape', 'round', 'rsqrt', 'scale', 'sigmoid', 'sign', 'sin',
-    'sqrt', 'square', 'squeeze', 'subtract', 'tan', 'tanh', 'transpose', 'unsqueeze')
+    'sqrt', 'square', 'squeeze', 'subtract', 'tan', 'tanh', 'transpose', 'unsqueeze',
+    'scatter', 'index_add', 'index_put')
 
 
 # The functions the core calls besides Tensor's methods: its operators' (OPERATORS)

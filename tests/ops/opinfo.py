@@ -315,6 +315,56 @@ _SPECIALS = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -2.5])
 # Static mode infers output shapes by running the op on zero-filled stand-ins, and an
 # integer division by those zeros raises.
 
+# References of the scatter and index family (Paddle 3.3.1's semantics: a repeated
+# written position takes the last write; ``scatter`` without overwrite zeroes the rows
+# it writes, then adds).
+def _scatter(x, index, updates, overwrite=True):
+    out = x.copy()
+    index = index.reshape(-1)
+    if overwrite:
+        for i, row in enumerate(index):
+            out[row] = updates.reshape((index.size,) + x.shape[1:])[i]
+    else:
+        out[index] = 0
+        np.add.at(out, index, updates)
+    return out
+
+
+def _scatter_nd_add(x, index, updates):
+    out = x.copy()
+    np.add.at(out, tuple(np.moveaxis(index, -1, 0)), updates)
+    return out
+
+
+def _index_add(x, index, axis, value, alpha=1):
+    out = np.moveaxis(x.copy(), axis, 0)
+    np.add.at(out, index, np.moveaxis(value * x.dtype.type(alpha), axis, 0))
+    return np.moveaxis(out, 0, axis)
+
+
+def _index_put(x, indices, value, accumulate=False):
+    out = x.copy()
+    if accumulate:
+        np.add.at(out, indices, value)
+    else:
+        out[indices] = value
+    return out
+
+
+def _masked_select(x, mask):
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    return np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)]
+
+
+def _histogram(x, bins=100, min=0.0, max=0.0):
+    low, high = (x.min(), x.max()) if min == max else (min, max)
+    low, high = (low - 1, high + 1) if low == high else (low, high)
+    return np.histogram(x.astype(np.float64), bins, (float(low), float(high)))[0].astype(np.int64)
+
+
+_ROWS = np.array([2, 1, 0, 1])                      # row 1 written twice: the last write wins
+_COORDINATES = np.array([[0, 1], [1, 0], [0, 1]])   # [0, 1] twice
+
 OPS = [
     # ------------------------------------ hot compiled ops (ops/_elementwise.pyx ...)
     _binary("add", np.add),
@@ -516,6 +566,45 @@ OPS = [
            dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
     OpInfo("sort", _sort, samples((T((2, 4)),), ((T((3, 2)),), {"axis": 0, "descending": True}))),
     OpInfo("topk", _topk, samples((T((2, 5)), 2), ((T((4, 3)), 3), {"axis": 0, "largest": False}))),
+    # ------------------------------------------ scatter and index (ops/scatter.py)
+    OpInfo("scatter", _scatter, samples(
+        (T((3, 2)), _ROWS, T((4, 2))), ((T((4, 2)), _ROWS[:3], T((3, 2))), {"overwrite": False}),
+        (T((3,)), np.array(1), T(()))), dtypes=NUMBERS),
+    OpInfo("scatter_nd", lambda index, updates, shape: _scatter_nd_add(
+        np.zeros(shape, updates.dtype), index, updates), samples(
+        (np.array([[1], [1], [3]]), T((3, 2)), [5, 2]), (_COORDINATES, T((3,)), [2, 2])),
+           dtypes=NUMBERS),
+    OpInfo("scatter_nd_add", _scatter_nd_add, samples(
+        (T((3, 2)), np.array([[1], [1]]), T((2, 2))), (T((2, 2, 3)), _COORDINATES, T((3, 3)))),
+           dtypes=NUMBERS),
+    OpInfo("gather_nd", lambda x, index: x[tuple(np.moveaxis(index, -1, 0))], samples(
+        (T((2, 3, 4)), np.array([[0, 1], [1, -1], [0, 1]])), (T((3, 2)), np.array([[2], [0]]))),
+           dtypes=NUMBERS),
+    OpInfo("index_sample", lambda x, index: np.take_along_axis(x, index, 1),
+           samples((T((2, 4)), np.array([[0, 0, 3], [1, 2, 2]]))), dtypes=NUMBERS),
+    OpInfo("index_add", _index_add, samples(
+        (T((3, 2)), np.array([0, 2, 0]), 0, T((3, 2))),
+        ((T((2, 3)), np.array([1, -2]), 1, T((2, 2))), {"alpha": 2})), dtypes=NUMBERS),
+    OpInfo("index_put", _index_put, samples(
+        (T((3, 3)), (np.array([0, 1, 0]), np.array([1, 2, 1])), T((3,))),
+        ((T((3, 3)), (np.array([0, 2, 0]),), T((3,))), {"accumulate": True}),
+        (T((2, 3)), (np.array([True, False]),), T((1,)))), dtypes=NUMBERS),
+    OpInfo("masked_select", _masked_select, samples(
+        (T((2, 3)), _MASK), (T((2, 3)), _MASK[1]), (T((3,)), _MASK)),
+           dtypes=NUMBERS + BOOL, static=False),
+    OpInfo("nonzero", lambda x: np.argwhere(x).astype(np.int64),
+           samples((T((2, 3)),), (T((4,)),)), dtypes=NUMBERS + BOOL, differentiable=False,
+           static=False),
+    OpInfo("nonzero", lambda x, as_tuple: [c.astype(np.int64) for c in np.nonzero(x)],
+           samples(((T((2, 3)),), {"as_tuple": True})), dtypes=NUMBERS + BOOL,
+           differentiable=False, static=False, variant="as_tuple"),
+    OpInfo("bincount", lambda x, weights, minlength=0: np.bincount(
+        x, weights, minlength).astype(weights.dtype), samples(
+        (np.array([1, 1, 3]), T((3,))), ((np.array([0, 4]), T((2,))), {"minlength": 7})),
+           static=False),
+    OpInfo("histogram", _histogram, samples(
+        ((T((2, 3)),), {"bins": 4, "min": -2.0, "max": 2.0}), ((T((5,)),), {"bins": 3})),
+           dtypes=NUMBERS, differentiable=False),
 ]
 
 # Public functions of pylayer without an entry, and why. test_opinfo.py checks that
