@@ -446,3 +446,27 @@ def test_a_py_func_is_freed_with_its_program_once_its_backward_ran(static):
     del runner, main, x, out, dx
     gc.collect()
     assert freed() is None
+
+
+def test_an_input_changed_in_place_after_the_call_does_not_change_what_backward_gets(
+        x, exe):
+    # The node keeps its own copies of what backward_func receives: a later in-place
+    # op on the input (or output) must not change them.
+    x.stop_gradient = False
+    h = x * 1.0
+    out = new_var("out")
+    received = []
+
+    def backward(h_value, out_value, grad):
+        received.append((np.array(h_value), np.array(out_value)))
+        return grad * 2 * np.asarray(h_value)
+
+    paddle.static.py_func(lambda v: np.square(v), h, out, backward_func=backward)
+    h += 1.0
+    out += 5.0
+    dx, = paddle.static.gradients([out], [x])
+    got, = exe.run(feed={"x": X1}, fetch_list=[dx])
+    (h_seen, out_seen), = received
+    np.testing.assert_array_equal(h_seen, X1)
+    np.testing.assert_array_equal(out_seen, np.square(X1))
+    np.testing.assert_allclose(got, 2 * X1)

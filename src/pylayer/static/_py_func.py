@@ -119,8 +119,11 @@ class _PyFuncOp:
                 enumerate(self._results(returned, len(self.out_meta), self.func, "outputs"))]
         if self.backward_func is None or not needs_grad(*inputs):
             return [make_tensor(a) for a in outs]
-        kept_inputs = [a for a, keep in zip(arrays, self.keep_inputs) if keep]
-        kept_outputs = [read_only(a) for a, keep in zip(outs, self.keep_outputs) if keep]
+        # Copies: what backward_func receives cannot change with its tensors later.
+        kept_inputs = [read_only(a.copy()) for a, keep in zip(arrays, self.keep_inputs)
+                       if keep]
+        kept_outputs = [read_only(a.copy()) for a, keep in zip(outs, self.keep_outputs)
+                        if keep]
         return make_outputs(PY_FUNC, outs, tuple(inputs),
                             (self, kept_inputs, kept_outputs,
                              [(a.shape, a.dtype) for a in arrays],
@@ -156,7 +159,7 @@ def _py_func_vjp(grads, runner, kept_inputs, kept_outputs, in_meta, out_meta,
 
 
 # One record for every py_func: its run time (``runner``) calls the backward_func the
-# program was built with; the node keeps the arrays that backward_func receives.
+# program was built with; the node keeps copies of the arrays backward_func receives.
 PY_FUNC = Op("py_func", inputs=None, multi_output=True,
              attrs=("runner", "kept_inputs", "kept_outputs", "in_meta", "out_meta"),
              vjp=_py_func_vjp)
