@@ -317,6 +317,17 @@ def test_conv_transpose_refusals_as_paddle(call, match):
         call()
 
 
+@pytest.mark.parametrize("call", [
+    lambda: F.conv2d(pylayer.ones([1, 1, 4, 4]), pylayer.ones([1, 1, 5, 5])),
+    lambda: F.conv2d(pylayer.ones([1, 1, 4, 4]), pylayer.ones([1, 1, 3, 3]), dilation=2),
+    lambda: F.conv1d(pylayer.ones([1, 1, 3]), pylayer.ones([1, 1, 4])),
+])
+def test_a_kernel_larger_than_the_padded_input_is_refused(call):
+    # Paddle 3.3.1 returns an empty tensor here (0 output positions).
+    with pytest.raises(ValueError, match=r"conv[12]d\(\): the kernel .* does not fit"):
+        call()
+
+
 def test_conv_transpose_layers_initialize_like_paddle_and_take_output_size():
     up = nn.Conv2DTranspose(2, 4, 3, stride=2, padding=1, output_padding=1)
     assert up.weight.shape == [2, 4, 3, 3] and up.bias.shape == [4]

@@ -249,6 +249,15 @@ def test_float16_pools_in_float32():
     (lambda: F.max_pool2d(pylayer.ones([1, 1, 4, 4]), 2, 0), ValueError, "stride"),
     (lambda: F.max_pool2d(pylayer.ones([1, 1, 4, 4]), 2, padding=2 ** 31), ValueError,
      "padding"),
+    # Paddle 3.3.1 accepts a negative padding and pools past the input's edge.
+    (lambda: F.max_pool2d(pylayer.ones([1, 1, 4, 4]), 2, padding=-1), ValueError,
+     r"max_pool2d\(\): argument 'padding' must be non-negative, got -1"),
+    (lambda: F.avg_pool2d(pylayer.ones([1, 1, 4, 4]), 2, padding=-1), ValueError,
+     r"avg_pool2d\(\): argument 'padding' must be non-negative"),
+    (lambda: F.max_pool1d(pylayer.ones([1, 1, 4]), 2, padding=[-1]), ValueError,
+     r"max_pool1d\(\): argument 'padding' must be non-negative"),
+    (lambda: F.avg_pool1d(pylayer.ones([1, 1, 4]), 2, padding=-2), ValueError,
+     r"avg_pool1d\(\): argument 'padding' must be non-negative"),
 ])
 def test_pooling_refusals(call, error, match):
     with pytest.raises(error, match=match):
