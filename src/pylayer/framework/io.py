@@ -25,6 +25,7 @@ attributes (a Parameter's ``optimize_attr``, ...), not the gradient or the
 graph; no copy shares data with the original.
 """
 import copyreg
+from typing import Any
 import io
 import os
 import pickle
@@ -201,7 +202,7 @@ def _save_options(configs, fn):
     return binary, protocol
 
 
-def save(obj, path, protocol=4, **configs):
+def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
     """Write ``obj`` to ``path`` in Paddle's checkpoint format.
 
     ``obj`` is a Tensor, a state dict (``layer.state_dict()``,
@@ -372,7 +373,7 @@ def _read_all(path):
         return f.read(), repr(path)
 
 
-def load(path, **configs):
+def load(path: Any, **configs: Any) -> Any:
     """Read what :func:`save` (or Paddle's ``paddle.save``) wrote.
 
     Tensors come back as Tensors with their saved names and

@@ -9,6 +9,8 @@ elementwise float math without gradients, the numpy function each op
 resolves to, on raw arrays (see ``_array_plan``).
 """
 import contextlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -323,7 +325,7 @@ class Executor:
     >>> paddle.disable_static()
     """
 
-    def __init__(self, place=None):
+    def __init__(self, place: Any = None) -> None:
         self.place = place if place is not None else CPUPlace()
 
     __repr__ = public_settings_repr
@@ -331,8 +333,11 @@ class Executor:
     def close(self):
         """Nothing to release on the CPU; kept for Paddle compatibility."""
 
-    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
-            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
+    def run(self, program: Optional[Program] = None,
+            feed: Optional[Mapping[str, Any]] = None,
+            fetch_list: Union[Variable, str, Sequence[Union[Variable, str]], None] = None,
+            feed_var_name: str = "feed", fetch_var_name: str = "fetch", scope: Any = None,
+            return_numpy: bool = True, use_program_cache: bool = False) -> list[Any]:
         """Run every op of ``program`` and return the values of ``fetch_list``.
 
         ``feed`` maps variable names to numpy arrays; ``fetch_list`` holds

@@ -7,6 +7,8 @@ arguments as given, with Variable placeholders among them; the Executor
 replays it by calling the same function on Tensors.
 """
 import contextlib
+from collections.abc import Sequence
+from typing import Any, Optional
 import inspect
 import itertools
 import weakref
@@ -153,8 +155,9 @@ class Block:
     def all_parameters(self):
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
 
-    def create_var(self, name=None, dtype=None, shape=None, persistable=False,
-                   stop_gradient=False, **ignored):
+    def create_var(self, name: Optional[str] = None, dtype: Any = None,
+                   shape: Optional[Sequence[Optional[int]]] = None, persistable: bool = False,
+                   stop_gradient: bool = False, **ignored: Any) -> Variable:
         """Make a Variable in this block (an existing name returns that Variable).
 
         >>> import pylayer as paddle
@@ -275,7 +278,7 @@ class Program:
     >>> paddle.disable_static()
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.blocks = [Block(self, 0)]
         self._version = 0
         self._names = {}
@@ -293,13 +296,13 @@ class Program:
         self._names[prefix] = n + 1
         return name
 
-    def global_block(self):
+    def global_block(self) -> "Block":
         return self.blocks[0]
 
-    def current_block(self):
+    def current_block(self) -> "Block":
         return self.blocks[0]
 
-    def block(self, index):
+    def block(self, index: int) -> "Block":
         index = check_int(index, "Program.block", "index", minimum=0)
         if index >= len(self.blocks):
             raise ValueError(f"Program.block(): argument 'index' must be below the number of "
@@ -307,7 +310,7 @@ class Program:
         return self.blocks[index]
 
     @property
-    def num_blocks(self):
+    def num_blocks(self) -> int:
         return len(self.blocks)
 
     def list_vars(self):
@@ -316,7 +319,7 @@ class Program:
     def all_parameters(self):
         return self.blocks[0].all_parameters()
 
-    def clone(self, for_test=False):
+    def clone(self, for_test: bool = False) -> "Program":
         """A copy with its own Variables; ``for_test=True`` also drops backward and
         optimizer ops and runs ops that take ``training`` in evaluation mode."""
         copy = Program()
@@ -393,7 +396,9 @@ def default_startup_program():
     return _default_startup
 
 
-def program_guard(main_program, startup_program=None):
+def program_guard(main_program: Program,
+                  startup_program: Optional[Program] = None
+                  ) -> contextlib.AbstractContextManager[None]:
     """Make ``main_program`` (and ``startup_program``) the defaults inside the block.
 
     >>> import pylayer as paddle
@@ -424,7 +429,8 @@ def _programs_in_use(main_program, startup_program):
         _default_main, _default_startup = previous
 
 
-def data(name, shape, dtype=None, lod_level=0):
+def data(name: str, shape: Sequence[Optional[int]], dtype: Any = None,
+         lod_level: int = 0) -> Variable:
     """Declare an input of the default main program, fed by name at run time.
 
     ``-1`` or ``None`` marks a dimension known only when the data is fed.
