@@ -28,7 +28,7 @@ import numpy as np
 from pylayer._core.graph import current_saved_tensors_hooks, make_output_legacy
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer._kernels.conv import col2im, im2col, pooled_empty
-from pylayer.ops._reduction import sum as reduce_sum
+from pylayer.ops.reduction import sum as reduce_sum
 
 __all__ = []
 

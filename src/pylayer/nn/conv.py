@@ -18,8 +18,8 @@ from pylayer.nn.spatial import pad
 from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, check_ints
 from pylayer.ops._elementwise import add
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
+from pylayer.ops.shape import reshape
 
 __all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "Conv1D", "Conv2D",
            "Conv1DTranspose", "Conv2DTranspose"]

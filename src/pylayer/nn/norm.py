@@ -21,10 +21,10 @@ from pylayer.ops._arguments import (check_choice, check_count, check_int, check_
                                     check_number, float_tensor)
 from pylayer.ops._elementwise import add, multiply, square, subtract
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import mean, sum as reduce_sum
-from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import rsqrt
+from pylayer.ops.reduction import mean, sum as reduce_sum
+from pylayer.ops.shape import reshape
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D", "BatchNorm2D",
            "GroupNorm"]

@@ -33,9 +33,9 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.spatial import spatial_axes
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_number,
                                     float_tensor)
-from pylayer.ops._linalg import matmul
-from pylayer.ops._shape import transpose
 from pylayer.ops.dispatch import op
+from pylayer.ops.linalg import matmul
+from pylayer.ops.shape import transpose
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "MaxPool1D", "MaxPool2D", "AvgPool1D", "AvgPool2D",

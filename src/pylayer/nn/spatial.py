@@ -17,9 +17,9 @@ from pylayer.ops._arguments import (check_choice, check_count, check_int, check_
                                     check_number, describe, float_tensor)
 from pylayer.ops._elementwise import add, multiply
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._shape import reshape, transpose
 from pylayer.ops.dispatch import op
 from pylayer.ops.indexing import take
+from pylayer.ops.shape import reshape, transpose
 
 __all__ = ["pad", "interpolate", "pixel_shuffle", "PixelShuffle"]
 

@@ -14,10 +14,10 @@ import numpy as np
 from pylayer._core.graph import make_output_legacy, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._elementwise import multiply
-from pylayer.ops._reduction import unbroadcast
-from pylayer.ops._shape import cast, reshape_exact
 from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.reduction import unbroadcast
+from pylayer.ops.shape import cast, reshape_exact
 
 __all__ = []
 

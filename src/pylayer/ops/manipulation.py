@@ -1,10 +1,12 @@
-"""Shape and layout ops: flatten, squeeze, concat, split, tile, gather, slice, flip, roll...
+"""Manipulation ops: join and split (concat, stack, unstack, split, chunk), repeat
+(tile), pick by index (gather, index_select, slice, take_along_axis, put_along_axis,
+masked_fill), reorder (flip, roll), numel and ``Tensor.set_``.
 
-``reshape``, ``transpose``, ``broadcast_to``, ``expand``, ``cast`` and
-``assign`` are hot ops compiled in ``_shape.pyx`` and ``_reduction.pyx``, public from here. Every op here
-records a node whose backward is written with these same ops, so double
-backward works. None of them saves a tensor for backward: shapes, axes and
-indices are kept in the node's attributes.
+Every op here records a node whose backward is written with these same ops, so
+double backward works. None of them saves a tensor for backward: sizes, axes and
+indices are kept in the node's attributes. The
+changes of shape alone (reshape, flatten, squeeze, transpose, broadcasts, cast...)
+are ``ops/shape.pyx``; the reads and writes at an index, ``ops/indexing.py``.
 """
 import builtins
 
@@ -12,29 +14,17 @@ import numpy as np
 
 from pylayer._core.graph import make_output_legacy, make_outputs_legacy, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops import _reduction, _shape
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import sum as reduce_sum
 from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import where
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.shape import broadcast_to, cast, reshape_exact
 
-__all__ = ["reshape", "transpose", "broadcast_to", "expand", "cast", "assign", "flatten",
-           "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk", "tile",
-           "gather", "index_select", "slice", "flip", "roll", "numel", "take_along_axis",
-           "put_along_axis", "expand_as", "masked_fill"]
-
-# The compiled shape ops (_shape.pyx, and broadcasting in _reduction.pyx), public from
-# here: each wrapped once by pylayer.ops.dispatch.op (the compiled ops call each other
-# unwrapped).
-reshape = op(_shape.reshape)
-transpose = op(_shape.transpose)
-broadcast_to = op(_reduction.broadcast_to)
-expand = op(_reduction.expand)
-cast = op(_shape.cast)
-assign = op(_shape.assign)
+__all__ = ["concat", "stack", "unstack", "split", "chunk", "tile", "gather", "index_select",
+           "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill"]
 
 
 # -------------------------------------------------------------- arguments
@@ -56,76 +46,6 @@ def _zeros_for_missing(node, grads):
     """Multi-output backward: outputs that got no gradient count as zeros."""
     return [g if g is not None else make_tensor(np.zeros(shape, dtype))
             for g, (shape, dtype) in zip(grads, node.out_meta)]
-
-
-# --------------------------------------------------------- shape changes
-def _reshape_to_bw(node, g):
-    return (reshape_to(g, node.attrs),)
-
-
-def reshape_to(x, shape, op_name="reshape"):
-    """Reshape to an exact shape (no ``0``/``-1`` rules), recorded as ``op_name``."""
-    a = x.numpy()
-    return make_output_legacy(a.reshape(shape), (x,), op_name, _reshape_to_bw, attrs=a.shape)
-
-
-@op
-def flatten(x, start_axis=0, stop_axis=-1, name=None):
-    """Merge the dimensions ``start_axis`` to ``stop_axis`` (inclusive) into one.
-
-    A 0-d tensor becomes shape ``[1]``.
-
-    >>> import pylayer
-    >>> pylayer.flatten(pylayer.zeros([2, 3, 4]), start_axis=1).shape
-    [2, 12]
-    """
-    x = as_tensor_arg(x, "flatten", "x", 1)
-    shape = x.numpy().shape
-    start = check_axis(start_axis, len(shape), "flatten", "start_axis")
-    stop = check_axis(stop_axis, len(shape), "flatten", "stop_axis")
-    if start > stop:
-        raise ValueError(f"flatten(): 'start_axis' ({start_axis}) must not come after "
-                         f"'stop_axis' ({stop_axis})")
-    merged = int(np.prod(shape[start:stop + 1], dtype=np.int64))
-    return reshape_to(x, shape[:start] + (merged,) + shape[stop + 1:], "flatten")
-
-
-@op
-def squeeze(x, axis=None, name=None):
-    """Remove dimensions of size 1: all of them, or those listed in ``axis``.
-
-    Listed axes whose size is not 1 are left alone, as in Paddle.
-
-    >>> import pylayer
-    >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=0).shape
-    [3, 1]
-    """
-    x = as_tensor_arg(x, "squeeze", "x", 1)
-    shape = x.numpy().shape
-    if axis is None:
-        drop = {i for i, size in enumerate(shape) if size == 1}
-    else:
-        drop = {check_axis(a, len(shape), "squeeze") for a in check_ints(axis, "squeeze", "axis")}
-        drop = {i for i in drop if i < len(shape) and shape[i] == 1}
-    return reshape_to(x, tuple(size for i, size in enumerate(shape) if i not in drop), "squeeze")
-
-
-@op
-def unsqueeze(x, axis, name=None):
-    """Insert dimensions of size 1 at ``axis`` (an int or a list, inserted in order).
-
-    >>> import pylayer
-    >>> pylayer.unsqueeze(pylayer.zeros([5, 10]), axis=[0, 2]).shape
-    [1, 5, 1, 10]
-    """
-    x = as_tensor_arg(x, "unsqueeze", "x", 1)
-    shape = list(x.numpy().shape)
-    for a in check_ints(axis, "unsqueeze", "axis"):
-        if not -len(shape) - 1 <= a <= len(shape):
-            raise ValueError(f"unsqueeze(): axis {a} is out of range for inserting into a "
-                             f"tensor of rank {len(shape)}")
-        shape.insert(a % (len(shape) + 1), 1)
-    return reshape_to(x, tuple(shape), "unsqueeze")
 
 
 # --------------------------------------------------------- join and split
@@ -274,11 +194,11 @@ def chunk(x, chunks, axis=0, name=None):
 def _tile_bw(node, g):
     shape, padded, reps = node.attrs
     interleaved = tuple(v for pair in zip(reps, padded) for v in pair)
-    g = reshape_to(g, interleaved)
+    g = reshape_exact(g, interleaved)
     axes = [2 * i for i, r in enumerate(reps) if r != 1]
     if axes:
         g = reduce_sum(g, axis=axes, keepdim=True)
-    return (reshape_to(g, shape),)
+    return (reshape_exact(g, shape),)
 
 
 @op
@@ -564,26 +484,6 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
 
 # ----------------------------------------------------------- like another
 @op
-def expand_as(x, y, name=None):
-    """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
-
-    >>> import pylayer
-    >>> pylayer.expand_as(pylayer.to_tensor([1.0, 2.0]), pylayer.zeros([3, 2])).shape
-    [3, 2]
-    """
-    x = as_tensor_arg(x, "expand_as", "x", 1)
-    y = as_tensor_arg(y, "expand_as", "y", 2)
-    try:
-        fits = np.broadcast_shapes(tuple(x.shape), tuple(y.shape)) == tuple(y.shape)
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(f"expand_as(): x of shape {x.shape} cannot be broadcast to the shape "
-                         f"{y.shape} of y")
-    return broadcast_to(x, y.shape)
-
-
-@op
 def masked_fill(x, mask, value, name=None):
     """``x`` with ``value`` wherever ``mask`` (broadcast to ``x``) is true.
 
@@ -616,7 +516,7 @@ def masked_fill(x, mask, value, name=None):
         if value.size != 1:
             raise ValueError(f"{fn}(): argument 'value' must be a number or a one-element "
                              f"Tensor, got a Tensor of shape {value.shape}")
-        value = reshape_to(value, ()) if value.ndim else value
+        value = reshape_exact(value, ())
         if value.numpy().dtype != dtype:
             value = cast(value, dtype)
     elif isinstance(value, (bool, int, float, np.number)):
@@ -677,7 +577,7 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
     positions = np.lib.stride_tricks.as_strided(
         flat, shape, [st * flat.itemsize for st in stride], writeable=False)
     if source.ndim != 1:
-        source = reshape_to(source, (count,), fn)
+        source = reshape_exact(source, (count,))
     view = take(source, (np.array(positions),), True, fn)
     refuse_leaf(x, needs_grad(x, source), fn)
     take_over(x, view)
