@@ -2,9 +2,9 @@
 (tile), pick by index (gather, index_select, slice, take_along_axis, put_along_axis,
 masked_fill), reorder (flip, roll), numel and ``Tensor.set_``.
 
-Every op here records a node whose backward is written with these same ops, so
-double backward works. None of them saves a tensor for backward: sizes, axes and
-indices are kept in the node's attributes. The
+Each op that records a node is declared as a record next to its forward, and its
+gradient rule is written with these same ops, so double backward works. None of
+them keeps a tensor for backward: sizes, axes and indices are attributes. The
 changes of shape alone (reshape, flatten, squeeze, transpose, broadcasts, cast...)
 are ``ops/shape.pyx``; the reads and writes at an index, ``ops/indexing.py``.
 """
@@ -12,7 +12,7 @@ import builtins
 
 import numpy as np
 
-from pylayer._core.graph import make_output_legacy, make_outputs_legacy, needs_grad
+from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops._operands import as_tensor_arg
@@ -27,7 +27,7 @@ __all__ = ["concat", "stack", "unstack", "split", "chunk", "tile", "gather", "in
            "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill"]
 
 
-# -------------------------------------------------------------- arguments
+# --------------------------------------------------------- join and split
 def _tensor_list(x, fn):
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a list or tuple of "
@@ -42,17 +42,27 @@ def _tensor_list(x, fn):
     return tensors
 
 
-def _zeros_for_missing(node, grads):
-    """Multi-output backward: outputs that got no gradient count as zeros."""
-    return [g if g is not None else make_tensor(np.zeros(shape, dtype))
-            for g, (shape, dtype) in zip(grads, node.out_meta)]
+def _pieces_grads(grads, axis, sizes=None):
+    """The gradients of the pieces of a split (``sizes`` along ``axis``) or an unstack
+    (None: pieces without that axis), zeros for a piece no gradient reached."""
+    like = next(g for g in grads if g is not None)
+    shape = list(like.shape)
+    filled = []
+    for i, g in enumerate(grads):
+        if g is None:
+            if sizes is not None:
+                shape[axis] = sizes[i]
+            g = make_tensor(np.zeros(shape, like.numpy().dtype))
+        filled.append(g)
+    return filled
 
 
-# --------------------------------------------------------- join and split
-def _concat_bw(node, g):
-    sizes, axis = node.attrs
+def _concat_vjp(g, sizes, axis, needs_input_grad):
     pieces = split(g, list(sizes), axis)
-    return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
+    return tuple(p if needed else None for p, needed in zip(pieces, needs_input_grad))
+
+
+CONCAT = Op("concat", inputs=None, attrs=("sizes", "axis"), vjp=_concat_vjp)
 
 
 @op
@@ -75,12 +85,15 @@ def concat(x, axis=0, name=None):
                          f"except along axis {axis}, got shapes "
                          f"{[list(a.shape) for a in arrays]}") from None
     sizes = tuple(a.shape[axis] for a in arrays)
-    return make_output_legacy(out, tuple(tensors), "concat", _concat_bw, attrs=(sizes, axis))
+    return make_output(CONCAT, out, tuple(tensors), (sizes, axis))
 
 
-def _stack_bw(node, g):
-    pieces = unstack(g, node.attrs)
-    return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
+def _stack_vjp(g, axis, needs_input_grad):
+    pieces = unstack(g, axis)
+    return tuple(p if needed else None for p, needed in zip(pieces, needs_input_grad))
+
+
+STACK = Op("stack", inputs=None, attrs=("axis",), vjp=_stack_vjp)
 
 
 @op
@@ -97,12 +110,11 @@ def stack(x, axis=0, name=None):
     if len({a.shape for a in arrays}) > 1:
         raise ValueError(f"stack(): the tensors in argument 'x' must have the same shape, got "
                          f"{[list(a.shape) for a in arrays]}")
-    return make_output_legacy(np.stack(arrays, axis=axis), tuple(tensors), "stack", _stack_bw,
-                       attrs=axis)
+    return make_output(STACK, np.stack(arrays, axis=axis), tuple(tensors), (axis,))
 
 
-def _unstack_bw(node, grads):
-    return (stack(_zeros_for_missing(node, grads), node.attrs),)
+UNSTACK = Op("unstack", multi_output=True, attrs=("axis",),
+             vjp=(lambda grads, axis: stack(_pieces_grads(grads, axis), axis),))
 
 
 @op
@@ -122,12 +134,11 @@ def unstack(x, axis=0, num=None):
         raise ValueError(f"unstack(): argument 'num' must be the size {a.shape[axis]} of axis "
                          f"{axis}, got {num}")
     moved = np.moveaxis(a, axis, 0)
-    return make_outputs_legacy([moved[i] for i in range(a.shape[axis])], (x,), "unstack",
-                        _unstack_bw, attrs=axis)
+    return make_outputs(UNSTACK, [moved[i] for i in range(a.shape[axis])], (x,), (axis,))
 
 
-def _split_bw(node, grads):
-    return (concat(_zeros_for_missing(node, grads), node.attrs),)
+SPLIT = Op("split", multi_output=True, attrs=("sizes", "axis"),
+           vjp=(lambda grads, sizes, axis: concat(_pieces_grads(grads, axis, sizes), axis),))
 
 
 def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
@@ -154,7 +165,7 @@ def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
 def _split(x, sizes, axis):
     a = x.numpy()
     bounds = np.cumsum(sizes)[:-1]
-    return make_outputs_legacy(np.split(a, bounds, axis=axis), (x,), "split", _split_bw, attrs=axis)
+    return make_outputs(SPLIT, np.split(a, bounds, axis=axis), (x,), (tuple(sizes), axis))
 
 
 @op
@@ -191,14 +202,16 @@ def chunk(x, chunks, axis=0, name=None):
 
 
 # ------------------------------------------------------------- repetition
-def _tile_bw(node, g):
-    shape, padded, reps = node.attrs
-    interleaved = tuple(v for pair in zip(reps, padded) for v in pair)
-    g = reshape_exact(g, interleaved)
+def _tile_vjp(g, x_shape, padded, reps):
+    """Sum the gradient over the copies: each dimension split into (copy, size)."""
+    g = reshape_exact(g, tuple(v for pair in zip(reps, padded) for v in pair))
     axes = [2 * i for i, r in enumerate(reps) if r != 1]
     if axes:
         g = reduce_sum(g, axis=axes, keepdim=True)
-    return (reshape_exact(g, shape),)
+    return reshape_exact(g, x_shape)
+
+
+TILE = Op("tile", attrs=("x_shape", "padded", "reps"), vjp=(_tile_vjp,))
 
 
 @op
@@ -220,7 +233,7 @@ def tile(x, repeat_times, name=None):
     check_count(int(np.prod(padded, dtype=np.float64) * np.prod(reps, dtype=np.float64)), "tile",
                 "repeat_times")
     out = np.tile(a.reshape(padded), reps)
-    return make_output_legacy(out, (x,), "tile", _tile_bw, attrs=(a.shape, padded, reps))
+    return make_output(TILE, out, (x,), (a.shape, padded, reps))
 
 
 # --------------------------------------------------------- index-based
@@ -321,8 +334,7 @@ def numel(x, name=None):
     return make_tensor(np.array(x.size, np.int64))
 
 
-def _flip_bw(node, g):
-    return (flip(g, list(node.attrs)),)
+FLIP = Op("flip", attrs=("axes",), vjp=(lambda g, axes: flip(g, list(axes)),))
 
 
 @op
@@ -337,12 +349,14 @@ def flip(x, axis, name=None):
     a = x.numpy()
     axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
     out = np.flip(a, axes) if a.ndim else a
-    return make_output_legacy(out, (x,), "flip", _flip_bw, attrs=axes)
+    return make_output(FLIP, out, (x,), (axes,))
 
 
-def _roll_bw(node, g):
-    shifts, axes = node.attrs
-    return (roll(g, [-s for s in shifts], None if axes is None else list(axes)),)
+def _roll_vjp(g, shifts, axes):
+    return roll(g, [-s for s in shifts], None if axes is None else list(axes))
+
+
+ROLL = Op("roll", attrs=("shifts", "axes"), vjp=(_roll_vjp,))
 
 
 @op
@@ -367,7 +381,7 @@ def roll(x, shifts, axis=None, name=None):
             raise ValueError(f"roll(): 'shifts' ({len(shifts)} values) and 'axis' "
                              f"({len(axes)} values) must have the same length")
         out = np.roll(a, shifts, axes) if a.ndim else np.array(a)
-    return make_output_legacy(out, (x,), "roll", _roll_bw, attrs=(tuple(shifts), axes))
+    return make_output(ROLL, out, (x,), (tuple(shifts), axes))
 
 
 # ------------------------------------------------------------ along an axis
@@ -479,7 +493,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
                          f"broadcast to the shape {shape} of the indices") from None
     if values.shape != shape:
         values = broadcast_to(values, shape)
-    return put(arr, index, values, reduce == "add", bool(include_self), fn)
+    return put(arr, index, values, reduce == "add", bool(include_self))
 
 
 # ----------------------------------------------------------- like another
