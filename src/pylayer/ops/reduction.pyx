@@ -313,7 +313,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     x = tensor_arg(x, "prod", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "prod"))
-    a = (<Tensor>x)._array
+    a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "prod")
     out_dtype = np.int64 if a.dtype.kind == "b" else a.dtype
     with np.errstate(all="ignore"):
@@ -361,7 +361,7 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     """
     from pylayer.ops._arguments import float_tensor
     x = float_tensor(x, "var")
-    a = (<Tensor>x)._array
+    a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "var")
     out, divisor = _variance(a, axes, keepdim, 1 if unbiased else 0)
     return make_output(VAR, out, (x,), (a.shape, axes, bool(keepdim), divisor))
@@ -395,7 +395,7 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """
     from pylayer.ops._arguments import float_tensor
     x = float_tensor(x, "std", integers_as_float32=True)
-    a = (<Tensor>x)._array
+    a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "std")
     variance, divisor = _variance(a, axes, keepdim, 1 if unbiased else 0)
     with np.errstate(all="ignore"):
@@ -427,7 +427,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     """
     from pylayer.ops._arguments import float_tensor
     x = float_tensor(x, "logsumexp", integers_as_float32=True)
-    a = (<Tensor>x)._array
+    a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "logsumexp")
     with np.errstate(all="ignore"):
         if a.size:
@@ -484,7 +484,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
     if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
         raise TypeError(f"cumsum(): argument 'axis' (position 2) must be an int or None, "
                         f"got {type(axis).__name__}")
-    shape = list((<Tensor>x)._array.shape)
+    shape = list((<Tensor?>x)._array.shape)
     axes = _axes(axis, len(shape), "cumsum")
     if axis is None or not shape:
         out = _cumsum(reshape(x, [-1]), 0, False)
