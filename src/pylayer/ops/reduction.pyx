@@ -153,7 +153,7 @@ cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
 
 @op
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
-    """Sum over ``axis`` (all axes by default); integers and bools give int64. Saves nothing.
+    """Sum over ``axis`` (all axes by default); saves nothing.
 
     >>> import pylayer
     >>> pylayer.sum(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).numpy()

@@ -1,3 +1,3 @@
-# The shape ops gradient rules call from other compiled modules.
+# What the gradient rules of other compiled modules call (reduction, linalg).
 cpdef object reshape_exact(object x, tuple shape)
 cpdef object broadcast_exact(object x, tuple shape)
