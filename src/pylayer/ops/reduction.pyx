@@ -139,10 +139,8 @@ SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,)
 
 
 cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
-    """The sum of ``x`` over the checked ``axes`` (None: all)."""
+    """The sum of ``x`` over the checked ``axes`` (None: all, as for a 0-d ``x``)."""
     a = x._array
-    if a.ndim == 0:
-        axes = None
     if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
         np_dtype = np.dtype(np.int64)
     out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
@@ -186,8 +184,6 @@ def mean(x, axis=None, keepdim=False, name=None):
         raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point Tensor, "
                         f"got dtype {a.dtype}")
     axes = _axes(axis, a.ndim, "mean")
-    if a.ndim == 0:
-        axes = None
     count = reduced_count(a.shape, axes)
     keep = bool(keepdim)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
