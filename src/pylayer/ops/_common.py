@@ -1,5 +1,5 @@
-"""Helpers shared by the Python ops: the operands of a binary op, its result dtype,
-what a node keeps for backward, and how a reduction's gradient is spread back.
+"""Helpers shared by the Python ops: the operands of a binary op, its result dtype
+and what a node keeps for backward.
 
 A binary op takes a Tensor or a Python number on either side; a number stays a
 "weak" scalar (it does not widen the tensor's dtype), and the node keeps it in
