@@ -12,7 +12,8 @@
 try:
     import pylayer._core.engine  # noqa: F401
     import pylayer._kernels.loops  # noqa: F401
-    from pylayer.ops import _elementwise, _linalg, _reduction, _shape  # noqa: F401
+    import pylayer.ops.linalg, pylayer.ops.reduction, pylayer.ops.shape  # noqa: F401,E401
+    from pylayer.ops import _elementwise  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
         "pylayer's compiled core is missing or stale ({}). Build it with "
@@ -28,6 +29,8 @@ from pylayer.ops.elementwise import *  # noqa: F401,F403
 from pylayer.ops import elementwise as _elementwise_ops
 from pylayer.ops.reduction import *  # noqa: F401,F403
 from pylayer.ops import reduction as _reduction_ops
+from pylayer.ops.shape import *  # noqa: F401,F403
+from pylayer.ops import shape as _shape_ops
 from pylayer.ops.compare import *  # noqa: F401,F403
 from pylayer.ops import compare as _compare
 from pylayer.ops.manipulation import *  # noqa: F401,F403
@@ -70,6 +73,7 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
 __all__ += _creation.__all__
 __all__ += _elementwise_ops.__all__
 __all__ += _reduction_ops.__all__
+__all__ += _shape_ops.__all__
 __all__ += _compare.__all__
 __all__ += _manipulation.__all__
 __all__ += _linalg_ops.__all__

@@ -39,7 +39,7 @@ from pylayer.ops._arguments import (MAX_ELEMENTS, check_axes, check_axis, check_
                                     check_ints, check_number, check_str, describe,
                                     float_tensor, numeric_tensor)
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import unbroadcast
+from pylayer.ops.reduction import unbroadcast
 from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.dispatch import op
 

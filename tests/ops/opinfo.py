@@ -382,33 +382,6 @@ OPS = [
     OpInfo("scale", _scale, samples(
         (T((2, 3)),), ((T((2, 3)),), {"scale": 2.5, "bias": 1.0}),
         ((T((2, 3)),), {"scale": -0.5, "bias": 1.0, "bias_after_scale": False}))),
-    OpInfo("matmul", _matmul, samples(
-        (T((3,)), T((3,))), (T((3,)), T((3, 2))), (T((2, 3)), T((3,))), (T((2, 3)), T((3, 4))),
-        (T((5, 2, 3)), T((3, 4))), (T((2, 1, 2, 3)), T((5, 3, 2))), (T((3,)), T((4, 3, 2))),
-        (T((4, 2, 3)), T((3,))),
-        ((T((3, 2)), T((4, 3))), {"transpose_x": True, "transpose_y": True}),
-        (T((0, 3)), T((3, 2))))),
-    OpInfo("sum", _reduction(np.sum), REDUCE_AXES, dtypes=NUMBERS + BOOL),
-    OpInfo("mean", _reduction(np.mean), REDUCE_AXES),
-    OpInfo("reshape", np.reshape, samples((T((2, 3, 4)), [4, 6]), (T((2, 3)), [-1]),
-                                          (T(()), [1, 1]), (T((0, 4)), [-1, 2])),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("broadcast_to", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T(()), [2])),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("expand", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T((1,)), [3])),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float64"})),
-           dtypes=NUMBERS + BOOL),
-    # Central differences through a float32 result are too coarse for gradcheck;
-    # test_core_ops.py checks that the gradient comes back in the input's dtype.
-    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float32"})),
-           dtypes=NUMBERS + BOOL, differentiable=False, variant="to_float32"),
-    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "int64"})),
-           dtypes=NUMBERS, differentiable=False, variant="to_int"),
-    OpInfo("assign", np.copy, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL),
-    OpInfo("transpose", np.transpose, samples((T((2, 3, 4)), [1, 0, 2]), (T((2, 3, 4)), [2, 0, 1]),
-                                              (T((2, 3, 4)), [-1, 0, 1]), (T((2, 3)), [1, 0])),
-           dtypes=NUMBERS + BOOL),
     # --------------------------------------------------------------- elementwise
     OpInfo("pow", np.power, samples((T((2, 3)), 2.0), (T((2, 3)), -1.5), (T((2, 3)), 3),
                                     (T((2, 3)), T((2, 3), -1.5, 1.5)),
@@ -440,7 +413,9 @@ OPS = [
     _binary("floor_divide", np.floor_divide, dtypes=INTS, sample_set=_divisor_samples(1, 3),
             differentiable=False),
     _binary("remainder", np.remainder, sample_set=_divisor_samples(0.7, 2.0), domain=(0.1, 5.0)),
-    # ----------------------------------------------------------------- reductions
+    # -------------------------------------------- reductions (ops/reduction.pyx)
+    OpInfo("sum", _reduction(np.sum), REDUCE_AXES, dtypes=NUMBERS + BOOL),
+    OpInfo("mean", _reduction(np.mean), REDUCE_AXES),
     OpInfo("max", _reduction(np.max), REDUCE_AXES, dtypes=NUMBERS),
     OpInfo("min", _reduction(np.min), REDUCE_AXES, dtypes=NUMBERS),
     OpInfo("prod", _same_dtype(_reduction(np.prod)), REDUCE_AXES, dtypes=NUMBERS,
@@ -487,7 +462,13 @@ OPS = [
     OpInfo("isnan", np.isnan, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
     OpInfo("isinf", np.isinf, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
     OpInfo("isfinite", np.isfinite, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
-    # --------------------------------------------------------------------- linalg
+    # --------------------------------------------------- linalg (ops/linalg.pyx)
+    OpInfo("matmul", _matmul, samples(
+        (T((3,)), T((3,))), (T((3,)), T((3, 2))), (T((2, 3)), T((3,))), (T((2, 3)), T((3, 4))),
+        (T((5, 2, 3)), T((3, 4))), (T((2, 1, 2, 3)), T((5, 3, 2))), (T((3,)), T((4, 3, 2))),
+        (T((4, 2, 3)), T((3,))),
+        ((T((3, 2)), T((4, 3))), {"transpose_x": True, "transpose_y": True}),
+        (T((0, 3)), T((3, 2))))),
     OpInfo("addmm", _addmm, samples(
         (T((3, 2)), T((3, 4)), T((4, 2))),
         *(((T(shape), T((3, 4)), T((4, 2))), {"beta": 0.5, "alpha": 2.0})
@@ -505,7 +486,26 @@ OPS = [
             ("i,j->ij", [(2,), (3,)]), ("ijk->kj", [(2, 3, 4)]), ("iij->j", [(3, 3, 2)]),
             ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("i...->...", [(2, 3, 4)]),
             ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)])]))),
-    # --------------------------------------------------------------- manipulation
+    # ----------------------------------------------------- shape (ops/shape.pyx)
+    OpInfo("reshape", np.reshape, samples((T((2, 3, 4)), [4, 6]), (T((2, 3)), [-1]),
+                                          (T(()), [1, 1]), (T((0, 4)), [-1, 2])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("broadcast_to", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T(()), [2])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("expand", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T((1,)), [3])),
+           dtypes=NUMBERS + BOOL),
+    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float64"})),
+           dtypes=NUMBERS + BOOL),
+    # Central differences through a float32 result are too coarse for gradcheck;
+    # test_core_ops.py checks that the gradient comes back in the input's dtype.
+    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float32"})),
+           dtypes=NUMBERS + BOOL, differentiable=False, variant="to_float32"),
+    OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "int64"})),
+           dtypes=NUMBERS, differentiable=False, variant="to_int"),
+    OpInfo("assign", np.copy, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL),
+    OpInfo("transpose", np.transpose, samples((T((2, 3, 4)), [1, 0, 2]), (T((2, 3, 4)), [2, 0, 1]),
+                                              (T((2, 3, 4)), [-1, 0, 1]), (T((2, 3)), [1, 0])),
+           dtypes=NUMBERS + BOOL),
     OpInfo("flatten", _flatten, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"start_axis": 1}),
                                         ((T((2, 3, 4)),), {"start_axis": 0, "stop_axis": 1})),
            dtypes=NUMBERS + BOOL),
@@ -514,6 +514,9 @@ OPS = [
            dtypes=NUMBERS + BOOL),
     OpInfo("unsqueeze", _unsqueeze, samples((T((2, 3)), 0), (T((2, 3)), -1), (T(()), 0)),
            dtypes=NUMBERS + BOOL),
+    OpInfo("expand_as", lambda x, y: np.broadcast_to(x, y.shape),
+           samples((T((3, 1)), np.zeros((2, 3, 4))), (T(()), np.zeros((2,)))), dtypes=NUMBERS),
+    # -------------------------------------------------------------- manipulation
     OpInfo("concat", lambda *xs, axis=0: np.concatenate(xs, axis), samples(
         (T((2, 3)), T((1, 3))), ((T((2, 3)), T((2, 2)), T((2, 1))), {"axis": 1})),
            dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.concat(list(xs), axis=axis)),
@@ -548,8 +551,6 @@ OPS = [
         (T((2, 3)), _ALONG, 1), (T((3, 3)), _ALONG, 0), (T((3, 4, 2)), _REPEATED_ALONG, 1))),
     OpInfo("put_along_axis", _put_along_axis, samples((T((2, 3)), _ALONG, T((2, 3)), 1),
                                                       (T((2, 3)), _ALONG[:, :1], 9.0, 1))),
-    OpInfo("expand_as", lambda x, y: np.broadcast_to(x, y.shape),
-           samples((T((3, 1)), np.zeros((2, 3, 4))), (T(()), np.zeros((2,)))), dtypes=NUMBERS),
     OpInfo("masked_fill", _masked_fill,
            samples((T((2, 3)), _MASK, 0.5), (T((2, 3)), _MASK[0], -1.0)),
            dtypes=NUMBERS),

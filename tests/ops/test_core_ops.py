@@ -1,5 +1,5 @@
-"""The hot compiled ops (``ops/_elementwise.pyx``, ``_reduction.pyx``, ``_shape.pyx``,
-``_linalg.pyx``), beyond what the op database checks for every op
+"""The hot compiled ops (``ops/_elementwise.pyx``, ``shape.pyx``, ``reduction.pyx``,
+``linalg.pyx``), beyond what the op database checks for every op
 (tests/ops/opinfo.py: forward against numpy, gradcheck, gradgradcheck, static mode):
 gradients summed back to broadcast shapes, numbers on either side, non-contiguous
 inputs, dtype rules, edge values, saved tensors and argument errors."""

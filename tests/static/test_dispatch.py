@@ -13,7 +13,7 @@ import pylayer as paddle
 from pylayer import _methods
 from pylayer.autograd import PyLayer
 from pylayer.nn import functional as F
-from pylayer.ops import elementwise, linalg, manipulation, reduction
+from pylayer.ops import elementwise, linalg, manipulation, reduction, shape
 from pylayer.ops.dispatch import op
 from pylayer.static import Variable
 
@@ -78,7 +78,7 @@ CALLS = [
     ("sum", lambda x: reduction.sum(x, axis=0)),
     ("max", lambda x: reduction.max(x)),
     ("matmul", lambda x: linalg.matmul(eager(A), x)),
-    ("transpose", lambda x: manipulation.transpose(x, [1, 0])),
+    ("transpose", lambda x: shape.transpose(x, [1, 0])),
     ("flip", lambda x: manipulation.flip(x, 0)),
     ("relu", lambda x: F.relu(x)),
     ("softmax", lambda x: F.softmax(x)),

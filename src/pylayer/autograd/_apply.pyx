@@ -19,8 +19,8 @@ from cpython.ref cimport PyObject, Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 
-from pylayer.ops._reduction import unbroadcast
-from pylayer.ops._shape import cast, reshape
+from pylayer.ops.reduction import unbroadcast
+from pylayer.ops.shape import cast, reshape
 from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._core.graph cimport (GradNode, Op, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)

@@ -24,9 +24,9 @@ from pylayer.autograd.grad_mode import enable_grad, no_grad
 from pylayer.autograd.gradcheck import _find_mismatch, _first_derivative
 from pylayer.autograd.py_layer import PyLayer, once_differentiable
 from pylayer.autograd.saved_hooks import saved_tensors_hooks
-from pylayer.ops._shape import assign, cast, reshape
 from pylayer.ops.creation import get_rng, to_tensor
 from pylayer.ops.manipulation import concat
+from pylayer.ops.shape import assign, cast, reshape
 
 CHECKS = ("gradient", "double backward", "missing output gradients", "gradient contract",
           "inputs left unchanged", "non-differentiable outputs", "saved tensors",

@@ -17,10 +17,11 @@ from pylayer.ops import _elementwise
 from pylayer.ops._arguments import check_axis, check_dtype, check_int, check_number, float_tensor
 from pylayer.ops._elementwise import add, divide, exp, log, multiply, neg, square, subtract
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import mean, sum as reduce_sum
-from pylayer.ops._shape import cast, reshape
 from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import erf, sigmoid, tanh
+from pylayer.ops.linalg import matmul
+from pylayer.ops.reduction import mean, sum as reduce_sum
+from pylayer.ops.shape import cast, reshape
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
            "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d",

@@ -1,2 +1,2 @@
-"""Op definitions in Python, grouped by area; the hot ops are compiled next to their area (``_elementwise.pyx``, ``_reduction.pyx``, ``_shape.pyx``, ``_linalg.pyx``)."""
+"""The ops, one module per area (``shape``, ``reduction``, ``linalg``, ``manipulation``, ...); an area is compiled (``.pyx``) or plain Python as a whole."""
 __all__ = []

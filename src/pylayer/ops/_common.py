@@ -1,18 +1,17 @@
-"""Helpers shared by the Python ops: the operands of a binary op, its result dtype,
-what a node keeps for backward, and how a reduction's gradient is spread back.
+"""Helpers shared by the Python ops: the operands of a binary op, its result dtype
+and what a node keeps for backward.
 
 A binary op takes a Tensor or a Python number on either side; a number stays a
 "weak" scalar (it does not widen the tensor's dtype), and the node keeps it in
 its attrs instead of saving it. ``operand``, ``shape_of``, ``saved_operands``,
-``number_attrs``, ``float32_default`` and ``expand_grad`` are the compiled ops'
-own (``_operands.pyx``, ``_reduction.pyx``), so that each exists once.
+``number_attrs`` and ``float32_default`` are the compiled ops' own
+(``_operands.pyx``), so that each exists once.
 """
 import numpy as np
 
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._operands import (as_tensor_arg, float32_default, number_attrs,  # noqa: F401
                                    operand, saved_operands, shape_of)
-from pylayer.ops._reduction import expand_grad  # noqa: F401
 
 __all__ = []
 
@@ -54,14 +53,3 @@ def zero_grads(node, g):
     return tuple(make_tensor(np.zeros(shape, g._array.dtype)) if needed else None
                  for needed, shape in zip(node.needs_input_grad, node.attrs))
 
-
-def kept_shape(shape, axes):
-    """``shape`` with the reduced ``axes`` (None: all) kept as size 1."""
-    return [1 if axes is None or i in axes else s for i, s in enumerate(shape)]
-
-
-def reduced_count(shape, axes):
-    """How many elements each result of a reduction over ``axes`` (None: all) sums."""
-    if axes is None:
-        return int(np.prod(shape, dtype=np.int64))
-    return int(np.prod([shape[i] for i in axes], dtype=np.int64))

@@ -24,8 +24,8 @@ from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic
 from pylayer.ops._operands cimport (data_of, empty_like, float32_unless_float64, fusable,
                                     is_float_array, is_single, kernel_ready, operand, same_layout,
                                     shape_of, tensor_arg)
-from pylayer.ops._reduction cimport unbroadcast, unbroadcast_like
-from pylayer.ops._shape import cast
+from pylayer.ops.reduction cimport unbroadcast, unbroadcast_like
+from pylayer.ops.shape import cast
 
 cnp.import_array()
 

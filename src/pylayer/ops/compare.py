@@ -117,13 +117,8 @@ def _close_arrays(fn, x, y, rtol, atol, equal_nan):
     _check_tolerances(fn, rtol, atol)
     a = as_tensor_arg(x, fn, "x", 1)._array
     b = as_tensor_arg(y, fn, "y", 2)._array
-    try:
-        with np.errstate(all="ignore"):
-            return np.isclose(a, b, rtol=float(rtol), atol=float(atol),
-                              equal_nan=bool(equal_nan))
-    except ValueError:
-        raise ValueError(f"{fn}(): x of shape {list(a.shape)} and y of shape "
-                         f"{list(b.shape)} cannot be broadcast together") from None
+    return binary_array(fn, lambda a, b: np.isclose(a, b, rtol=float(rtol), atol=float(atol),
+                                                    equal_nan=bool(equal_nan)), a, b)
 
 
 @op

@@ -33,8 +33,8 @@ from pylayer._kernels.conv import col2im, im2col, pooled_empty
 from pylayer.ops._arguments import check_choice, check_int, check_ints
 from pylayer.ops._elementwise import add
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import sum as reduce_sum
-from pylayer.ops._shape import reshape
+from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.shape import reshape
 from pylayer.ops._window_args import is_same, window_padding, window_sizes
 from pylayer.ops.dispatch import op
 

@@ -33,7 +33,7 @@ from pylayer.ops._common import (binary_array, float32_default, is_number, numbe
                                  operand, saved_operands, saved_tensors, shape_of, shape_text,
                                  tensor_pair, zero_grads)
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import unbroadcast
+from pylayer.ops.reduction import unbroadcast
 from pylayer.ops.compare import equal, logical_and
 from pylayer.ops.dispatch import op
 

@@ -6,18 +6,20 @@ indexing. The gradient of a read scatters back into zeros, adding up where an
 advanced index repeats a position (``np.add.at``).
 
 ``take`` and ``scatter_add`` are the two primitives behind ``getitem`` and
-the index-based manipulation ops (``slice``, ``gather``, ``index_select``):
-each one's backward is the other, so every order of derivative is recorded.
+the index-based ops (``slice``, ``gather``, ``index_select``, ...): each one's
+gradient rule is the other, so every order of derivative is recorded. Each op
+that reads ``x[index]`` has a record of its own, named after it, made by
+:func:`index_records` the first time it is used.
 """
 import numpy as np
 
-from pylayer._core.graph import make_output_legacy, needs_grad
+from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._elementwise import multiply
-from pylayer.ops._reduction import unbroadcast
-from pylayer.ops._shape import cast, reshape_exact
 from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.reduction import unbroadcast
+from pylayer.ops.shape import cast, reshape_exact
 
 __all__ = []
 
@@ -59,32 +61,45 @@ def _index_array(a, index, fn):
         raise IndexError(f"{fn}: {exc} (tensor shape {list(a.shape)})") from None
 
 
-def _take_bw(node, g):
-    shape, index, advanced, op_name = node.attrs
-    return (scatter_add(g, shape, index, advanced, op_name + "_grad"),)
+_INDEX_RECORDS = {}
+
+
+def index_records(op_name):
+    """The records of the op ``op_name`` that reads ``x[index]`` and of its gradient,
+    ``<op_name>_grad``, which adds ``g`` at the index into zeros: each one's rule is
+    the other. One pair per name, made the first time the name is used.
+
+    >>> [record.name for record in index_records("gather")]
+    ['gather', 'gather_grad']
+    """
+    records = _INDEX_RECORDS.get(op_name)
+    if records is None:
+        read = Op(op_name, attrs=("x_shape", "index", "advanced"),
+                  vjp=(lambda g, x_shape, index, advanced:
+                       scatter_add(g, x_shape, index, advanced, op_name),))
+        added = Op(op_name + "_grad", attrs=("index", "advanced"),
+                   vjp=(lambda g, index, advanced: take(g, index, advanced, op_name),))
+        records = _INDEX_RECORDS[op_name] = (read, added)
+    return records
 
 
 def take(x, index, advanced, op_name):
-    """``x[index]`` for a normalized index, recorded as ``op_name``; saves nothing."""
+    """``x[index]`` for a normalized index, recorded as the op ``op_name``; saves nothing."""
     a = x.numpy()
     out = _index_array(a, index, op_name)
-    return make_output_legacy(out, (x,), op_name, _take_bw, attrs=(a.shape, index, advanced, op_name))
-
-
-def _scatter_bw(node, g):
-    _, index, advanced, op_name = node.attrs
-    return (take(g, index, advanced, op_name[:-len("_grad")]),)
+    return make_output(index_records(op_name)[0], out, (x,), (a.shape, index, advanced))
 
 
 def scatter_add(g, shape, index, advanced, op_name):
-    """Zeros of ``shape`` with ``g`` added at ``index`` (repeated positions add up)."""
+    """Zeros of ``shape`` with ``g`` added at ``index`` (repeated positions add up),
+    recorded as the gradient of the op ``op_name``."""
     ga = g.numpy()
     out = np.zeros(shape, ga.dtype)
     if advanced:
         np.add.at(out, index, ga)
     else:
         out[index] = ga
-    return make_output_legacy(out, (g,), op_name, _scatter_bw, attrs=(shape, index, advanced, op_name))
+    return make_output(index_records(op_name)[1], out, (g,), (index, advanced))
 
 
 @op
@@ -108,24 +123,30 @@ def getitem(x, index):
     return take(x, index, advanced, "getitem")
 
 
-def _setitem_bw(node, g):
-    index, advanced, value_shape, written_shape, value_dtype = node.attrs
-    grad_x = grad_value = None
-    if node.needs_input_grad[0]:
-        keep = np.ones(g.numpy().shape, g.numpy().dtype)
-        keep[index] = 0
-        grad_x = multiply(g, make_tensor(keep))
-    if node.needs_input_grad[1]:
-        grad_value = take(g, index, advanced, "getitem")
-        lead = len(value_shape) - grad_value.ndim
-        if lead > 0:  # numpy accepts extra leading 1-dims on the value
-            grad_value = take(grad_value, (None,) * lead + (Ellipsis,), False, "getitem")
-        grad_value = unbroadcast(grad_value, written_shape)
-        if written_shape != value_shape:
-            grad_value = reshape_exact(grad_value, value_shape)
-        if grad_value.numpy().dtype != value_dtype:
-            grad_value = cast(grad_value, value_dtype)
-    return (grad_x, grad_value)
+def _set_value_x_vjp(g, index):
+    """The old ``x`` gets the gradient of the positions that were not written."""
+    keep = np.ones(g.numpy().shape, g.numpy().dtype)
+    keep[index] = 0
+    return multiply(g, make_tensor(keep))
+
+
+def _set_value_value_vjp(g, index, advanced, value_shape, written_shape, value_dtype):
+    """The value gets the gradient of the positions it filled, summed over broadcasting."""
+    grad = take(g, index, advanced, "getitem")
+    lead = len(value_shape) - grad.ndim
+    if lead > 0:  # numpy accepts extra leading 1-dims on the value
+        grad = take(grad, (None,) * lead + (Ellipsis,), False, "getitem")
+    grad = unbroadcast(grad, written_shape)
+    if written_shape != value_shape:
+        grad = reshape_exact(grad, value_shape)
+    if grad.numpy().dtype != value_dtype:
+        grad = cast(grad, value_dtype)
+    return grad
+
+
+SET_VALUE = Op("set_value", inputs=("x", "value"),
+               attrs=("index", "advanced", "value_shape", "written_shape", "value_dtype"),
+               vjp=(_set_value_x_vjp, _set_value_value_vjp))
 
 
 @op
@@ -168,9 +189,9 @@ def setitem(x, index, value):
         target = np.array(target, copy=True)
     written = _write(target, index, value_array)
     if recording:
-        take_over(x, make_output_legacy(target, (x, value_tensor), "set_value", _setitem_bw,
-                                 attrs=(index, advanced, value_array.shape, written.shape,
-                                        value_array.dtype)))
+        take_over(x, make_output(SET_VALUE, target, (x, value_tensor),
+                                 (index, advanced, value_array.shape, written.shape,
+                                  value_array.dtype)))
     else:
         x._set_array_inplace(target)
     return x
@@ -201,21 +222,26 @@ def _describe(index):
                            for i in index) + "]"
 
 
-def _put_bw(node, g):
-    index, keep, winners = node.attrs
-    grad_x = grad_values = None
-    if node.needs_input_grad[0]:
-        grad_x = g if keep is None else multiply(g, make_tensor(keep.astype(g.numpy().dtype)))
-    if node.needs_input_grad[1]:
-        grad_values = take(g, index, True, "take_along_axis")
-        if winners is not None:
-            grad_values = multiply(grad_values,
-                                   make_tensor(winners.astype(g.numpy().dtype)))
-    return (grad_x, grad_values)
+def _put_x_vjp(g, keep):
+    """``x`` gets the gradient of the positions it kept (all when ``keep`` is None)."""
+    return g if keep is None else multiply(g, make_tensor(keep.astype(g.numpy().dtype)))
 
 
-def put(x, index, values, accumulate, keep_self, op_name):
-    """A copy of ``x`` with ``values`` written (or added) at the advanced ``index``.
+def _put_values_vjp(g, index, winners):
+    """Each value gets the gradient of its position (where it won, when written)."""
+    grad = take(g, index, True, "take_along_axis")
+    if winners is None:
+        return grad
+    return multiply(grad, make_tensor(winners.astype(g.numpy().dtype)))
+
+
+PUT_ALONG_AXIS = Op("put_along_axis", inputs=("x", "values"), attrs=("index", "keep", "winners"),
+                    vjp=(_put_x_vjp, _put_values_vjp))
+
+
+def put(x, index, values, accumulate, keep_self):
+    """A copy of ``x`` with ``values`` written (or added) at the advanced ``index``
+    (``put_along_axis``).
 
     ``values`` has the index's shape and ``x``'s dtype. Written: where an
     index repeats, the last value in C order wins. Added: repeated positions
@@ -238,4 +264,4 @@ def put(x, index, values, accumulate, keep_self, op_name):
         winners = last[index] == order
         out[tuple(i[winners] for i in np.broadcast_arrays(*index))] = v[winners]
     keep = None if accumulate and keep_self else ~written
-    return make_output_legacy(out, (x, values), op_name, _put_bw, attrs=(index, keep, winners))
+    return make_output(PUT_ALONG_AXIS, out, (x, values), (index, keep, winners))

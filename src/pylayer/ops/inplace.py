@@ -4,6 +4,7 @@ import numpy as np
 from pylayer._core.graph import needs_grad, set_history
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.dispatch import has_static_variable
+from pylayer.ops.shape import cast
 
 __all__ = ["inplace"]
 
@@ -63,7 +64,6 @@ def inplace(x, op, *args, **kwargs):
     result = op(source, *args, **kwargs)
     if recording:
         if result.numpy().dtype != x.numpy().dtype:
-            from pylayer.ops._shape import cast
             result = cast(result, x.dtype)
         take_over(x, result)
     else:

@@ -13,9 +13,9 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer.ops._arguments import float_tensor
 from pylayer.ops._elementwise import add
-from pylayer.ops._linalg import matmul
-from pylayer.ops._reduction import sum as reduce_sum
-from pylayer.ops._shape import reshape
+from pylayer.ops.linalg import matmul
+from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.shape import reshape
 from pylayer.ops.dispatch import op
 
 __all__ = ["linear"]

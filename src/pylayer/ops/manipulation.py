@@ -1,43 +1,33 @@
-"""Shape and layout ops: flatten, squeeze, concat, split, tile, gather, slice, flip, roll...
+"""Manipulation ops: join and split (concat, stack, unstack, split, chunk), repeat
+(tile), pick by index (gather, index_select, slice, take_along_axis, put_along_axis,
+masked_fill), reorder (flip, roll), numel and ``Tensor.set_``.
 
-``reshape``, ``transpose``, ``broadcast_to``, ``expand``, ``cast`` and
-``assign`` are hot ops compiled in ``_shape.pyx`` and ``_reduction.pyx``, public from here. Every op here
-records a node whose backward is written with these same ops, so double
-backward works. None of them saves a tensor for backward: shapes, axes and
-indices are kept in the node's attributes.
+Each op that records a node is declared as a record next to its forward, and its
+gradient rule is written with these same ops, so double backward works. None of
+them keeps a tensor for backward: sizes, axes and indices are attributes. The
+changes of shape alone (reshape, flatten, squeeze, transpose, broadcasts, cast...)
+are ``ops/shape.pyx``; the reads and writes at an index, ``ops/indexing.py``.
 """
 import builtins
 
 import numpy as np
 
-from pylayer._core.graph import make_output_legacy, make_outputs_legacy, needs_grad
+from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops import _reduction, _shape
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._reduction import sum as reduce_sum
 from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import where
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.shape import broadcast_to, cast, reshape_exact
 
-__all__ = ["reshape", "transpose", "broadcast_to", "expand", "cast", "assign", "flatten",
-           "squeeze", "unsqueeze", "concat", "stack", "unstack", "split", "chunk", "tile",
-           "gather", "index_select", "slice", "flip", "roll", "numel", "take_along_axis",
-           "put_along_axis", "expand_as", "masked_fill"]
-
-# The compiled shape ops (_shape.pyx, and broadcasting in _reduction.pyx), public from
-# here: each wrapped once by pylayer.ops.dispatch.op (the compiled ops call each other
-# unwrapped).
-reshape = op(_shape.reshape)
-transpose = op(_shape.transpose)
-broadcast_to = op(_reduction.broadcast_to)
-expand = op(_reduction.expand)
-cast = op(_shape.cast)
-assign = op(_shape.assign)
+__all__ = ["concat", "stack", "unstack", "split", "chunk", "tile", "gather", "index_select",
+           "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill"]
 
 
-# -------------------------------------------------------------- arguments
+# --------------------------------------------------------- join and split
 def _tensor_list(x, fn):
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a list or tuple of "
@@ -52,87 +42,27 @@ def _tensor_list(x, fn):
     return tensors
 
 
-def _zeros_for_missing(node, grads):
-    """Multi-output backward: outputs that got no gradient count as zeros."""
-    return [g if g is not None else make_tensor(np.zeros(shape, dtype))
-            for g, (shape, dtype) in zip(grads, node.out_meta)]
+def _pieces_grads(grads, axis, sizes=None):
+    """The gradients of the pieces of a split (``sizes`` along ``axis``) or an unstack
+    (None: pieces without that axis), zeros for a piece no gradient reached."""
+    like = next(g for g in grads if g is not None)
+    shape = list(like.shape)
+    filled = []
+    for i, g in enumerate(grads):
+        if g is None:
+            if sizes is not None:
+                shape[axis] = sizes[i]
+            g = make_tensor(np.zeros(shape, like.numpy().dtype))
+        filled.append(g)
+    return filled
 
 
-# --------------------------------------------------------- shape changes
-def _reshape_to_bw(node, g):
-    return (reshape_to(g, node.attrs),)
-
-
-def reshape_to(x, shape, op_name="reshape"):
-    """Reshape to an exact shape (no ``0``/``-1`` rules), recorded as ``op_name``."""
-    a = x.numpy()
-    return make_output_legacy(a.reshape(shape), (x,), op_name, _reshape_to_bw, attrs=a.shape)
-
-
-@op
-def flatten(x, start_axis=0, stop_axis=-1, name=None):
-    """Merge the dimensions ``start_axis`` to ``stop_axis`` (inclusive) into one.
-
-    A 0-d tensor becomes shape ``[1]``.
-
-    >>> import pylayer
-    >>> pylayer.flatten(pylayer.zeros([2, 3, 4]), start_axis=1).shape
-    [2, 12]
-    """
-    x = as_tensor_arg(x, "flatten", "x", 1)
-    shape = x.numpy().shape
-    start = check_axis(start_axis, len(shape), "flatten", "start_axis")
-    stop = check_axis(stop_axis, len(shape), "flatten", "stop_axis")
-    if start > stop:
-        raise ValueError(f"flatten(): 'start_axis' ({start_axis}) must not come after "
-                         f"'stop_axis' ({stop_axis})")
-    merged = int(np.prod(shape[start:stop + 1], dtype=np.int64))
-    return reshape_to(x, shape[:start] + (merged,) + shape[stop + 1:], "flatten")
-
-
-@op
-def squeeze(x, axis=None, name=None):
-    """Remove dimensions of size 1: all of them, or those listed in ``axis``.
-
-    Listed axes whose size is not 1 are left alone, as in Paddle.
-
-    >>> import pylayer
-    >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=0).shape
-    [3, 1]
-    """
-    x = as_tensor_arg(x, "squeeze", "x", 1)
-    shape = x.numpy().shape
-    if axis is None:
-        drop = {i for i, size in enumerate(shape) if size == 1}
-    else:
-        drop = {check_axis(a, len(shape), "squeeze") for a in check_ints(axis, "squeeze", "axis")}
-        drop = {i for i in drop if i < len(shape) and shape[i] == 1}
-    return reshape_to(x, tuple(size for i, size in enumerate(shape) if i not in drop), "squeeze")
-
-
-@op
-def unsqueeze(x, axis, name=None):
-    """Insert dimensions of size 1 at ``axis`` (an int or a list, inserted in order).
-
-    >>> import pylayer
-    >>> pylayer.unsqueeze(pylayer.zeros([5, 10]), axis=[0, 2]).shape
-    [1, 5, 1, 10]
-    """
-    x = as_tensor_arg(x, "unsqueeze", "x", 1)
-    shape = list(x.numpy().shape)
-    for a in check_ints(axis, "unsqueeze", "axis"):
-        if not -len(shape) - 1 <= a <= len(shape):
-            raise ValueError(f"unsqueeze(): axis {a} is out of range for inserting into a "
-                             f"tensor of rank {len(shape)}")
-        shape.insert(a % (len(shape) + 1), 1)
-    return reshape_to(x, tuple(shape), "unsqueeze")
-
-
-# --------------------------------------------------------- join and split
-def _concat_bw(node, g):
-    sizes, axis = node.attrs
+def _concat_vjp(g, sizes, axis, needs_input_grad):
     pieces = split(g, list(sizes), axis)
-    return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
+    return tuple(p if needed else None for p, needed in zip(pieces, needs_input_grad))
+
+
+CONCAT = Op("concat", inputs=None, attrs=("sizes", "axis"), vjp=_concat_vjp)
 
 
 @op
@@ -155,12 +85,15 @@ def concat(x, axis=0, name=None):
                          f"except along axis {axis}, got shapes "
                          f"{[list(a.shape) for a in arrays]}") from None
     sizes = tuple(a.shape[axis] for a in arrays)
-    return make_output_legacy(out, tuple(tensors), "concat", _concat_bw, attrs=(sizes, axis))
+    return make_output(CONCAT, out, tuple(tensors), (sizes, axis))
 
 
-def _stack_bw(node, g):
-    pieces = unstack(g, node.attrs)
-    return tuple(p if needed else None for p, needed in zip(pieces, node.needs_input_grad))
+def _stack_vjp(g, axis, needs_input_grad):
+    pieces = unstack(g, axis)
+    return tuple(p if needed else None for p, needed in zip(pieces, needs_input_grad))
+
+
+STACK = Op("stack", inputs=None, attrs=("axis",), vjp=_stack_vjp)
 
 
 @op
@@ -177,12 +110,11 @@ def stack(x, axis=0, name=None):
     if len({a.shape for a in arrays}) > 1:
         raise ValueError(f"stack(): the tensors in argument 'x' must have the same shape, got "
                          f"{[list(a.shape) for a in arrays]}")
-    return make_output_legacy(np.stack(arrays, axis=axis), tuple(tensors), "stack", _stack_bw,
-                       attrs=axis)
+    return make_output(STACK, np.stack(arrays, axis=axis), tuple(tensors), (axis,))
 
 
-def _unstack_bw(node, grads):
-    return (stack(_zeros_for_missing(node, grads), node.attrs),)
+UNSTACK = Op("unstack", multi_output=True, attrs=("axis",),
+             vjp=(lambda grads, axis: stack(_pieces_grads(grads, axis), axis),))
 
 
 @op
@@ -202,12 +134,11 @@ def unstack(x, axis=0, num=None):
         raise ValueError(f"unstack(): argument 'num' must be the size {a.shape[axis]} of axis "
                          f"{axis}, got {num}")
     moved = np.moveaxis(a, axis, 0)
-    return make_outputs_legacy([moved[i] for i in range(a.shape[axis])], (x,), "unstack",
-                        _unstack_bw, attrs=axis)
+    return make_outputs(UNSTACK, [moved[i] for i in range(a.shape[axis])], (x,), (axis,))
 
 
-def _split_bw(node, grads):
-    return (concat(_zeros_for_missing(node, grads), node.attrs),)
+SPLIT = Op("split", multi_output=True, attrs=("sizes", "axis"),
+           vjp=(lambda grads, sizes, axis: concat(_pieces_grads(grads, axis, sizes), axis),))
 
 
 def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
@@ -234,7 +165,7 @@ def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):
 def _split(x, sizes, axis):
     a = x.numpy()
     bounds = np.cumsum(sizes)[:-1]
-    return make_outputs_legacy(np.split(a, bounds, axis=axis), (x,), "split", _split_bw, attrs=axis)
+    return make_outputs(SPLIT, np.split(a, bounds, axis=axis), (x,), (tuple(sizes), axis))
 
 
 @op
@@ -271,14 +202,16 @@ def chunk(x, chunks, axis=0, name=None):
 
 
 # ------------------------------------------------------------- repetition
-def _tile_bw(node, g):
-    shape, padded, reps = node.attrs
-    interleaved = tuple(v for pair in zip(reps, padded) for v in pair)
-    g = reshape_to(g, interleaved)
+def _tile_vjp(g, x_shape, padded, reps):
+    """Sum the gradient over the copies: each dimension split into (copy, size)."""
+    g = reshape_exact(g, tuple(v for pair in zip(reps, padded) for v in pair))
     axes = [2 * i for i, r in enumerate(reps) if r != 1]
     if axes:
         g = reduce_sum(g, axis=axes, keepdim=True)
-    return (reshape_to(g, shape),)
+    return reshape_exact(g, x_shape)
+
+
+TILE = Op("tile", attrs=("x_shape", "padded", "reps"), vjp=(_tile_vjp,))
 
 
 @op
@@ -300,7 +233,7 @@ def tile(x, repeat_times, name=None):
     check_count(int(np.prod(padded, dtype=np.float64) * np.prod(reps, dtype=np.float64)), "tile",
                 "repeat_times")
     out = np.tile(a.reshape(padded), reps)
-    return make_output_legacy(out, (x,), "tile", _tile_bw, attrs=(a.shape, padded, reps))
+    return make_output(TILE, out, (x,), (a.shape, padded, reps))
 
 
 # --------------------------------------------------------- index-based
@@ -401,8 +334,7 @@ def numel(x, name=None):
     return make_tensor(np.array(x.size, np.int64))
 
 
-def _flip_bw(node, g):
-    return (flip(g, list(node.attrs)),)
+FLIP = Op("flip", attrs=("axes",), vjp=(lambda g, axes: flip(g, list(axes)),))
 
 
 @op
@@ -417,12 +349,14 @@ def flip(x, axis, name=None):
     a = x.numpy()
     axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
     out = np.flip(a, axes) if a.ndim else a
-    return make_output_legacy(out, (x,), "flip", _flip_bw, attrs=axes)
+    return make_output(FLIP, out, (x,), (axes,))
 
 
-def _roll_bw(node, g):
-    shifts, axes = node.attrs
-    return (roll(g, [-s for s in shifts], None if axes is None else list(axes)),)
+def _roll_vjp(g, shifts, axes):
+    return roll(g, [-s for s in shifts], None if axes is None else list(axes))
+
+
+ROLL = Op("roll", attrs=("shifts", "axes"), vjp=(_roll_vjp,))
 
 
 @op
@@ -447,7 +381,7 @@ def roll(x, shifts, axis=None, name=None):
             raise ValueError(f"roll(): 'shifts' ({len(shifts)} values) and 'axis' "
                              f"({len(axes)} values) must have the same length")
         out = np.roll(a, shifts, axes) if a.ndim else np.array(a)
-    return make_output_legacy(out, (x,), "roll", _roll_bw, attrs=(tuple(shifts), axes))
+    return make_output(ROLL, out, (x,), (tuple(shifts), axes))
 
 
 # ------------------------------------------------------------ along an axis
@@ -559,30 +493,10 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
                          f"broadcast to the shape {shape} of the indices") from None
     if values.shape != shape:
         values = broadcast_to(values, shape)
-    return put(arr, index, values, reduce == "add", bool(include_self), fn)
+    return put(arr, index, values, reduce == "add", bool(include_self))
 
 
 # ----------------------------------------------------------- like another
-@op
-def expand_as(x, y, name=None):
-    """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
-
-    >>> import pylayer
-    >>> pylayer.expand_as(pylayer.to_tensor([1.0, 2.0]), pylayer.zeros([3, 2])).shape
-    [3, 2]
-    """
-    x = as_tensor_arg(x, "expand_as", "x", 1)
-    y = as_tensor_arg(y, "expand_as", "y", 2)
-    try:
-        fits = np.broadcast_shapes(tuple(x.shape), tuple(y.shape)) == tuple(y.shape)
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(f"expand_as(): x of shape {x.shape} cannot be broadcast to the shape "
-                         f"{y.shape} of y")
-    return broadcast_to(x, y.shape)
-
-
 @op
 def masked_fill(x, mask, value, name=None):
     """``x`` with ``value`` wherever ``mask`` (broadcast to ``x``) is true.
@@ -616,7 +530,7 @@ def masked_fill(x, mask, value, name=None):
         if value.size != 1:
             raise ValueError(f"{fn}(): argument 'value' must be a number or a one-element "
                              f"Tensor, got a Tensor of shape {value.shape}")
-        value = reshape_to(value, ()) if value.ndim else value
+        value = reshape_exact(value, ())
         if value.numpy().dtype != dtype:
             value = cast(value, dtype)
     elif isinstance(value, (bool, int, float, np.number)):
@@ -677,7 +591,7 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
     positions = np.lib.stride_tricks.as_strided(
         flat, shape, [st * flat.itemsize for st in stride], writeable=False)
     if source.ndim != 1:
-        source = reshape_to(source, (count,), fn)
+        source = reshape_exact(source, (count,))
     view = take(source, (np.array(positions),), True, fn)
     refuse_leaf(x, needs_grad(x, source), fn)
     take_over(x, view)

@@ -16,8 +16,8 @@ from pylayer._kernels import norm as norm_kernels
 from pylayer._kernels.conv import pooled_empty
 from pylayer.ops._arguments import check_choice, check_int, check_ints, check_number, float_tensor
 from pylayer.ops._elementwise import add, multiply, square, subtract
-from pylayer.ops._reduction import mean, sum as reduce_sum
-from pylayer.ops._shape import reshape
+from pylayer.ops.reduction import mean, sum as reduce_sum
+from pylayer.ops.shape import reshape
 from pylayer.ops.dispatch import op
 from pylayer.ops.elementwise import rsqrt
 

@@ -45,8 +45,8 @@ from pylayer._kernels import pool as kernels
 from pylayer._kernels.conv import pooled_empty
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_number,
                                     float_tensor)
-from pylayer.ops._linalg import matmul
-from pylayer.ops._shape import transpose
+from pylayer.ops.linalg import matmul
+from pylayer.ops.shape import transpose
 from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.dispatch import op
 from pylayer.ops.spatial import spatial_axes

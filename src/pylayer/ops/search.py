@@ -11,9 +11,9 @@ import numpy as np
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_int
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
 from pylayer.ops.manipulation import take_along_axis
+from pylayer.ops.shape import reshape
 
 __all__ = ["argsort", "sort", "topk"]
 

@@ -16,7 +16,7 @@ from pylayer.ops._arguments import (check_choice, check_int, check_ints, check_n
                                     float_tensor)
 from pylayer.ops._elementwise import add, multiply
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._shape import reshape, transpose
+from pylayer.ops.shape import reshape, transpose
 from pylayer.ops.dispatch import op
 from pylayer.ops.indexing import take
 

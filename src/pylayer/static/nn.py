@@ -2,7 +2,7 @@
 import itertools
 
 from pylayer.extend import Tensor, check_count, check_int, check_str
-from pylayer.ops.manipulation import assign
+from pylayer.ops.shape import assign
 from pylayer.static._program import _parameter
 from pylayer.static._record import record_op
 from pylayer.static._variable import Variable

@@ -1,3 +1,3 @@
+# What the gradient rules of other compiled modules call (the arithmetic ops, shape, linalg).
 cpdef object unbroadcast(object g, object shape)
-cpdef object expand_grad(g, shape, axes, keepdim)
 cdef object unbroadcast_like(object g, object x)

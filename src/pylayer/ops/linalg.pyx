@@ -1,30 +1,95 @@
-"""Linear algebra: ``matmul`` (compiled in ``_linalg.pyx``), ``addmm``, ``bmm``,
-``dot`` and ``einsum``.
+"""Linear algebra: ``matmul``, ``addmm``, ``bmm``, ``dot`` and ``einsum``.
 
-``addmm`` and ``bmm`` check Paddle's shape rules and are then written with
-the recorded ops ``matmul``, ``scale`` and ``add``, so their gradients (and
-gradients of gradients) come from those. ``einsum`` records one node whose
-backward is again an ``einsum``, so every order of derivative is recorded.
-``dot`` records one node that saves both inputs.
+``matmul``, ``dot`` and ``einsum`` are declared as records next to their forwards,
+with gradient rules written with the recorded ops, so every order of derivative is
+recorded. ``addmm`` and ``bmm`` check Paddle's shape rules and are then written with
+``matmul``, ``scale`` and ``add``, whose gradients they take. ``einsum`` records one
+node per contraction of one or two operands (the gradient of each operand is again
+an einsum); ``dot`` keeps both inputs.
 """
 import string
 
 import numpy as np
 
-from pylayer._core.graph import make_output_legacy
-from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops import _linalg
+from pylayer._core.graph cimport Op, make_output
+from pylayer._core.tensor cimport Tensor
+from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
 from pylayer.ops._elementwise import add, multiply, scale
-from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops._shape import reshape_exact
+from pylayer.ops._operands cimport tensor_arg
 from pylayer.ops.dispatch import op
+from pylayer.ops.reduction cimport unbroadcast
+from pylayer.ops.shape cimport reshape_exact
 
 __all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
 
-# The compiled matmul (_linalg.pyx), public from here: wrapped once by
-# pylayer.ops.dispatch.op (the compiled ops call each other unwrapped).
-matmul = op(_linalg.matmul)
+
+# ------------------------------------------------------------------- matmul
+def _matmul_vjp(g, x, y, transpose_x, transpose_y, needs_input_grad):
+    """Both gradients of matmul (the matrix forms they share are worked out once)."""
+    tx, ty, needs = transpose_x, transpose_y, needs_input_grad
+    xs = (<Tensor?>x)._array.shape
+    ys = (<Tensor?>y)._array.shape
+    gs = (<Tensor?>g)._array.shape
+    # Work with matrices: a vector x is a row [1, k], a vector y a column [k, 1].
+    a = reshape_exact(x, (1,) + xs) if len(xs) == 1 else x
+    b = reshape_exact(y, ys + (1,)) if len(ys) == 1 else y
+    if len(xs) == 1 and len(ys) == 1:
+        g = reshape_exact(g, (1, 1))
+    elif len(xs) == 1:
+        g = reshape_exact(g, gs[:-1] + (1,) + gs[-1:])
+    elif len(ys) == 1:
+        g = reshape_exact(g, gs + (1,))
+    gx = gy = None
+    if needs[0]:
+        if tx:
+            gx = _matmul(b, g, ty, True)
+        else:
+            gx = _matmul(g, b, False, not ty)
+        gx = reshape_exact(unbroadcast(gx, (<Tensor?>a)._array.shape), xs)
+    if needs[1]:
+        if ty:
+            gy = _matmul(g, a, True, tx)
+        else:
+            gy = _matmul(a, g, not tx, False)
+        gy = reshape_exact(unbroadcast(gy, (<Tensor?>b)._array.shape), ys)
+    return (gx, gy)
+
+
+MATMUL = Op("matmul", inputs=("x", "y"), keeps=("x", "y"), attrs=("transpose_x", "transpose_y"),
+            vjp=_matmul_vjp)
+
+
+@op
+def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
+    """Matrix product with numpy's broadcasting of batch dimensions.
+
+    >>> import pylayer
+    >>> a = pylayer.to_tensor([[1.0, 2.0]])
+    >>> pylayer.matmul(a, a, transpose_y=True).numpy()
+    array([[5.]], dtype=float32)
+    """
+    return _matmul(x, y, transpose_x, transpose_y)
+
+
+cdef object _matmul(object x, object y, object transpose_x, object transpose_y):
+    x = tensor_arg(x, "matmul", "x", 1)
+    y = tensor_arg(y, "matmul", "y", 2)
+    a = (<Tensor>x)._array
+    b = (<Tensor>y)._array
+    if transpose_x and a.ndim > 1:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_y and b.ndim > 1:
+        b = np.swapaxes(b, -1, -2)
+    try:
+        out = np.matmul(a, b)
+    except ValueError:
+        raise ValueError(f"matmul(): x of shape {list((<Tensor>x)._array.shape)} and y of shape "
+                         f"{list((<Tensor>y)._array.shape)} do not fit a matrix product: the "
+                         f"last dimension of x must equal the first matrix dimension of y "
+                         f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
+    return make_output(MATMUL, out, (x, y), (bool(transpose_x and a.ndim > 1),
+                                             bool(transpose_y and b.ndim > 1)))
 
 
 def _same_dtype(fn, tensors):
@@ -67,7 +132,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     if not fits:
         raise ValueError(f"addmm(): argument 'input' of shape {input.shape} does not broadcast "
                          f"to the shape {list(target)} of x @ y")
-    return add(scale(input, beta), scale(matmul(x, y), alpha))
+    return add(scale(input, beta), scale(_matmul(x, y, False, False), alpha))
 
 
 # ---------------------------------------------------------------------- bmm
@@ -90,16 +155,17 @@ def bmm(x, y, name=None):
     if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
         raise ValueError(f"bmm(): x [B, M, K] and y [B, K, N] must have the same B and K, got "
                          f"x of shape {x.shape} and y of shape {y.shape}")
-    return matmul(x, y)
+    return _matmul(x, y, False, False)
 
 
-# ------------------------------------------------------------------- dot
-def _dot_bw(node, g):
-    x, y = node.saved_tensors()
-    g = reshape_exact(g, g._array.shape + (1,))
-    gx = multiply(g, y) if node.needs_input_grad[0] else None
-    gy = multiply(g, x) if node.needs_input_grad[1] else None
-    return (gx, gy)
+# ---------------------------------------------------------------------- dot
+cdef object _column(object g):
+    """The gradient of ``dot`` with a trailing axis of size 1, to scale the other operand's rows."""
+    return reshape_exact(g, (<Tensor?>g)._array.shape + (1,))
+
+
+DOT = Op("dot", inputs=("x", "y"), keeps=("x", "y"),
+         vjp=(lambda g, y: multiply(_column(g), y), lambda g, x: multiply(_column(g), x)))
 
 
 @op
@@ -113,9 +179,9 @@ def dot(x, y, name=None):
     >>> pylayer.dot(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([3.0, 4.0])).numpy()
     array(11., dtype=float32)
     """
-    x = as_tensor_arg(x, "dot", "x", 1)
-    y = as_tensor_arg(y, "dot", "y", 2)
-    a, b = x._array, y._array
+    x = tensor_arg(x, "dot", "x", 1)
+    y = tensor_arg(y, "dot", "y", 2)
+    a, b = (<Tensor>x)._array, (<Tensor>y)._array
     if a.ndim not in (1, 2) or b.ndim not in (1, 2):
         raise ValueError(f"dot(): x and y must be 1-D or 2-D tensors, got shapes "
                          f"{list(a.shape)} and {list(b.shape)}")
@@ -124,7 +190,7 @@ def dot(x, y, name=None):
                          f"and {list(b.shape)}")
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum("...k,...k->...", a, b))
-    return make_output_legacy(out, (x, y), "dot", _dot_bw, save=(x, y))
+    return make_output(DOT, out, (x, y))
 
 
 # ------------------------------------------------------------------- einsum
@@ -197,49 +263,68 @@ def _parse(equation, shapes):
     return renamed, out
 
 
-def _einsum_bw(node, g):
-    in_subs, out_subs, shapes = node.attrs
-    operands = node.saved_tensors()
-    return tuple(_operand_grad(i, g, operands, in_subs, out_subs, shapes[i]) if needed else None
-                 for i, needed in enumerate(node.needs_input_grad))
+def _operand_grad(g, out_subs, others, other_subs, subs, shape):
+    """The gradient of the operand with subscripts ``subs`` and ``shape``: an einsum of
+    ``g`` (subscripts ``out_subs``) and the ``others`` operands of its contraction.
 
-
-def _operand_grad(i, g, operands, in_subs, out_subs, shape):
-    """The gradient of operand ``i``: an einsum of ``g`` and the other operands.
-
-    A letter found only in operand ``i`` comes back through a vector of ones;
+    A letter found only in the operand comes back through a vector of ones;
     a repeated letter (a diagonal) through an identity matrix.
     """
-    subs = [out_subs] + [s for j, s in enumerate(in_subs) if j != i]
-    tensors = [g] + [t for j, t in enumerate(operands) if j != i]
+    terms = [out_subs] + list(other_subs)
+    tensors = [g] + list(others)
     dtype = g.numpy().dtype
-    used = set("".join(in_subs) + out_subs)
+    used = set(subs + "".join(terms))
     spare = iter(c for c in string.ascii_letters if c not in used)
-    available = set("".join(subs))
+    available = set("".join(terms))
     target = []
-    for letter, size in zip(in_subs[i], shape):
+    for letter, size in zip(subs, shape):
         if letter in target:
             fresh = next(spare)
-            subs.append(letter + fresh)
+            terms.append(letter + fresh)
             tensors.append(make_tensor(np.eye(size, dtype=dtype)))
             target.append(fresh)
             continue
         if letter not in available:
-            subs.append(letter)
+            terms.append(letter)
             tensors.append(make_tensor(np.ones(size, dtype=dtype)))
             available.add(letter)
         target.append(letter)
-    return _einsum(subs, "".join(target), tensors)
+    return _contract(terms, "".join(target), tensors)
 
 
-def _einsum(in_subs, out_subs, tensors):
+EINSUM = Op("einsum", inputs=("x", "y"), keeps=("x", "y"),
+            attrs=("x_subs", "y_subs", "out_subs", "x_shape", "y_shape"),
+            vjp=(lambda g, y, x_subs, y_subs, out_subs, x_shape:
+                     _operand_grad(g, out_subs, (y,), (y_subs,), x_subs, x_shape),
+                 lambda g, x, x_subs, y_subs, out_subs, y_shape:
+                     _operand_grad(g, out_subs, (x,), (x_subs,), y_subs, y_shape)))
+# The einsum of one operand (a transpose, a diagonal, a sum) keeps nothing.
+EINSUM_OF_ONE = Op("einsum", attrs=("x_subs", "out_subs", "x_shape"),
+                   vjp=(lambda g, x_subs, out_subs, x_shape:
+                            _operand_grad(g, out_subs, (), (), x_subs, x_shape),))
+
+
+cdef object _contract(list subs, str out_subs, list tensors):
+    """The einsum of ``tensors`` (subscripts ``subs``, one letter per dimension) into
+    ``out_subs``, recorded one contraction of two operands at a time: the first two
+    become one that has the letters the others and the output still need."""
+    while len(tensors) > 2:
+        rest = "".join(subs[2:]) + out_subs
+        kept = "".join(dict.fromkeys([c for c in subs[0] + subs[1] if c in rest]))
+        tensors = [_einsum(subs[:2], kept, tensors[:2])] + tensors[2:]
+        subs = [kept] + subs[2:]
+    return _einsum(subs, out_subs, tensors)
+
+
+cdef object _einsum(list subs, str out_subs, list tensors):
+    """One recorded einsum of one or two operands."""
     arrays = [t.numpy() for t in tensors]
-    equation = ",".join(in_subs) + "->" + out_subs
     with np.errstate(all="ignore"):
-        out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 2))
-    shapes = tuple(a.shape for a in arrays)
-    return make_output_legacy(out, tuple(tensors), "einsum", _einsum_bw, save=tuple(tensors),
-                       attrs=(tuple(in_subs), out_subs, shapes))
+        out = np.asarray(np.einsum(",".join(subs) + "->" + out_subs, *arrays))
+    if len(tensors) == 1:
+        return make_output(EINSUM_OF_ONE, out, tuple(tensors), (subs[0], out_subs, arrays[0].shape))
+    return make_output(EINSUM, out, tuple(tensors),
+                       (subs[0], subs[1], out_subs, arrays[0].shape, arrays[1].shape))
 
 
 @op
@@ -250,7 +335,8 @@ def einsum(equation, *operands):
     ``"ii->i"`` a diagonal. Without ``->`` the output holds the letters that
     appear once, in alphabetical order. ``...`` stands for the leading
     dimensions, and size-1 dimensions broadcast. Operands must share one
-    floating-point dtype. The gradient of each operand is itself an einsum,
+    floating-point dtype. Three or more operands are contracted two at a
+    time, from the left. The gradient of each operand is itself an einsum,
     so it can be differentiated again.
 
     >>> import pylayer
@@ -273,4 +359,4 @@ def einsum(equation, *operands):
         tensors.append(float_tensor(value, "einsum", f"operands[{i}]", i + 2))
     _same_dtype("einsum", tensors)
     in_subs, out_subs = _parse(equation, [tuple(t.shape) for t in tensors])
-    return _einsum(in_subs, out_subs, tensors)
+    return _contract(in_subs, out_subs, tensors)

@@ -1,3 +1,0 @@
-from pylayer._core.tensor import Tensor
-
-def matmul(x, y, transpose_x=..., transpose_y=..., name=...) -> Tensor: ...

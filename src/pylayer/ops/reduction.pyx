@@ -1,0 +1,567 @@
+"""Reductions: sums and means, extremes, products, variance and standard deviation,
+``logsumexp``, running sums, index reductions and truth tests; and ``unbroadcast``,
+the sum that takes a broadcast gradient back to an input's shape.
+
+* ``axis`` is None (all axes), an int or a list of ints; ``keepdim`` keeps the
+  reduced axes as size 1.
+* Each op is declared as a record next to its forward. Gradients are spread back
+  over the reduced axes with recorded ops (``expand_grad``), so ``create_graph=True``
+  records them (double backward). Where several elements tie for ``max`` or
+  ``min`` the gradient is split evenly among them.
+* ``std`` and ``logsumexp`` compute an integer tensor in float32, as Paddle
+  does, and raise ``TypeError`` for bool tensors; ``var`` (and ``mean``)
+  refuse integers, where Paddle truncates. ``max min prod cumsum`` are exact
+  on integers and keep an integer dtype.
+* ``argmax argmin all any`` return index or bool tensors and record no graph.
+
+The arithmetic ops cimport ``unbroadcast``, so this module is loaded while they are:
+what the rules and checks here need of them (and of ``ops/_arguments.py``, which
+imports them) is imported where it is used.
+"""
+import numpy as np
+cimport numpy as cnp
+
+from pylayer._core.graph cimport Op, make_output
+from pylayer._core.tensor cimport Tensor, has_shape
+from pylayer._core.tensor import convert_dtype, make_tensor
+from pylayer.ops._operands cimport shape_of, tensor_arg
+from pylayer.ops.dispatch import op
+from pylayer.ops.shape cimport broadcast_exact, reshape_exact
+
+cnp.import_array()
+
+__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax",
+           "argmin", "all", "any"]
+
+cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
+
+
+# ------------------------------------------------------ shapes of reductions
+cdef object _check_axes = None     # ops._arguments.check_axes, imported at first use
+
+
+cdef object _axes(object axis, int ndim, str fn):
+    """The reduced axes as a sorted tuple, or None for all (the shared check and wording)."""
+    global _check_axes
+    if axis is None:
+        return None
+    if _check_axes is None:
+        from pylayer.ops._arguments import check_axes
+        _check_axes = check_axes
+    return _check_axes(axis, ndim, fn)
+
+
+cpdef list kept_shape(object shape, object axes):
+    """``shape`` with the reduced ``axes`` (None: all) kept as size 1.
+
+    >>> kept_shape((2, 3, 4), (0, 2))
+    [1, 3, 1]
+    """
+    return [1 if axes is None or i in axes else s for i, s in enumerate(shape)]
+
+
+cpdef object reduced_count(object shape, object axes):
+    """How many elements each result of a reduction over ``axes`` (None: all) takes.
+
+    >>> reduced_count((2, 3, 4), (0, 2))
+    8
+    """
+    if axes is None:
+        return int(np.prod(shape, dtype=np.int64))
+    return int(np.prod([shape[i] for i in axes], dtype=np.int64))
+
+
+cpdef object expand_grad(g, shape, axes, keepdim):
+    """Broadcast a reduction's gradient back over the reduced axes (recorded ops).
+
+    >>> import pylayer
+    >>> expand_grad(pylayer.ones([3]), (2, 3), (0,), False).shape
+    [2, 3]
+    """
+    if not keepdim and len(shape):
+        g = reshape_exact(g, tuple(kept_shape(shape, axes)))
+    return broadcast_exact(g, tuple(shape))
+
+
+# ------------------------------------------------------------------- unbroadcast
+cpdef object unbroadcast(object g, object shape):
+    """Sum a broadcast gradient back to ``shape`` (recorded, so it can be differentiated again).
+
+    >>> import pylayer
+    >>> unbroadcast(pylayer.ones([3, 2]), (2,)).numpy()
+    array([3., 3.], dtype=float32)
+    """
+    if not isinstance(g, Tensor):
+        raise TypeError(f"unbroadcast(): argument 'g' must be a Tensor, got {type(g).__name__}")
+    if type(shape) is not tuple:
+        raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple of ints, got "
+                        f"{type(shape).__name__}")
+    if has_shape((<Tensor>g)._array, shape):
+        return g
+    gshape = (<Tensor>g)._array.shape
+    lead = len(gshape) - len(shape)
+    if lead < 0:
+        _refuse_target(gshape, shape)
+    axes = list(range(lead))
+    for i, size in enumerate(shape):
+        if type(size) is not int or size not in (1, gshape[i + lead]):
+            _refuse_target(gshape, shape)
+        if size == 1 and gshape[i + lead] != 1:
+            axes.append(i + lead)
+    if axes:
+        g = _sum(g, tuple(axes), None, True)
+    return reshape_exact(g, shape)
+
+
+cdef int _refuse_target(tuple gshape, tuple shape) except -1:
+    raise ValueError(f"unbroadcast(): argument 'shape' must be a shape that broadcasts to the "
+                     f"gradient's {list(gshape)}, got {shape}")
+
+
+cdef object unbroadcast_like(object g, object x):
+    """unbroadcast(g, shape of x), without building shapes when they already agree."""
+    if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
+                                                       <cnp.ndarray>(<Tensor>x)._array):
+        return g
+    return unbroadcast(g, shape_of(x))
+
+
+# ------------------------------------------------------------------ sum, mean
+def _sum_vjp(g, x_shape, axes, keepdim, x_dtype):
+    g = expand_grad(g, x_shape, axes, keepdim)
+    if (<Tensor?>g)._array.dtype == x_dtype:
+        return g
+    from pylayer.ops.shape import cast   # sum(x, dtype=...) changed the dtype: back to x's
+    return cast(g, x_dtype)
+
+
+SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,))
+
+
+cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
+    """The sum of ``x`` over the checked ``axes`` (None: all, as for a 0-d ``x``)."""
+    a = x._array
+    if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
+        np_dtype = np.dtype(np.int64)
+    out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
+    if not cnp.PyArray_Check(out):
+        out = np.asarray(out)
+    return make_output(SUM, out, (x,), (a.shape, axes, keepdim, a.dtype))
+
+
+@op
+def sum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over ``axis`` (all axes by default); saves nothing.
+
+    >>> import pylayer
+    >>> pylayer.sum(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).numpy()
+    array([4., 6.], dtype=float32)
+    """
+    x = tensor_arg(x, "sum", "x", 1)
+    axes = _axes(axis, (<Tensor>x)._array.ndim, "sum")
+    return _sum(x, axes, convert_dtype(dtype, "sum"), bool(keepdim))
+
+
+def _mean_vjp(g, x_shape, axes, keepdim, count):
+    from pylayer.ops._elementwise import divide
+    return divide(expand_grad(g, x_shape, axes, keepdim), float(count))
+
+
+MEAN = Op("mean", attrs=("x_shape", "axes", "keepdim", "count"), vjp=(_mean_vjp,))
+
+
+@op
+def mean(x, axis=None, keepdim=False, name=None):
+    """Mean over ``axis`` (all axes by default); saves nothing.
+
+    >>> import pylayer
+    >>> pylayer.mean(pylayer.to_tensor([1.0, 2.0, 6.0])).numpy()
+    array(3., dtype=float32)
+    """
+    x = tensor_arg(x, "mean", "x", 1)
+    a = (<Tensor>x)._array
+    if a.dtype.kind != "f":
+        raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point Tensor, "
+                        f"got dtype {a.dtype}")
+    axes = _axes(axis, a.ndim, "mean")
+    count = reduced_count(a.shape, axes)
+    keep = bool(keepdim)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        # sum / count rather than np.mean, which warns on an empty slice.
+        total = np.sum(a, axis=axes, keepdims=keep)
+        out = np.asarray(total / count if count else np.full(np.shape(total), np.nan),
+                         dtype=a.dtype)
+    return make_output(MEAN, out, (x,), (a.shape, axes, keep, count))
+
+
+# ------------------------------------------------------------------ extremes
+def _extreme_vjp(g, x, out, x_shape, axes, keepdim):
+    """The gradient goes to the elements equal to the result, split evenly among ties."""
+    from pylayer.ops._elementwise import multiply
+    xa = x.numpy()
+    kept = out.numpy().reshape(kept_shape(x_shape, axes))
+    hit = xa == kept
+    if xa.dtype.kind == "f":
+        hit |= np.isnan(xa) & np.isnan(kept)
+    with np.errstate(all="ignore"):
+        share = hit / np.sum(hit, axis=axes, keepdims=True)
+    return multiply(expand_grad(g, x_shape, axes, keepdim),
+                    make_tensor(share.astype(g.numpy().dtype)))
+
+
+MAX = Op("max", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_extreme_vjp,))
+MIN = Op("min", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_extreme_vjp,))
+
+
+cdef object _extreme(Op record, str fn, object np_fn, object x, object axis, object keepdim):
+    x = tensor_arg(x, fn, "x", 1)
+    a = (<Tensor>x)._array
+    axes = _axes(axis, a.ndim, fn)
+    try:
+        out = np.asarray(np_fn(a, axis=axes, keepdims=bool(keepdim)))
+    except ValueError:
+        raise ValueError(f"{fn}(): cannot reduce over an axis of size 0 (x has shape "
+                         f"{list(a.shape)}, axis={axis!r}); there is no identity for "
+                         f"{fn}") from None
+    return make_output(record, out, (x,), (a.shape, axes, bool(keepdim)))
+
+
+@op
+def max(x, axis=None, keepdim=False, name=None):
+    """Largest element over ``axis`` (all axes by default); NaN propagates.
+
+    Where several elements tie for the maximum, the gradient is split evenly
+    among them (each receives ``1/count`` of it). Saves its input and output.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1.0, 4.0], [4.0, 2.0]], stop_gradient=False)
+    >>> y = pylayer.max(x)
+    >>> y.backward()
+    >>> y.numpy(), x.grad.numpy()
+    (array(4., dtype=float32), array([[0. , 0.5],
+           [0.5, 0. ]], dtype=float32))
+    """
+    return _extreme(MAX, "max", np.max, x, axis, keepdim)
+
+
+@op
+def min(x, axis=None, keepdim=False, name=None):
+    """Smallest element over ``axis`` (all axes by default); NaN propagates.
+
+    Where several elements tie for the minimum, the gradient is split evenly
+    among them. Saves its input and output.
+
+    >>> import pylayer
+    >>> pylayer.min(pylayer.to_tensor([[1.0, 4.0], [0.0, 2.0]]), axis=1).numpy()
+    array([1., 0.], dtype=float32)
+    """
+    return _extreme(MIN, "min", np.min, x, axis, keepdim)
+
+
+# ------------------------------------------------------------------- products
+def _products_of_others(x, axes):
+    """For each element, the product of the other elements of its reduced slice.
+
+    Built from recorded ops (so it can be differentiated again) on a
+    ``[..., K, K]`` copy whose diagonal is 1; used only when x holds zeros.
+    """
+    from pylayer.ops.elementwise import where
+    from pylayer.ops.shape import transpose
+    shape = list(x.shape)
+    axes = tuple(range(len(shape))) if axes is None else axes
+    kept_axes = [i for i in range(len(shape)) if i not in axes]
+    perm = kept_axes + list(axes)
+    kept_dims = [shape[i] for i in kept_axes]
+    k = reduced_count(shape, axes)
+    rows = reshape_exact(transpose(x, perm) if shape else x, tuple(kept_dims + [1, k]))
+    square_rows = broadcast_exact(rows, tuple(kept_dims + [k, k]))
+    others = where(make_tensor(np.eye(k, dtype=bool)), 1.0, square_rows)
+    result = reshape_exact(prod(others, axis=-1), tuple(shape[i] for i in perm))
+    return transpose(result, list(np.argsort(perm))) if shape else result
+
+
+def _prod_vjp(g, x, out, x_shape, axes, keepdim):
+    from pylayer.ops._elementwise import divide, multiply
+    g = expand_grad(g, x_shape, axes, keepdim)
+    if not np.any(x.numpy() == 0):
+        return divide(multiply(g, expand_grad(out, x_shape, axes, keepdim)), x)
+    return multiply(g, _products_of_others(x, axes))
+
+
+PROD = Op("prod", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_prod_vjp,))
+
+
+@op
+def prod(x, axis=None, keepdim=False, dtype=None, name=None):
+    """Product of the elements over ``axis`` (all axes by default).
+
+    ``dtype`` casts ``x`` first. Integer tensors keep their dtype (bool gives
+    int64). The gradient is ``prod / x`` when ``x`` holds no zero, and the
+    product of the other elements of each slice otherwise, so zeros are exact.
+    Saves its input and output.
+
+    >>> import pylayer
+    >>> pylayer.prod(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=1).numpy()
+    array([ 2., 12.], dtype=float32)
+    """
+    from pylayer.ops._arguments import check_dtype
+    from pylayer.ops.shape import cast
+    x = tensor_arg(x, "prod", "x", 1)
+    if dtype is not None:
+        x = cast(x, check_dtype(dtype, "prod"))
+    a = (<Tensor?>x)._array
+    axes = _axes(axis, a.ndim, "prod")
+    out_dtype = np.int64 if a.dtype.kind == "b" else a.dtype
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.prod(a, axis=axes, keepdims=bool(keepdim), dtype=out_dtype))
+    return make_output(PROD, out, (x,), (a.shape, axes, bool(keepdim)))
+
+
+# ------------------------------------------------------- variance, deviation
+cdef tuple _variance(object a, object axes, object keepdim, int ddof):
+    """(the variance of the array ``a`` over ``axes``, its divisor ``N - ddof``)."""
+    count = reduced_count(a.shape, axes)
+    with np.errstate(all="ignore"):
+        centre = np.sum(a, axis=axes, keepdims=True) / a.dtype.type(count)
+        deviation = a - centre
+        total = np.sum(deviation * deviation, axis=axes, keepdims=bool(keepdim))
+        return np.asarray(total / a.dtype.type(count - ddof), dtype=a.dtype), count - ddof
+
+
+def _deviation(x, axes, divisor):
+    """(x - mean(x)) / divisor with recorded ops; NaN when the divisor is not positive."""
+    from pylayer.ops._elementwise import scale, subtract
+    centred = subtract(x, mean(x, axis=list(axes) if axes else None, keepdim=True))
+    return scale(centred, 1.0 / divisor if divisor > 0 else float("nan"))
+
+
+def _var_vjp(g, x, x_shape, axes, keepdim, divisor):
+    from pylayer.ops._elementwise import multiply, scale
+    return multiply(expand_grad(g, x_shape, axes, keepdim),
+                    scale(_deviation(x, axes, divisor), 2.0))
+
+
+VAR = Op("var", keeps=("x",), attrs=("x_shape", "axes", "keepdim", "divisor"), vjp=(_var_vjp,))
+
+
+@op
+def var(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Variance over ``axis`` (all axes by default); floating-point tensors only.
+
+    ``unbiased=True`` divides by ``N - 1``, else by ``N``; with ``N - 1 == 0``
+    the result is NaN. Saves its input.
+
+    >>> import pylayer
+    >>> pylayer.var(pylayer.to_tensor([1.0, 2.0, 3.0, 4.0])).numpy()
+    array(1.6666666, dtype=float32)
+    """
+    from pylayer.ops._arguments import float_tensor
+    x = float_tensor(x, "var")
+    a = (<Tensor?>x)._array
+    axes = _axes(axis, a.ndim, "var")
+    out, divisor = _variance(a, axes, keepdim, 1 if unbiased else 0)
+    return make_output(VAR, out, (x,), (a.shape, axes, bool(keepdim), divisor))
+
+
+def _std_vjp(g, x, out, x_shape, axes, keepdim, divisor):
+    from pylayer.ops._elementwise import divide, multiply
+    from pylayer.ops.compare import equal
+    from pylayer.ops.elementwise import where
+    # Where std == 0 every deviation is 0 as well; dividing by 1 there gives 0.
+    safe_std = where(equal(out, 0), 1.0, out)
+    return multiply(divide(expand_grad(g, x_shape, axes, keepdim),
+                           expand_grad(safe_std, x_shape, axes, keepdim)),
+                    _deviation(x, axes, divisor))
+
+
+STD = Op("std", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim", "divisor"),
+         vjp=(_std_vjp,))
+
+
+@op
+def std(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Standard deviation over ``axis``: ``sqrt(var(x, ...))``; integers in float32.
+
+    Where the standard deviation is 0 the gradient is 0 (not NaN). Saves its
+    input and output.
+
+    >>> import pylayer
+    >>> pylayer.std(pylayer.to_tensor([1.0, 3.0]), unbiased=False).numpy()
+    array(1., dtype=float32)
+    """
+    from pylayer.ops._arguments import float_tensor
+    x = float_tensor(x, "std", integers_as_float32=True)
+    a = (<Tensor?>x)._array
+    axes = _axes(axis, a.ndim, "std")
+    variance, divisor = _variance(a, axes, keepdim, 1 if unbiased else 0)
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.sqrt(variance))
+    return make_output(STD, out, (x,), (a.shape, axes, bool(keepdim), divisor))
+
+
+# ------------------------------------------------------------------ logsumexp
+def _logsumexp_vjp(g, x, out, x_shape, axes, keepdim):
+    from pylayer.ops._elementwise import exp, multiply, subtract
+    weights = exp(subtract(x, expand_grad(out, x_shape, axes, keepdim)))
+    return multiply(expand_grad(g, x_shape, axes, keepdim), weights)
+
+
+LOGSUMEXP = Op("logsumexp", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"),
+               vjp=(_logsumexp_vjp,))
+
+
+@op
+def logsumexp(x, axis=None, keepdim=False, name=None):
+    """``log(sum(exp(x)))`` over ``axis``, computed without overflow (integers in float32).
+
+    The gradient is ``softmax(x)`` along the reduced axes. Saves its input and
+    output.
+
+    >>> import pylayer
+    >>> pylayer.logsumexp(pylayer.to_tensor([1000.0, 1000.0], dtype='float64')).numpy()
+    array(1000.69314718)
+    """
+    from pylayer.ops._arguments import float_tensor
+    x = float_tensor(x, "logsumexp", integers_as_float32=True)
+    a = (<Tensor?>x)._array
+    axes = _axes(axis, a.ndim, "logsumexp")
+    with np.errstate(all="ignore"):
+        if a.size:
+            shift = np.max(a, axis=axes, keepdims=True)
+            shift = np.where(np.isfinite(shift), shift, 0).astype(a.dtype)
+        else:
+            shift = np.zeros(kept_shape(a.shape, axes), a.dtype)
+        total = np.sum(np.exp(a - shift), axis=axes, keepdims=True)
+        out = np.log(total) + shift
+    if not keepdim:
+        out = out.reshape([s for i, s in enumerate(a.shape) if axes is not None and i not in axes])
+    return make_output(LOGSUMEXP, np.asarray(out, a.dtype), (x,), (a.shape, axes, bool(keepdim)))
+
+
+# ------------------------------------------------------------------ running sums
+CUMSUM = Op("cumsum", attrs=("axis", "reverse"),
+            vjp=(lambda g, axis, reverse: _cumsum(g, axis, not reverse),))
+
+
+cdef object _cumsum(Tensor x, object axis, bint reverse):
+    """Running sum along ``axis`` of a 1-D-or-more tensor, from the end when ``reverse``;
+    its gradient is the running sum the other way."""
+    a = x._array
+    with np.errstate(all="ignore"):
+        if reverse:
+            out = np.flip(np.cumsum(np.flip(a, axis), axis=axis, dtype=a.dtype), axis)
+        else:
+            out = np.cumsum(a, axis=axis, dtype=a.dtype)
+    return make_output(CUMSUM, np.ascontiguousarray(out), (x,), (axis, reverse))
+
+
+@op
+def cumsum(x, axis=None, dtype=None, name=None):
+    """Running sum along ``axis``; with ``axis=None`` over the flattened tensor.
+
+    ``dtype`` casts ``x`` first. Integer and bool tensors give int64, as in
+    Paddle. The gradient is the running sum of the gradient taken from the
+    end. Saves nothing.
+
+    >>> import pylayer
+    >>> pylayer.cumsum(pylayer.to_tensor([[1, 2], [3, 4]])).numpy()
+    array([ 1,  3,  6, 10])
+    >>> pylayer.cumsum(pylayer.to_tensor([[1, 2], [3, 4]]), axis=0).numpy()
+    array([[1, 2],
+           [4, 6]])
+    """
+    from pylayer.ops._arguments import check_dtype
+    from pylayer.ops.shape import cast, reshape
+    x = tensor_arg(x, "cumsum", "x", 1)
+    if dtype is not None:
+        x = cast(x, check_dtype(dtype, "cumsum"))
+    elif (<Tensor>x)._array.dtype.kind in "biu" and (<Tensor>x)._array.dtype != np.int64:
+        x = cast(x, "int64")
+    if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
+        raise TypeError(f"cumsum(): argument 'axis' (position 2) must be an int or None, "
+                        f"got {type(axis).__name__}")
+    shape = list((<Tensor?>x)._array.shape)
+    axes = _axes(axis, len(shape), "cumsum")
+    if axis is None or not shape:
+        out = _cumsum(reshape(x, [-1]), 0, False)
+        return out if axis is None else reshape(out, shape)
+    return _cumsum(x, axes[0], False)
+
+
+# ------------------------------------------------------------- index reductions
+cdef object _arg_extreme(str fn, object np_fn, object x, object axis, object keepdim,
+                         object dtype):
+    x = tensor_arg(x, fn, "x", 1)
+    a = (<Tensor>x)._array
+    try:
+        out_dtype = convert_dtype(dtype)
+    except TypeError:
+        out_dtype = None
+    if out_dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise ValueError(f"{fn}(): argument 'dtype' must be 'int32' or 'int64', got {dtype!r}")
+    if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
+        raise TypeError(f"{fn}(): argument 'axis' (position 2) must be an int or None, "
+                        f"got {type(axis).__name__}")
+    axes = _axes(axis, a.ndim, fn)
+    if a.size == 0:
+        raise ValueError(f"{fn}(): x has no elements (shape {list(a.shape)})")
+    if axes is None:
+        out = np_fn(a)
+        out = np.asarray(out).reshape([1] * a.ndim if keepdim else [])
+    else:
+        out = np_fn(a, axis=axes[0], keepdims=bool(keepdim))
+    return make_tensor(np.asarray(out, dtype=out_dtype))
+
+
+@op
+def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """Index of the largest element along ``axis`` (of the flattened tensor by default).
+
+    Ties give the first index; a NaN counts as the largest. No gradient.
+
+    >>> import pylayer
+    >>> pylayer.argmax(pylayer.to_tensor([[1.0, 5.0], [7.0, 2.0]]), axis=1).numpy()
+    array([1, 0])
+    """
+    return _arg_extreme("argmax", np.argmax, x, axis, keepdim, dtype)
+
+
+@op
+def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """Index of the smallest element along ``axis`` (of the flattened tensor by default).
+
+    Ties give the first index; a NaN counts as the smallest. No gradient.
+
+    >>> import pylayer
+    >>> pylayer.argmin(pylayer.to_tensor([3.0, 1.0, 1.0])).numpy()
+    array(1)
+    """
+    return _arg_extreme("argmin", np.argmin, x, axis, keepdim, dtype)
+
+
+cdef object _truth(str fn, object np_fn, object x, object axis, object keepdim):
+    x = tensor_arg(x, fn, "x", 1)
+    axes = _axes(axis, (<Tensor>x)._array.ndim, fn)
+    return make_tensor(np.asarray(np_fn((<Tensor>x)._array, axis=axes, keepdims=bool(keepdim))))
+
+
+@op
+def all(x, axis=None, keepdim=False, name=None):
+    """Whether every element along ``axis`` is true (non-zero); a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.all(pylayer.to_tensor([[True, False], [True, True]]), axis=1).numpy()
+    array([False,  True])
+    """
+    return _truth("all", np.all, x, axis, keepdim)
+
+
+@op
+def any(x, axis=None, keepdim=False, name=None):
+    """Whether some element along ``axis`` is true (non-zero); a bool tensor.
+
+    >>> import pylayer
+    >>> pylayer.any(pylayer.to_tensor([0, 0, 3])).numpy()
+    array(True)
+    """
+    return _truth("any", np.any, x, axis, keepdim)

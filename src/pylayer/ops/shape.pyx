@@ -1,0 +1,339 @@
+"""Shape ops: ``reshape``, ``flatten``, ``squeeze``, ``unsqueeze``, ``transpose``,
+``broadcast_to``, ``expand``, ``expand_as``, ``cast`` and ``assign``.
+
+Each op is declared as a record next to its forward, and its gradient rule is
+written with these same ops (the broadcasts' with ``unbroadcast``, a sum), so
+that with ``create_graph=True`` it is recorded too (double backward). None of
+them keeps a tensor for backward: shapes, permutations and dtypes are
+attributes. ``reshape_exact`` and ``broadcast_exact`` are the forms gradient
+rules use: to exactly a given shape, and no node when the shape is already right.
+
+This module and ``ops/reduction.pyx`` are loaded while the arithmetic ops are
+(those cimport ``unbroadcast``); what they need of the modules that import the
+arithmetic ops (the argument checks of ``ops/_arguments.py``) is imported where
+it is used.
+"""
+import math
+
+import numpy as np
+cimport numpy as cnp
+
+from pylayer._core.graph cimport Op, make_output
+from pylayer._core.tensor cimport Tensor, has_shape, wrap
+from pylayer._core.tensor import convert_dtype
+from pylayer.ops._operands cimport shape_arg, tensor_arg
+from pylayer.ops.dispatch import op
+from pylayer.ops.reduction cimport unbroadcast
+
+cnp.import_array()
+
+__all__ = ["reshape", "flatten", "squeeze", "unsqueeze", "transpose", "broadcast_to", "expand",
+           "expand_as", "cast", "assign"]
+
+
+# ------------------------------------------------------------- reshapes
+def _reshape_back(g, x_shape):
+    return reshape_exact(g, x_shape)
+
+
+RESHAPE = Op("reshape", attrs=("x_shape",), vjp=(_reshape_back,))
+
+
+cdef object _reshape_as(Op record, Tensor x, tuple shape):
+    """``x`` reshaped to exactly ``shape``, recorded as ``record`` (a reshape by another name)."""
+    return make_output(record, x._array.reshape(shape), (x,), (x._array.shape,))
+
+
+cpdef object reshape_exact(object x, tuple shape):
+    """Differentiable reshape to exactly ``shape`` (no 0/-1 rules; for gradient rules):
+    ``x`` itself when it has that shape already.
+
+    >>> import pylayer
+    >>> reshape_exact(pylayer.zeros([2, 3]), (3, 2)).shape
+    [3, 2]
+    """
+    cdef Tensor t = <Tensor?>x
+    if has_shape(t._array, shape):
+        return x
+    return _reshape_as(RESHAPE, t, shape)
+
+
+cdef list _zero_size_dims(tuple shape, list dims):
+    """Paddle's reading of a target shape for a tensor without elements.
+
+    A 0 is a size of 0 (not "keep this dimension"). A -1 is 0 when no 0 is
+    given, else the product of ``shape``'s non-zero sizes divided by that of
+    the other given sizes; with two or more 0s it is ambiguous.
+    """
+    if dims.count(-1) != 1:
+        return dims     # no -1, or several: numpy's check applies
+    zeros = dims.count(0)
+    if zeros == 0:
+        return [0 if d == -1 else d for d in dims]
+    known = math.prod(d for d in dims if d > 0)
+    available = math.prod(d for d in shape if d > 0)
+    if zeros > 1 or available % known:
+        reason = "the -1 is ambiguous with several 0s" if zeros > 1 else \
+            f"the non-zero sizes multiply to {available}, which {known} does not divide"
+        raise ValueError(f"reshape(): cannot reshape a tensor of shape {list(shape)} (0 "
+                         f"elements) into {dims}: {reason}")
+    return [available // known if d == -1 else d for d in dims]
+
+
+@op
+def reshape(x, shape, name=None):
+    """A tensor with the same data and a new shape (``0`` keeps a dim, ``-1`` infers one).
+
+    For a tensor without elements Paddle's rule applies: a ``0`` is a size of
+    0, and ``-1`` is the product of the tensor's non-zero sizes divided by the
+    other given ones (0 when the shape holds no 0).
+
+    >>> import pylayer
+    >>> pylayer.reshape(pylayer.arange(6), [2, -1]).shape
+    [2, 3]
+    """
+    x = tensor_arg(x, "reshape", "x", 1)
+    a = (<Tensor>x)._array
+    dims = shape_arg(shape, "reshape")
+    if a.size == 0:
+        dims = _zero_size_dims(a.shape, dims)
+    else:
+        dims = [a.shape[i] if d == 0 and i < a.ndim else d for i, d in enumerate(dims)]
+    try:
+        out = a.reshape(dims)
+    except ValueError:
+        raise ValueError(f"reshape(): cannot reshape a tensor of shape {list(a.shape)} "
+                         f"({a.size} elements) into {list(shape)}") from None
+    return make_output(RESHAPE, out, (x,), (a.shape,))
+
+
+FLATTEN = Op("flatten", attrs=("x_shape",), vjp=(_reshape_back,))
+
+
+@op
+def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    """Merge the dimensions ``start_axis`` to ``stop_axis`` (inclusive) into one.
+
+    A 0-d tensor becomes shape ``[1]``.
+
+    >>> import pylayer
+    >>> pylayer.flatten(pylayer.zeros([2, 3, 4]), start_axis=1).shape
+    [2, 12]
+    """
+    from pylayer.ops._arguments import check_axis
+    x = tensor_arg(x, "flatten", "x", 1)
+    shape = (<Tensor>x)._array.shape
+    start = check_axis(start_axis, len(shape), "flatten", "start_axis")
+    stop = check_axis(stop_axis, len(shape), "flatten", "stop_axis")
+    if start > stop:
+        raise ValueError(f"flatten(): 'start_axis' ({start_axis}) must not come after "
+                         f"'stop_axis' ({stop_axis})")
+    merged = int(np.prod(shape[start:stop + 1], dtype=np.int64))
+    return _reshape_as(FLATTEN, x, shape[:start] + (merged,) + shape[stop + 1:])
+
+
+SQUEEZE = Op("squeeze", attrs=("x_shape",), vjp=(_reshape_back,))
+
+
+@op
+def squeeze(x, axis=None, name=None):
+    """Remove dimensions of size 1: all of them, or those listed in ``axis``.
+
+    Listed axes whose size is not 1 are left alone, as in Paddle.
+
+    >>> import pylayer
+    >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=0).shape
+    [3, 1]
+    """
+    from pylayer.ops._arguments import check_axis, check_ints
+    x = tensor_arg(x, "squeeze", "x", 1)
+    shape = (<Tensor>x)._array.shape
+    if axis is None:
+        drop = {i for i, size in enumerate(shape) if size == 1}
+    else:
+        drop = {check_axis(a, len(shape), "squeeze") for a in check_ints(axis, "squeeze", "axis")}
+        drop = {i for i in drop if i < len(shape) and shape[i] == 1}
+    return _reshape_as(SQUEEZE, x, tuple([size for i, size in enumerate(shape) if i not in drop]))
+
+
+UNSQUEEZE = Op("unsqueeze", attrs=("x_shape",), vjp=(_reshape_back,))
+
+
+@op
+def unsqueeze(x, axis, name=None):
+    """Insert dimensions of size 1 at ``axis`` (an int or a list, inserted in order).
+
+    >>> import pylayer
+    >>> pylayer.unsqueeze(pylayer.zeros([5, 10]), axis=[0, 2]).shape
+    [1, 5, 1, 10]
+    """
+    from pylayer.ops._arguments import check_ints
+    x = tensor_arg(x, "unsqueeze", "x", 1)
+    shape = list((<Tensor>x)._array.shape)
+    for a in check_ints(axis, "unsqueeze", "axis"):
+        if not -len(shape) - 1 <= a <= len(shape):
+            raise ValueError(f"unsqueeze(): axis {a} is out of range for inserting into a "
+                             f"tensor of rank {len(shape)}")
+        shape.insert(a % (len(shape) + 1), 1)
+    return _reshape_as(UNSQUEEZE, x, tuple(shape))
+
+
+# ------------------------------------------------------------ transpose
+def _transpose_vjp(g, perm):
+    return _permute(<Tensor?>g, tuple([int(p) for p in np.argsort(perm)]))
+
+
+TRANSPOSE = Op("transpose", attrs=("perm",), vjp=(_transpose_vjp,))
+
+
+cdef object _permute(Tensor x, tuple perm):
+    return make_output(TRANSPOSE, np.transpose(x._array, perm), (x,), (perm,))
+
+
+@op
+def transpose(x, perm, name=None):
+    """Permute the dimensions of ``x``.
+
+    >>> import pylayer
+    >>> pylayer.transpose(pylayer.zeros([2, 3]), [1, 0]).shape
+    [3, 2]
+    """
+    x = tensor_arg(x, "transpose", "x", 1)
+    a = (<Tensor>x)._array
+    perm = shape_arg(perm, "transpose", "perm", -(1 << 62))
+    if any(not -a.ndim <= p < a.ndim for p in perm) or \
+            sorted(p % a.ndim for p in perm) != list(range(a.ndim)):
+        raise ValueError(f"transpose(): perm {perm} is not a permutation of the "
+                         f"{a.ndim} dimensions of x")
+    return _permute(x, tuple([p % a.ndim for p in perm]))
+
+
+# ----------------------------------------------------------- broadcasts
+def _unbroadcast_vjp(g, x_shape):
+    return unbroadcast(g, x_shape)
+
+
+BROADCAST_TO = Op("broadcast_to", attrs=("x_shape",), vjp=(_unbroadcast_vjp,))
+EXPAND = Op("expand", attrs=("x_shape",), vjp=(_unbroadcast_vjp,))
+
+
+cpdef object broadcast_exact(object x, tuple shape):
+    """Differentiable broadcast to exactly ``shape`` (for gradient rules): ``x`` itself
+    when it has that shape already.
+
+    >>> import pylayer
+    >>> broadcast_exact(pylayer.ones([3]), (2, 3)).shape
+    [2, 3]
+    """
+    cdef Tensor t = <Tensor?>x
+    if has_shape(t._array, shape):
+        return x
+    return make_output(BROADCAST_TO, np.broadcast_to(t._array, shape), (x,), (t._array.shape,))
+
+
+cdef object _broadcast(Op record, object x, object shape, str fn):
+    """broadcast_to / expand / expand_as: ``-1`` keeps a dimension of x."""
+    x = tensor_arg(x, fn, "x", 1)
+    a = (<Tensor>x)._array
+    dims = shape_arg(shape, fn)
+    lead = len(dims) - a.ndim
+    dims = [a.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(dims)]
+    try:
+        out = np.broadcast_to(a, dims)
+    except ValueError:
+        raise ValueError(f"{fn}(): cannot broadcast x of shape {list(a.shape)} to the shape "
+                         f"{list(shape)}") from None
+    return make_output(record, out, (x,), (a.shape,))
+
+
+@op
+def broadcast_to(x, shape, name=None):
+    """Broadcast ``x`` to ``shape`` (numpy rules); the gradient is summed back.
+
+    >>> import pylayer
+    >>> pylayer.broadcast_to(pylayer.to_tensor([1.0, 2.0]), [2, 2]).shape
+    [2, 2]
+    """
+    return _broadcast(BROADCAST_TO, x, shape, "broadcast_to")
+
+
+@op
+def expand(x, shape, name=None):
+    """Same as :func:`broadcast_to` (``-1`` keeps a dimension).
+
+    >>> import pylayer
+    >>> pylayer.expand(pylayer.to_tensor([[1.0], [2.0]]), [-1, 3]).shape
+    [2, 3]
+    """
+    return _broadcast(EXPAND, x, shape, "expand")
+
+
+@op
+def expand_as(x, y, name=None):
+    """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
+
+    >>> import pylayer
+    >>> pylayer.expand_as(pylayer.to_tensor([1.0, 2.0]), pylayer.zeros([3, 2])).shape
+    [3, 2]
+    """
+    x = tensor_arg(x, "expand_as", "x", 1)
+    y = tensor_arg(y, "expand_as", "y", 2)
+    target = (<Tensor>y)._array.shape
+    try:
+        fits = np.broadcast_shapes((<Tensor>x)._array.shape, target) == target
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"expand_as(): x of shape {x.shape} cannot be broadcast to the shape "
+                         f"{y.shape} of y")
+    return _broadcast(BROADCAST_TO, x, list(target), "expand_as")
+
+
+# ---------------------------------------------------------- cast, assign
+CAST = Op("cast", attrs=("x_dtype",), vjp=(lambda g, x_dtype: _cast(g, x_dtype),))
+
+
+cdef object _cast(object x, object dtype):
+    x = tensor_arg(x, "cast", "x", 1)
+    a = (<Tensor>x)._array
+    if dtype is None:
+        raise TypeError("cast(): argument 'dtype' (position 2) must be a dtype such as "
+                        "'float32', got None")
+    target = convert_dtype(dtype, "cast")
+    out = a.astype(target)
+    if target.kind != "f":
+        return wrap(out, True)
+    return make_output(CAST, out, (x,), (a.dtype,))
+
+
+@op
+def cast(x, dtype):
+    """A copy of ``x`` converted to ``dtype``; gradients are cast back.
+
+    >>> import pylayer
+    >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype
+    pylayer.float64
+    """
+    return _cast(x, dtype)
+
+
+ASSIGN = Op("assign", vjp=(lambda g: g,))
+
+
+@op
+def assign(x, output=None):
+    """A copy of ``x`` that stays on the graph (``Tensor.clone``).
+
+    >>> import pylayer
+    >>> pylayer.assign(pylayer.to_tensor([1.0])).numpy()
+    array([1.], dtype=float32)
+    """
+    x = tensor_arg(x, "assign", "x", 1)
+    if output is not None and not isinstance(output, Tensor):
+        raise TypeError(f"assign(): argument 'output' (position 2) must be a Tensor or None, "
+                        f"got {type(output).__name__}")
+    out = make_output(ASSIGN, np.array((<Tensor>x)._array, copy=True), (x,))
+    if output is not None:
+        (<Tensor>output)._set_array_inplace(out._array)
+        return output
+    return out
