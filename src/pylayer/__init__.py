@@ -12,7 +12,7 @@
 try:
     import pylayer._core.engine  # noqa: F401
     import pylayer._kernels.loops  # noqa: F401
-    from pylayer.ops import _elementwise, _linalg, _reduction, _shape  # noqa: F401
+    from pylayer.ops import _linalg, _reduction, _shape, activation, arithmetic, math  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
         "pylayer's compiled core is missing or stale ({}). Build it with "
@@ -24,8 +24,11 @@ from pylayer._core.tensor import (DType, Tensor, bool_, float16, float32, float6
 from pylayer._core.tensor import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops import creation as _creation
-from pylayer.ops.elementwise import *  # noqa: F401,F403
-from pylayer.ops import elementwise as _elementwise_ops
+from pylayer.ops.arithmetic import *  # noqa: F401,F403
+from pylayer.ops import arithmetic as _arithmetic
+from pylayer.ops.math import *  # noqa: F401,F403
+from pylayer.ops import math as _math
+from pylayer.ops.activation import sigmoid
 from pylayer.ops.reduction import *  # noqa: F401,F403
 from pylayer.ops import reduction as _reduction_ops
 from pylayer.ops.compare import *  # noqa: F401,F403
@@ -66,7 +69,9 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int32", "int64", "float16", "flo
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
            "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
 __all__ += _creation.__all__
-__all__ += _elementwise_ops.__all__
+__all__ += _arithmetic.__all__
+__all__ += _math.__all__
+__all__ += ["sigmoid"]
 __all__ += _reduction_ops.__all__
 __all__ += _compare.__all__
 __all__ += _manipulation.__all__

@@ -16,7 +16,7 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.nn.spatial import pad
 from pylayer.ops._arguments import MAX_ELEMENTS, check_choice, check_int, check_ints
-from pylayer.ops._elementwise import add
+from pylayer.ops.arithmetic import add
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op

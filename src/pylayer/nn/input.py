@@ -5,7 +5,7 @@ from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import MAX_ELEMENTS, check_count, check_int
-from pylayer.ops._elementwise import multiply
+from pylayer.ops.arithmetic import multiply
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
 from pylayer.ops.indexing import take

@@ -19,12 +19,12 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, float_tensor)
-from pylayer.ops._elementwise import add, multiply, square, subtract
+from pylayer.ops.arithmetic import add, multiply, subtract
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops._reduction import mean, sum as reduce_sum
 from pylayer.ops._shape import reshape
 from pylayer.ops.dispatch import op
-from pylayer.ops.elementwise import rsqrt
+from pylayer.ops.math import rsqrt, square
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "LayerNorm", "BatchNorm1D", "BatchNorm2D",
            "GroupNorm"]

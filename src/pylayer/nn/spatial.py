@@ -15,7 +15,7 @@ from pylayer._core.tensor import make_tensor
 from pylayer.nn.layer import Layer
 from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
                                     check_number, describe, float_tensor)
-from pylayer.ops._elementwise import add, multiply
+from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops._shape import reshape, transpose
 from pylayer.ops.dispatch import op

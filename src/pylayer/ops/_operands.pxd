@@ -1,17 +1,20 @@
-# How the compiled ops read their arguments, and the array tests that choose a C loop.
-# The inline helpers are compiled into each module that cimports them.
+# How the compiled ops read their arguments, the array tests that choose a C loop, and
+# the calls of the fused loops. The inline helpers are compiled into each module that
+# cimports them.
 cimport numpy as cnp
 
-from pylayer._core.graph cimport GradNode
-from pylayer._kernels.loops cimport SMALL_ARRAY
+from pylayer._core.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor
+from pylayer._kernels.loops cimport (SMALL_ARRAY, check_spans, relu_backward_loop,
+                                     sigmoid_backward_loop, tanh_backward_loop)
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position)
+cpdef object float_tensor(object value, object fn, object arg=*, object position=*,
+                          bint integers_as_float32=*)
 cpdef object operand(object value, str fn, str arg, int position)
 cpdef tuple shape_of(object x)
 cpdef list shape_arg(object shape, str fn, str arg=*, long minimum=*)
-cpdef tuple saved_operands(GradNode node)
-cpdef tuple number_attrs(object x, object y)
+cpdef object broadcast_error(object fn, object xa, object ya)
 cdef object float32_unless_float64(object out, tuple operands)
 
 
@@ -65,3 +68,45 @@ cdef inline bint is_single(object a):
 
 cdef inline void* data_of(object a):
     return cnp.PyArray_DATA(<cnp.ndarray>a)
+
+
+cdef inline object pooled_unary(object ufunc, object a):
+    """``ufunc(a)``, written into a pooled buffer when a large one of ``a``'s size is free."""
+    buffer = buffer_like(a)
+    return ufunc(a) if buffer is None else ufunc(a, out=buffer)
+
+
+# The gradient of an activation from its output y and the output's gradient dy, in
+# one fused pass (output_gradient_loop).
+cdef enum OutputGradient:
+    TANH_GRADIENT           # dy * (1 - y * y)
+    SIGMOID_GRADIENT        # dy * y * (1 - y)
+    RELU_GRADIENT           # dy where y > 0, else 0
+
+
+cdef inline cnp.ndarray output_gradient_loop(OutputGradient which, object y, object dy):
+    """The gradient ``which`` by its fused loop. ``y`` and ``dy`` must have one layout
+    (``same_layout``); the result is a new array of it."""
+    cdef cnp.ndarray out = empty_like(y)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    check_spans(out, y, dy)
+    if is_single(y):
+        if which == TANH_GRADIENT:
+            tanh_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
+                               <float*>data_of(out), n)
+        elif which == SIGMOID_GRADIENT:
+            sigmoid_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
+                                  <float*>data_of(out), n)
+        else:
+            relu_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
+                               <float*>data_of(out), n)
+    elif which == TANH_GRADIENT:
+        tanh_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
+                           <double*>data_of(out), n)
+    elif which == SIGMOID_GRADIENT:
+        sigmoid_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
+                              <double*>data_of(out), n)
+    else:
+        relu_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
+                           <double*>data_of(out), n)
+    return out

@@ -108,8 +108,8 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def _mean_vjp(g, x_shape, axes, keepdim, count):
-    # _elementwise cimports this module, so its divide is imported here.
-    from pylayer.ops._elementwise import divide
+    # arithmetic cimports this module, so its divide is imported here.
+    from pylayer.ops.arithmetic import divide
     return divide(expand_grad(g, x_shape, axes, keepdim), float(count))
 
 

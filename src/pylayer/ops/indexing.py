@@ -13,9 +13,9 @@ import numpy as np
 
 from pylayer._core.graph import make_output_legacy, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops._elementwise import multiply
 from pylayer.ops._reduction import unbroadcast
 from pylayer.ops._shape import cast, reshape_exact
+from pylayer.ops.arithmetic import multiply
 from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import refuse_leaf, take_over
 

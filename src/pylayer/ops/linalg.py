@@ -15,9 +15,9 @@ from pylayer._core.graph import make_output_legacy
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops import _linalg
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
-from pylayer.ops._elementwise import add, multiply, scale
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops._shape import reshape_exact
+from pylayer.ops.arithmetic import add, multiply, scale
 from pylayer.ops.dispatch import op
 
 __all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]

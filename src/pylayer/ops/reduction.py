@@ -20,13 +20,13 @@ from pylayer._core.tensor import convert_dtype, make_tensor
 from pylayer.ops import _reduction
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer.ops._common import expand_grad, kept_shape, reduced_count
-from pylayer.ops._elementwise import divide, exp, multiply, scale, subtract
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops._reduction import broadcast_to
 from pylayer.ops._shape import cast, reshape, reshape_exact, transpose
+from pylayer.ops.arithmetic import divide, multiply, scale, subtract
 from pylayer.ops.compare import equal
 from pylayer.ops.dispatch import op
-from pylayer.ops.elementwise import where
+from pylayer.ops.math import exp, where
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax",
            "argmin", "all", "any"]
