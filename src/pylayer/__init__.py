@@ -149,5 +149,7 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
 _TENSOR_METHODS = _methods.build(globals(), inplace, _EXTRA_METHODS)
-_core.tensor.install(_methods.tensor_functions(globals()), _TENSOR_METHODS,
-                autograd.functional.tensor_backward)
+_TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
+_core.tensor.install(_TENSOR_FUNCTIONS, _TENSOR_METHODS,
+                     _methods.bound_operators(_TENSOR_FUNCTIONS),
+                     autograd.functional.tensor_backward)

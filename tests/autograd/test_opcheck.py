@@ -527,7 +527,9 @@ def test_missing_output_gradients_says_what_backward_received():
     assert reason == "an absent gradient differs from zeros"
     assert text == ("with no gradient for output 0, backward received None; compared with "
                     "explicit zeros, the gradient of x is None in one case and a Tensor in the "
-                    "other")
+                    "other\npylayer warned: GradNodePyLayer_NoneSkips: backward returned None "
+                    "although gradients reached it, so no gradient reaches its inputs; if that "
+                    "is meant, return (None,) (did backward forget its 'return'?)")
     assert opcheck(MaybeNone, (leaf(),))["missing output gradients"].evidence == \
         "backward received output 0: None, output 1: None"
     assert opcheck(Tanh, (leaf(),))["missing output gradients"].evidence == \

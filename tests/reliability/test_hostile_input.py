@@ -57,9 +57,12 @@ def public_callables():
 
 
 def public_methods(cls):
-    """(name, function) for the public methods that ``cls`` itself defines."""
+    """(name, function) for the public methods that ``cls`` itself defines. Tensor's
+    methods from the method table are walked as the functions they are (``x.exp`` is
+    ``pylayer.exp``; ``x.exp_`` hands its arguments to it)."""
+    table = pylayer.tensor_methods() if cls is pylayer.Tensor else {}
     for name, member in vars(cls).items():
-        if name.startswith("_") or isinstance(member, (property, type)):
+        if name.startswith("_") or isinstance(member, (property, type)) or name in table:
             continue
         if isinstance(member, (staticmethod, classmethod)):
             member = member.__func__

@@ -27,7 +27,7 @@ from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdlib cimport calloc, free
 from pylayer._kernels.loops cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
 from pylayer._core.buffers cimport buffer_like
-from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise
+from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise, installed
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)
 
@@ -110,8 +110,7 @@ cdef object _accumulate(object entry, Tensor g, bint create_graph):
     if entry is None:
         return g
     if create_graph:
-        from pylayer import add
-        return add(_gradient(entry), g)        # recorded, so it can be differentiated
+        return installed("add")(_gradient(entry), g)        # recorded, so it can be differentiated
     if type(entry) is _Sum:
         acc = <cnp.ndarray>(<_Sum>entry).tensor._array
         if (cnp.PyArray_SAMESHAPE(acc, <cnp.ndarray>g._array)
@@ -521,8 +520,7 @@ cdef object _root_grad(Tensor t, object g, bint create_graph):
                         f"got {type(g).__name__}")
     if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
         if create_graph:
-            from pylayer import cast
-            return cast(g, t._array.dtype)
+            return installed("cast")(g, t._array.dtype)
         return wrap((<Tensor>g)._array.astype(t._array.dtype), True)
     return g
 
@@ -532,8 +530,7 @@ cdef object _in_dtype_of(Tensor t, Tensor g, bint create_graph):
     if g._array.dtype == t._array.dtype:
         return g
     if create_graph:
-        from pylayer import cast
-        return cast(g, t._array.dtype)
+        return installed("cast")(g, t._array.dtype)
     return wrap(g._array.astype(t._array.dtype), True)
 
 
@@ -661,8 +658,7 @@ cdef _accumulate_leaf(Tensor leaf, object entry, bint create_graph):
     current = leaf._grad
     if create_graph:
         if current is not None:
-            from pylayer import add
-            g = <Tensor>add(current, g)
+            g = <Tensor?>installed("add")(current, g)
         leaf._grad = g
     elif current is not None:
         leaf._grad = wrap(_sum_arrays((<Tensor>current)._array, g._array), True)

@@ -31,6 +31,7 @@ cdef object checked_array(object array, str fn, str arg)
 cdef object result_array(object array, str fn, str arg)
 cdef bint has_shape(object array, tuple shape)
 cdef object elementwise(int op, object xa, object ya, object out=*)
+cdef object installed(str name)
 
 # x (op) y for op 0 add, 1 subtract, 2 multiply, 3 divide; pylayer.ops._elementwise installs it.
 ctypedef object (*arithmetic_fn)(int op, object x, object y)

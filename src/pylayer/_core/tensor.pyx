@@ -4,7 +4,13 @@ import numpy as np
 cimport cython
 cimport numpy as cnp
 from pylayer._core.buffers cimport Block, buffer_for
-from pylayer.ops.dispatch cimport is_variable
+from cpython.object cimport PyObject_TypeCheck, PyTypeObject
+
+from cpython.ref cimport Py_INCREF
+
+cdef extern from "Python.h":
+    unsigned long Py_TPFLAGS_IMMUTABLETYPE
+    void Py_SET_TYPE(object obj, PyTypeObject *kind)
 
 cnp.import_array()
 
@@ -271,7 +277,6 @@ cdef class VersionCounter:
 
 
 cdef dict _functions = {}     # what Tensor calls, by name: set by install()
-cdef dict _methods = {}       # the Tensor method table: set by install()
 cdef object _engine_backward = None
 cdef long _name_counter = 0
 
@@ -289,30 +294,76 @@ cdef void install_arithmetic(arithmetic_fn fn) noexcept:
     _arithmetic = fn
 
 
-def install(dict functions not None, dict methods not None, backward_function):
-    """Give Tensor what it calls: ``functions`` (``{name: function}`` for its operators
-    and own methods, ``pylayer._methods.tensor_functions``), ``methods`` (the method
-    table, ``pylayer.tensor_methods()``) and ``backward`` (``backward_function(tensor,
-    grad_tensor, retain_graph)``, from pylayer.autograd.functional). Done once by
-    pylayer/__init__."""
-    global _functions, _methods, _engine_backward
+# Python's operators that Tensor has compiled (the hot arithmetic); install() sets the
+# others from pylayer's operator table, as class attributes like the methods.
+COMPILED_OPERATORS = frozenset({"__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+                                "__rmul__", "__truediv__", "__rtruediv__"})
+
+
+def install(dict functions not None, dict methods not None, dict operators not None,
+            backward_function):
+    """Give Tensor what it calls and what it offers: ``functions`` (``{name: function}``,
+    the ops its own code and the engine call, ``pylayer._methods.tensor_functions``),
+    ``methods`` (the method table, ``pylayer.tensor_methods()``) and ``operators``
+    (``{dunder: function}``, ``pylayer._methods.bound_operators``), both set as class
+    attributes, and ``backward`` (``backward_function(tensor, grad_tensor,
+    retain_graph)``, from pylayer.autograd.functional). Done once by pylayer/__init__."""
+    global _functions, _engine_backward
     if _engine_backward is not None:
         raise RuntimeError("tensor.install(): Tensor's functions are installed once, by "
                            "importing pylayer")
     if not callable(backward_function):
         raise TypeError("tensor.install(): argument 'backward_function' must be callable")
+    if not COMPILED_OPERATORS <= operators.keys():
+        raise ValueError(f"tensor.install(): argument 'operators' must cover the compiled "
+                         f"ones, {sorted(COMPILED_OPERATORS - operators.keys())} missing")
+    own = vars(Tensor)
+    for name in methods:
+        if name in own:
+            raise ValueError(f"tensor.install(): method {name!r} is compiled into Tensor; the "
+                             f"method table must not list it")
+    for name in operators:
+        if name in own and name not in COMPILED_OPERATORS:
+            raise ValueError(f"tensor.install(): operator {name!r} is compiled into Tensor "
+                             f"without being listed in COMPILED_OPERATORS")
+    for name, function in methods.items():
+        _set_class_attribute(Tensor, name, function, False)
+    for name, function in operators.items():
+        if name not in COMPILED_OPERATORS:
+            _set_class_attribute(Tensor, name, function, False)
     _functions = functions
-    _methods = methods
     _engine_backward = backward_function
 
 
+cdef object installed(str name):
+    """The installed function ``name`` (an op the core calls: ``add``, ``cast``, ...)."""
+    function = _functions.get(name)
+    if function is None:
+        raise RuntimeError(f"pylayer's core needs the op {name!r}, which is installed by "
+                           f"importing pylayer")
+    return function
+
+
+cdef object _deferred_type = None   # pylayer.static.Variable, once static is imported
+
+
+def defer_operators_to(cls):
+    """Make Tensor's arithmetic operators return NotImplemented for instances of
+    ``cls``, so that its reflected operators run (``tensor + variable`` records into a
+    static Program). Called by the dispatcher when ``pylayer.static`` registers."""
+    global _deferred_type
+    if not isinstance(cls, type):
+        raise TypeError(f"defer_operators_to(): argument 'cls' must be a class, got "
+                        f"{type(cls).__name__}")
+    _deferred_type = cls
+
+
 cdef inline bint defers_to(object other):
-    """Whether an arithmetic operator returns NotImplemented for ``other``: a static
-    Variable, whose reflected operator records the op."""
+    """Whether an arithmetic operator returns NotImplemented for ``other``."""
     cdef object kind = type(other)
-    if kind is Tensor or kind is float or kind is int:
+    if kind is Tensor or kind is float or kind is int or _deferred_type is None:
         return False
-    return is_variable(other)
+    return PyObject_TypeCheck(other, <PyTypeObject*>_deferred_type)
 
 
 cdef tuple _UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
@@ -445,9 +496,6 @@ cdef class Tensor:
     @property
     def size(self):
         return self._array.size
-
-    def numel(self):
-        return _functions["numel"](self)
 
     @property
     def dtype(self):
@@ -686,10 +734,7 @@ cdef class Tensor:
         return repr(self) if not spec else format(str(self), spec)
 
     def __getattr__(self, name):
-        fn = _methods.get(name)
-        if fn is None:
-            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
-        return fn.__get__(self)
+        raise AttributeError(f"'Tensor' object has no attribute {name!r}")
 
     def __getitem__(self, index):
         return _functions["getitem"](self, index)
@@ -730,89 +775,64 @@ cdef class Tensor:
     def __rtruediv__(self, other):
         return _arithmetic(3, other, self)
 
-    def __floordiv__(self, other):
-        return _functions["floor_divide"](self, other)
-
-    def __rfloordiv__(self, other):
-        return _functions["floor_divide"](other, self)
-
-    def __mod__(self, other):
-        return _functions["remainder"](self, other)
-
-    def __rmod__(self, other):
-        return _functions["remainder"](other, self)
-
-    def __pow__(self, other, modulo=None):
-        return _functions["pow"](self, other)
-
-    def __rpow__(self, other):
-        return _functions["pow"](other, self)
-
-    def __matmul__(self, other):
-        return _functions["matmul"](self, other)
-
-    def __rmatmul__(self, other):
-        return _functions["matmul"](other, self)
-
-    def __neg__(self):
-        return _functions["neg"](self)
-
     def __pos__(self):
         return self
 
-    def __abs__(self):
-        return _functions["abs"](self)
 
-    def __invert__(self):
-        return _functions["bitwise_not"](self)
+# Python code may add or replace Tensor's methods (``pylayer.Tensor.view = my_view``, as
+# ported Paddle code does), but Tensor is a compiled type, which Python keeps
+# immutable. Its metaclass lets such assignments through one at a time, with the
+# immutable flag lifted only while type.__setattr__ stores the attribute and updates
+# the C slots. Attributes of the type itself (__name__, __bases__, ...) stay refused:
+# assigning them would write fields a compiled type does not have.
+_TYPE_ATTRIBUTES = frozenset([name for name, attribute in vars(type).items()
+                              if hasattr(type(attribute), "__set__")] + ["__class__"])
 
-    def __and__(self, other):
-        return _functions["bitwise_and"](self, other)
 
-    def __rand__(self, other):
-        return _functions["bitwise_and"](self, other)
+cdef int _set_class_attribute(object cls, str name, object value, bint delete) except -1:
+    cdef PyTypeObject *raw = <PyTypeObject*>cls
+    cdef bint immutable = (raw.tp_flags & Py_TPFLAGS_IMMUTABLETYPE) != 0
+    if immutable and name in _TYPE_ATTRIBUTES:
+        raise TypeError(f"cannot {'delete' if delete else 'set'} {name!r} of the class "
+                        f"{cls.__name__}: only its methods and other attributes may change")
+    previous = cls.__dict__.get(name)  # freed after the flag is back, should it run code
+    raw.tp_flags &= ~Py_TPFLAGS_IMMUTABLETYPE
+    try:
+        if delete:
+            type.__delattr__(cls, name)
+        else:
+            type.__setattr__(cls, name, value)
+    finally:
+        if immutable:
+            raw.tp_flags |= Py_TPFLAGS_IMMUTABLETYPE
+    return 0
 
-    def __or__(self, other):
-        return _functions["bitwise_or"](self, other)
 
-    def __ror__(self, other):
-        return _functions["bitwise_or"](self, other)
+class TensorType(type):
+    """The class of :class:`Tensor` (and of its subclasses): setting or deleting a class
+    attribute reaches every instance, as for a Python class.
 
-    def __xor__(self, other):
-        return _functions["bitwise_xor"](self, other)
+    >>> import pylayer
+    >>> pylayer.Tensor.double = lambda self: self * 2
+    >>> pylayer.ones([2]).double().numpy()
+    array([2., 2.], dtype=float32)
+    >>> del pylayer.Tensor.double
+    """
+    __slots__ = ()
 
-    def __rxor__(self, other):
-        return _functions["bitwise_xor"](self, other)
+    def __setattr__(cls, name, value):
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be a str, got {type(name).__name__}")
+        _set_class_attribute(cls, name, value, False)
 
-    def __eq__(self, other):
-        return _functions["equal"](self, other)
+    def __delattr__(cls, name):
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be a str, got {type(name).__name__}")
+        _set_class_attribute(cls, name, None, True)
 
-    def __ne__(self, other):
-        return _functions["not_equal"](self, other)
 
-    def __lt__(self, other):
-        return _functions["less_than"](self, other)
-
-    def __le__(self, other):
-        return _functions["less_equal"](self, other)
-
-    def __gt__(self, other):
-        return _functions["greater_than"](self, other)
-
-    def __ge__(self, other):
-        return _functions["greater_equal"](self, other)
-
-    def __iadd__(self, other):
-        return _functions["inplace"](self, _functions["add"], other)
-
-    def __isub__(self, other):
-        return _functions["inplace"](self, _functions["subtract"], other)
-
-    def __imul__(self, other):
-        return _functions["inplace"](self, _functions["multiply"], other)
-
-    def __itruediv__(self, other):
-        return _functions["inplace"](self, _functions["divide"], other)
+Py_INCREF(TensorType)                 # held by Tensor for as long as the process runs
+Py_SET_TYPE(Tensor, <PyTypeObject*>TensorType)
 
 
 class _HookHandle:

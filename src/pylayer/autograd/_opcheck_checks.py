@@ -13,6 +13,7 @@ import collections
 import inspect
 import random
 import traceback
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -225,7 +226,7 @@ class _NoGradient(PyLayer):
 
     @staticmethod
     def backward(ctx, dy):
-        return None
+        return (None,)
 
 
 _ONCE_DIFFERENTIABLE_CODE = once_differentiable(lambda ctx: None).__code__
@@ -271,6 +272,7 @@ class Checker:
         self.layer, self.arguments, self.streams = layer, arguments, streams
         self.tolerances = tolerances
         self.observed = None      # a list while backward calls are being noted
+        self.warned = []          # what the last observed action warned
         self.random = True        # until determinism shows otherwise: reset the streams
         self.spy = self._spy_class()
 
@@ -308,14 +310,18 @@ class Checker:
                     retain_graph=True, create_graph=create_graph, allow_unused=True)
 
     def observe(self, action):
-        """Run ``action()``; return (its result or None, its error or None, backward calls)."""
+        """Run ``action()``; return (its result or None, its error or None, backward calls).
+        What it warns is kept in ``self.warned`` for the report, not shown."""
         self.observed = []
-        try:
-            return action(), None, self.observed
-        except Exception as error:
-            return None, error, self.observed
-        finally:
-            self.observed = None
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            try:
+                return action(), None, self.observed
+            except Exception as error:
+                return None, error, self.observed
+            finally:
+                self.observed = None
+                self.warned = [str(w.message) for w in warned]
 
     def function(self):
         """The layer as a function of the targets, for gradcheck: one float64 Tensor, its
@@ -518,10 +524,11 @@ class Checker:
             want = self.gradients(self.run(), weights)
             difference = _first_difference(got, want, self.gradient_names())
             if difference:
+                warned = "".join(f"\npylayer warned: {text}" for text in self.warned)
                 return Entry(
                     name, "fail", "an absent gradient differs from zeros",
                     f"with no gradient for {label}, backward received {what}; compared with "
-                    f"explicit zeros, {difference}",
+                    f"explicit zeros, {difference}{warned}",
                     "an absent gradient must count as zeros: treat None like zeros")
         return Entry(name, "pass", "an absent gradient acts as zeros",
                      f"backward received {', '.join(received)}")

@@ -25,6 +25,8 @@ from cpython.list cimport PyList_Check
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 from cpython.tuple cimport PyTuple_Check
 
+from pylayer._core.tensor import defer_operators_to
+
 __all__ = []
 
 cdef object _variable_type = None   # pylayer.static.Variable, once registered
@@ -44,6 +46,7 @@ def register_static(variable_type, record_op):
                         f"got {type(record_op).__name__}")
     _variable_type = variable_type
     _record_op = record_op
+    defer_operators_to(variable_type)
 
 
 cdef bint is_variable(object value):
