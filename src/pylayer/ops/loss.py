@@ -156,21 +156,24 @@ def _fused_rows(a, label, axis, ignore_index):
     return losses, labels, probs
 
 
-def _reduce_rows(losses, row_weights, denominator, reduction):
-    """The reduced loss of the (weighted) per-row ``losses``, and per row the factor
-    d(loss)/d(row's unweighted loss): its weight, divided by ``denominator`` for the mean."""
+def _reduced(losses, denominator, reduction):
+    """The (weighted) per-row ``losses`` reduced: kept, summed, or summed over ``denominator``."""
     if reduction == "none":
-        return losses, row_weights
+        return losses
     out = losses.sum()
     if reduction == "mean":
         with np.errstate(divide="ignore", invalid="ignore"):
             out = out / denominator
+    return out
+
+
+def _reduce_rows(losses, row_weights, denominator, reduction):
+    """The reduced loss of the (weighted) per-row ``losses``, and per row the factor
+    d(loss)/d(row's unweighted loss): its weight, divided by ``denominator`` for the mean."""
+    if reduction == "mean":
+        with np.errstate(divide="ignore", invalid="ignore"):
             row_weights = row_weights / denominator
-    return out, row_weights
-
-
-def _row_factor(g, row_weights):
-    return multiply(g, make_tensor(row_weights))
+    return _reduced(losses, denominator, reduction), row_weights
 
 
 def _hard_label_grad(g, input, axis, labels, kept, smoothing, row_weights, probs,
@@ -186,7 +189,7 @@ def _hard_label_grad(g, input, axis, labels, kept, smoothing, row_weights, probs
         return make_tensor(out)
     a = input.numpy()
     target = make_tensor(_hard_target(labels, kept, smoothing, a.shape[axis], axis, a.dtype))
-    factor = _row_factor(g, row_weights)
+    factor = multiply(g, make_tensor(row_weights))
     if use_softmax:    # each kept row of the target sums to 1, and ignored rows weigh 0
         return multiply(subtract(softmax(input, axis), target), factor)
     return neg(multiply(divide(target, input), factor))
@@ -199,23 +202,59 @@ CROSS_ENTROPY = Op("cross_entropy", inputs=("input", "label"), keeps=("input",),
                    vjp=(_hard_label_grad, None))
 
 
-def _soft_input_grad(g, input, label, axis, row_weights, use_softmax):
-    factor = _row_factor(g, row_weights)
+def _soft_row_factor(g, label, axis, class_weight, rows, reduction):
+    """``g`` times d(loss)/d(each row's unweighted loss) for soft labels, written with
+    ops: the row's weight (the target's mix of the class weights, which depends on the
+    label), over the sum of the weights for the mean (over the row count without
+    class weights)."""
+    if class_weight is None:
+        return multiply(g, 1.0 / rows) if reduction == "mean" else g
+    weights = _soft_weights(label, axis, class_weight)
+    if reduction == "mean":
+        weights = divide(weights, reduce_sum(weights))
+    return multiply(g, weights)
+
+
+def _soft_weights(label, axis, class_weight):
+    """Each row's weight: ``sum(target * class_weight)`` along ``axis``."""
+    shape = [-1 if i == axis else 1 for i in range(label.ndim)]
+    return reduce_sum(multiply(label, make_tensor(class_weight.reshape(shape))), axis=axis,
+                      keepdim=True)
+
+
+def _soft_input_grad(g, input, label, axis, class_weight, rows, reduction, use_softmax):
+    factor = _soft_row_factor(g, label, axis, class_weight, rows, reduction)
     if use_softmax:
         mass = reduce_sum(label, axis=axis, keepdim=True)
         return multiply(subtract(multiply(softmax(input, axis), mass), label), factor)
     return neg(multiply(divide(label, input), factor))
 
 
-def _soft_label_grad(g, input, axis, row_weights, use_softmax):
+def _soft_label_grad(g, input, label, axis, class_weight, rows, reduction, use_softmax):
     log_probs = log_softmax(input, axis) if use_softmax else log(input)
-    return neg(multiply(log_probs, _row_factor(g, row_weights)))
+    grad = neg(multiply(log_probs, _soft_row_factor(g, label, axis, class_weight, rows,
+                                                    reduction)))
+    if class_weight is None:
+        return grad
+    # The label also sets each row's weight w = sum(label * W): d(w * L)/d(label) adds
+    # W * L, and the mean's division by sum(w) subtracts W * (the loss) from that.
+    losses = neg(reduce_sum(multiply(label, log_probs), axis=axis, keepdim=True))
+    spread = losses
+    weights = _soft_weights(label, axis, class_weight)
+    if reduction == "mean":
+        total = reduce_sum(weights)
+        spread = divide(subtract(losses, divide(reduce_sum(multiply(weights, losses)), total)),
+                        total)
+    shape = [-1 if i == axis else 1 for i in range(label.ndim)]
+    return add(grad, multiply(multiply(g, spread), make_tensor(class_weight.reshape(shape))))
 
 
-# Soft labels: a distribution per sample, kept (it gets a gradient too).
+# Soft labels: a distribution per sample, kept (it gets a gradient too, through the loss
+# and, with class weights, through each sample's weight).
 SOFT_LABEL_CROSS_ENTROPY = Op("cross_entropy", inputs=("input", "label"),
                               keeps=("input", "label"),
-                              attrs=("axis", "row_weights", "use_softmax"),
+                              attrs=("axis", "class_weight", "rows", "reduction",
+                                     "use_softmax"),
                               vjp=(_soft_input_grad, _soft_label_grad))
 
 
@@ -259,13 +298,14 @@ def _soft_label_loss(input, label, axis, class_weight, reduction, smoothing, use
     with np.errstate(invalid="ignore"):
         losses = -np.sum(t * _log_probs(a, axis, use_softmax), axis=axis, keepdims=True)
     if class_weight is None:
-        out, row_weights = _reduce_rows(losses, np.ones_like(losses), losses.size, reduction)
+        out = _reduced(losses, losses.size, reduction)
     else:
         shape = [-1 if i == axis else 1 for i in range(a.ndim)]
         weights = np.sum(t * class_weight.reshape(shape), axis=axis, keepdims=True)
-        out, row_weights = _reduce_rows(losses * weights, weights, weights.sum(), reduction)
+        out = _reduced(losses * weights, weights.sum(), reduction)
     return make_output(SOFT_LABEL_CROSS_ENTROPY, np.asarray(out, dtype=a.dtype),
-                       (input, target), (axis, row_weights.astype(a.dtype), use_softmax))
+                       (input, target), (axis, class_weight, losses.size, reduction,
+                                         use_softmax))
 
 
 @op
