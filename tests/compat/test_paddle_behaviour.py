@@ -101,3 +101,14 @@ def test_hessian_of_a_0d_ys_with_a_batch_axis_is_an_index_error():
     with pytest.raises(IndexError, match=r"hessian\(\): with batch_axis=0, ys needs a batch "
                                          r"axis.*0-D"):
         paddle.autograd.hessian((x * x).sum(), x, batch_axis=0)
+
+
+def test_backward_of_a_create_graph_gradient_that_does_not_depend_on_x_gives_x_zeros():
+    # Paddle 3.3.1: d(x*w)/dx = w does not depend on x, yet after backward x.grad is
+    # zeros (the double-grad node reaches x), not None; w gets its gradient.
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    (gx,) = paddle.grad((x * w).sum(), x, create_graph=True)
+    gx.sum().backward()
+    assert x.grad is not None and x.grad.numpy().tolist() == [0.0, 0.0]
+    assert w.grad.numpy().tolist() == [1.0, 1.0]

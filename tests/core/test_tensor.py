@@ -178,7 +178,7 @@ def test_grad_setter_and_clear_grad():
     x = paddle.to_tensor([1.0], stop_gradient=False)
     (x * 3).backward()
     assert x.grad.numpy()[0] == 3.0
-    x.clear_grad()
+    x.clear_grad(set_to_zero=False)
     assert x.grad is None
     (x * 3).backward()
     x.clear_grad(set_to_zero=True)
@@ -187,6 +187,19 @@ def test_grad_setter_and_clear_grad():
     assert x.grad.numpy()[0] == 3.0
     with pytest.raises(TypeError, match="grad must be a Tensor"):
         x.grad = 3
+
+
+@pytest.mark.parametrize("method", ["clear_grad", "clear_gradient"])
+def test_clear_grad_zeroes_by_default_as_paddle_does(method):
+    # Paddle 3.3.1: x.clear_grad() and x.clear_gradient() leave zeros, not None.
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    getattr(x, method)()
+    assert x.grad is None
+    (x * 3).sum().backward()
+    getattr(x, method)()
+    assert x.grad.tolist() == [0.0, 0.0]
+    getattr(x, method)(False)
+    assert x.grad is None
 
 
 def test_clear_grad_to_zero_zeroes_the_gradient_in_place_as_paddle_does():

@@ -9,6 +9,11 @@ import numpy as np
 import pytest
 
 
+def _parameters(function):
+    """The names, kinds and defaults of a signature; annotations are pylayer's own."""
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+
 def _tanh_grad(data, upstream):
     return upstream * (1 - np.tanh(data) ** 2)
 
@@ -30,9 +35,9 @@ def test_pylayer_interface_sketch():
     from pylayer.autograd import PyLayer as Real
     for name in ("forward", "backward"):
         assert isinstance(inspect.getattr_static(Real, name), staticmethod)
-        assert inspect.signature(getattr(Real, name)) == inspect.signature(getattr(PyLayer, name))
+        assert _parameters(getattr(Real, name)) == _parameters(getattr(PyLayer, name))
     assert isinstance(inspect.getattr_static(Real, "apply"), classmethod)
-    assert inspect.signature(Real.apply) == inspect.signature(PyLayer.apply)
+    assert _parameters(Real.apply) == _parameters(PyLayer.apply)
 
 
 def test_pylayercontext_interface_sketch():
@@ -45,8 +50,7 @@ def test_pylayercontext_interface_sketch():
 
     from pylayer.autograd import PyLayerContext as Real
     for name in ("save_for_backward", "saved_tensor"):
-        assert inspect.signature(getattr(Real, name)) == \
-            inspect.signature(getattr(PyLayerContext, name))
+        assert _parameters(getattr(Real, name)) == _parameters(getattr(PyLayerContext, name))
 
 
 def _define_cus_tanh():

@@ -15,7 +15,7 @@ cdef extern from "Python.h":
 cnp.import_array()
 
 __all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
-           "bool_", "uint8", "int32", "int64", "float16", "float32", "float64",
+           "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
            "convert_dtype", "to_array"]
 
 
@@ -172,12 +172,15 @@ def dtype_of(np_dtype):
 
 # ------------------------------------------------------------ conversions
 def _from_python(data, target, str fn, str arg):
-    """An ndarray from Python data: straight to ``target``, else with Paddle's
-    defaults (a float is float32, an int int64)."""
+    """An ndarray from Python data: straight to ``target``, else as Paddle does it:
+    a numpy scalar keeps its dtype; a float (and a list of floats of any width) is
+    float32, an int (and a list of int32) int64."""
     if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
         data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
     try:
         if target is None:
+            if isinstance(data, np.generic):
+                return np.asarray(data)
             if isinstance(data, bool):
                 return np.asarray(data, dtype=np.bool_)
             if isinstance(data, int):
@@ -193,8 +196,10 @@ def _from_python(data, target, str fn, str arg):
                          f"numbers, got a ragged or mixed sequence ({exc})") from None
     except TypeError as exc:
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
-    if target is None and arr.dtype == np.float64 and not isinstance(data, np.generic):
+    if target is None and arr.dtype.kind == "f":
         arr = arr.astype(np.float32)
+    elif target is None and arr.dtype == np.int32:
+        arr = arr.astype(np.int64)
     return arr
 
 
@@ -630,8 +635,8 @@ cdef class Tensor:
         if self._node is not None:
             self._node.retain_output(self._out_index, self)
 
-    def clear_grad(self, set_to_zero=False):
-        """Drop the gradient, or with ``set_to_zero=True`` zero it.
+    def clear_grad(self, set_to_zero=True):
+        """Zero the gradient (the default, as in Paddle), or drop it with ``set_to_zero=False``.
 
         A gradient the engine made keeps its Tensor object, which gets new zeros
         (whoever holds ``x.grad`` sees them, as in Paddle); one the user assigned

@@ -1,5 +1,6 @@
 """Numerical gradient checks by central differences (use float64 inputs)."""
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -160,7 +161,8 @@ def _use_float64(coarse, eps):
             f"float64 inputs (x.astype('float64')).")
 
 
-def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def gradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any], eps: float = 1e-6,
+              atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True) -> bool:
     """Compare ``func``'s backward with central differences.
 
     ``inputs`` is a Tensor or a tuple of arguments; the Tensors with
@@ -215,8 +217,9 @@ def _first_derivative(func, args, grad_outputs):
     return first_derivative, args + tuple(grad_outputs)
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True):
+def gradgradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any],
+                  grad_outputs: Tensor | Sequence[Tensor] | None = None, eps: float = 1e-6,
+                  atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True) -> bool:
     """Check second derivatives: gradcheck on the gradient of ``func``.
 
     >>> import pylayer

@@ -9,6 +9,8 @@ of this thread) but never the node or the output tensors, so that a graph is
 freed as soon as nothing refers to it.
 """
 import functools
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeVar
 
 from pylayer._core.graph import Op, attach_node, new_node
 from pylayer._core.tensor import Tensor, make_tensor, set_grad_enabled_flag
@@ -47,11 +49,11 @@ class PyLayerContext(ContextBase):
     # user attributes (``ctx.scale = 2``) go to the instance dict.
     _forward_cls = None
 
-    def __init__(self):
+    def __init__(self) -> None:
         # A context takes no arguments; apply() makes one per call without calling this.
         pass
 
-    def save_for_backward(self, *tensors):
+    def save_for_backward(self, *tensors: Tensor | Sequence[Tensor | None] | None) -> None:
         """Keep ``tensors`` for ``backward``; call it in ``forward`` (the last call wins).
 
         Items may be Tensors, ``None`` or lists/tuples of Tensors. When a node
@@ -78,7 +80,7 @@ class PyLayerContext(ContextBase):
         """
         _apply.save(self, tensors)
 
-    def saved_tensor(self):
+    def saved_tensor(self) -> Any:
         """The tensors given to :meth:`save_for_backward`, as a tuple, or ``None`` if none were.
 
         Under ``saved_tensors_hooks`` every call runs the unpack hook again.
@@ -100,7 +102,7 @@ class PyLayerContext(ContextBase):
         return unpack_saved(self)
 
     @property
-    def saved_tensors(self):
+    def saved_tensors(self) -> tuple[Any, ...]:
         """Like :meth:`saved_tensor`, but always a tuple (empty when nothing was saved).
 
         >>> import pylayer as paddle
@@ -123,7 +125,7 @@ class PyLayerContext(ContextBase):
         return () if saved is None else tuple(saved)
 
     @property
-    def needs_input_grad(self):
+    def needs_input_grad(self) -> tuple[bool, ...]:
         """One bool per input slot of ``forward``: does that input need a gradient?
 
         >>> import pylayer as paddle
@@ -142,7 +144,7 @@ class PyLayerContext(ContextBase):
         """
         return _apply.needs_input_grad(self)
 
-    def mark_not_inplace(self, *tensors):
+    def mark_not_inplace(self, *tensors: Tensor) -> None:
         """Mark inputs that ``forward`` may return as they are, without changing them in place.
 
         ``apply`` then gives the caller a new Tensor (same data) carrying the
@@ -168,7 +170,7 @@ class PyLayerContext(ContextBase):
         """
         _apply.mark(self, "not_inplace", tensors)
 
-    def mark_non_differentiable(self, *tensors):
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
         """Mark outputs of ``forward`` that need no gradient.
 
         They come out with ``stop_gradient=True``, but still have a slot in
@@ -192,7 +194,7 @@ class PyLayerContext(ContextBase):
         """
         _apply.mark(self, "non_differentiable", tensors)
 
-    def set_materialize_grads(self, value):
+    def set_materialize_grads(self, value: bool) -> None:
         """Whether outputs without a gradient get zeros in ``backward`` (True, the default) or None.
 
         >>> import pylayer as paddle
@@ -212,7 +214,7 @@ class PyLayerContext(ContextBase):
         """
         _apply.set_flag(self, "materialize_grads", bool(value))
 
-    def set_grad_in_dtype_consistent(self, flag):
+    def set_grad_in_dtype_consistent(self, flag: bool) -> None:
         """Whether incoming gradients are cast to the dtype of their output (True, the default).
 
         >>> import pylayer as paddle
@@ -231,7 +233,7 @@ class PyLayerContext(ContextBase):
         """
         _apply.set_flag(self, "grad_in_dtype_consistent", bool(flag))
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # Only reached for attributes not found normally: Tensors set as attributes,
         # which the compiled base keeps apart (outputs among them as their data).
         try:
@@ -241,7 +243,7 @@ class PyLayerContext(ContextBase):
         hint = _PYTORCH_ONLY.get(name, "")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'{hint}")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         layer = getattr(type(self), "_forward_cls", None)
         return f"<PyLayerContext of {layer.__name__ if layer else 'PyLayer'}>"
 
@@ -257,7 +259,7 @@ _PYTORCH_ONLY = {
 
 
 # ------------------------------------------------------------------ PyLayer
-def _layer_op(name):
+def _layer_op(name: str) -> Op:
     """The record of a PyLayer's nodes: any number of inputs, the context as its one
     attribute, and one rule for all inputs, which runs the layer's backward."""
     return Op(f"GradNodePyLayer_{name}", inputs=None, attrs=("ctx",), vjp=_apply.layer_vjp,
@@ -291,9 +293,10 @@ class PyLayer:
     array([1.  , 0.42])
     """
 
-    _context_class = None
+    _context_class: type[PyLayerContext] | None = None
+    _op: Op
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._context_class = type(f"{cls.__name__}Context", (PyLayerContext,),
                                   {"_forward_cls": cls, "__module__": cls.__module__,
@@ -301,7 +304,7 @@ class PyLayer:
         cls._op = _layer_op(cls.__name__)
 
     @staticmethod
-    def forward(ctx, *args, **kwargs):
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         """Compute the outputs; must be overridden. Runs with gradient recording off.
 
         Returns a Tensor, or a tuple/list holding at least one Tensor; other
@@ -323,7 +326,7 @@ class PyLayer:
         raise NotImplementedError(f"{_layer_name(ctx)} must define a static forward(ctx, ...)")
 
     @staticmethod
-    def backward(ctx, *args, **kwargs):
+    def backward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         """Compute the input gradients from the output gradients; must be overridden.
 
         >>> import pylayer as paddle
@@ -346,7 +349,7 @@ class PyLayer:
 
     apply = classmethod(_apply.apply)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError(f"a PyLayer is not called as an object: use "
                         f"{type(self).__name__}.apply(...), which runs forward and records "
                         f"the node for backward")
@@ -358,13 +361,16 @@ PyLayer._op = _layer_op("PyLayer")
 Function = PyLayer
 
 
-def _layer_name(ctx):
+def _layer_name(ctx: Any) -> str:
     cls = getattr(ctx, "_forward_cls", None)
     return cls.__name__ if cls is not None else "PyLayer"
 
 
 # --------------------------------------------------------- once_differentiable
-def once_differentiable(backward):
+_Backward = TypeVar("_Backward", bound=Callable[..., Any])
+
+
+def once_differentiable(backward: _Backward) -> _Backward:
     """Decorate a PyLayer's ``backward`` that cannot itself be differentiated.
 
     The backward runs with recording off. If the gradients it returns are
@@ -394,7 +400,7 @@ def once_differentiable(backward):
                         f"function to decorate, got {type(backward).__name__}")
 
     @functools.wraps(backward)
-    def run_once(ctx, *grads):
+    def run_once(ctx: Any, *grads: Any) -> Any:
         previous = set_grad_enabled_flag(False)
         try:
             result = backward(ctx, *grads)
@@ -404,7 +410,7 @@ def once_differentiable(backward):
         if not previous or node is None:
             return result
         return _guard_second_order(node, grads, result)
-    return run_once
+    return run_once  # type: ignore[return-value]  # functools.wraps keeps the signature
 
 
 def _tensors_in(value):
