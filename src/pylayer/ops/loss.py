@@ -7,7 +7,8 @@ softmax): one node whose rule is written with pylayer ops, so that
 ``create_graph=True`` records it. Where its input is a C-contiguous float
 ``[N, C]`` with integer labels and no smoothing, the softmax and the losses run in
 one fused C loop (``pylayer._kernels.loops.softmax_cross_entropy``), as does the
-gradient when it is not to be differentiated again.
+gradient when it is not to be differentiated again; in the other layouts that
+gradient reuses the forward's softmax.
 """
 import warnings
 
@@ -180,22 +181,33 @@ def _hard_label_grad(g, input, axis, labels, kept, smoothing, row_weights, probs
                      ignore_index, use_softmax):
     if g.ndim:                         # reduction='none': g has the label's shape
         g = reshape(g, list(row_weights.shape))
-    if probs is not None and not is_grad_enabled():
-        factors = np.ascontiguousarray((g.numpy() * row_weights).reshape(-1), dtype=probs.dtype)
-        out = np.empty_like(probs)
-        if loops.softmax_cross_entropy_backward(probs, labels.reshape(-1), factors,
-                                                ignore_index, out) >= 0:
-            raise IndexError("cross_entropy backward: a label is out of range")
-        return make_tensor(out)
+    if probs is not None and not is_grad_enabled():   # first order: the forward's softmax
+        if (not smoothing and axis == 1 and probs.ndim == 2 and probs.dtype in _KERNEL_DTYPES
+                and labels.dtype == np.int64):
+            return _fused_grad(g, labels, row_weights, probs, ignore_index)
+        probabilities = make_tensor(probs)
+    elif use_softmax:
+        probabilities = softmax(input, axis)
     a = input.numpy()
     target = make_tensor(_hard_target(labels, kept, smoothing, a.shape[axis], axis, a.dtype))
     factor = multiply(g, make_tensor(row_weights))
     if use_softmax:    # each kept row of the target sums to 1, and ignored rows weigh 0
-        return multiply(subtract(softmax(input, axis), target), factor)
+        return multiply(subtract(probabilities, target), factor)
     return neg(multiply(divide(target, input), factor))
 
 
-# Hard labels: integer classes, kept as a copy in the attributes.
+def _fused_grad(g, labels, row_weights, probs, ignore_index):
+    """``(probs - onehot(labels)) * g * row_weights`` of ``[N, C]`` rows by the fused loop."""
+    factors = np.ascontiguousarray((g.numpy() * row_weights).reshape(-1), dtype=probs.dtype)
+    out = np.empty_like(probs)
+    if loops.softmax_cross_entropy_backward(probs, np.ascontiguousarray(labels.reshape(-1)),
+                                            factors, ignore_index, out) >= 0:
+        raise IndexError("cross_entropy backward: a label is out of range")
+    return make_tensor(out)
+
+
+# Hard labels: integer classes, kept as a copy in the attributes, with the forward's
+# softmax of the input (``probs``, None without softmax) for a first-order backward.
 CROSS_ENTROPY = Op("cross_entropy", inputs=("input", "label"), keeps=("input",),
                    attrs=("axis", "labels", "kept", "smoothing", "row_weights", "probs",
                           "ignore_index", "use_softmax"),
@@ -267,8 +279,8 @@ def _hard_label_loss(input, label, axis, class_weight, ignore_index, reduction, 
         kept = labels != ignore_index
     else:
         labels, kept = _hard_labels(a, label, axis, ignore_index)
-        probs = None
         log_probs = _log_probs(a, axis, use_softmax)
+        probs = np.exp(log_probs) if use_softmax else None   # for a first-order backward
         losses = -np.take_along_axis(log_probs, np.where(kept, labels, 0), axis)
         if smoothing:
             losses = (1.0 - smoothing) * losses - (smoothing / a.shape[axis]) * np.sum(
