@@ -1,12 +1,11 @@
 # How the compiled ops read their arguments, the array tests that choose a C loop, and
-# the calls of the fused loops. The inline helpers are compiled into each module that
+# the gradients of the activations from their outputs. The inline helpers are compiled into each module that
 # cimports them.
 cimport numpy as cnp
 
 from pylayer._core.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor
-from pylayer._kernels.loops cimport (SMALL_ARRAY, check_spans, relu_backward_loop,
-                                     sigmoid_backward_loop, tanh_backward_loop)
+from pylayer._kernels.loops cimport SMALL_ARRAY
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position)
 cpdef object float_tensor(object value, object fn, object arg=*, object position=*,
@@ -76,37 +75,12 @@ cdef inline object pooled_unary(object ufunc, object a):
     return ufunc(a) if buffer is None else ufunc(a, out=buffer)
 
 
-# The gradient of an activation from its output y and the output's gradient dy, in
-# one fused pass (output_gradient_loop).
+# The gradient of an activation from its output y and the output's gradient dy
+# (output_gradient): one fused pass where the layout allows, numpy elsewhere.
 cdef enum OutputGradient:
     TANH_GRADIENT           # dy * (1 - y * y)
     SIGMOID_GRADIENT        # dy * y * (1 - y)
     RELU_GRADIENT           # dy where y > 0, else 0
 
 
-cdef inline cnp.ndarray output_gradient_loop(OutputGradient which, object y, object dy):
-    """The gradient ``which`` by its fused loop. ``y`` and ``dy`` must have one layout
-    (``same_layout``); the result is a new array of it."""
-    cdef cnp.ndarray out = empty_like(y)
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
-    check_spans(out, y, dy)
-    if is_single(y):
-        if which == TANH_GRADIENT:
-            tanh_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
-                               <float*>data_of(out), n)
-        elif which == SIGMOID_GRADIENT:
-            sigmoid_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
-                                  <float*>data_of(out), n)
-        else:
-            relu_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
-                               <float*>data_of(out), n)
-    elif which == TANH_GRADIENT:
-        tanh_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
-                           <double*>data_of(out), n)
-    elif which == SIGMOID_GRADIENT:
-        sigmoid_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
-                              <double*>data_of(out), n)
-    else:
-        relu_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
-                           <double*>data_of(out), n)
-    return out
+cdef object output_gradient(OutputGradient which, object y, object dy)

@@ -17,9 +17,8 @@ from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport check_spans, sigmoid_forward_loop
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
 from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, data_of, empty_like,
-                                    float_tensor, fusable, is_single, kernel_ready,
-                                    output_gradient_loop, pooled_unary, same_layout,
-                                    tensor_arg)
+                                    float_tensor, is_single, kernel_ready, output_gradient,
+                                    pooled_unary, tensor_arg)
 from pylayer.ops._reduction import sum as reduce_sum
 from pylayer.ops._shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,
@@ -56,15 +55,7 @@ RELU_GRAD = Op("relu_grad", inputs=("y", "dy"), keeps=("y",),
 
 cdef object _relu_grad(object y, object dy):
     """``dy`` where ``y > 0``, else 0."""
-    ya = (<Tensor?>y)._array
-    ga = (<Tensor?>dy)._array
-    if same_layout(ya, ga):
-        # The select loop beats np.where at every size; dy * (y > 0) would be
-        # faster still, but turns a NaN upstream gradient into NaN where y <= 0.
-        out = output_gradient_loop(RELU_GRADIENT, ya, ga)
-    else:
-        out = np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
-    return make_output(RELU_GRAD, out, (y, dy))
+    return make_output(RELU_GRAD, output_gradient(RELU_GRADIENT, y, dy), (y, dy))
 
 
 # --------------------------------------------------------------- sigmoid
@@ -118,13 +109,7 @@ SIGMOID_GRAD = Op("sigmoid_grad", inputs=("y", "dy"), keeps=("y", "dy"),
 
 cdef object _sigmoid_grad(object y, object dy):
     """``dy * y * (1 - y)`` in one pass: the gradient of sigmoid given its output."""
-    ya = (<Tensor?>y)._array
-    ga = (<Tensor?>dy)._array
-    if fusable(ya, ga):
-        out = output_gradient_loop(SIGMOID_GRADIENT, ya, ga)
-    else:
-        out = ga * ya * (1 - ya)
-    return make_output(SIGMOID_GRAD, out, (y, dy))
+    return make_output(SIGMOID_GRAD, output_gradient(SIGMOID_GRADIENT, y, dy), (y, dy))
 
 
 # ------------------------------------------------------ piecewise linear

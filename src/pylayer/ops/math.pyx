@@ -29,9 +29,8 @@ from pylayer._core.tensor cimport Tensor, wrap
 from pylayer.ops._arguments import check_int, numeric_tensor
 from pylayer.ops._common import binary_array, is_number, shape_text, tensor_pair
 from pylayer.ops._operands cimport (TANH_GRADIENT, as_tensor_arg,
-                                    float32_unless_float64, float_tensor, fusable,
-                                    output_gradient_loop, operand, pooled_unary, shape_of,
-                                    tensor_arg)
+                                    float32_unless_float64, float_tensor, operand,
+                                    output_gradient, pooled_unary, shape_of, tensor_arg)
 from pylayer.ops._reduction cimport unbroadcast, unbroadcast_like
 from pylayer.ops.arithmetic cimport (add_op as add, divide_op as divide,
                                      multiply_op as multiply, neg_op as neg,
@@ -84,13 +83,7 @@ TANH_GRAD = Op("tanh_grad", inputs=("y", "dy"), keeps=("y", "dy"),
 
 cdef object _tanh_grad(object y, object dy):
     """``dy * (1 - y**2)`` in one pass: the gradient of tanh given its output."""
-    ya = (<Tensor?>y)._array
-    ga = (<Tensor?>dy)._array
-    if fusable(ya, ga):
-        out = output_gradient_loop(TANH_GRADIENT, ya, ga)
-    else:
-        out = ga * (1 - ya * ya)
-    return make_output(TANH_GRAD, out, (y, dy))
+    return make_output(TANH_GRAD, output_gradient(TANH_GRADIENT, y, dy), (y, dy))
 
 
 # ------------------------------------------------------- exp, log, sqrt, square
