@@ -14,7 +14,7 @@ import re
 
 
 def frame_name(frame):
-    """'tanh (pylayer/ops/_elementwise.pyx:300)' -> 'tanh (pylayer/ops/_elementwise.pyx)': merge a function's lines."""
+    """'tanh (pylayer/ops/math.pyx:300)' -> 'tanh (pylayer/ops/math.pyx)': merge a function's lines."""
     return re.sub(r":\d+\)$", ")", frame.strip())
 
 

@@ -12,8 +12,7 @@
 try:
     import pylayer._core.engine  # noqa: F401
     import pylayer._kernels.loops  # noqa: F401
-    import pylayer.ops.linalg, pylayer.ops.reduction, pylayer.ops.shape  # noqa: F401,E401
-    from pylayer.ops import _elementwise  # noqa: F401
+    from pylayer.ops import activation, arithmetic, linalg, math, reduction, shape  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
         "pylayer's compiled core is missing or stale ({}). Build it with "
@@ -25,8 +24,11 @@ from pylayer._core.tensor import (DType, Tensor, bool_, float16, float32, float6
 from pylayer._core.tensor import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops import creation as _creation
-from pylayer.ops.elementwise import *  # noqa: F401,F403
-from pylayer.ops import elementwise as _elementwise_ops
+from pylayer.ops.arithmetic import *  # noqa: F401,F403
+from pylayer.ops import arithmetic as _arithmetic
+from pylayer.ops.math import *  # noqa: F401,F403
+from pylayer.ops import math as _math
+from pylayer.ops.activation import sigmoid
 from pylayer.ops.reduction import *  # noqa: F401,F403
 from pylayer.ops import reduction as _reduction_ops
 from pylayer.ops.shape import *  # noqa: F401,F403
@@ -71,7 +73,9 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
            "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
 __all__ += _creation.__all__
-__all__ += _elementwise_ops.__all__
+__all__ += _arithmetic.__all__
+__all__ += _math.__all__
+__all__ += ["sigmoid"]
 __all__ += _reduction_ops.__all__
 __all__ += _shape_ops.__all__
 __all__ += _compare.__all__

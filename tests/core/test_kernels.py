@@ -44,7 +44,9 @@ def test_sigmoid_does_not_overflow(dtype):
 def test_arithmetic_loops(dtype):
     a, b, _ = arrays(dtype)
     tol = tolerance(dtype)
-    for op, ref in enumerate([np.add, np.subtract, np.multiply, np.divide]):
+    operations = _kernels.Arithmetic
+    for op, ref in [(operations.ADDITION, np.add), (operations.SUBTRACTION, np.subtract),
+                    (operations.MULTIPLICATION, np.multiply), (operations.DIVISION, np.divide)]:
         out = np.empty_like(a)
         _kernels.binary(op, a, b, out)
         np.testing.assert_allclose(out, ref(a, b), **tol)
@@ -65,14 +67,23 @@ def test_accumulate(dtype):
 def test_division_by_zero_follows_ieee(dtype):
     a = np.array([1.0, -1.0, 0.0], dtype=dtype)
     out = np.empty_like(a)
-    _kernels.with_scalar(3, a, 0.0, False, out)
+    _kernels.with_scalar(_kernels.Arithmetic.DIVISION, a, 0.0, False, out)
     assert out[0] == np.inf and out[1] == -np.inf and np.isnan(out[2])
 
 
 def test_empty_arrays(dtype):
     empty = np.empty(0, dtype)
     _kernels.sigmoid_forward(empty, np.empty(0, dtype))
-    _kernels.binary(0, empty, empty, np.empty(0, dtype))
+    _kernels.binary(_kernels.Arithmetic.ADDITION, empty, empty, np.empty(0, dtype))
+
+
+def test_an_unknown_arithmetic_operation_is_refused(dtype):
+    a = np.ones(3, dtype)
+    for call in (lambda: _kernels.binary(4, a, a, np.empty_like(a)),
+                 lambda: _kernels.with_scalar(-1, a, 1.0, False, np.empty_like(a)),
+                 lambda: _kernels.binary(7, a[:0], a[:0], a[:0])):
+        with pytest.raises(ValueError, match="must be an Arithmetic operation"):
+            call()
 
 
 def test_length_mismatch_is_refused(dtype):

@@ -178,24 +178,28 @@ def test_cross_entropy_hard_labels_vs_numpy(label_shape):
 
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_cross_entropy_fused_paths_agree_with_the_composed_ops(reduction):
-    """Hard labels without weights take one fused node: a C loop for a C-contiguous
-    [N, C] float input with int64 labels, numpy otherwise; both must give the loss
-    and gradients of the composed ops (forced here by an all-ones class weight)."""
+def test_cross_entropy_fused_loop_and_numpy_agree(reduction):
+    """Every cross entropy is one node. Hard labels of a C-contiguous [N, C] float input
+    (no smoothing) run the fused C loop, the other layouts numpy: both must give the
+    same losses and gradients, with or without class weights."""
     labels = np.array([0, 2, -100, 1, 2])
-    for logits, label in [
-            (leaf([5, 3], scale=3.0), pylayer.to_tensor(labels)),                  # C loop
-            (leaf([5, 3], scale=3.0), pylayer.to_tensor(labels.astype("int32"))),  # numpy
-            (leaf([5, 3, 2], scale=3.0), pylayer.to_tensor(np.stack([labels] * 2, 1)))]:
-        axis = 1
-        fused = F.cross_entropy(logits, label, reduction=reduction, axis=axis)
-        assert fused.grad_fn.name() == "SoftmaxCrossEntropyGradNode"
-        composed = F.cross_entropy(logits, label, reduction=reduction, axis=axis,
-                                   weight=np.ones(3))
-        np.testing.assert_allclose(fused.numpy(), composed.numpy(), rtol=1e-12)
-        grads = [pylayer.grad(loss.sum(), logits)[0].numpy() for loss in (fused, composed)]
+    values = RNG.standard_normal([5, 3]) * 3
+    for weight in (None, np.array([0.5, 1.0, 2.0])):
+        losses, grads = [], []
+        for logits, label in [
+                (pylayer.to_tensor(values, stop_gradient=False),
+                 pylayer.to_tensor(labels)),                                   # C loop
+                (pylayer.to_tensor(values[:, :, None], stop_gradient=False),
+                 pylayer.to_tensor(labels[:, None].astype("int32")))]:        # numpy
+            loss = F.cross_entropy(logits, label, weight=weight, reduction=reduction, axis=1)
+            assert loss.grad_fn.name() == "CrossEntropyGradNode"
+            assert loss.grad_fn.next_functions[0][0].variable is logits     # one node
+            losses.append(loss.numpy().reshape(-1))
+            grads.append(pylayer.grad(loss.sum(), logits)[0].numpy().reshape(5, 3))
+            check_grads(lambda t: F.cross_entropy(t, label, weight=weight, reduction=reduction,
+                                                  axis=1), logits)
+        np.testing.assert_allclose(losses[0], losses[1], rtol=1e-12)
         np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-15)
-        check_grads(lambda t: F.cross_entropy(t, label, reduction=reduction, axis=axis), logits)
     float32 = pylayer.to_tensor(RNG.standard_normal([4, 3]).astype("float32"), stop_gradient=False)
     loss = F.cross_entropy(float32, pylayer.to_tensor([0, 1, 2, 0]))
     loss.backward()

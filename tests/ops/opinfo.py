@@ -270,6 +270,58 @@ def _cumsum(x, axis=None):
     return np.cumsum(x, axis=axis, dtype=np.int64 if x.dtype.kind in "iub" else x.dtype)
 
 
+def _gelu(x, approximate=False):
+    if approximate:
+        inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)
+        return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
+    return (0.5 * x * (1 + _erf(x / np.sqrt(2)))).astype(x.dtype)
+
+
+def _log_softmax(x, axis=-1):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _mse_loss(input, label, reduction="mean"):
+    loss = (input - label) ** 2
+    return {"mean": np.mean, "sum": np.sum, "none": np.asarray}[reduction](loss).astype(input.dtype)
+
+
+def _cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
+                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0):
+    """Paddle's cross entropy written out: per sample -sum(target * log p) times the
+    sample's weight (its class's, or for soft labels the target's mix of them); the mean
+    divides by the sum of the weights (the count of samples kept without ``weight``)."""
+    x = input.astype(np.float64)
+    axis %= x.ndim
+    classes = x.shape[axis]
+    class_shape = [classes if i == axis else 1 for i in range(x.ndim)]
+    log_p = _log_softmax(x, axis) if use_softmax else np.log(x)
+    if soft_label:
+        target = label.astype(np.float64)
+        kept = np.ones(log_p.sum(axis=axis, keepdims=True).shape, bool)
+    else:
+        index = label if label.ndim == x.ndim else np.expand_dims(label, axis)
+        kept = index != ignore_index
+        target = (np.arange(classes).reshape(class_shape) == index) & kept
+    target = target * (1 - label_smoothing) + kept * (label_smoothing / classes)
+    losses = -np.sum(target * log_p, axis=axis, keepdims=True)
+    if weight is None:
+        sample_weight = kept.astype(np.float64)
+    elif soft_label:
+        sample_weight = np.sum(target * weight.reshape(class_shape), axis=axis, keepdims=True)
+    else:
+        sample_weight = np.where(kept, weight[np.where(kept, index, 0)], 0)
+    losses = losses * sample_weight
+    if reduction == "none":
+        out = losses if soft_label else losses.reshape(label.shape)
+    elif reduction == "sum":
+        out = losses.sum()
+    else:
+        out = losses.sum() / sample_weight.sum()
+    return np.asarray(out).astype(input.dtype)
+
+
 # ----------------------------------------------------------- shared sample sets
 UNARY_SHAPES = samples((T(()),), (T((5,)),), (T((2, 3)),), (T((0, 3)),))
 BROADCAST = samples((T((2, 3)), T((2, 3))), (T((2, 3)), T((3,))), (T((2, 1)), T((1, 3))),
@@ -366,7 +418,7 @@ _ROWS = np.array([2, 1, 0, 1])                      # row 1 written twice: the l
 _COORDINATES = np.array([[0, 1], [1, 0], [0, 1]])   # [0, 1] twice
 
 OPS = [
-    # ------------------------------------ hot compiled ops (ops/_elementwise.pyx ...)
+    # ------------------- hot compiled ops (ops/arithmetic.pyx, math.pyx, activation.pyx ...)
     _binary("add", np.add),
     _binary("subtract", np.subtract),
     _binary("multiply", np.multiply),
@@ -416,6 +468,38 @@ OPS = [
     # -------------------------------------------- reductions (ops/reduction.pyx)
     OpInfo("sum", _reduction(np.sum), REDUCE_AXES, dtypes=NUMBERS + BOOL),
     OpInfo("mean", _reduction(np.mean), REDUCE_AXES),
+    # ------------------------------- activations and losses (pylayer.nn.functional)
+    OpInfo("leaky_relu", lambda x, negative_slope=0.01: np.where(x > 0, x, negative_slope * x),
+           samples((T((2, 3)),), ((T((2, 3)),), {"negative_slope": 0.3}), (T(()),)),
+           op=F.leaky_relu),
+    OpInfo("hardtanh", lambda x, min=-1.0, max=1.0: np.clip(x, min, max),
+           samples((T((2, 3)),), ((T((2, 3)),), {"min": -0.5, "max": 1.5})), op=F.hardtanh),
+    OpInfo("gelu", _gelu, samples((T((2, 3)),), ((T((2, 3)),), {"approximate": True}),
+                                  (T(()),)),
+           op=F.gelu, tolerance={"float32": (1e-6, 1e-6)}),
+    OpInfo("softmax", lambda x, axis=-1: np.exp(_log_softmax(x, axis)),
+           samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 1}), (T((0, 3)),)), op=F.softmax),
+    OpInfo("log_softmax", _log_softmax,
+           samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 0}), (T((0, 3)),)),
+           op=F.log_softmax),
+    OpInfo("mse_loss", _mse_loss, samples(
+        (T((2, 3)), T((2, 3))), ((T((4,)), T((4,))), {"reduction": "sum"}),
+        ((T((2, 3)), T((2, 3))), {"reduction": "none"})), op=F.mse_loss),
+    OpInfo("cross_entropy", _cross_entropy, samples(
+        (T((4, 3)), np.array([0, 2, 1, 2])),
+        ((T((4, 3)), np.array([[0], [2], [-100], [1]])), {"reduction": "sum"}),
+        ((T((4, 3)), np.array([0, 2, 1, 1])),
+         {"weight": np.array([0.5, 1.0, 2.0]), "label_smoothing": 0.2}),
+        ((T((2, 3, 4)), np.array([[0, 2, 1, 0], [1, 1, 2, 0]])), {"axis": 1, "reduction": "none"}),
+        ((T((4, 3)), T((4, 3), 0.1, 1.0)),
+         {"soft_label": True, "weight": np.array([0.5, 1.0, 2.0])})),
+           op=F.cross_entropy, tolerance={"float32": (1e-5, 1e-6)}),
+    OpInfo("cross_entropy", _cross_entropy, samples(
+        ((T((4, 3)), np.array([0, 2, 1, 2])), {"use_softmax": False}),
+        ((T((4, 3)), T((4, 3), 0.1, 1.0)), {"use_softmax": False, "soft_label": True})),
+           domain=POSITIVE, op=F.cross_entropy, variant="probabilities",
+           tolerance={"float32": (1e-5, 1e-6)}),
+    # ----------------------------------------------------------------- reductions
     OpInfo("max", _reduction(np.max), REDUCE_AXES, dtypes=NUMBERS),
     OpInfo("min", _reduction(np.min), REDUCE_AXES, dtypes=NUMBERS),
     OpInfo("prod", _same_dtype(_reduction(np.prod)), REDUCE_AXES, dtypes=NUMBERS,

@@ -1,8 +1,9 @@
-"""The hot compiled ops (``ops/_elementwise.pyx``, ``shape.pyx``, ``reduction.pyx``,
-``linalg.pyx``), beyond what the op database checks for every op
-(tests/ops/opinfo.py: forward against numpy, gradcheck, gradgradcheck, static mode):
-gradients summed back to broadcast shapes, numbers on either side, non-contiguous
-inputs, dtype rules, edge values, saved tensors and argument errors."""
+"""The hot compiled ops (``ops/arithmetic.pyx``, ``math.pyx``, ``activation.pyx``,
+``shape.pyx``, ``reduction.pyx``, ``linalg.pyx``), beyond what the op database
+checks for every op (tests/ops/opinfo.py: forward against numpy, gradcheck,
+gradgradcheck, static mode): gradients summed back to broadcast shapes, numbers on
+either side, non-contiguous inputs, dtype rules, edge values, saved tensors and
+argument errors."""
 import warnings
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""pylayer.ops.elementwise beyond what the op database checks for every op
+"""pylayer.ops.arithmetic and pylayer.ops.math beyond what the op database checks for every op
 (tests/ops/opinfo.py: forward against numpy, gradcheck, gradgradcheck, static mode):
 edge values, NaN, non-contiguous inputs, dtype rules and argument errors."""
 import math

@@ -1,4 +1,4 @@
-"""The contract of the math areas (elementwise, reduction, compare, linalg.dot): the
+"""The contract of the math areas (arithmetic, math, reduction, compare, linalg.dot): the
 Tensor operators and methods that route to them, every public name exported,
 documented and dispatched by argument type, and what each op saves for backward."""
 import inspect
@@ -9,14 +9,14 @@ import pytest
 import pylayer
 from pylayer import static
 from pylayer.autograd import gradcheck, gradgradcheck
-from pylayer.ops import compare, dispatch, elementwise, linalg, reduction
+from pylayer.ops import arithmetic, compare, dispatch, linalg, math, reduction
 from pylayer.static._record import record_op
 
 from math_helpers import leaf
 
 
 # The modules this file covers, with the names each one defines.
-MODULES = {elementwise: elementwise.__all__, reduction: reduction.__all__,
+MODULES = {arithmetic: arithmetic.__all__, math: math.__all__, reduction: reduction.__all__,
            compare: compare.__all__, linalg: ["dot"]}
 
 
@@ -92,6 +92,6 @@ def test_every_public_name_is_exported_documented_and_static_aware():
         dispatch.register_static(static.Variable, record_op)
 
 
-@pytest.mark.parametrize("module", [elementwise, reduction])
+@pytest.mark.parametrize("module", [math, reduction])
 def test_module_docstring_states_the_dtype_rule(module):
     assert "TypeError" in module.__doc__ and "float32" in module.__doc__

@@ -13,7 +13,7 @@ import pylayer as paddle
 from pylayer import _methods
 from pylayer.autograd import PyLayer
 from pylayer.nn import functional as F
-from pylayer.ops import elementwise, linalg, manipulation, reduction, shape
+from pylayer.ops import arithmetic, linalg, manipulation, math, reduction, shape
 from pylayer.ops.dispatch import op
 from pylayer.static import Variable
 
@@ -73,8 +73,8 @@ def test_the_mode_functions_live_in_the_dispatcher():
 # (the op's type, a call with the Variable or Tensor ``x``): compiled and Python ops,
 # called through their area module, the package, nn.functional or as a method.
 CALLS = [
-    ("add", lambda x: elementwise.add(eager(A), x)),
-    ("tanh", lambda x: elementwise.tanh(x)),
+    ("add", lambda x: arithmetic.add(eager(A), x)),
+    ("tanh", lambda x: math.tanh(x)),
     ("sum", lambda x: reduction.sum(x, axis=0)),
     ("max", lambda x: reduction.max(x)),
     ("matmul", lambda x: linalg.matmul(eager(A), x)),
@@ -264,7 +264,7 @@ def test_the_wrapper_keeps_name_doc_and_signature():
         raw = fn.__wrapped__
         assert fn.__name__ == raw.__name__ and fn.__doc__ == raw.__doc__
         assert inspect.signature(fn) == inspect.signature(raw)
-    assert paddle.add is elementwise.add and paddle.sum is reduction.sum
+    assert paddle.add is arithmetic.add and paddle.sum is reduction.sum
     assert paddle.nn.functional.tanh is paddle.tanh
 
 

@@ -33,6 +33,6 @@ cdef bint has_shape(object array, tuple shape)
 cdef object elementwise(int op, object xa, object ya, object out=*)
 cdef object installed(str name)
 
-# x (op) y for op 0 add, 1 subtract, 2 multiply, 3 divide; pylayer.ops._elementwise installs it.
+# x (op) y for op 0 add, 1 subtract, 2 multiply, 3 divide; pylayer.ops.arithmetic installs it.
 ctypedef object (*arithmetic_fn)(int op, object x, object y)
 cdef void install_arithmetic(arithmetic_fn fn) noexcept

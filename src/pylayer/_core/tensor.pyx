@@ -290,7 +290,7 @@ cdef object _arithmetic_not_installed(int op, object x, object y):
     raise RuntimeError("Tensor arithmetic is not ready: import pylayer (its ops install it)")
 
 
-# The arithmetic behind + - * / (installed by pylayer.ops._elementwise): a C call, no lookup.
+# The arithmetic behind + - * / (installed by pylayer.ops.arithmetic): a C call, no lookup.
 cdef arithmetic_fn _arithmetic = _arithmetic_not_installed
 
 

@@ -1,9 +1,10 @@
 # Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
 # and equal sizes first (see ops/_operands.pxd) and, in a debug build, call
 # check_span for every array a loop is about to run over: the loops that run
-# in production are bounds-checked there. _kernels.pyx wraps each loop with a
-# typed-memoryview entry point for tests. (A memoryview per array would check
-# every access, but acquiring one costs about as much as a whole [64] op.)
+# in production are bounds-checked there. loops.pyx gives each loop a
+# typed-memoryview entry point that checks its arguments, which the optimizer
+# and the tests call. (A memoryview per array would check every access, but
+# acquiring one costs about as much as a whole [64] op.)
 cimport numpy as cnp
 from libc.math cimport exp as c_exp, log as c_log
 
@@ -91,17 +92,24 @@ cdef inline void add_into_loop(real* acc, const real* x, Py_ssize_t n) noexcept 
         acc[i] += x[i]
 
 
-# Arithmetic: op 0 add, 1 subtract, 2 multiply, 3 divide.
+# The operation binary_loop and scalar_loop apply (their ``int op``).
+cpdef enum Arithmetic:
+    ADDITION = 0
+    SUBTRACTION = 1
+    MULTIPLICATION = 2
+    DIVISION = 3
+
+
 cdef inline void binary_loop(int op, const real* a, const real* b, real* out,
                              Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
-    if op == 0:
+    if op == ADDITION:
         for i in range(n):
             out[i] = a[i] + b[i]
-    elif op == 1:
+    elif op == SUBTRACTION:
         for i in range(n):
             out[i] = a[i] - b[i]
-    elif op == 2:
+    elif op == MULTIPLICATION:
         for i in range(n):
             out[i] = a[i] * b[i]
     else:
@@ -113,16 +121,16 @@ cdef inline void scalar_loop(int op, const real* a, real s, bint scalar_first, r
                              Py_ssize_t n) noexcept nogil:
     """The same ops with one operand a number (first or second)."""
     cdef Py_ssize_t i
-    if op == 0:
+    if op == ADDITION:
         for i in range(n):
             out[i] = a[i] + s
-    elif op == 2:
+    elif op == MULTIPLICATION:
         for i in range(n):
             out[i] = a[i] * s
-    elif op == 1 and not scalar_first:
+    elif op == SUBTRACTION and not scalar_first:
         for i in range(n):
             out[i] = a[i] - s
-    elif op == 1:
+    elif op == SUBTRACTION:
         for i in range(n):
             out[i] = s - a[i]
     elif not scalar_first:

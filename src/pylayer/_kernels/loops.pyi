@@ -1,6 +1,14 @@
+import enum
+
 import numpy as np
 
 BOUNDS_CHECKED: bool
+
+class Arithmetic(enum.IntEnum):
+    ADDITION = 0
+    SUBTRACTION = 1
+    MULTIPLICATION = 2
+    DIVISION = 3
 
 def span_fits(array: np.ndarray, n: int) -> bool: ...
 

@@ -1,8 +1,10 @@
 # cython: wraparound=False
-"""Typed-memoryview entry points for the fused loops of ``_kernels.pxd``.
+"""Typed-memoryview entry points for the fused loops of ``loops.pxd``.
 
-The compiled ops call the loops directly; these wrappers let tests compare
-each loop with numpy, and run bounds-checked in a debug build.
+The compiled ops call the loops directly. These entry points check their
+arguments' lengths against each other and run the same loops: the optimizers
+call ``axpy``, the cross-entropy loss the two ``softmax_cross_entropy`` loops,
+and the tests compare every loop with numpy.
 """
 
 import numpy as np
@@ -12,7 +14,7 @@ cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug bu
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "span_fits", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
+__all__ = ["BOUNDS_CHECKED", "Arithmetic", "span_fits", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
            "sigmoid_backward", "relu_backward", "add_into", "axpy", "softmax_cross_entropy",
            "softmax_cross_entropy_backward"]
 
@@ -75,19 +77,28 @@ def add_into(real[::1] acc, const real[::1] x):
         add_into_loop(&acc[0], &x[0], x.shape[0])
 
 
+cdef inline Arithmetic _operation(int op) except *:
+    if op < <int>ADDITION or op > <int>DIVISION:
+        raise ValueError(f"argument 'op' must be an Arithmetic operation (ADDITION, "
+                         f"SUBTRACTION, MULTIPLICATION or DIVISION), got {op}")
+    return <Arithmetic>op
+
+
 def binary(int op, const real[::1] a, const real[::1] b, real[::1] out):
-    """out = a (+ - * /) b for op 0..3"""
+    """out = a (op) b, for an Arithmetic ``op``"""
+    cdef Arithmetic operation = _operation(op)
     _same_length(a.shape[0], b.shape[0])
     _same_length(a.shape[0], out.shape[0])
     if a.shape[0]:
-        binary_loop(op, &a[0], &b[0], &out[0], a.shape[0])
+        binary_loop(operation, &a[0], &b[0], &out[0], a.shape[0])
 
 
 def with_scalar(int op, const real[::1] a, real s, bint scalar_first, real[::1] out):
-    """out = a (op) s, or s (op) a when scalar_first"""
+    """out = a (op) s, or s (op) a when scalar_first, for an Arithmetic ``op``"""
+    cdef Arithmetic operation = _operation(op)
     _same_length(a.shape[0], out.shape[0])
     if a.shape[0]:
-        scalar_loop(op, &a[0], s, scalar_first, &out[0], a.shape[0])
+        scalar_loop(operation, &a[0], s, scalar_first, &out[0], a.shape[0])
 
 
 def axpy(alpha, x, y):

@@ -1,6 +1,7 @@
 """Loss layers: ``MSELoss`` and ``CrossEntropyLoss``."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
+from pylayer.ops.loss import check_cross_entropy_arguments, check_reduction
 
 __all__ = ["MSELoss", "CrossEntropyLoss"]
 
@@ -15,7 +16,7 @@ class MSELoss(Layer):
 
     def __init__(self, reduction="mean"):
         super().__init__()
-        F._check_reduction(reduction, "MSELoss")
+        check_reduction(reduction, "MSELoss")
         self.reduction = reduction
 
     def forward(self, input, label):
@@ -34,8 +35,8 @@ class CrossEntropyLoss(Layer):
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", soft_label=False,
                  axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
         super().__init__()
-        self.weight = F.check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
-                                                      label_smoothing, "CrossEntropyLoss")
+        self.weight = check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
+                                                    label_smoothing, "CrossEntropyLoss")
         self.ignore_index = ignore_index
         self.reduction = reduction
         self.soft_label = soft_label

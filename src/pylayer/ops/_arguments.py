@@ -9,8 +9,7 @@ of the function and the argument being checked. The settings of a check
 import numpy as np
 
 from pylayer._core.tensor import Tensor, convert_dtype
-from pylayer.ops._elementwise import float_tensor  # noqa: F401 - compiled, shared with the hot ops
-from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._operands import as_tensor_arg, float_tensor  # noqa: F401 - compiled, shared
 
 __all__ = []
 

@@ -1,17 +1,15 @@
-"""Helpers shared by the Python ops: the operands of a binary op, its result dtype
-and what a node keeps for backward.
+"""Helpers shared by the Python ops: the operands of a binary op and its result.
 
 A binary op takes a Tensor or a Python number on either side; a number stays a
-"weak" scalar (it does not widen the tensor's dtype), and the node keeps it in
-its attrs instead of saving it. ``operand``, ``shape_of``, ``saved_operands``,
-``number_attrs`` and ``float32_default`` are the compiled ops' own
-(``_operands.pyx``), so that each exists once.
+"weak" scalar (it does not widen the tensor's dtype). ``operand``, ``shape_of`` and
+``float32_default`` are the compiled ops' own (``_operands.pyx``), so that each
+exists once.
 """
 import numpy as np
 
-from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops._operands import (as_tensor_arg, float32_default, number_attrs,  # noqa: F401
-                                   operand, saved_operands, shape_of)
+from pylayer._core.tensor import Tensor
+from pylayer.ops._operands import (as_tensor_arg, broadcast_error, float32_default,  # noqa: F401
+                                   operand, shape_of)
 
 __all__ = []
 
@@ -36,20 +34,8 @@ def binary_array(fn, ufunc, xa, ya):
     try:
         np.broadcast_shapes(np.shape(xa), np.shape(ya))
     except ValueError:
-        raise ValueError(f"{fn}(): x of shape {shape_text(xa)} and y of shape "
-                         f"{shape_text(ya)} cannot be broadcast together") from None
+        raise broadcast_error(fn, xa, ya) from None
     with np.errstate(all="ignore"):
         return np.asarray(ufunc(xa, ya))
 
-
-def saved_tensors(values):
-    """The Tensors among a binary op's operands: what its node saves."""
-    return tuple(v for v in values if isinstance(v, Tensor))
-
-
-def zero_grads(node, g):
-    """Gradient of a piecewise-constant op: zeros shaped like each tensor input
-    (the node's attrs hold the input shapes)."""
-    return tuple(make_tensor(np.zeros(shape, g._array.dtype)) if needed else None
-                 for needed, shape in zip(node.needs_input_grad, node.attrs))
 

@@ -1,17 +1,19 @@
-# How the compiled ops read their arguments, and the array tests that choose a C loop.
-# The inline helpers are compiled into each module that cimports them.
+# How the compiled ops read their arguments, the array tests that choose a C loop, and
+# the gradients of the activations from their outputs. The inline helpers are compiled into each module that
+# cimports them.
 cimport numpy as cnp
 
-from pylayer._core.graph cimport GradNode
-from pylayer._kernels.loops cimport SMALL_ARRAY
+from pylayer._core.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor
+from pylayer._kernels.loops cimport SMALL_ARRAY
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position)
+cpdef object float_tensor(object value, object fn, object arg=*, object position=*,
+                          bint integers_as_float32=*)
 cpdef object operand(object value, str fn, str arg, int position)
 cpdef tuple shape_of(object x)
 cpdef list shape_arg(object shape, str fn, str arg=*, long minimum=*)
-cpdef tuple saved_operands(GradNode node)
-cpdef tuple number_attrs(object x, object y)
+cpdef object broadcast_error(object fn, object xa, object ya)
 cdef object float32_unless_float64(object out, tuple operands)
 
 
@@ -65,3 +67,20 @@ cdef inline bint is_single(object a):
 
 cdef inline void* data_of(object a):
     return cnp.PyArray_DATA(<cnp.ndarray>a)
+
+
+cdef inline object pooled_unary(object ufunc, object a):
+    """``ufunc(a)``, written into a pooled buffer when a large one of ``a``'s size is free."""
+    buffer = buffer_like(a)
+    return ufunc(a) if buffer is None else ufunc(a, out=buffer)
+
+
+# The gradient of an activation from its output y and the output's gradient dy
+# (output_gradient): one fused pass where the layout allows, numpy elsewhere.
+cdef enum OutputGradient:
+    TANH_GRADIENT           # dy * (1 - y * y)
+    SIGMOID_GRADIENT        # dy * y * (1 - y)
+    RELU_GRADIENT           # dy where y > 0, else 0
+
+
+cdef object output_gradient(OutputGradient which, object y, object dy)

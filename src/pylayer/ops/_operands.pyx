@@ -1,18 +1,20 @@
-"""How the compiled ops read their arguments: a Tensor, a number kept as a weak
-scalar, a shape; what a binary op keeps for backward; and Paddle's float32
-default. The Python ops use the same functions (``ops/_arguments.py`` and
-``ops/_common.py`` re-export them), so each rule exists once.
+"""How the compiled ops read their arguments: a Tensor, a floating-point Tensor, a
+number kept as a weak scalar, a shape; the error for operands that do not broadcast;
+and Paddle's float32 default. The Python ops use the same functions
+(``ops/_arguments.py`` and ``ops/_common.py`` re-export them), so each rule exists once.
 """
 import numpy as np
 cimport numpy as cnp
 
 from pylayer._core.tensor cimport Tensor, wrap
+from pylayer._kernels.loops cimport (check_spans, relu_backward_loop, sigmoid_backward_loop,
+                                     tanh_backward_loop)
 from pylayer._core.tensor import to_array
 
 cnp.import_array()
 
-__all__ = ["as_tensor_arg", "operand", "shape_of", "shape_arg", "saved_operands",
-           "number_attrs", "float32_default"]
+__all__ = ["as_tensor_arg", "float_tensor", "operand", "shape_of", "shape_arg",
+           "broadcast_error", "float32_default"]
 
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position):
@@ -29,6 +31,27 @@ cpdef object as_tensor_arg(object value, object fn, object arg, object position)
         return wrap(to_array(value, None, str(fn), str(arg)))
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
                     f"number, got {type(value).__name__}")
+
+
+cpdef object float_tensor(object value, object fn, object arg="x", object position=1,
+                          bint integers_as_float32=False):
+    """``value`` as a floating-point Tensor. With ``integers_as_float32`` an integer
+    tensor is computed in float32 (Paddle's default float); otherwise it is refused.
+
+    >>> float_tensor([1, 2], "f", integers_as_float32=True).dtype
+    pylayer.float32
+    """
+    cdef Tensor x = <Tensor>tensor_arg(value, fn, arg, position)
+    if is_float_array(x._array):
+        return x
+    kind = x._array.dtype.kind
+    if kind == "f":
+        return x
+    if kind in "iu" and integers_as_float32:
+        return x.astype("float32")     # the cast op (installed into Tensor), recorded
+    accepted = " (float16, float32 or float64) or an integer Tensor" if integers_as_float32 else ""
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a floating-point "
+                    f"Tensor{accepted}, got dtype {x.dtype.name}")
 
 
 cpdef object operand(object value, str fn, str arg, int position):
@@ -71,18 +94,14 @@ cpdef list shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
     return result
 
 
-cpdef tuple saved_operands(GradNode node):
-    """(x, y) of a binary op: saved tensors, or the Python numbers kept in attrs."""
-    if node is None:
-        raise TypeError("saved_operands(): argument 'node' must be a GradNode, got None")
-    saved = iter(node.saved_tensors())
-    x, y = node.attrs[0], node.attrs[1]
-    return (next(saved) if x is None else x, next(saved) if y is None else y)
+cpdef object broadcast_error(object fn, object xa, object ya):
+    """The error for operands of ``fn`` (arrays or numbers) that do not broadcast together.
 
-
-cpdef tuple number_attrs(object x, object y):
-    """The numbers among a binary op's operands, None for each Tensor."""
-    return (None if isinstance(x, Tensor) else x, None if isinstance(y, Tensor) else y)
+    >>> broadcast_error("add", [1, 2], [1, 2, 3])
+    ValueError('add(): x of shape [2] and y of shape [3] cannot be broadcast together')
+    """
+    return ValueError(f"{fn}(): x of shape {list(np.shape(xa))} and y of shape "
+                      f"{list(np.shape(ya))} cannot be broadcast together")
 
 
 cdef object _FLOAT64 = np.dtype(np.float64)
@@ -108,3 +127,49 @@ def float32_default(out, *operands):
     dtype('float32')
     """
     return float32_unless_float64(out, operands)
+
+
+cdef object output_gradient(OutputGradient which, object y, object dy):
+    """The array of the gradient ``which`` from the output ``y`` and its gradient ``dy``
+    (Tensors): by its fused loop where the layout allows, else by numpy."""
+    ya = (<Tensor?>y)._array
+    ga = (<Tensor?>dy)._array
+    if which == RELU_GRADIENT:
+        # The select loop beats np.where at every size; dy * (y > 0) would be faster
+        # still, but turns a NaN upstream gradient into NaN where y <= 0.
+        if same_layout(ya, ga):
+            return _output_gradient_loop(which, ya, ga)
+        return np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
+    if fusable(ya, ga):
+        return _output_gradient_loop(which, ya, ga)
+    if which == TANH_GRADIENT:
+        return ga * (1 - ya * ya)
+    return ga * ya * (1 - ya)
+
+
+cdef cnp.ndarray _output_gradient_loop(OutputGradient which, object y, object dy):
+    """The gradient ``which`` by its fused loop. ``y`` and ``dy`` must have one layout
+    (``same_layout``); the result is a new array of it."""
+    cdef cnp.ndarray out = empty_like(y)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    check_spans(out, y, dy)
+    if is_single(y):
+        if which == TANH_GRADIENT:
+            tanh_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
+                               <float*>data_of(out), n)
+        elif which == SIGMOID_GRADIENT:
+            sigmoid_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
+                                  <float*>data_of(out), n)
+        else:
+            relu_backward_loop(<const float*>data_of(y), <const float*>data_of(dy),
+                               <float*>data_of(out), n)
+    elif which == TANH_GRADIENT:
+        tanh_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
+                           <double*>data_of(out), n)
+    elif which == SIGMOID_GRADIENT:
+        sigmoid_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
+                              <double*>data_of(out), n)
+    else:
+        relu_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
+                           <double*>data_of(out), n)
+    return out

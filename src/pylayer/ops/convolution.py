@@ -31,7 +31,7 @@ from pylayer._core.graph import Op, current_saved_tensors_hooks, make_output
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer._kernels.conv import col2im, im2col, pooled_empty
 from pylayer.ops._arguments import check_choice, check_int, check_ints
-from pylayer.ops._elementwise import add
+from pylayer.ops.arithmetic import add
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.shape import reshape

@@ -7,7 +7,7 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
 from pylayer.ops import creation
 from pylayer.ops._arguments import check_axis, check_choice, check_int, check_number, float_tensor
-from pylayer.ops._elementwise import multiply
+from pylayer.ops.arithmetic import multiply
 from pylayer.ops.dispatch import op
 
 __all__ = ["dropout"]

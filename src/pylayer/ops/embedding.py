@@ -7,7 +7,7 @@ import numpy as np
 
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_count, check_int
-from pylayer.ops._elementwise import multiply
+from pylayer.ops.arithmetic import multiply
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
 from pylayer.ops.indexing import take

@@ -15,7 +15,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops._elementwise import multiply
+from pylayer.ops.arithmetic import multiply
 from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import refuse_leaf, take_over
 from pylayer.ops.reduction import unbroadcast

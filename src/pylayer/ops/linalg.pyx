@@ -15,8 +15,8 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
-from pylayer.ops._elementwise import add, multiply, scale
 from pylayer.ops._operands cimport tensor_arg
+from pylayer.ops.arithmetic import add, multiply, scale
 from pylayer.ops.dispatch import op
 from pylayer.ops.reduction cimport unbroadcast
 from pylayer.ops.shape cimport reshape_exact

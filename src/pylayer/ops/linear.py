@@ -12,7 +12,7 @@ import numpy as np
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer.ops._arguments import float_tensor
-from pylayer.ops._elementwise import add
+from pylayer.ops.arithmetic import add
 from pylayer.ops.linalg import matmul
 from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.shape import reshape

@@ -17,7 +17,7 @@ from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
-from pylayer.ops.elementwise import where
+from pylayer.ops.math import where
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import refuse_leaf, take_over
 from pylayer.ops.reduction import sum as reduce_sum

@@ -15,11 +15,12 @@ from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import norm as norm_kernels
 from pylayer._kernels.conv import pooled_empty
 from pylayer.ops._arguments import check_choice, check_int, check_ints, check_number, float_tensor
-from pylayer.ops._elementwise import add, multiply, square, subtract
+from pylayer.ops.arithmetic import add, multiply, subtract
+from pylayer.ops.math import square
 from pylayer.ops.reduction import mean, sum as reduce_sum
 from pylayer.ops.shape import reshape
 from pylayer.ops.dispatch import op
-from pylayer.ops.elementwise import rsqrt
+from pylayer.ops.math import rsqrt
 
 __all__ = ["layer_norm", "batch_norm", "group_norm"]
 

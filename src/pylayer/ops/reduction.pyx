@@ -163,7 +163,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def _mean_vjp(g, x_shape, axes, keepdim, count):
-    from pylayer.ops._elementwise import divide
+    from pylayer.ops.arithmetic import divide
     return divide(expand_grad(g, x_shape, axes, keepdim), float(count))
 
 
@@ -197,7 +197,7 @@ def mean(x, axis=None, keepdim=False, name=None):
 # ------------------------------------------------------------------ extremes
 def _extreme_vjp(g, x, out, x_shape, axes, keepdim):
     """The gradient goes to the elements equal to the result, split evenly among ties."""
-    from pylayer.ops._elementwise import multiply
+    from pylayer.ops.arithmetic import multiply
     xa = x.numpy()
     kept = out.numpy().reshape(kept_shape(x_shape, axes))
     hit = xa == kept
@@ -265,7 +265,7 @@ def _products_of_others(x, axes):
     Built from recorded ops (so it can be differentiated again) on a
     ``[..., K, K]`` copy whose diagonal is 1; used only when x holds zeros.
     """
-    from pylayer.ops.elementwise import where
+    from pylayer.ops.math import where
     from pylayer.ops.shape import transpose
     shape = list(x.shape)
     axes = tuple(range(len(shape))) if axes is None else axes
@@ -281,7 +281,7 @@ def _products_of_others(x, axes):
 
 
 def _prod_vjp(g, x, out, x_shape, axes, keepdim):
-    from pylayer.ops._elementwise import divide, multiply
+    from pylayer.ops.arithmetic import divide, multiply
     g = expand_grad(g, x_shape, axes, keepdim)
     if not np.any(x.numpy() == 0):
         return divide(multiply(g, expand_grad(out, x_shape, axes, keepdim)), x)
@@ -330,13 +330,13 @@ cdef tuple _variance(object a, object axes, object keepdim, int ddof):
 
 def _deviation(x, axes, divisor):
     """(x - mean(x)) / divisor with recorded ops; NaN when the divisor is not positive."""
-    from pylayer.ops._elementwise import scale, subtract
+    from pylayer.ops.arithmetic import scale, subtract
     centred = subtract(x, mean(x, axis=list(axes) if axes else None, keepdim=True))
     return scale(centred, 1.0 / divisor if divisor > 0 else float("nan"))
 
 
 def _var_vjp(g, x, x_shape, axes, keepdim, divisor):
-    from pylayer.ops._elementwise import multiply, scale
+    from pylayer.ops.arithmetic import multiply, scale
     return multiply(expand_grad(g, x_shape, axes, keepdim),
                     scale(_deviation(x, axes, divisor), 2.0))
 
@@ -364,9 +364,9 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 
 def _std_vjp(g, x, out, x_shape, axes, keepdim, divisor):
-    from pylayer.ops._elementwise import divide, multiply
+    from pylayer.ops.arithmetic import divide, multiply
     from pylayer.ops.compare import equal
-    from pylayer.ops.elementwise import where
+    from pylayer.ops.math import where
     # Where std == 0 every deviation is 0 as well; dividing by 1 there gives 0.
     safe_std = where(equal(out, 0), 1.0, out)
     return multiply(divide(expand_grad(g, x_shape, axes, keepdim),
@@ -401,7 +401,8 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 # ------------------------------------------------------------------ logsumexp
 def _logsumexp_vjp(g, x, out, x_shape, axes, keepdim):
-    from pylayer.ops._elementwise import exp, multiply, subtract
+    from pylayer.ops.arithmetic import multiply, subtract
+    from pylayer.ops.math import exp
     weights = exp(subtract(x, expand_grad(out, x_shape, axes, keepdim)))
     return multiply(expand_grad(g, x_shape, axes, keepdim), weights)
 

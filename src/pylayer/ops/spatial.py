@@ -14,7 +14,7 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import (check_choice, check_int, check_ints, check_number, describe,
                                     float_tensor)
-from pylayer.ops._elementwise import add, multiply
+from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.shape import reshape, transpose
 from pylayer.ops.dispatch import op

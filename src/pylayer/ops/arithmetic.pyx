@@ -1,0 +1,421 @@
+"""Arithmetic: ``add``, ``subtract``, ``multiply`` and ``divide`` (Tensor's ``+ - * /``,
+which this module installs), ``neg``, ``scale``, ``floor_divide``, ``remainder``,
+``maximum`` and ``minimum``.
+
+* Binary ops broadcast like numpy; a Python number on either side stays a "weak"
+  scalar (it does not widen the tensor's dtype). When numpy would give float64
+  although neither operand is a float64 tensor, the result is float32, Paddle's
+  default float (``divide`` of integers too).
+* Gradients are summed back to each input's shape by rules written with these
+  ops, so that ``create_graph=True`` records them (double backward).
+* ``floor_divide`` is piecewise constant: its node gives a gradient of zeros, as
+  Paddle's does. Integer division by zero raises ``ZeroDivisionError``.
+* NaN and inf propagate silently, as in numpy (no floating-point warnings).
+
+Each op is declared once as a record (``Op``) next to its forward. The public
+function is the forward wrapped by :func:`pylayer.ops.dispatch.op`; rules and
+other compiled ops call the unwrapped forwards (``add_op`` ..., ``arithmetic.pxd``).
+"""
+import math
+
+import numpy as np
+cimport numpy as cnp
+
+from pylayer._core.graph cimport Op, make_output
+from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic, wrap
+from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLICATION,
+                                     DIVISION, binary_loop, check_spans, scalar_loop)
+from pylayer.ops._common import binary_array, tensor_pair
+from pylayer.ops._operands cimport (broadcast_error, data_of, empty_like,
+                                    float32_unless_float64, fusable, is_single, kernel_ready,
+                                    operand, pooled_unary, shape_of, tensor_arg)
+from pylayer.ops.reduction cimport unbroadcast, unbroadcast_like
+from pylayer.ops.dispatch import op
+
+cnp.import_array()
+
+__all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "floor_divide",
+           "remainder", "maximum", "minimum"]
+
+
+# ------------------------------------------------------ + - * / on arrays
+cdef object _small_loop(Arithmetic operation, object x, object y):
+    """x (operation) y by a C loop when numpy's dispatch would cost more than the work.
+
+    Handles same-shape C-contiguous float32/float64 arrays of one dtype, and
+    such an array with a Python number (numpy's weak promotion keeps the
+    array's dtype). Returns None for everything else.
+    """
+    cdef cnp.ndarray out
+    cdef bint scalar_first
+    cdef Py_ssize_t n
+    cdef double s
+    if cnp.PyArray_Check(x):
+        if cnp.PyArray_Check(y):
+            if not fusable(x, y):
+                return None
+            out = empty_like(x)
+            n = cnp.PyArray_SIZE(out)
+            check_spans(out, x, y)
+            if is_single(x):
+                binary_loop(operation, <const float*>data_of(x), <const float*>data_of(y),
+                            <float*>data_of(out), n)
+            else:
+                binary_loop(operation, <const double*>data_of(x), <const double*>data_of(y),
+                            <double*>data_of(out), n)
+            return out
+        if type(y) is not float and type(y) is not int:
+            return None
+        array = x
+        number = y
+        scalar_first = False
+    elif cnp.PyArray_Check(y) and (type(x) is float or type(x) is int):
+        array = y
+        number = x
+        scalar_first = True
+    else:
+        return None
+    if not kernel_ready(array):
+        return None
+    s = number
+    out = empty_like(array)
+    n = cnp.PyArray_SIZE(out)
+    check_spans(out, array, None)
+    if is_single(array):
+        scalar_loop(operation, <const float*>data_of(array), <float>s, scalar_first,
+                    <float*>data_of(out), n)
+    else:
+        scalar_loop(operation, <const double*>data_of(array), s, scalar_first,
+                    <double*>data_of(out), n)
+    return out
+
+
+cdef inline object _arithmetic_array(Arithmetic operation, str fn, object xa, object ya):
+    """The array of x (+ - * /) y: a C loop when it pays, else numpy.
+
+    float64 only when an operand is a float64 array: integers with a Python
+    float, integers divided, or int64 with float32 give float32, Paddle's
+    default float.
+    """
+    out = _small_loop(operation, xa, ya)
+    if out is not None:
+        return out
+    try:
+        out = elementwise(operation, xa, ya)
+    except ValueError:
+        raise broadcast_error(fn, xa, ya) from None
+    return float32_unless_float64(out, (xa, ya))
+
+
+cdef object _tensor_arithmetic(int operation, object x, object y):
+    """Tensor's ``+ - * /`` (installed into the core): the ops, called from C."""
+    if operation == ADDITION:
+        return add_op(x, y)
+    if operation == SUBTRACTION:
+        return subtract_op(x, y)
+    if operation == MULTIPLICATION:
+        return multiply_op(x, y)
+    return divide_op(x, y)
+
+
+install_arithmetic(_tensor_arithmetic)
+
+
+# ------------------------------------------------------------------- add
+ADD = Op("add", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
+         vjp=(lambda g, x_shape: unbroadcast(g, x_shape),
+              lambda g, y_shape: unbroadcast(g, y_shape)))
+
+
+cdef object add_op(object x, object y):
+    xa = operand(x, "add", "x", 1)
+    ya = operand(y, "add", "y", 2)
+    out = _arithmetic_array(ADDITION, "add", xa, ya)
+    return make_output(ADD, out, (x, y), (shape_of(x), shape_of(y)))
+
+
+@op
+def add(x, y, name=None):
+    """Elementwise ``x + y`` with broadcasting.
+
+    >>> import pylayer
+    >>> pylayer.add(pylayer.to_tensor([1.0, 2.0]), 1.0).numpy()
+    array([2., 3.], dtype=float32)
+    """
+    return add_op(x, y)
+
+
+# -------------------------------------------------------------- subtract
+SUBTRACT = Op("subtract", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
+              vjp=(lambda g, x_shape: unbroadcast(g, x_shape),
+                   lambda g, y_shape: unbroadcast(neg_op(g), y_shape)))
+
+
+cdef object subtract_op(object x, object y):
+    xa = operand(x, "subtract", "x", 1)
+    ya = operand(y, "subtract", "y", 2)
+    out = _arithmetic_array(SUBTRACTION, "subtract", xa, ya)
+    return make_output(SUBTRACT, out, (x, y), (shape_of(x), shape_of(y)))
+
+
+@op
+def subtract(x, y, name=None):
+    """Elementwise ``x - y`` with broadcasting.
+
+    >>> import pylayer
+    >>> pylayer.subtract(pylayer.to_tensor([3, 4]), 1).numpy()
+    array([2, 3])
+    """
+    return subtract_op(x, y)
+
+
+# -------------------------------------------------------------- multiply
+MULTIPLY = Op("multiply", inputs=("x", "y"), keeps=("x", "y"),
+              vjp=(lambda g, y, x: unbroadcast_like(multiply_op(g, y), x),
+                   lambda g, x, y: unbroadcast_like(multiply_op(g, x), y)))
+
+# A tensor times a number (on either side): a scale, which keeps no tensor.
+MULTIPLY_BY_NUMBER = Op("multiply", inputs=("x", "y"), attrs=("factor",),
+                        vjp=(lambda g, factor: multiply_op(g, factor),
+                             lambda g, factor: multiply_op(g, factor)))
+
+
+cdef object multiply_op(object x, object y):
+    xa = operand(x, "multiply", "x", 1)
+    ya = operand(y, "multiply", "y", 2)
+    out = _arithmetic_array(MULTIPLICATION, "multiply", xa, ya)
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return make_output(MULTIPLY, out, (x, y))
+    return make_output(MULTIPLY_BY_NUMBER, out, (x, y), (ya if isinstance(x, Tensor) else xa,))
+
+
+@op
+def multiply(x, y, name=None):
+    """Elementwise ``x * y`` with broadcasting; saves both inputs when both are tensors.
+
+    >>> import pylayer
+    >>> pylayer.multiply(pylayer.to_tensor([1.0, 2.0]), 3.0).numpy()
+    array([3., 6.], dtype=float32)
+    """
+    return multiply_op(x, y)
+
+
+# ---------------------------------------------------------------- divide
+# x / y with y a tensor (x a tensor or a number, kept as it is).
+DIVIDE = Op("divide", inputs=("x", "y"), keeps=("x", "y"),
+            vjp=(lambda g, y, x: unbroadcast_like(divide_op(g, y), x),
+                 lambda g, x, y: unbroadcast_like(
+                     neg_op(divide_op(multiply_op(g, x), multiply_op(y, y))), y)))
+
+# A tensor divided by a number: a scale, which keeps no tensor.
+DIVIDE_BY_NUMBER = Op("divide", inputs=("x", "y"), attrs=("divisor",),
+                      vjp=(lambda g, divisor: divide_op(g, divisor), None))
+
+
+cdef object divide_op(object x, object y):
+    xa = operand(x, "divide", "x", 1)
+    ya = operand(y, "divide", "y", 2)
+    out = _arithmetic_array(DIVISION, "divide", xa, ya)
+    if isinstance(x, Tensor) and not isinstance(y, Tensor):
+        return make_output(DIVIDE_BY_NUMBER, out, (x, y), (ya,))
+    return make_output(DIVIDE, out, (x, y))
+
+
+@op
+def divide(x, y, name=None):
+    """Elementwise ``x / y`` with broadcasting; integers divide to float32.
+
+    >>> import pylayer
+    >>> pylayer.divide(pylayer.to_tensor([1.0, 3.0]), 2.0).numpy()
+    array([0.5, 1.5], dtype=float32)
+    """
+    return divide_op(x, y)
+
+
+# ------------------------------------------------------------ neg, scale
+NEG = Op("neg", vjp=(lambda g: neg_op(g),))
+
+
+cdef object neg_op(object x):
+    x = tensor_arg(x, "neg", "x", 1)
+    return make_output(NEG, pooled_unary(np.negative, (<Tensor>x)._array), (x,))
+
+
+@op
+def neg(x, name=None):
+    """Elementwise ``-x``.
+
+    >>> import pylayer
+    >>> pylayer.neg(pylayer.to_tensor([1.0, -2.0])).numpy()
+    array([-1.,  2.], dtype=float32)
+    """
+    return neg_op(x)
+
+
+SCALE = Op("scale", attrs=("factor",), vjp=(lambda g, factor: multiply_op(g, factor),))
+
+
+@op
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """``x * scale + bias`` (or ``(x + bias) * scale`` when bias_after_scale is False).
+
+    An integer tensor keeps its dtype: ``scale`` and ``bias`` are truncated
+    to integers first, as in Paddle.
+
+    >>> import pylayer
+    >>> pylayer.scale(pylayer.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
+    array([3., 5.], dtype=float32)
+    """
+    x = tensor_arg(x, "scale", "x", 1)
+    if isinstance(scale, Tensor) and (<Tensor>scale)._array.size == 1:
+        scale = (<Tensor>scale).item()
+    if not isinstance(scale, (int, float, np.number)) or isinstance(scale, bool):
+        raise TypeError(f"scale(): argument 'scale' (position 2) must be a number or a "
+                        f"one-element Tensor, got {type(scale).__name__}")
+    if not isinstance(bias, (int, float, np.number)) or isinstance(bias, bool):
+        raise TypeError(f"scale(): argument 'bias' (position 3) must be a number, "
+                        f"got {type(bias).__name__}")
+    a = (<Tensor>x)._array
+    if a.dtype.kind in "iu":
+        # An integer tensor stays integer: Paddle truncates scale and bias first.
+        if not (math.isfinite(scale) and math.isfinite(bias)):
+            raise ValueError(f"scale(): an integer tensor needs a finite scale and bias, "
+                             f"got scale={scale!r} and bias={bias!r}")
+        scale, bias = int(scale), int(bias)
+    if not bias_after_scale:
+        bias = bias * scale
+    out = a * scale
+    if bias:
+        out = out + bias
+    if out.dtype != a.dtype and a.dtype.kind == "f":
+        out = out.astype(a.dtype)
+    return make_output(SCALE, out, (x,), (scale,))
+
+
+# ------------------------------------------------- integer-style division
+cdef object zero_gradient(object g, object shape):
+    """The gradient of a piecewise-constant op: zeros of the input's ``shape`` in ``g``'s
+    dtype (Paddle gives such an op's input a gradient of zeros, not none)."""
+    return wrap(np.zeros(shape, (<Tensor?>g)._array.dtype), True)
+
+
+cdef object _integer_style(str fn, object ufunc, object x, object y):
+    """``ufunc(x, y)`` for floor_divide and remainder: their operands, broadcasting,
+    dtype, and the refusal of an integer division by zero."""
+    xa = operand(x, fn, "x", 1)
+    ya = operand(y, fn, "y", 2)
+    out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
+    if np.result_type(xa, ya).kind in "iu" and np.any(np.equal(ya, 0)):
+        raise ZeroDivisionError(f"{fn}(): integer division by zero (y holds a 0)")
+    return out
+
+
+FLOOR_DIVIDE = Op("floor_divide", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
+                  vjp=(lambda g, x_shape: zero_gradient(g, x_shape),
+                       lambda g, y_shape: zero_gradient(g, y_shape)))
+
+
+cdef object _floor_divide(object x, object y):
+    x, y = tensor_pair(x, y, "floor_divide")
+    out = _integer_style("floor_divide", np.floor_divide, x, y)
+    return make_output(FLOOR_DIVIDE, out, (x, y), (shape_of(x), shape_of(y)))
+
+
+@op
+def floor_divide(x, y, name=None):
+    """Elementwise ``x // y``: the quotient rounded toward minus infinity.
+
+    Integer division by zero raises ``ZeroDivisionError``; float division by
+    zero gives inf or NaN. The gradient is zero.
+
+    >>> import pylayer
+    >>> pylayer.floor_divide(pylayer.to_tensor([7, -7]), 2).numpy()
+    array([ 3, -4])
+    """
+    return _floor_divide(x, y)
+
+
+REMAINDER = Op("remainder", inputs=("x", "y"), keeps=("x", "y"),
+               vjp=(lambda g, x: unbroadcast_like(g, x),
+                    lambda g, x, y: unbroadcast_like(
+                        neg_op(multiply_op(g, _floor_divide(x, y))), y)))
+
+
+@op
+def remainder(x, y, name=None):
+    """Elementwise ``x % y`` with the sign of ``y`` (Python's and numpy's rule).
+
+    The gradient is 1 for ``x`` and ``-floor(x / y)`` for ``y``. Integer
+    division by zero raises ``ZeroDivisionError``. Saves both tensor inputs.
+
+    >>> import pylayer
+    >>> pylayer.remainder(pylayer.to_tensor([7, -7]), 3).numpy()
+    array([1, 2])
+    """
+    x, y = tensor_pair(x, y, "remainder")
+    return make_output(REMAINDER, _integer_style("remainder", np.remainder, x, y), (x, y))
+
+
+# ------------------------------------------------------- binary extremes
+cdef object _value_of(object value):
+    return (<Tensor>value)._array if isinstance(value, Tensor) else value
+
+
+cdef object _extreme_grad(object g, object x, object y, bint greater, bint for_x):
+    """The gradient of maximum (``greater``) or minimum for x (``for_x``) or y: it goes
+    to the input that wins, half each where they tie; where one is NaN (the result),
+    all of it to that one."""
+    xa = _value_of(x)
+    ya = _value_of(y)
+    with np.errstate(all="ignore"):
+        wins = np.greater(xa, ya) if greater else np.less(xa, ya)
+        share = wins + 0.5 * np.equal(xa, ya)
+        share = np.where(np.isnan(xa), 1.0, np.where(np.isnan(ya), 0.0, share))
+    if not for_x:
+        share = 1.0 - share
+    g = multiply_op(g, wrap(np.asarray(share, (<Tensor?>g)._array.dtype), True))
+    return unbroadcast_like(g, x if for_x else y)
+
+
+MAXIMUM = Op("maximum", inputs=("x", "y"), keeps=("x", "y"),
+             vjp=(lambda g, x, y: _extreme_grad(g, x, y, True, True),
+                  lambda g, x, y: _extreme_grad(g, x, y, True, False)))
+MINIMUM = Op("minimum", inputs=("x", "y"), keeps=("x", "y"),
+             vjp=(lambda g, x, y: _extreme_grad(g, x, y, False, True),
+                  lambda g, x, y: _extreme_grad(g, x, y, False, False)))
+
+
+cdef object _extreme(Op record, str fn, object ufunc, object x, object y):
+    x, y = tensor_pair(x, y, fn)
+    xa = operand(x, fn, "x", 1)
+    ya = operand(y, fn, "y", 2)
+    out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
+    return make_output(record, out, (x, y))
+
+
+@op
+def maximum(x, y, name=None):
+    """Elementwise larger of ``x`` and ``y`` with broadcasting; NaN propagates.
+
+    The gradient goes to the larger input; where ``x == y`` it is split evenly
+    (half each), the average of the one-sided derivatives. Saves both inputs.
+
+    >>> import pylayer
+    >>> pylayer.maximum(pylayer.to_tensor([1.0, 5.0]), pylayer.to_tensor([3.0, 2.0])).numpy()
+    array([3., 5.], dtype=float32)
+    """
+    return _extreme(MAXIMUM, "maximum", np.maximum, x, y)
+
+
+@op
+def minimum(x, y, name=None):
+    """Elementwise smaller of ``x`` and ``y`` with broadcasting; NaN propagates.
+
+    The gradient goes to the smaller input; where ``x == y`` it is split
+    evenly (half each). Saves both inputs.
+
+    >>> import pylayer
+    >>> pylayer.minimum(pylayer.to_tensor([1.0, 5.0]), 2.0).numpy()
+    array([1., 2.], dtype=float32)
+    """
+    return _extreme(MINIMUM, "minimum", np.minimum, x, y)
