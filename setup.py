@@ -37,7 +37,7 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 
 # Compiled modules: the .pyx core. PyLayer and PyLayerContext (autograd/py_layer.py)
 # stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
-MODULES = ["_core/buffers.pyx", "ops/dispatch.pyx", "_core/tensor.pyx", "_kernels/loops.pyx",
+MODULES = ["_kernels/buffers.pyx", "ops/dispatch.pyx", "_core/tensor.pyx", "_kernels/loops.pyx",
            "_core/graph.pyx", "_core/engine.pyx", "ops/_operands.pyx", "ops/shape.pyx",
            "ops/reduction.pyx", "ops/arithmetic.pyx", "ops/math.pyx",
            "ops/activation.pyx", "ops/linalg.pyx", "autograd/_apply.pyx",

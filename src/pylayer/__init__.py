@@ -12,7 +12,8 @@
 try:
     import pylayer._core.engine  # noqa: F401
     import pylayer._kernels.loops  # noqa: F401
-    from pylayer.ops import activation, arithmetic, linalg, math, reduction, shape  # noqa: F401
+    import pylayer.ops.activation, pylayer.ops.arithmetic, pylayer.ops.math  # noqa: F401,E401
+    import pylayer.ops.linalg, pylayer.ops.reduction, pylayer.ops.shape  # noqa: F401,E401
 except ImportError as exc:  # pragma: no cover - only without a build
     raise ImportError(
         "pylayer's compiled core is missing or stale ({}). Build it with "

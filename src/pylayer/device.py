@@ -6,9 +6,9 @@ is an error that says so, rather than silently computing on the CPU.
 
 ``memory_stats()``, ``empty_cache()`` and ``set_pool_limit()`` show and
 control the pool from which ops take the arrays of their large results
-(see ``pylayer._core.buffers``).
+(see ``pylayer._kernels.buffers``).
 """
-from pylayer._core.buffers import empty_cache, memory_stats, set_pool_limit
+from pylayer._kernels.buffers import empty_cache, memory_stats, set_pool_limit
 from pylayer._core.tensor import CPU
 
 __all__ = ["set_device", "get_device", "is_compiled_with_cuda", "device_count",

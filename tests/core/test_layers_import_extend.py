@@ -22,10 +22,6 @@ import pylayer.extend
 SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src" / "pylayer"
 PACKAGES = ("nn", "static", "optimizer", "framework")
 # Modules that still break the rule, and why; a test fails once one of them keeps it.
-PENDING = {
-    "pylayer.nn.functional": "its activations and losses move to pylayer.ops (issue 19, "
-                             "the arithmetic port); then it only imports the public ops",
-}
 
 
 def imports(source, package):
@@ -80,19 +76,11 @@ def found_in(module, path):
     return offences(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
 
 
-@pytest.mark.parametrize("module,path", [(m, p) for m, p in MODULES if m not in PENDING],
-                         ids=[m for m, _ in MODULES if m not in PENDING])
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
 def test_imports_only_public_modules_extend_or_its_own_package(module, path):
     assert found_in(module, path) == [], (
         "import it from pylayer.extend (add it there, documented in docs/*/api/extend.rst) "
         "or from a public module")
-
-
-@pytest.mark.parametrize("module", sorted(PENDING))
-def test_a_pending_module_still_breaks_the_rule(module):
-    paths = dict(MODULES)
-    assert module in paths and found_in(module, paths[module]), (
-        f"{module} keeps the rule now: remove it from PENDING")
 
 
 def test_the_packages_hold_no_compiled_source_the_check_cannot_read():

@@ -42,7 +42,7 @@ def test_a_copied_pool_block_never_hands_live_memory_back():
 
 
 @pytest.mark.parametrize("module, name", [
-    ("pylayer._core.buffers", "Block"),
+    ("pylayer._kernels.buffers", "Block"),
     ("pylayer._core.graph", "GradNode"),
     ("pylayer._core.graph", "SavedTensor"),
     ("pylayer._core.tensor", "VersionCounter"),
@@ -282,9 +282,9 @@ def test_clearing_the_hook_stack_from_python_cannot_leave_a_dangling_pair():
 
 
 @pytest.mark.parametrize("helper, call", [
-    ("_arguments.float_tensor", "pylayer.var(x)"),
-    ("_arguments.float_tensor", "pylayer.std(x)"),
-    ("_arguments.float_tensor", "pylayer.logsumexp(x)"),
+    ("reduction.float_tensor", "pylayer.var(x)"),
+    ("reduction.float_tensor", "pylayer.std(x)"),
+    ("reduction.float_tensor", "pylayer.logsumexp(x)"),
     ("shape.cast", "pylayer.prod(x, dtype='float64')"),
     ("shape.cast", "pylayer.cumsum(pylayer.to_tensor([1, 2], dtype='int32'))"),
 ])

@@ -32,7 +32,7 @@ def compiled_modules():
 
 
 def test_the_sweep_sees_every_compiled_module():
-    assert {"pylayer._core.tensor", "pylayer._core.graph", "pylayer._core.engine", "pylayer._core.buffers",
+    assert {"pylayer._core.tensor", "pylayer._core.graph", "pylayer._core.engine", "pylayer._kernels.buffers",
             "pylayer.autograd._apply", "pylayer.ops.dispatch"} <= set(compiled_modules())
 
 

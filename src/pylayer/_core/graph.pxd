@@ -19,7 +19,6 @@ cdef class Op:
     cdef readonly bint multi_output    # rules get a list of output gradients
     cdef readonly bint user_code       # rules run user code, also without gradients
     cdef bint per_input                # vjp is a tuple of per-input rules
-    cdef bint legacy                   # vjp is an old backward_fn(node, grads) (going)
     cdef Py_ssize_t n_inputs           # -1: any number
     cdef Py_ssize_t n_attrs
     cdef Py_ssize_t n_kept

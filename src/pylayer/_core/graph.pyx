@@ -425,8 +425,6 @@ cdef object run_rules(GradNode node, object grads):
     cdef tuple results, rules, values
     if node.released:
         raise_released(node)
-    if op.legacy:
-        return op.vjp(node, grads)
     values = node.saved_tensors() if node.saved else ()
     if not op.per_input:
         return _call_rule(op.vjp, <tuple>op._reads[0], grads, values, node)
@@ -784,73 +782,6 @@ def new_node(Op op not None, tuple inputs, tuple attrs=(), Py_ssize_t n_outputs=
         node.next_nodes = edges_first_from.next_nodes + node.next_nodes
         node.next_indices = edges_first_from.next_indices + node.next_indices
     return node
-
-
-# -------------------------------------------------- the old way to record (going)
-cdef dict _legacy_ops = {}
-
-
-def _placeholder_rule(g):
-    return g
-
-
-cdef Op _legacy_op(str op_name, object backward_fn, bint multi_output):
-    cdef Op op
-    key = (op_name, backward_fn, multi_output)
-    found = _legacy_ops.get(key)
-    if found is not None:
-        return <Op>found
-    op = Op(op_name, inputs=None, vjp=_placeholder_rule, multi_output=multi_output)
-    op.vjp = backward_fn
-    op.legacy = True
-    _legacy_ops[key] = op
-    return op
-
-
-def make_output_legacy(object array, tuple inputs, str op_name, object backward_fn,
-                       tuple save=(), bint save_output=False, object attrs=None):
-    """The previous recording call, for the ops not yet declared as records: the node
-    keeps ``save`` (and the output) and ``attrs``, and ``backward_fn(node, grads)``
-    returns one gradient per input."""
-    cdef Tensor out
-    cdef GradNode node
-    if not cnp.PyArray_Check(array):
-        array = np.asarray(array)
-    if not _needs_grad(inputs):
-        return wrap(array, True)
-    out = wrap(array, False)
-    node = new_grad_node(_legacy_op(op_name, backward_fn, False), inputs, ())
-    node.attrs = attrs
-    saved = [save_tensor(<Tensor?>t) for t in save]
-    if save_output:
-        saved.append(save_tensor(out, 0))
-    node.saved = tuple(saved) if saved else None
-    out._node = node
-    return out
-
-
-def make_outputs_legacy(arrays, tuple inputs, str op_name, object backward_fn, tuple save=(),
-                        object attrs=None, tuple non_differentiable=()):
-    """make_output_legacy for an op with several outputs."""
-    cdef GradNode node
-    cdef Tensor t
-    arrays = [a if cnp.PyArray_Check(a) else np.asarray(a) for a in arrays]
-    if not _needs_grad(inputs):
-        return [wrap(a, True) for a in arrays]
-    node = new_grad_node(_legacy_op(op_name, backward_fn, True), inputs, ())
-    node.attrs = attrs
-    node.n_outputs = len(arrays)
-    node.out_meta = tuple((a.shape, a.dtype) for a in arrays)
-    if save:
-        node.saved = tuple([save_tensor(<Tensor?>s) for s in save])
-    outs = []
-    for i, a in enumerate(arrays):
-        t = wrap(a, i in non_differentiable)
-        if i not in non_differentiable:
-            t._node = node
-            t._out_index = i
-        outs.append(t)
-    return outs
 
 
 def set_history(Tensor t not None, node, Py_ssize_t index=0):

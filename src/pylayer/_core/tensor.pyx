@@ -3,7 +3,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._core.buffers cimport Block, buffer_for
+from pylayer._kernels.buffers cimport Block, buffer_for
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
 from cpython.ref cimport Py_INCREF

@@ -20,7 +20,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.string cimport memcpy
 
-from pylayer._core.buffers cimport POOL_MIN_BYTES, buffer_like
+from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
 from pylayer._kernels._common cimport (Shape4, at, cell, check_index, is_empty, plane, real,
                                      shape4, span, zero_4d)
 

@@ -3,7 +3,7 @@
 # cimports them.
 cimport numpy as cnp
 
-from pylayer._core.buffers cimport buffer_like
+from pylayer._kernels.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor
 from pylayer._kernels.loops cimport SMALL_ARRAY
 

@@ -15,8 +15,7 @@ the sum that takes a broadcast gradient back to an input's shape.
 * ``argmax argmin all any`` return index or bool tensors and record no graph.
 
 The arithmetic ops cimport ``unbroadcast``, so this module is loaded while they are:
-what the rules and checks here need of them (and of ``ops/_arguments.py``, which
-imports them) is imported where it is used.
+what the rules here need of them is imported where it is used.
 """
 import numpy as np
 cimport numpy as cnp
@@ -24,6 +23,7 @@ cimport numpy as cnp
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape
 from pylayer._core.tensor import convert_dtype, make_tensor
+from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer.ops._operands cimport shape_of, tensor_arg
 from pylayer.ops.dispatch import op
 from pylayer.ops.shape cimport broadcast_exact, reshape_exact
@@ -37,18 +37,11 @@ cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level w
 
 
 # ------------------------------------------------------ shapes of reductions
-cdef object _check_axes = None     # ops._arguments.check_axes, imported at first use
-
-
 cdef object _axes(object axis, int ndim, str fn):
     """The reduced axes as a sorted tuple, or None for all (the shared check and wording)."""
-    global _check_axes
     if axis is None:
         return None
-    if _check_axes is None:
-        from pylayer.ops._arguments import check_axes
-        _check_axes = check_axes
-    return _check_axes(axis, ndim, fn)
+    return check_axes(axis, ndim, fn)
 
 
 cpdef list kept_shape(object shape, object axes):
@@ -304,7 +297,6 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     >>> pylayer.prod(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=1).numpy()
     array([ 2., 12.], dtype=float32)
     """
-    from pylayer.ops._arguments import check_dtype
     from pylayer.ops.shape import cast
     x = tensor_arg(x, "prod", "x", 1)
     if dtype is not None:
@@ -355,7 +347,6 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     >>> pylayer.var(pylayer.to_tensor([1.0, 2.0, 3.0, 4.0])).numpy()
     array(1.6666666, dtype=float32)
     """
-    from pylayer.ops._arguments import float_tensor
     x = float_tensor(x, "var")
     a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "var")
@@ -389,7 +380,6 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     >>> pylayer.std(pylayer.to_tensor([1.0, 3.0]), unbiased=False).numpy()
     array(1., dtype=float32)
     """
-    from pylayer.ops._arguments import float_tensor
     x = float_tensor(x, "std", integers_as_float32=True)
     a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "std")
@@ -422,7 +412,6 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     >>> pylayer.logsumexp(pylayer.to_tensor([1000.0, 1000.0], dtype='float64')).numpy()
     array(1000.69314718)
     """
-    from pylayer.ops._arguments import float_tensor
     x = float_tensor(x, "logsumexp", integers_as_float32=True)
     a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "logsumexp")
@@ -471,7 +460,6 @@ def cumsum(x, axis=None, dtype=None, name=None):
     array([[1, 2],
            [4, 6]])
     """
-    from pylayer.ops._arguments import check_dtype
     from pylayer.ops.shape import cast, reshape
     x = tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:

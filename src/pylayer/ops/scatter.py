@@ -20,10 +20,13 @@ import math
 
 import numpy as np
 
-import pylayer
-from pylayer.extend import (Op, as_tensor_arg, check_axis, check_count, check_int, check_number,
-                            describe, make_output, make_tensor, op)
-from pylayer.ops.dispatch import has_static_variable
+from pylayer._core.graph import Op, make_output
+from pylayer._core.tensor import make_tensor
+from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, describe
+from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops.arithmetic import scale
+from pylayer.ops.dispatch import has_static_variable, op
+from pylayer.ops.shape import broadcast_to, cast, reshape, transpose, unsqueeze
 
 __all__ = ["scatter", "scatter_nd", "scatter_nd_add", "gather_nd", "index_sample", "index_add",
            "index_put", "masked_select", "nonzero", "bincount", "histogram"]
@@ -197,7 +200,7 @@ def scatter(x, index, updates, overwrite=True, name=None):
     _check_shape(updates, list(idx.shape) + x.shape[1:], fn, "updates",
                  "the shape of 'index' followed by x.shape[1:]")
     if idx.ndim == 0:
-        updates = pylayer.unsqueeze(updates, 0)
+        updates = unsqueeze(updates, 0)
     return _put_rows(x, rows, updates, "write" if overwrite else "replace_add")
 
 
@@ -218,7 +221,7 @@ def _nd_rows(x_shape, idx, fn):
 
 def _leading_as_rows(x, depth):
     """``x`` with its first ``depth`` dimensions flattened into one (of size 1 for 0)."""
-    return pylayer.reshape(x, [math.prod(x.shape[:depth])] + x.shape[depth:])
+    return reshape(x, [math.prod(x.shape[:depth])] + x.shape[depth:])
 
 
 def _nd_add(x, idx, updates, fn):
@@ -226,7 +229,7 @@ def _nd_add(x, idx, updates, fn):
     rest = x.shape[depth:]
     _check_shape(updates, list(idx.shape[:-1]) + rest, fn, "updates",
                  "index.shape[:-1] followed by the dimensions of 'x' the index leaves out")
-    return pylayer.reshape(_put_rows(_leading_as_rows(x, depth), rows, updates, "add"), x.shape)
+    return reshape(_put_rows(_leading_as_rows(x, depth), rows, updates, "add"), x.shape)
 
 
 @op
@@ -318,7 +321,7 @@ def index_sample(x, index):
     columns = _in_range(idx, cols, fn, "index", f"dimension 1 of 'x' (size {cols})",
                         negative=False)
     flat_rows = np.arange(rows, dtype=np.intp)[:, None] * cols + columns
-    return _take_rows(pylayer.reshape(x, [rows * cols]), flat_rows)
+    return _take_rows(reshape(x, [rows * cols]), flat_rows)
 
 
 @op
@@ -353,11 +356,11 @@ def index_add(x, index, axis, value, alpha=1, name=None):
     expected[axis] = idx.size
     _check_shape(value, expected, fn, "value", f"x's shape with len(index) on axis {axis}")
     if alpha != 1:
-        value = pylayer.cast(pylayer.scale(value, alpha), x.dtype)
+        value = cast(scale(value, alpha), x.dtype)
     perm = [axis] + [d for d in range(x.ndim) if d != axis]
     back = list(np.argsort(perm))
-    out = _put_rows(pylayer.transpose(x, perm), rows, pylayer.transpose(value, perm), "add")
-    return pylayer.transpose(out, back)
+    out = _put_rows(transpose(x, perm), rows, transpose(value, perm), "add")
+    return transpose(out, back)
 
 
 @op
@@ -420,13 +423,13 @@ def index_put(x, indices, value, accumulate=False, name=None):
     target = list(rows.shape) + rest
     if value.shape != target:
         try:
-            value = pylayer.broadcast_to(value, target)
+            value = broadcast_to(value, target)
         except ValueError:
             raise ValueError(f"{fn}(): argument 'value' of shape {value.shape} does not "
                              f"broadcast to the shape {target} of the positions it is put "
                              f"at") from None
     out = _put_rows(_leading_as_rows(x, depth), rows, value, "add" if accumulate else "write")
-    return pylayer.reshape(out, x.shape)
+    return reshape(out, x.shape)
 
 
 def masked_select(x, mask, name=None):
@@ -454,9 +457,9 @@ def masked_select(x, mask, name=None):
         raise ValueError(f"{fn}(): 'x' of shape {x.shape} and 'mask' of shape {mask.shape} "
                          f"do not broadcast together") from None
     if x.shape != shape:
-        x = pylayer.broadcast_to(x, shape)
+        x = broadcast_to(x, shape)
     rows = np.flatnonzero(np.broadcast_to(mask.numpy(), shape))
-    return _take_rows(pylayer.reshape(x, [math.prod(shape)]), rows)
+    return _take_rows(reshape(x, [math.prod(shape)]), rows)
 
 
 # ---------------------------------------------------- counting (no gradient to x)
@@ -521,7 +524,7 @@ def bincount(x, weights=None, minlength=0, name=None):
                         f"Tensor, got dtype {weights.dtype.name}")
     _check_shape(weights, idx.shape, fn, "weights", "the shape of 'x'")
     if kind != "f":
-        weights = pylayer.cast(weights, "float64")
+        weights = cast(weights, "float64")
     return _add_rows(weights, idx.astype(np.intp), (length,))
 
 

@@ -8,10 +8,8 @@ them keeps a tensor for backward: shapes, permutations and dtypes are
 attributes. ``reshape_exact`` and ``broadcast_exact`` are the forms gradient
 rules use: to exactly a given shape, and no node when the shape is already right.
 
-This module and ``ops/reduction.pyx`` are loaded while the arithmetic ops are
-(those cimport ``unbroadcast``); what they need of the modules that import the
-arithmetic ops (the argument checks of ``ops/_arguments.py``) is imported where
-it is used.
+``ops/reduction.pyx`` cimports this module, so the broadcasts' rule imports
+``unbroadcast`` where it runs.
 """
 import math
 
@@ -21,9 +19,9 @@ cimport numpy as cnp
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape, wrap
 from pylayer._core.tensor import convert_dtype
+from pylayer.ops._arguments import check_axis, check_ints
 from pylayer.ops._operands cimport shape_arg, tensor_arg
 from pylayer.ops.dispatch import op
-from pylayer.ops.reduction cimport unbroadcast
 
 cnp.import_array()
 
@@ -120,7 +118,6 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     >>> pylayer.flatten(pylayer.zeros([2, 3, 4]), start_axis=1).shape
     [2, 12]
     """
-    from pylayer.ops._arguments import check_axis
     x = tensor_arg(x, "flatten", "x", 1)
     shape = (<Tensor>x)._array.shape
     start = check_axis(start_axis, len(shape), "flatten", "start_axis")
@@ -145,7 +142,6 @@ def squeeze(x, axis=None, name=None):
     >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=0).shape
     [3, 1]
     """
-    from pylayer.ops._arguments import check_axis, check_ints
     x = tensor_arg(x, "squeeze", "x", 1)
     shape = (<Tensor>x)._array.shape
     if axis is None:
@@ -167,7 +163,6 @@ def unsqueeze(x, axis, name=None):
     >>> pylayer.unsqueeze(pylayer.zeros([5, 10]), axis=[0, 2]).shape
     [1, 5, 1, 10]
     """
-    from pylayer.ops._arguments import check_ints
     x = tensor_arg(x, "unsqueeze", "x", 1)
     shape = list((<Tensor>x)._array.shape)
     for a in check_ints(axis, "unsqueeze", "axis"):
@@ -210,6 +205,7 @@ def transpose(x, perm, name=None):
 
 # ----------------------------------------------------------- broadcasts
 def _unbroadcast_vjp(g, x_shape):
+    from pylayer.ops.reduction import unbroadcast
     return unbroadcast(g, x_shape)
 
 
