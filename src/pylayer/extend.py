@@ -9,23 +9,28 @@ An op is declared once, as a record, next to its forward:
 
 >>> import numpy as np
 >>> import pylayer as paddle
->>> from pylayer.extend import Op, as_tensor_arg, make_output, op
->>> LOGADDEXP = Op("logaddexp", inputs=("x", "y"), keeps=("x", "y", "out"),
-...                vjp=(lambda g, x, out: g * paddle.exp(x - out),
-...                     lambda g, y, out: g * paddle.exp(y - out)))
+>>> from pylayer.extend import Op, float_tensor, make_output, op, unbroadcast
+>>> LOGADDEXP = Op(
+...     "logaddexp", inputs=("x", "y"), keeps=("x", "y", "out"),
+...     attrs=("x_shape", "y_shape"),
+...     vjp=(lambda g, x, out, x_shape: unbroadcast(g * paddle.exp(x - out), x_shape),
+...          lambda g, y, out, y_shape: unbroadcast(g * paddle.exp(y - out), y_shape)))
 >>> @op
 ... def logaddexp(x, y, name=None):
-...     x = as_tensor_arg(x, "logaddexp", "x", 1)
-...     y = as_tensor_arg(y, "logaddexp", "y", 2)
-...     return make_output(LOGADDEXP, np.logaddexp(x.numpy(), y.numpy()), (x, y))
->>> a = paddle.to_tensor([0.5, 1.0], dtype="float64", stop_gradient=False)
+...     x = float_tensor(x, "logaddexp", "x", 1, integers_as_float32=True)
+...     y = float_tensor(y, "logaddexp", "y", 2, integers_as_float32=True)
+...     out = np.logaddexp(x.numpy(), y.numpy())
+...     return make_output(LOGADDEXP, out, (x, y), (x.shape, y.shape))
+>>> a = paddle.to_tensor([[0.5, 1.0], [2.0, -1.0]], dtype="float64", stop_gradient=False)
 >>> b = paddle.to_tensor([2.0, -1.0], dtype="float64", stop_gradient=False)
 >>> paddle.autograd.gradcheck(logaddexp, (a, b)), paddle.autograd.gradgradcheck(logaddexp, (a, b))
 (True, True)
 
 ``Op`` names the inputs, what the rules keep (inputs or outputs, saved and
 version-checked) and the attributes the forward passes; a rule ``rule(g, ...)``
-takes the output gradient and, by the names of its parameters, what it reads.
+takes the output gradient and, by the names of its parameters, what it reads,
+and returns the gradient of its input's shape (``unbroadcast`` sums a broadcast
+one back).
 ``op`` makes a function a public op (a static ``Variable`` among its arguments
 records the call into the current Program).
 """

@@ -235,6 +235,7 @@ cdef object checked_array(object array, str fn, str arg):
 cdef object result_array(object array, str fn, str arg):
     """An op's result as a Tensor may store it: a supported ndarray passes untouched,
     a numpy scalar becomes a 0-d array, anything else goes through checked_array."""
+    cdef int typenum
     if cnp.PyArray_CheckExact(array) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>array):
         typenum = cnp.PyArray_TYPE(<cnp.ndarray>array)
         if typenum in (cnp.NPY_FLOAT, cnp.NPY_DOUBLE, cnp.NPY_BOOL, cnp.NPY_INT64,

@@ -87,8 +87,10 @@ cpdef object unbroadcast(object g, object shape):
     if not isinstance(g, Tensor):
         raise TypeError(f"unbroadcast(): argument 'g' must be a Tensor, got {type(g).__name__}")
     if type(shape) is not tuple:
-        raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple of ints, got "
-                        f"{type(shape).__name__}")
+        if type(shape) is not list:
+            raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple or list of "
+                            f"ints, got {type(shape).__name__}")
+        shape = tuple(shape)
     if has_shape((<Tensor>g)._array, shape):
         return g
     gshape = (<Tensor>g)._array.shape
