@@ -451,12 +451,25 @@ def _array_from_op(other):
 
 
 @cython.final
-cdef class _Place:
+cdef class CPUPlace:
+    """The only device pylayer runs on: the ``place`` of every tensor (public as
+    ``pylayer.CPUPlace`` and ``pylayer.static.CPUPlace``).
+
+    >>> CPUPlace() == CPU, CPU
+    (True, Place(cpu))
+    """
+
+    def __init__(self):
+        pass                            # takes no arguments: there is one CPU
+
     def __repr__(self):
         return "Place(cpu)"
 
     def __eq__(self, other):
-        return isinstance(other, _Place)
+        if isinstance(other, CPUPlace):
+            return True
+        is_cpu_place = getattr(other, "is_cpu_place", None)
+        return callable(is_cpu_place) and is_cpu_place() is True
 
     def __hash__(self):
         return 0
@@ -465,7 +478,7 @@ cdef class _Place:
         return True
 
 
-CPU = _Place()
+CPU = CPUPlace()
 
 
 @cython.freelist(256)

@@ -15,6 +15,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from pylayer.autograd import set_grad_enabled
+from pylayer.device import CPUPlace
 from pylayer.extend import (Tensor, check_str, describe, make_tensor, public_settings_repr,
                             settings_repr)
 from pylayer.static._array_plan import ArrayPlan
@@ -23,27 +24,6 @@ from pylayer.static._record import computing
 from pylayer.static._variable import Variable, variables_in
 
 __all__ = ["Executor", "Scope", "global_scope", "scope_guard", "CPUPlace"]
-
-
-class CPUPlace:
-    """The only device pylayer runs on; equal to every tensor's ``place``.
-
-    >>> import pylayer as paddle
-    >>> paddle.static.CPUPlace()
-    Place(cpu)
-    """
-
-    def __repr__(self):
-        return "Place(cpu)"
-
-    def __eq__(self, other):
-        return callable(getattr(other, "is_cpu_place", None)) and other.is_cpu_place()
-
-    def __hash__(self):
-        return 0
-
-    def is_cpu_place(self):
-        return True
 
 
 # ------------------------------------------------------------------ Scope
