@@ -23,6 +23,11 @@ Each :class:`OpInfo` says how to call one op and what to expect of it:
 ``elementwise``
     The fuzz test draws random shapes for it (broadcast against each other for
     binary ops) and random values from its domain.
+``smooth``
+    Where the op is finite and smooth enough for central differences, as a
+    predicate on an array of values: ``tests/reliability/test_fuzz_ops.py`` applies
+    the op in a random chain only to values it accepts. ``INSIDE_DOMAIN`` and
+    ``ABOVE_DOMAIN`` derive it from ``domain``; the default accepts every value.
 ``known_failures``
     Checks the op fails today, keyed ``"static"`` or ``"static-int64"`` (a check,
     or a check in one dtype), each with the reason. They run as strict xfails, so
@@ -86,6 +91,33 @@ class Sample:
         return "(" + ", ".join(parts) + ")"
 
 
+# ------------------------------------------ where an op is smooth (``smooth``)
+INSIDE_DOMAIN = "inside the domain"
+ABOVE_DOMAIN = "above the low end of the domain"
+
+
+def inside(low, high):
+    return lambda v: low < v.min() and v.max() < high
+
+
+def above(low):
+    return lambda v: v.min() > low
+
+
+def bounded(limit):
+    return lambda v: np.abs(v).max() < limit
+
+
+def away_from_zero(gap=1e-3):
+    """Away from the kink (or pole) at 0."""
+    return lambda v: np.abs(v).min() > gap
+
+
+def away_from_integers(offset=0.0):
+    """Away from the jumps at ``n + offset`` (floor at integers, round at halves)."""
+    return lambda v: np.abs(v - offset - np.round(v - offset)).min() > 1e-3
+
+
 @dataclasses.dataclass(frozen=True)
 class OpInfo:
     name: str
@@ -103,12 +135,21 @@ class OpInfo:
     tolerance: dict = dataclasses.field(default_factory=dict)
     known_failures: dict = dataclasses.field(default_factory=dict)
     call: Call = None
+    smooth: Callable = None
 
     def __post_init__(self):
+        if self.smooth is INSIDE_DOMAIN:
+            object.__setattr__(self, "smooth", inside(*self.domain))
+        elif self.smooth is ABOVE_DOMAIN:
+            object.__setattr__(self, "smooth", above(self.domain[0]))
         if not self.differentiable:
             object.__setattr__(self, "second_order", False)
         if self.op is None:
             object.__setattr__(self, "op", getattr(pylayer, self.name))
+
+    def accepts(self, values):
+        """Whether the op is smooth at every one of ``values`` (see ``smooth``)."""
+        return self.smooth is None or values.size == 0 or bool(self.smooth(values))
 
     @property
     def public(self):
@@ -150,7 +191,7 @@ def samples(*specs):
 
 
 # ------------------------------------------------------------- numpy references
-_erf = np.vectorize(math.erf, otypes=[np.float64])
+erf = np.vectorize(math.erf, otypes=[np.float64])  # the erf reference of every test
 
 
 def _np_axis(axis):
@@ -182,6 +223,8 @@ def _matmul(x, y, transpose_x=False, transpose_y=False):
 
 
 def _flatten(x, start_axis=0, stop_axis=-1):
+    if x.ndim == 0:
+        return x.reshape(1)
     start, stop = start_axis % x.ndim, stop_axis % x.ndim
     return x.reshape(x.shape[:start] + (-1,) + x.shape[stop + 1:])
 
@@ -220,6 +263,7 @@ def _std(x, axis=None, unbiased=True, keepdim=False):
 def _logsumexp(x, axis=None, keepdim=False):
     axis = _np_axis(axis)
     top = np.max(x, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)  # an infinite peak: the sum says it all
     out = np.log(np.sum(np.exp(x - top), axis=axis, keepdims=True)) + top
     return out if keepdim else np.squeeze(out, axis=axis)
 
@@ -287,11 +331,11 @@ def _gelu(x, approximate=False):
     if approximate:
         inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)
         return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
-    return (0.5 * x * (1 + _erf(x / np.sqrt(2)))).astype(x.dtype)
+    return (0.5 * x * (1 + erf(x / np.sqrt(2)))).astype(x.dtype)
 
 
 def _log_softmax(x, axis=-1):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
@@ -430,45 +474,58 @@ def _histogram(x, bins=100, min=0.0, max=0.0):
 _ROWS = np.array([2, 1, 0, 1])                      # row 1 written twice: the last write wins
 _COORDINATES = np.array([[0, 1], [1, 0], [0, 1]])   # [0, 1] twice
 
+# prod's gradient is prod / x: its second derivative cancels two terms of size 1/x, which
+# loses every digit when |x| is tiny (not a wrong rule).
+def _small_and_not_tiny(v):
+    return bounded(3)(v) and np.all((v == 0) | (np.abs(v) > 1e-2))
+
+
 OPS = [
     # ------------------- hot compiled ops (ops/arithmetic.pyx, math.pyx, activation.pyx ...)
     _binary("add", np.add, call=binary_call()),
     _binary("subtract", np.subtract, call=binary_call()),
-    _binary("multiply", np.multiply, call=binary_call()),
-    _binary("divide", np.divide, dtypes=FLOATS, sample_set=_divisor_samples(), call=binary_call()),
+    _binary("multiply", np.multiply, call=binary_call(), smooth=bounded(30)),
+    _binary("divide", np.divide, dtypes=FLOATS, sample_set=_divisor_samples(), call=binary_call(),
+            smooth=bounded(30)),
     _unary("neg", np.negative, dtypes=NUMBERS, call=unary_call()),
     _unary("tanh", np.tanh, call=unary_call("math_tensor")),
-    _unary("exp", np.exp, call=unary_call("math_tensor")),
-    _unary("log", np.log, domain=POSITIVE, call=unary_call("math_tensor")),
+    _unary("exp", np.exp, call=unary_call("math_tensor"), smooth=bounded(4)),
+    _unary("log", np.log, domain=POSITIVE, call=unary_call("math_tensor"), smooth=ABOVE_DOMAIN),
     _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)), domain=(-4.0, 4.0),
-           call=unary_call("math_tensor")),
-    _unary("square", np.square, dtypes=NUMBERS, call=unary_call()),
-    _unary("sqrt", np.sqrt, domain=POSITIVE, call=unary_call("math_tensor")),
-    _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), op=F.relu, call=unary_call()),
+           call=unary_call("math_tensor"), smooth=bounded(30)),
+    _unary("square", np.square, dtypes=NUMBERS, call=unary_call(), smooth=bounded(30)),
+    _unary("sqrt", np.sqrt, domain=POSITIVE, call=unary_call("math_tensor"), smooth=ABOVE_DOMAIN),
+    _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), op=F.relu, call=unary_call(),
+           smooth=away_from_zero()),
     OpInfo("scale", _scale, samples(
         (T((2, 3)),), ((T((2, 3)),), {"scale": 2.5, "bias": 1.0}),
         ((T((2, 3)),), {"scale": -0.5, "bias": 1.0, "bias_after_scale": False})),
            call=Call(A("x", f23, "tensor"), K("scale", _value(2.0), "number"),
-                     K("bias", _value(1.0), "number"))),
+                     K("bias", _value(1.0), "number")), smooth=bounded(30)),
     # --------------------------------------------------------------- elementwise
     OpInfo("pow", np.power, samples((T((2, 3)), 2.0), (T((2, 3)), -1.5), (T((2, 3)), 3),
                                     (T((2, 3)), T((2, 3), -1.5, 1.5)),
                                     (T((2, 3)), T((3,), 0.5, 2.0))),
-           domain=(0.5, 2.0), elementwise=True, call=binary_call()),
-    _unary("reciprocal", np.reciprocal, domain=POSITIVE, call=unary_call("math_tensor")),
-    _unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=POSITIVE, call=unary_call("math_tensor")),
-    _unary("log1p", np.log1p, domain=(-0.5, 2.0), call=unary_call("math_tensor")),
+           domain=(0.5, 2.0), elementwise=True, call=binary_call(), smooth=ABOVE_DOMAIN),
+    _unary("reciprocal", np.reciprocal, domain=POSITIVE, call=unary_call("math_tensor"),
+           smooth=away_from_zero(0.2)),
+    _unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=POSITIVE, call=unary_call("math_tensor"),
+           smooth=ABOVE_DOMAIN),
+    _unary("log1p", np.log1p, domain=(-0.5, 2.0), call=unary_call("math_tensor"),
+           smooth=ABOVE_DOMAIN),
     _unary("sin", np.sin, domain=(-3.0, 3.0), call=unary_call("math_tensor")),
     _unary("cos", np.cos, domain=(-3.0, 3.0), call=unary_call("math_tensor")),
-    _unary("tan", np.tan, domain=(-1.2, 1.2), call=unary_call("math_tensor")),
-    _unary("erf", lambda x: _erf(x).astype(x.dtype), domain=(-3.0, 3.0),
-           call=unary_call("math_tensor")),
-    _unary("abs", np.abs, dtypes=NUMBERS, call=unary_call()),
-    _unary("sign", np.sign, dtypes=NUMBERS, call=unary_call()),
-    _unary("floor", np.floor, dtypes=NUMBERS, domain=(-3.0, 3.0), call=unary_call()),
+    _unary("tan", np.tan, domain=(-1.2, 1.2), call=unary_call("math_tensor"), smooth=INSIDE_DOMAIN),
+    _unary("erf", lambda x: erf(x).astype(x.dtype), domain=(-3.0, 3.0),
+           call=unary_call("math_tensor"), smooth=bounded(5)),
+    _unary("abs", np.abs, dtypes=NUMBERS, call=unary_call(), smooth=away_from_zero()),
+    _unary("sign", np.sign, dtypes=NUMBERS, call=unary_call(), smooth=away_from_zero()),
+    _unary("floor", np.floor, dtypes=NUMBERS, domain=(-3.0, 3.0), call=unary_call(),
+           smooth=away_from_integers()),
     _unary("ceil", np.ceil, dtypes=NUMBERS, domain=(-3.0, 3.0), call=unary_call()),
     _unary("round", np.round, dtypes=NUMBERS, domain=(-3.0, 3.0),
-           call=Call(A("x", f23, "tensor"), K("decimals", _value(1), "int"))),
+           call=Call(A("x", f23, "tensor"), K("decimals", _value(1), "int")),
+           smooth=away_from_integers(0.5)),
     OpInfo("round", lambda x, decimals: np.round(x, decimals),
            samples(((T((2, 3)),), {"decimals": 1})),
            variant="decimals"),
@@ -501,23 +558,25 @@ OPS = [
     OpInfo("leaky_relu", lambda x, negative_slope=0.01: np.where(x > 0, x, negative_slope * x),
            samples((T((2, 3)),), ((T((2, 3)),), {"negative_slope": 0.3}), (T(()),)),
            op=F.leaky_relu,
-           call=Call(A("x", f23, "float_tensor"), K("negative_slope", _value(0.1), "number"))),
+           call=Call(A("x", f23, "float_tensor"), K("negative_slope", _value(0.1), "number")),
+           smooth=away_from_zero()),
     OpInfo("hardtanh", lambda x, min=-1.0, max=1.0: np.clip(x, min, max),
            samples((T((2, 3)),), ((T((2, 3)),), {"min": -0.5, "max": 1.5})), op=F.hardtanh,
            call=Call(A("x", f23, "float_tensor"), K("min", _value(-2.0), "number"),
                      K("max", _value(2.0), "number"))),
     OpInfo("gelu", _gelu, samples((T((2, 3)),), ((T((2, 3)),), {"approximate": True}),
                                   (T(()),)),
-           op=F.gelu, tolerance={"float32": (1e-6, 1e-6)}, call=Call(A("x", f23, "float_tensor"))),
+           op=F.gelu, tolerance={"float32": (1e-6, 1e-6)}, call=Call(A("x", f23, "float_tensor")),
+           smooth=bounded(5)),
     OpInfo("softmax", lambda x, axis=-1: np.exp(_log_softmax(x, axis)),
            samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 1}), (T((0, 3)),)), op=F.softmax,
            call=Call(A("x", f23, "float_tensor"), K("axis", _value(0), "int_axis"),
-                     K("dtype", _value("float64"), "dtype"))),
+                     K("dtype", _value("float64"), "dtype")), smooth=bounded(30)),
     OpInfo("log_softmax", _log_softmax,
            samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 0}), (T((0, 3)),)),
            op=F.log_softmax,
            call=Call(A("x", f23, "float_tensor"), K("axis", _value(0), "int_axis"),
-                     K("dtype", _value("float64"), "dtype"))),
+                     K("dtype", _value("float64"), "dtype")), smooth=bounded(30)),
     OpInfo("mse_loss", _mse_loss, samples(
         (T((2, 3)), T((2, 3))), ((T((4,)), T((4,))), {"reduction": "sum"}),
         ((T((2, 3)), T((2, 3))), {"reduction": "none"})), op=F.mse_loss,
@@ -555,10 +614,13 @@ OPS = [
     OpInfo("prod", _same_dtype(_reduction(np.prod)), REDUCE_AXES, dtypes=NUMBERS,
            domain=(-1.5, 1.5),
            call=Call(A("x", f23, "tensor"), K("axis", _value(1), "axis"),
-                     K("dtype", _value("float64"), "dtype"))),
-    OpInfo("var", _var, REDUCE_AXES[:-1] + BIASED, call=reduce_call("float_tensor")),
-    OpInfo("std", _std, REDUCE_AXES[:-1] + BIASED, call=reduce_call("math_tensor")),
-    OpInfo("logsumexp", _logsumexp, REDUCE_AXES, call=reduce_call("math_tensor")),
+                     K("dtype", _value("float64"), "dtype")), smooth=_small_and_not_tiny),
+    OpInfo("var", _var, REDUCE_AXES[:-1] + BIASED, call=reduce_call("float_tensor"),
+           smooth=bounded(30)),
+    OpInfo("std", _std, REDUCE_AXES[:-1] + BIASED, call=reduce_call("math_tensor"),
+           smooth=bounded(30)),
+    OpInfo("logsumexp", _logsumexp, REDUCE_AXES, call=reduce_call("math_tensor"),
+           smooth=bounded(30)),
     OpInfo("cumsum", _cumsum, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"axis": 1}),
                                       ((T((2, 3)),), {"axis": -1}), (T((0,)),)),
            dtypes=NUMBERS,
@@ -639,7 +701,7 @@ OPS = [
         (T((0, 3)), T((3, 2)))),
            call=Call(A("x", f23, "tensor"), A("y", lambda env: pylayer.ones([3, 2]), "tensor"),
                      extra=[("inner sizes that differ", {"y": lambda env: pylayer.ones([2, 2])},
-                             ("x", "y"))])),
+                             ("x", "y"))]), smooth=bounded(30)),
     OpInfo("addmm", _addmm, samples(
         (T((3, 2)), T((3, 4)), T((4, 2))),
         *(((T(shape), T((3, 4)), T((4, 2))), {"beta": 0.5, "alpha": 2.0})
@@ -661,7 +723,7 @@ OPS = [
            dtypes=NUMBERS,
            call=Call(A("x", f3, "tensor"), A("y", f3, "tensor"),
                      extra=[("shapes that differ", {"y": lambda env: pylayer.ones([4])},
-                             ("x", "y"))])),
+                             ("x", "y"))]), smooth=bounded(30)),
     OpInfo("einsum", np.einsum, samples(*(
         (equation, *(T(shape) for shape in shapes)) for equation, shapes in [
             ("ij,jk->ik", [(3, 4), (4, 2)]), ("ij,jk", [(3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
@@ -707,7 +769,8 @@ OPS = [
                                               (T((2, 3, 4)), [-1, 0, 1]), (T((2, 3)), [1, 0])),
            dtypes=NUMBERS + BOOL,
            call=Call(A("x", f23, "tensor"), A("perm", _value([1, 0]), "perm"))),
-    OpInfo("flatten", _flatten, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"start_axis": 1}),
+    OpInfo("flatten", _flatten, samples((T((2, 3, 4)),), (T(()),),
+                                        ((T((2, 3, 4)),), {"start_axis": 1}),
                                         ((T((2, 3, 4)),), {"start_axis": 0, "stop_axis": 1})),
            dtypes=NUMBERS + BOOL,
            call=Call(A("x", f23, "tensor"), K("start_axis", _value(0), "int_axis"),
@@ -1285,5 +1348,6 @@ OPS += [
                      extra=[("a weight that does not fit x",
                              {"weight": lambda env: pylayer.ones([4, 2])}, ("x", "weight")),
                             ("a bias that does not fit",
-                             {"bias": lambda env: pylayer.ones([3])}, "bias")])),
+                             {"bias": lambda env: pylayer.ones([3])}, "bias")]),
+           smooth=bounded(30)),
 ]
