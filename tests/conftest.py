@@ -1,5 +1,5 @@
 """The shared test tables are importable from every test directory: the op database
-(``tests/ops/opinfo.py``) and the hostile-input building blocks and tables
+(``tests/ops/opinfo.py``, its numpy references ``tests/ops/references.py``) and the hostile-input building blocks and tables
 (``tests/reliability/_hostile_*.py``), which the op database uses for its calls."""
 import pathlib
 import sys

@@ -8,8 +8,8 @@ import pylayer
 import pylayer.nn.functional as F
 from pylayer.autograd import gradcheck, gradgradcheck
 
-from opinfo import _cross_entropy as np_cross_entropy
-from opinfo import _log_softmax as np_log_softmax
+from references import cross_entropy as np_cross_entropy
+from references import log_softmax as np_log_softmax
 
 RNG = np.random.default_rng(5)
 

@@ -11,7 +11,8 @@ from pylayer.autograd import gradcheck, gradgradcheck
 
 from math_helpers import (RNG, assert_silent, grad_of, leaf, non_contiguous, rand, saved_by,
                           through_transpose)
-from opinfo import OPS, erf
+from opinfo import OPS
+from references import erf
 
 
 # --------------------------------------------------- floating-point unary ops
