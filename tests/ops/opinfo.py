@@ -44,10 +44,12 @@ gradgradcheck, static-vs-dynamic and fuzz tests; ``tests/reliability/test_fuzz_o
 chains the ops with their references and domains from here.
 
 To add an op: append one ``OpInfo`` to :data:`OPS` (its ``name`` is the public name
-in ``pylayer``; ``op`` defaults to ``getattr(pylayer, name)``). Give it samples whose
-values keep it smooth for central differences (positive for ``log``, apart for
-``max``), the numpy reference, its dtypes and its flags. An op of the covered modules
-that is not in the database must be in :data:`NOT_IN_DATABASE` with the reason;
+in ``pylayer`` or ``pylayer.nn.functional``; ``op`` defaults to ``getattr(pylayer,
+name)``). Give it samples whose values keep it smooth for central differences
+(positive for ``log``, apart for ``max``), the numpy reference, its dtypes, its flags
+and its hostile-input ``call``. A public function of ``pylayer`` or
+``pylayer.nn.functional`` that is not in the database must be in
+:data:`NOT_IN_DATABASE` with the reason;
 tests that check one specific rule (edge values, error messages, Paddle's numerics,
 dtype promotion) stay in the op's own test file.
 """
