@@ -14,12 +14,15 @@ from hypothesis import strategies as st
 import pylayer
 from pylayer.autograd import gradcheck, gradgradcheck
 
+from math_helpers import non_contiguous, through_transpose
 from opinfo import NOT_IN_DATABASE, OPS, T, TOLERANCE
 
 DIFFERENTIABLE = [info for info in OPS if info.differentiable]
 SECOND_ORDER = [info for info in DIFFERENTIABLE if info.second_order]
 STATIC = [info for info in OPS if info.static]
 ELEMENTWISE = [info for info in OPS if info.elementwise]
+FLOAT_UNARY = [info for info in ELEMENTWISE if len(info.samples[0].args) == 1
+               and info.differentiable and "float32" in info.dtypes and not info.variant]
 
 
 def cases(infos, check, per_dtype=False):
@@ -164,6 +167,27 @@ def test_static_program_gives_the_numbers_of_dynamic_mode(info, dtype):
             got = np.asarray(got)
             assert got.dtype == want.dtype, f"{info.id}{sample}: dtype {got.dtype}"
             np.testing.assert_array_equal(got, want, err_msg=f"{info.id}{sample}")
+
+
+# ------------------------------------------- strided inputs, float32 gradients
+@pytest.mark.parametrize("info", cases(FLOAT_UNARY, "strided"))
+def test_unary_op_of_a_strided_view_matches_its_reference_and_central_differences(info):
+    a = draw(T((3, 4)), info, "float64", rng_for(info, "strided"))
+    rtol, atol = info.tolerance_for("float64")
+    np.testing.assert_allclose(info.op(non_contiguous(a)).numpy(), info.ref(a), rtol=rtol,
+                               atol=atol)
+    fn, base = through_transpose(info.op, a)
+    assert gradcheck(fn, base)
+    if info.second_order:
+        assert gradgradcheck(fn, base)
+
+
+@pytest.mark.parametrize("info", cases(FLOAT_UNARY, "float32-gradient"))
+def test_unary_op_gives_a_float32_input_a_float32_gradient(info):
+    x = as_tensor(draw(T((2, 3)), info, "float32", rng_for(info, "float32")),
+                  stop_gradient=False)
+    info.op(x).sum().backward()
+    assert x.grad.dtype == "float32" and x.grad.shape == [2, 3]
 
 
 # ---------------------------------------------------------------------- fuzz
