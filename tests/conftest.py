@@ -1,6 +1,7 @@
 """The shared test tables are importable from every test directory: the op database
-(``tests/ops/opinfo.py``, its numpy references ``tests/ops/references.py``) and the hostile-input building blocks and tables
-(``tests/reliability/_hostile_*.py``), which the op database uses for its calls."""
+(``tests/ops/opinfo.py``, its numpy references ``tests/ops/references.py``) and the
+hostile-input building blocks and tables (``tests/reliability/_hostile_*.py``), which the
+op database uses for its calls."""
 import pathlib
 import sys
 

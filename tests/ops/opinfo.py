@@ -10,9 +10,9 @@ Each :class:`OpInfo` says how to call one op and what to expect of it:
     a mask, a condition); or any other value (a number, a shape, an equation), passed
     as it is.
 ``ref``
-    The numpy reference (most live in ``references.py``), called with the same inputs
-    as numpy arrays and the same keyword arguments. It returns an array, or a list of arrays for ops with several
-    outputs.
+    The numpy reference (most live in ``references.py``), called with the same inputs as
+    numpy arrays and the same keyword arguments. It returns an array, or a list of arrays
+    for ops with several outputs.
 ``dtypes``
     The dtypes the forward test runs in. Gradients are always checked in float64.
 ``differentiable`` / ``second_order``

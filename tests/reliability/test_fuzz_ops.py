@@ -1,15 +1,15 @@
 """Random compositions of ops: forward against numpy, backward against central differences.
 
-Hypothesis draws a start shape (0-d, empty and broadcastable shapes included)
-and then a chain of ops, each picked among those that are smooth at the current
-values (``log`` only on positive values, ``abs`` only away from its kink, ...).
-Each op takes its function, its numpy reference and where it is smooth from its
-entry in the op database (``tests/ops/opinfo.py``). Binary ops bring in a new leaf whose shape broadcasts against the
-current value; leaves are C-ordered, Fortran-ordered or strided views, and
-layout ops (transpose, flip, slicing, broadcast) hand non-contiguous arrays
-to the ops after them. The chain is replayed on float64 tensors and compared
-with the same chain on numpy arrays; ``gradcheck`` compares its backward with
-central differences, and ``gradgradcheck`` its double backward.
+Hypothesis draws a start shape (0-d, empty and broadcastable shapes included) and then a
+chain of ops, each picked among those that are smooth at the current values (``log`` only on
+positive values, ``abs`` only away from its kink, ...). Each op takes its function, its
+numpy reference and where it is smooth from its entry in the op database
+(``tests/ops/opinfo.py``). Binary ops bring in a new leaf whose shape broadcasts against the
+current value; leaves are C-ordered, Fortran-ordered or strided views, and layout ops
+(transpose, flip, slicing, broadcast) hand non-contiguous arrays to the ops after them. The
+chain is replayed on float64 tensors and compared with the same chain on numpy arrays;
+``gradcheck`` compares its backward with central differences, and ``gradgradcheck`` its
+double backward.
 """
 import numpy as np
 import pytest
