@@ -1,5 +1,6 @@
-"""Helpers shared by the tests of the op areas (test_elementwise, test_reduction, test_compare,
-test_math_contract): random data, leaves, strided views, warning checks."""
+"""Helpers shared by the tests of the op areas (test_core_ops, test_elementwise, test_opinfo,
+test_reduction, test_compare, test_math_contract): random data, leaves, strided views,
+warning checks."""
 import warnings
 
 import numpy as np

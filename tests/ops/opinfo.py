@@ -10,9 +10,9 @@ Each :class:`OpInfo` says how to call one op and what to expect of it:
     a mask, a condition); or any other value (a number, a shape, an equation), passed
     as it is.
 ``ref``
-    The numpy reference, called with the same inputs as numpy arrays and the same
-    keyword arguments. It returns an array, or a list of arrays for ops with several
-    outputs.
+    The numpy reference (most live in ``references.py``), called with the same inputs as
+    numpy arrays and the same keyword arguments. It returns an array, or a list of arrays
+    for ops with several outputs.
 ``dtypes``
     The dtypes the forward test runs in. Gradients are always checked in float64.
 ``differentiable`` / ``second_order``
@@ -23,33 +23,48 @@ Each :class:`OpInfo` says how to call one op and what to expect of it:
 ``elementwise``
     The fuzz test draws random shapes for it (broadcast against each other for
     binary ops) and random values from its domain.
+``smooth``
+    Where the op is finite and smooth enough for central differences, as a
+    predicate on an array of values: ``tests/reliability/test_fuzz_ops.py`` applies
+    the op in a random chain only to values it accepts. ``INSIDE_DOMAIN`` and
+    ``ABOVE_DOMAIN`` derive it from ``domain``; the default accepts every value.
 ``known_failures``
     Checks the op fails today, keyed ``"static"`` or ``"static-int64"`` (a check,
     or a check in one dtype), each with the reason. They run as strict xfails, so
     the fix of the op makes them fail until the key is removed.
 
+``call``
+    The hostile-input spec: a ``Call`` (``tests/reliability/_hostile_values.py``) of
+    valid, kind-tagged arguments that ``tests/reliability/test_hostile_input.py``
+    corrupts one at a time. Exactly one entry of each op carries it (the one without
+    a ``variant``); ``_hostile_calls.CALLS`` takes it from there.
+
 ``tests/ops/test_opinfo.py`` walks :data:`OPS` for the forward, gradcheck,
-gradgradcheck, static-vs-dynamic and fuzz tests. The hostile-input part of the
-contract is ``tests/reliability/_hostile_calls.py``, which says how to call every
-public callable with valid arguments so that ``test_hostile_input.py`` can corrupt
-them one at a time; ``test_opinfo.py`` checks that every op here has an entry there.
+gradgradcheck, static-vs-dynamic and fuzz tests; ``tests/reliability/test_fuzz_ops.py``
+chains the ops with their references and domains from here.
 
 To add an op: append one ``OpInfo`` to :data:`OPS` (its ``name`` is the public name
-in ``pylayer``; ``op`` defaults to ``getattr(pylayer, name)``). Give it samples whose
-values keep it smooth for central differences (positive for ``log``, apart for
-``max``), the numpy reference, its dtypes and its flags. An op of the covered modules
-that is not in the database must be in :data:`NOT_IN_DATABASE` with the reason;
+in ``pylayer`` or ``pylayer.nn.functional``; ``op`` defaults to ``getattr(pylayer,
+name)``). Give it samples whose values keep it smooth for central differences
+(positive for ``log``, apart for ``max``), the numpy reference, its dtypes, its flags
+and its hostile-input ``call``. A public function of ``pylayer`` or
+``pylayer.nn.functional`` that is not in the database must be in
+:data:`NOT_IN_DATABASE` with the reason;
 tests that check one specific rule (edge values, error messages, Paddle's numerics,
 dtype promotion) stay in the op's own test file.
 """
 import dataclasses
-import math
 from typing import Callable
 
 import numpy as np
 
 import pylayer
 from pylayer.nn import functional as F
+
+import references as refs
+
+from _hostile_values import (A, K, MISMATCH, Call, _chw, _ncl, _value, b23, binary_call, f3,
+                             f23, i23, reduce_call, unary_call)
 
 FLOATS = ("float32", "float64")
 INTS = ("int32", "int64")
@@ -79,6 +94,33 @@ class Sample:
         return "(" + ", ".join(parts) + ")"
 
 
+# ------------------------------------------ where an op is smooth (``smooth``)
+INSIDE_DOMAIN = "inside the domain"
+ABOVE_DOMAIN = "above the low end of the domain"
+
+
+def inside(low, high):
+    return lambda v: low < v.min() and v.max() < high
+
+
+def above(low):
+    return lambda v: v.min() > low
+
+
+def bounded(limit):
+    return lambda v: np.abs(v).max() < limit
+
+
+def away_from_zero(gap=1e-3):
+    """Away from the kink (or pole) at 0."""
+    return lambda v: np.abs(v).min() > gap
+
+
+def away_from_integers(offset=0.0):
+    """Away from the jumps at ``n + offset`` (floor at integers, round at halves)."""
+    return lambda v: np.abs(v - offset - np.round(v - offset)).min() > 1e-3
+
+
 @dataclasses.dataclass(frozen=True)
 class OpInfo:
     name: str
@@ -95,12 +137,27 @@ class OpInfo:
     # (rtol, atol) per dtype where the defaults in TOLERANCE are too tight.
     tolerance: dict = dataclasses.field(default_factory=dict)
     known_failures: dict = dataclasses.field(default_factory=dict)
+    call: Call = None
+    smooth: Callable = None
 
     def __post_init__(self):
+        if self.smooth is INSIDE_DOMAIN:
+            object.__setattr__(self, "smooth", inside(*self.domain))
+        elif self.smooth is ABOVE_DOMAIN:
+            object.__setattr__(self, "smooth", above(self.domain[0]))
         if not self.differentiable:
             object.__setattr__(self, "second_order", False)
         if self.op is None:
             object.__setattr__(self, "op", getattr(pylayer, self.name))
+
+    def accepts(self, values):
+        """Whether the op is smooth at every one of ``values`` (see ``smooth``)."""
+        return self.smooth is None or values.size == 0 or bool(self.smooth(values))
+
+    @property
+    def public(self):
+        """The public function the entry calls (``op`` may wrap it)."""
+        return getattr(pylayer, self.name, None) or getattr(F, self.name)
 
     @property
     def id(self):
@@ -136,192 +193,6 @@ def samples(*specs):
     return tuple(out)
 
 
-# ------------------------------------------------------------- numpy references
-_erf = np.vectorize(math.erf, otypes=[np.float64])
-
-
-def _np_axis(axis):
-    """Paddle's axis (None, int, list; [] means all) as numpy's."""
-    if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):
-        return None
-    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
-
-
-def _reduction(np_fn):
-    return lambda x, axis=None, keepdim=False: np_fn(x, axis=_np_axis(axis), keepdims=keepdim)
-
-
-def _same_dtype(np_fn):
-    """A reference that keeps its input's dtype (numpy may promote ints, Paddle does not)."""
-    return lambda x, *args, **kwargs: np.asarray(np_fn(x, *args, **kwargs)).astype(x.dtype)
-
-
-def _scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
-    return (x * scale + bias if bias_after_scale else (x + bias) * scale).astype(x.dtype)
-
-
-def _matmul(x, y, transpose_x=False, transpose_y=False):
-    if transpose_x:
-        x = np.swapaxes(x, -1, -2)
-    if transpose_y:
-        y = np.swapaxes(y, -1, -2)
-    return np.matmul(x, y)
-
-
-def _flatten(x, start_axis=0, stop_axis=-1):
-    start, stop = start_axis % x.ndim, stop_axis % x.ndim
-    return x.reshape(x.shape[:start] + (-1,) + x.shape[stop + 1:])
-
-
-def _split(x, num_or_sections, axis=0):
-    if isinstance(num_or_sections, int):
-        return np.split(x, num_or_sections, axis)
-    return np.split(x, np.cumsum(num_or_sections)[:-1], axis)
-
-
-def _slice(x, axes, starts, ends):
-    index = [slice(None)] * x.ndim
-    for axis, start, end in zip(axes, starts, ends):
-        index[axis] = slice(start, end)
-    return x[tuple(index)]
-
-
-def _put_along_axis(arr, indices, values, axis, reduce="assign"):
-    out = arr.copy()
-    np.put_along_axis(out, indices, np.broadcast_to(values, indices.shape), axis)
-    return out
-
-
-def _masked_fill(x, mask, value):
-    return np.where(mask, np.asarray(value, x.dtype), x)
-
-
-def _var(x, axis=None, unbiased=True, keepdim=False):
-    return np.var(x, axis=_np_axis(axis), ddof=int(unbiased), keepdims=keepdim)
-
-
-def _std(x, axis=None, unbiased=True, keepdim=False):
-    return np.std(x, axis=_np_axis(axis), ddof=int(unbiased), keepdims=keepdim)
-
-
-def _logsumexp(x, axis=None, keepdim=False):
-    axis = _np_axis(axis)
-    top = np.max(x, axis=axis, keepdims=True)
-    out = np.log(np.sum(np.exp(x - top), axis=axis, keepdims=True)) + top
-    return out if keepdim else np.squeeze(out, axis=axis)
-
-
-def _arg_extreme(np_fn):
-    def ref(x, axis=None, keepdim=False):
-        return np.asarray(np_fn(x, axis=axis, keepdims=keepdim), np.int64)
-    return ref
-
-
-def _topk(x, k, axis=-1, largest=True):
-    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
-    indices = np.take(order, np.arange(k), axis=axis)
-    return [np.take_along_axis(x, indices, axis), indices.astype(np.int64)]
-
-
-def _sort(x, axis=-1, descending=False):
-    return np.flip(np.sort(x, axis), axis) if descending else np.sort(x, axis)
-
-
-def _argsort(x, axis=-1, descending=False):
-    order = np.argsort(-x if descending else x, axis=axis, kind="stable")
-    return order.astype(np.int64)
-
-
-def _unsqueeze(x, axis):
-    return np.expand_dims(x, axis)
-
-
-def _squeeze(x, axis=None):
-    if axis is None:
-        return np.squeeze(x)
-    axes = [a % x.ndim for a in np.atleast_1d(axis)]
-    return np.squeeze(x, axis=tuple(a for a in axes if x.shape[a] == 1))
-
-
-def _numel(x):
-    return np.asarray(x.size, np.int64)
-
-
-def _equal_all(x, y):
-    return np.asarray(x.shape == y.shape and bool(np.all(x == y)))
-
-
-def _allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False):
-    return np.asarray(np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-def _addmm(input, x, y, beta=1.0, alpha=1.0):
-    return beta * input + alpha * (x @ y)
-
-
-def _clip(x, min=None, max=None):
-    if x.dtype.kind in "iu":  # Paddle moves float bounds inwards to integers
-        min = None if min is None else math.ceil(min)
-        max = None if max is None else math.floor(max)
-    return np.clip(x, min, max).astype(x.dtype)
-
-
-def _cumsum(x, axis=None):
-    return np.cumsum(x, axis=axis, dtype=np.int64 if x.dtype.kind in "iub" else x.dtype)
-
-
-def _gelu(x, approximate=False):
-    if approximate:
-        inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)
-        return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
-    return (0.5 * x * (1 + _erf(x / np.sqrt(2)))).astype(x.dtype)
-
-
-def _log_softmax(x, axis=-1):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-
-
-def _mse_loss(input, label, reduction="mean"):
-    loss = (input - label) ** 2
-    return {"mean": np.mean, "sum": np.sum, "none": np.asarray}[reduction](loss).astype(input.dtype)
-
-
-def _cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
-                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0):
-    """Paddle's cross entropy written out: per sample -sum(target * log p) times the
-    sample's weight (its class's, or for soft labels the target's mix of them); the mean
-    divides by the sum of the weights (the count of samples kept without ``weight``)."""
-    x = input.astype(np.float64)
-    axis %= x.ndim
-    classes = x.shape[axis]
-    class_shape = [classes if i == axis else 1 for i in range(x.ndim)]
-    log_p = _log_softmax(x, axis) if use_softmax else np.log(x)
-    if soft_label:
-        target = label.astype(np.float64)
-        kept = np.ones(log_p.sum(axis=axis, keepdims=True).shape, bool)
-    else:
-        index = label if label.ndim == x.ndim else np.expand_dims(label, axis)
-        kept = index != ignore_index
-        target = (np.arange(classes).reshape(class_shape) == index) & kept
-    target = target * (1 - label_smoothing) + kept * (label_smoothing / classes)
-    losses = -np.sum(target * log_p, axis=axis, keepdims=True)
-    if weight is None:
-        sample_weight = kept.astype(np.float64)
-    elif soft_label:
-        sample_weight = np.sum(target * weight.reshape(class_shape), axis=axis, keepdims=True)
-    else:
-        sample_weight = np.where(kept, weight[np.where(kept, index, 0)], 0)
-    losses = losses * sample_weight
-    if reduction == "none":
-        out = losses if soft_label else losses.reshape(label.shape)
-    elif reduction == "sum":
-        out = losses.sum()
-    else:
-        out = losses.sum() / sample_weight.sum()
-    return np.asarray(out).astype(input.dtype)
-
-
 # ----------------------------------------------------------- shared sample sets
 UNARY_SHAPES = samples((T(()),), (T((5,)),), (T((2, 3)),), (T((0, 3)),))
 BROADCAST = samples((T((2, 3)), T((2, 3))), (T((2, 3)), T((3,))), (T((2, 1)), T((1, 3))),
@@ -348,9 +219,9 @@ def _binary(name, ref, dtypes=NUMBERS, sample_set=BROADCAST, **flags):
     return OpInfo(name, ref, sample_set, dtypes=dtypes, elementwise=True, **flags)
 
 
-def _comparison(name, ref):
+def _comparison(name, ref, **flags):
     return OpInfo(name, ref, BROADCAST, dtypes=NUMBERS + BOOL, differentiable=False,
-                  elementwise=True)
+                  elementwise=True, **flags)
 
 
 def _divisor_samples(low=0.5, high=2.0):
@@ -367,125 +238,120 @@ _SPECIALS = np.array([1.0, np.nan, np.inf, -np.inf, 0.0, -2.5])
 # Static mode infers output shapes by running the op on zero-filled stand-ins, and an
 # integer division by those zeros raises.
 
-# References of the scatter and index family (Paddle 3.3.1's semantics: a repeated
-# written position takes the last write; ``scatter`` without overwrite zeroes the rows
-# it writes, then adds).
-def _scatter(x, index, updates, overwrite=True):
-    out = x.copy()
-    index = index.reshape(-1)
-    if overwrite:
-        for i, row in enumerate(index):
-            out[row] = updates.reshape((index.size,) + x.shape[1:])[i]
-    else:
-        out[index] = 0
-        np.add.at(out, index, updates)
-    return out
-
-
-def _scatter_nd_add(x, index, updates):
-    out = x.copy()
-    np.add.at(out, tuple(np.moveaxis(index, -1, 0)), updates)
-    return out
-
-
-def _index_add(x, index, axis, value, alpha=1):
-    out = np.moveaxis(x.copy(), axis, 0)
-    np.add.at(out, index, np.moveaxis(value * x.dtype.type(alpha), axis, 0))
-    return np.moveaxis(out, 0, axis)
-
-
-def _index_put(x, indices, value, accumulate=False):
-    out = x.copy()
-    if accumulate:
-        np.add.at(out, indices, value)
-    else:
-        out[indices] = value
-    return out
-
-
-def _masked_select(x, mask):
-    shape = np.broadcast_shapes(x.shape, mask.shape)
-    return np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)]
-
-
-def _histogram(x, bins=100, min=0.0, max=0.0):
-    low, high = (x.min(), x.max()) if min == max else (min, max)
-    low, high = (low - 1, high + 1) if low == high else (low, high)
-    return np.histogram(x.astype(np.float64), bins, (float(low), float(high)))[0].astype(np.int64)
-
-
 _ROWS = np.array([2, 1, 0, 1])                      # row 1 written twice: the last write wins
 _COORDINATES = np.array([[0, 1], [1, 0], [0, 1]])   # [0, 1] twice
 
+# prod's gradient is prod / x: its second derivative cancels two terms of size 1/x, which
+# loses every digit when |x| is tiny (not a wrong rule).
+def _small_and_not_tiny(v):
+    return bounded(3)(v) and np.all((v == 0) | (np.abs(v) > 1e-2))
+
+
 OPS = [
     # ------------------- hot compiled ops (ops/arithmetic.pyx, math.pyx, activation.pyx ...)
-    _binary("add", np.add),
-    _binary("subtract", np.subtract),
-    _binary("multiply", np.multiply),
-    _binary("divide", np.divide, dtypes=FLOATS, sample_set=_divisor_samples()),
-    _unary("neg", np.negative, dtypes=NUMBERS),
-    _unary("tanh", np.tanh),
-    _unary("exp", np.exp),
-    _unary("log", np.log, domain=POSITIVE),
-    _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)), domain=(-4.0, 4.0)),
-    _unary("square", np.square, dtypes=NUMBERS),
-    _unary("sqrt", np.sqrt, domain=POSITIVE),
-    _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), op=F.relu),
-    OpInfo("scale", _scale, samples(
+    _binary("add", np.add, call=binary_call()),
+    _binary("subtract", np.subtract, call=binary_call()),
+    _binary("multiply", np.multiply, call=binary_call(), smooth=bounded(30)),
+    _binary("divide", np.divide, dtypes=FLOATS, sample_set=_divisor_samples(), call=binary_call(),
+            smooth=bounded(30)),
+    _unary("neg", np.negative, dtypes=NUMBERS, call=unary_call()),
+    _unary("tanh", np.tanh, call=unary_call("math_tensor")),
+    _unary("exp", np.exp, call=unary_call("math_tensor"), smooth=bounded(4)),
+    _unary("log", np.log, domain=POSITIVE, call=unary_call("math_tensor"), smooth=ABOVE_DOMAIN),
+    _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)), domain=(-4.0, 4.0),
+           call=unary_call("math_tensor"), smooth=bounded(30)),
+    _unary("square", np.square, dtypes=NUMBERS, call=unary_call(), smooth=bounded(30)),
+    _unary("sqrt", np.sqrt, domain=POSITIVE, call=unary_call("math_tensor"), smooth=ABOVE_DOMAIN),
+    _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), op=F.relu, call=unary_call(),
+           smooth=away_from_zero()),
+    OpInfo("scale", refs.scale, samples(
         (T((2, 3)),), ((T((2, 3)),), {"scale": 2.5, "bias": 1.0}),
-        ((T((2, 3)),), {"scale": -0.5, "bias": 1.0, "bias_after_scale": False}))),
+        ((T((2, 3)),), {"scale": -0.5, "bias": 1.0, "bias_after_scale": False})),
+           call=Call(A("x", f23, "tensor"), K("scale", _value(2.0), "number"),
+                     K("bias", _value(1.0), "number")), smooth=bounded(30)),
     # --------------------------------------------------------------- elementwise
     OpInfo("pow", np.power, samples((T((2, 3)), 2.0), (T((2, 3)), -1.5), (T((2, 3)), 3),
                                     (T((2, 3)), T((2, 3), -1.5, 1.5)),
                                     (T((2, 3)), T((3,), 0.5, 2.0))),
-           domain=(0.5, 2.0), elementwise=True),
-    _unary("reciprocal", np.reciprocal, domain=POSITIVE),
-    _unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=POSITIVE),
-    _unary("log1p", np.log1p, domain=(-0.5, 2.0)),
-    _unary("sin", np.sin, domain=(-3.0, 3.0)),
-    _unary("cos", np.cos, domain=(-3.0, 3.0)),
-    _unary("tan", np.tan, domain=(-1.2, 1.2)),
-    _unary("erf", lambda x: _erf(x).astype(x.dtype), domain=(-3.0, 3.0)),
-    _unary("abs", np.abs, dtypes=NUMBERS),
-    _unary("sign", np.sign, dtypes=NUMBERS),
-    _unary("floor", np.floor, dtypes=NUMBERS, domain=(-3.0, 3.0)),
-    _unary("ceil", np.ceil, dtypes=NUMBERS, domain=(-3.0, 3.0)),
-    _unary("round", np.round, dtypes=NUMBERS, domain=(-3.0, 3.0)),
+           domain=(0.5, 2.0), elementwise=True, call=binary_call(), smooth=ABOVE_DOMAIN),
+    _unary("reciprocal", np.reciprocal, domain=POSITIVE, call=unary_call("math_tensor"),
+           smooth=away_from_zero(0.2)),
+    _unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=POSITIVE, call=unary_call("math_tensor"),
+           smooth=ABOVE_DOMAIN),
+    _unary("log1p", np.log1p, domain=(-0.5, 2.0), call=unary_call("math_tensor"),
+           smooth=ABOVE_DOMAIN),
+    _unary("sin", np.sin, domain=(-3.0, 3.0), call=unary_call("math_tensor")),
+    _unary("cos", np.cos, domain=(-3.0, 3.0), call=unary_call("math_tensor")),
+    _unary("tan", np.tan, domain=(-1.2, 1.2), call=unary_call("math_tensor"), smooth=INSIDE_DOMAIN),
+    _unary("erf", lambda x: refs.erf(x).astype(x.dtype), domain=(-3.0, 3.0),
+           call=unary_call("math_tensor"), smooth=bounded(5)),
+    _unary("abs", np.abs, dtypes=NUMBERS, call=unary_call(), smooth=away_from_zero()),
+    _unary("sign", np.sign, dtypes=NUMBERS, call=unary_call(), smooth=away_from_zero()),
+    _unary("floor", np.floor, dtypes=NUMBERS, domain=(-3.0, 3.0), call=unary_call(),
+           smooth=away_from_integers()),
+    _unary("ceil", np.ceil, dtypes=NUMBERS, domain=(-3.0, 3.0), call=unary_call()),
+    _unary("round", np.round, dtypes=NUMBERS, domain=(-3.0, 3.0),
+           call=Call(A("x", f23, "tensor"), K("decimals", _value(1), "int")),
+           smooth=away_from_integers(0.5)),
     OpInfo("round", lambda x, decimals: np.round(x, decimals),
            samples(((T((2, 3)),), {"decimals": 1})),
            variant="decimals"),
-    _binary("maximum", np.maximum),
-    _binary("minimum", np.minimum),
-    OpInfo("clip", _clip, samples(
+    _binary("maximum", np.maximum, call=binary_call()),
+    _binary("minimum", np.minimum, call=binary_call()),
+    OpInfo("clip", refs.clip, samples(
         ((T((2, 3)),), {"min": -0.5, "max": 0.7}), ((T((4,)),), {"min": 0.1}),
         ((T((4,)),), {"max": 1}), (T(()), -1.0, 1.0)),
-           dtypes=NUMBERS, domain=(-3.0, 3.0)),
+           dtypes=NUMBERS, domain=(-3.0, 3.0),
+           call=Call(A("x", f23, "tensor"), A("min", _value(1.5), "number_or_none"),
+                     A("max", _value(4.5), "number_or_none"),
+                     extra=[("min above max", {"min": _value(5.0)}, ("min", "max"))])),
     OpInfo("where", np.where, samples((_MASK, T((2, 3)), T((2, 3))), (_MASK, T((2, 3)), T((3,))),
-                                      (np.array([True, False, True]), T((2, 3)), T((2, 1))))),
+                                      (np.array([True, False, True]), T((2, 3)), T((2, 1)))),
+           call=Call(A("condition", b23, "tensor"), A("x", f23, "tensor_or_none"),
+                     A("y", f23, "tensor_or_none"),
+                     extra=[("only x given", {"y": _value(None)}, ("x", "y")),
+                            ("shapes that do not broadcast",
+                             {"y": lambda env: pylayer.ones([4])}, ("condition", "x", "y"))])),
     _binary("floor_divide", np.floor_divide, dtypes=INTS, sample_set=_divisor_samples(1, 3),
-            differentiable=False),
-    _binary("remainder", np.remainder, sample_set=_divisor_samples(0.7, 2.0), domain=(0.1, 5.0)),
+            differentiable=False, call=binary_call()),
+    _binary("remainder", np.remainder, sample_set=_divisor_samples(0.7, 2.0), domain=(0.1, 5.0),
+            call=binary_call()),
     # -------------------------------------------- reductions (ops/reduction.pyx)
-    OpInfo("sum", _reduction(np.sum), REDUCE_AXES, dtypes=NUMBERS + BOOL),
-    OpInfo("mean", _reduction(np.mean), REDUCE_AXES),
+    OpInfo("sum", refs.reduction(np.sum), REDUCE_AXES, dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), K("axis", _value(1), "axis"),
+                     K("dtype", _value("float64"), "dtype"))),
+    OpInfo("mean", refs.reduction(np.mean), REDUCE_AXES, call=reduce_call("float_tensor")),
     # ------------------------------- activations and losses (pylayer.nn.functional)
     OpInfo("leaky_relu", lambda x, negative_slope=0.01: np.where(x > 0, x, negative_slope * x),
            samples((T((2, 3)),), ((T((2, 3)),), {"negative_slope": 0.3}), (T(()),)),
-           op=F.leaky_relu),
+           op=F.leaky_relu,
+           call=Call(A("x", f23, "float_tensor"), K("negative_slope", _value(0.1), "number")),
+           smooth=away_from_zero()),
     OpInfo("hardtanh", lambda x, min=-1.0, max=1.0: np.clip(x, min, max),
-           samples((T((2, 3)),), ((T((2, 3)),), {"min": -0.5, "max": 1.5})), op=F.hardtanh),
-    OpInfo("gelu", _gelu, samples((T((2, 3)),), ((T((2, 3)),), {"approximate": True}),
+           samples((T((2, 3)),), ((T((2, 3)),), {"min": -0.5, "max": 1.5})), op=F.hardtanh,
+           call=Call(A("x", f23, "float_tensor"), K("min", _value(-2.0), "number"),
+                     K("max", _value(2.0), "number"))),
+    OpInfo("gelu", refs.gelu, samples((T((2, 3)),), ((T((2, 3)),), {"approximate": True}),
                                   (T(()),)),
-           op=F.gelu, tolerance={"float32": (1e-6, 1e-6)}),
-    OpInfo("softmax", lambda x, axis=-1: np.exp(_log_softmax(x, axis)),
-           samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 1}), (T((0, 3)),)), op=F.softmax),
-    OpInfo("log_softmax", _log_softmax,
+           op=F.gelu, tolerance={"float32": (1e-6, 1e-6)}, call=Call(A("x", f23, "float_tensor")),
+           smooth=bounded(5)),
+    OpInfo("softmax", lambda x, axis=-1: np.exp(refs.log_softmax(x, axis)),
+           samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 1}), (T((0, 3)),)), op=F.softmax,
+           call=Call(A("x", f23, "float_tensor"), K("axis", _value(0), "int_axis"),
+                     K("dtype", _value("float64"), "dtype")), smooth=bounded(30)),
+    OpInfo("log_softmax", refs.log_softmax,
            samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 0}), (T((0, 3)),)),
-           op=F.log_softmax),
-    OpInfo("mse_loss", _mse_loss, samples(
+           op=F.log_softmax,
+           call=Call(A("x", f23, "float_tensor"), K("axis", _value(0), "int_axis"),
+                     K("dtype", _value("float64"), "dtype")), smooth=bounded(30)),
+    OpInfo("mse_loss", refs.mse_loss, samples(
         (T((2, 3)), T((2, 3))), ((T((4,)), T((4,))), {"reduction": "sum"}),
-        ((T((2, 3)), T((2, 3))), {"reduction": "none"})), op=F.mse_loss),
-    OpInfo("cross_entropy", _cross_entropy, samples(
+        ((T((2, 3)), T((2, 3))), {"reduction": "none"})), op=F.mse_loss,
+           call=Call(A("input", f23, "float_tensor"), A("label", f23, "float_tensor"),
+                     K("reduction", _value("sum"), "reduction"),
+                     extra=[("shapes that differ", {"label": lambda env: pylayer.ones([4])},
+                             ("input", "label"))])),
+    OpInfo("cross_entropy", refs.cross_entropy, samples(
         (T((4, 3)), np.array([0, 2, 1, 2])),
         ((T((4, 3)), np.array([[0], [2], [-100], [1]])), {"reduction": "sum"}),
         ((T((4, 3)), np.array([0, 2, 1, 1])),
@@ -493,75 +359,138 @@ OPS = [
         ((T((2, 3, 4)), np.array([[0, 2, 1, 0], [1, 1, 2, 0]])), {"axis": 1, "reduction": "none"}),
         ((T((4, 3)), T((4, 3), 0.1, 1.0)),
          {"soft_label": True, "weight": np.array([0.5, 1.0, 2.0])})),
-           op=F.cross_entropy, tolerance={"float32": (1e-5, 1e-6)}),
-    OpInfo("cross_entropy", _cross_entropy, samples(
+           op=F.cross_entropy, tolerance={"float32": (1e-5, 1e-6)},
+           call=Call(A("input", f23, "float_tensor"),
+                     A("label", lambda env: pylayer.to_tensor([2, 0]), "int_tensor"),
+                     K("weight", _value(None), "tensor_or_none"),
+                     K("reduction", _value("sum"), "reduction"),
+                     K("axis", _value(-1), "int_axis"),
+                     K("label_smoothing", _value(0.1), "probability"),
+                     extra=[("a label out of range",
+                             {"label": lambda env: pylayer.to_tensor([5, 0])}, "label"),
+                            ("a label of the wrong length",
+                             {"label": lambda env: pylayer.to_tensor([1, 0, 2])}, "label")])),
+    OpInfo("cross_entropy", refs.cross_entropy, samples(
         ((T((4, 3)), np.array([0, 2, 1, 2])), {"use_softmax": False}),
         ((T((4, 3)), T((4, 3), 0.1, 1.0)), {"use_softmax": False, "soft_label": True})),
            domain=POSITIVE, op=F.cross_entropy, variant="probabilities",
            tolerance={"float32": (1e-5, 1e-6)}),
     # ----------------------------------------------------------------- reductions
-    OpInfo("max", _reduction(np.max), REDUCE_AXES, dtypes=NUMBERS),
-    OpInfo("min", _reduction(np.min), REDUCE_AXES, dtypes=NUMBERS),
-    OpInfo("prod", _same_dtype(_reduction(np.prod)), REDUCE_AXES, dtypes=NUMBERS,
-           domain=(-1.5, 1.5)),
-    OpInfo("var", _var, REDUCE_AXES[:-1] + BIASED),
-    OpInfo("std", _std, REDUCE_AXES[:-1] + BIASED),
-    OpInfo("logsumexp", _logsumexp, REDUCE_AXES),
-    OpInfo("cumsum", _cumsum, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"axis": 1}),
+    OpInfo("max", refs.reduction(np.max), REDUCE_AXES, dtypes=NUMBERS, call=reduce_call()),
+    OpInfo("min", refs.reduction(np.min), REDUCE_AXES, dtypes=NUMBERS, call=reduce_call()),
+    OpInfo("prod", refs.same_dtype(refs.reduction(np.prod)), REDUCE_AXES, dtypes=NUMBERS,
+           domain=(-1.5, 1.5),
+           call=Call(A("x", f23, "tensor"), K("axis", _value(1), "axis"),
+                     K("dtype", _value("float64"), "dtype")), smooth=_small_and_not_tiny),
+    OpInfo("var", refs.var, REDUCE_AXES[:-1] + BIASED, call=reduce_call("float_tensor"),
+           smooth=bounded(30)),
+    OpInfo("std", refs.std, REDUCE_AXES[:-1] + BIASED, call=reduce_call("math_tensor"),
+           smooth=bounded(30)),
+    OpInfo("logsumexp", refs.logsumexp, REDUCE_AXES, call=reduce_call("math_tensor"),
+           smooth=bounded(30)),
+    OpInfo("cumsum", refs.cumsum, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"axis": 1}),
                                       ((T((2, 3)),), {"axis": -1}), (T((0,)),)),
-           dtypes=NUMBERS),
-    OpInfo("argmax", _arg_extreme(np.argmax), ARG_AXES,
-           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
-    OpInfo("argmin", _arg_extreme(np.argmin), ARG_AXES,
-           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
-    OpInfo("all", _reduction(np.all), REDUCE_AXES, dtypes=BOOL + NUMBERS, domain=(0.0, 1.0),
-           differentiable=False),
-    OpInfo("any", _reduction(np.any), REDUCE_AXES, dtypes=BOOL + NUMBERS, domain=(0.0, 1.0),
-           differentiable=False),
+           dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), K("axis", _value(1), "int_axis_or_none"),
+                     K("dtype", _value("float64"), "dtype"))),
+    OpInfo("argmax", refs.arg_extreme(np.argmax), ARG_AXES,
+           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False,
+           call=Call(A("x", f23, "tensor"), K("axis", _value(1), "int_axis_or_none"),
+                     K("dtype", _value("int32"), "dtype_required"),
+                     extra=[("a float dtype", {"dtype": _value("float32")}, "dtype")])),
+    OpInfo("argmin", refs.arg_extreme(np.argmin), ARG_AXES,
+           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False,
+           call=Call(A("x", f23, "tensor"), K("axis", _value(1), "int_axis_or_none"),
+                     K("dtype", _value("int32"), "dtype_required"),
+                     extra=[("a float dtype", {"dtype": _value("float32")}, "dtype")])),
+    OpInfo("all", refs.reduction(np.all), REDUCE_AXES, dtypes=BOOL + NUMBERS, domain=(0.0, 1.0),
+           differentiable=False, call=reduce_call()),
+    OpInfo("any", refs.reduction(np.any), REDUCE_AXES, dtypes=BOOL + NUMBERS, domain=(0.0, 1.0),
+           differentiable=False, call=reduce_call()),
     # ------------------------------------------------------ comparison and logic
-    _comparison("equal", np.equal),
-    _comparison("not_equal", np.not_equal),
-    _comparison("less_than", np.less),
-    _comparison("less_equal", np.less_equal),
-    _comparison("greater_than", np.greater),
-    _comparison("greater_equal", np.greater_equal),
-    OpInfo("equal_all", _equal_all, samples((T((2, 3)), T((2, 3))), (T((2, 3)), T((3,)))),
-           dtypes=NUMBERS + BOOL, domain=(0.0, 1.0), differentiable=False),
+    _comparison("equal", np.equal, call=binary_call()),
+    _comparison("not_equal", np.not_equal, call=binary_call()),
+    _comparison("less_than", np.less, call=binary_call()),
+    _comparison("less_equal", np.less_equal, call=binary_call()),
+    _comparison("greater_than", np.greater, call=binary_call()),
+    _comparison("greater_equal", np.greater_equal, call=binary_call()),
+    OpInfo("equal_all", refs.equal_all, samples((T((2, 3)), T((2, 3))), (T((2, 3)), T((3,)))),
+           dtypes=NUMBERS + BOOL, domain=(0.0, 1.0), differentiable=False,
+           call=binary_call(extra=())),
     OpInfo("isclose", np.isclose, samples((T((2, 3)), T((2, 3))),
                                           ((T((2, 3)), T((3,))), {"rtol": 0.5, "atol": 0.5}),
                                           ((_SPECIALS, _SPECIALS), {"equal_nan": True})),
-           dtypes=FLOATS, differentiable=False),
-    OpInfo("allclose", _allclose, samples((T((2, 3)), T((2, 3))),
+           dtypes=FLOATS, differentiable=False,
+           call=Call(A("x", f23, "tensor"), A("y", f23, "tensor"),
+                     K("rtol", _value(1e-3), "non_negative"),
+                     K("atol", _value(1e-3), "non_negative"), extra=[MISMATCH])),
+    OpInfo("allclose", refs.allclose, samples((T((2, 3)), T((2, 3))),
                                           ((T((2, 3)), T((3,))), {"rtol": 10.0, "atol": 10.0}),
                                           ((_SPECIALS, _SPECIALS), {"equal_nan": True})),
-           dtypes=FLOATS, differentiable=False),
-    _comparison("logical_and", np.logical_and),
-    _comparison("logical_or", np.logical_or),
-    _comparison("logical_xor", np.logical_xor),
-    _unary("logical_not", np.logical_not, dtypes=BOOL + NUMBERS, differentiable=False),
-    _binary("bitwise_and", np.bitwise_and, dtypes=INTS + BOOL, differentiable=False),
-    _binary("bitwise_or", np.bitwise_or, dtypes=INTS + BOOL, differentiable=False),
-    _binary("bitwise_xor", np.bitwise_xor, dtypes=INTS + BOOL, differentiable=False),
-    _unary("bitwise_not", np.invert, dtypes=INTS + BOOL, differentiable=False),
-    OpInfo("isnan", np.isnan, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
-    OpInfo("isinf", np.isinf, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
-    OpInfo("isfinite", np.isfinite, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False),
+           dtypes=FLOATS, differentiable=False,
+           call=Call(A("x", f23, "tensor"), A("y", f23, "tensor"),
+                     K("rtol", _value(1e-3), "non_negative"),
+                     K("atol", _value(1e-3), "non_negative"), extra=[MISMATCH])),
+    _comparison("logical_and", np.logical_and,
+                call=Call(A("x", b23, "tensor"), A("y", b23, "tensor"),
+                          K("out", _value(None), "out_tensor"), extra=[MISMATCH])),
+    _comparison("logical_or", np.logical_or,
+                call=Call(A("x", b23, "tensor"), A("y", b23, "tensor"),
+                          K("out", _value(None), "out_tensor"), extra=[MISMATCH])),
+    _comparison("logical_xor", np.logical_xor,
+                call=Call(A("x", b23, "tensor"), A("y", b23, "tensor"),
+                          K("out", _value(None), "out_tensor"), extra=[MISMATCH])),
+    _unary("logical_not", np.logical_not, dtypes=BOOL + NUMBERS, differentiable=False,
+           call=Call(A("x", b23, "tensor"), K("out", _value(None), "out_tensor"))),
+    _binary("bitwise_and", np.bitwise_and, dtypes=INTS + BOOL, differentiable=False,
+            call=Call(A("x", i23, "int_tensor"), A("y", i23, "int_tensor"),
+                      K("out", _value(None), "out_tensor"), extra=[MISMATCH])),
+    _binary("bitwise_or", np.bitwise_or, dtypes=INTS + BOOL, differentiable=False,
+            call=Call(A("x", i23, "int_tensor"), A("y", i23, "int_tensor"),
+                      K("out", _value(None), "out_tensor"), extra=[MISMATCH])),
+    _binary("bitwise_xor", np.bitwise_xor, dtypes=INTS + BOOL, differentiable=False,
+            call=Call(A("x", i23, "int_tensor"), A("y", i23, "int_tensor"),
+                      K("out", _value(None), "out_tensor"), extra=[MISMATCH])),
+    _unary("bitwise_not", np.invert, dtypes=INTS + BOOL, differentiable=False,
+           call=Call(A("x", i23, "int_tensor"), K("out", _value(None), "out_tensor"))),
+    OpInfo("isnan", np.isnan, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False,
+           call=unary_call()),
+    OpInfo("isinf", np.isinf, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False,
+           call=unary_call()),
+    OpInfo("isfinite", np.isfinite, samples((T((2, 3)),), (_SPECIALS,)), differentiable=False,
+           call=unary_call()),
     # --------------------------------------------------- linalg (ops/linalg.pyx)
-    OpInfo("matmul", _matmul, samples(
+    OpInfo("matmul", refs.matmul, samples(
         (T((3,)), T((3,))), (T((3,)), T((3, 2))), (T((2, 3)), T((3,))), (T((2, 3)), T((3, 4))),
         (T((5, 2, 3)), T((3, 4))), (T((2, 1, 2, 3)), T((5, 3, 2))), (T((3,)), T((4, 3, 2))),
         (T((4, 2, 3)), T((3,))),
         ((T((3, 2)), T((4, 3))), {"transpose_x": True, "transpose_y": True}),
-        (T((0, 3)), T((3, 2))))),
-    OpInfo("addmm", _addmm, samples(
+        (T((0, 3)), T((3, 2)))),
+           call=Call(A("x", f23, "tensor"), A("y", lambda env: pylayer.ones([3, 2]), "tensor"),
+                     extra=[("inner sizes that differ", {"y": lambda env: pylayer.ones([2, 2])},
+                             ("x", "y"))]), smooth=bounded(30)),
+    OpInfo("addmm", refs.addmm, samples(
         (T((3, 2)), T((3, 4)), T((4, 2))),
         *(((T(shape), T((3, 4)), T((4, 2))), {"beta": 0.5, "alpha": 2.0})
-          for shape in [(3, 2), (2,), (1,), (3, 1)]))),
-    OpInfo("bmm", np.matmul, samples((T((2, 3, 4)), T((2, 4, 5))))),
-    OpInfo("dot", _same_dtype(lambda x, y: np.sum(x * y, axis=-1)),
+          for shape in [(3, 2), (2,), (1,), (3, 1)])),
+           call=Call(A("input", lambda env: pylayer.ones([2]), "float_tensor"),
+                     A("x", f23, "float_tensor"),
+                     A("y", lambda env: pylayer.ones([3, 2]), "float_tensor"),
+                     K("beta", _value(0.5), "number"), K("alpha", _value(2.0), "number"),
+                     extra=[("an input that does not broadcast",
+                             {"input": lambda env: pylayer.ones([3])}, "input")])),
+    OpInfo("bmm", np.matmul, samples((T((2, 3, 4)), T((2, 4, 5)))),
+           call=Call(A("x", lambda env: pylayer.ones([2, 2, 3]), "float_tensor"),
+                     A("y", lambda env: pylayer.ones([2, 3, 2]), "float_tensor"),
+                     extra=[("batches that differ", {"y": lambda env: pylayer.ones([3, 3, 2])},
+                             ("x", "y"))])),
+    OpInfo("dot", refs.same_dtype(lambda x, y: np.sum(x * y, axis=-1)),
            samples((T((3,)), T((3,))), (T((4, 3)), T((4, 3))), (T((0,)), T((0,))),
                    (T((2, 0)), T((2, 0)))),
-           dtypes=NUMBERS),
+           dtypes=NUMBERS,
+           call=Call(A("x", f3, "tensor"), A("y", f3, "tensor"),
+                     extra=[("shapes that differ", {"y": lambda env: pylayer.ones([4])},
+                             ("x", "y"))]), smooth=bounded(30)),
     OpInfo("einsum", np.einsum, samples(*(
         (equation, *(T(shape) for shape in shapes)) for equation, shapes in [
             ("ij,jk->ik", [(3, 4), (4, 2)]), ("ij,jk", [(3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
@@ -569,127 +498,258 @@ OPS = [
             ("...j,j->...", [(2, 3, 4), (4,)]), ("ij,ij->", [(2, 3), (2, 3)]),
             ("i,j->ij", [(2,), (3,)]), ("ijk->kj", [(2, 3, 4)]), ("iij->j", [(3, 3, 2)]),
             ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("i...->...", [(2, 3, 4)]),
-            ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)])]))),
+            ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)])])),
+           call=Call(A("equation", _value("ij->ji"), "str"),
+                     A("operands", f23, "float_tensor"),
+                     extra=[("an equation that does not fit",
+                             {"equation": _value("ijk->k")}, "equation")])),
     # ----------------------------------------------------- shape (ops/shape.pyx)
     OpInfo("reshape", np.reshape, samples((T((2, 3, 4)), [4, 6]), (T((2, 3)), [-1]),
                                           (T(()), [1, 1]), (T((0, 4)), [-1, 2])),
-           dtypes=NUMBERS + BOOL),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("shape", _value([3, 2]), "target_shape"),
+                     extra=[("a shape of another size", {"shape": _value([4, 4])},
+                             "shape")])),
     OpInfo("broadcast_to", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T(()), [2])),
-           dtypes=NUMBERS + BOOL),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f3, "tensor"), A("shape", _value([2, 3]), "target_shape"),
+                     extra=[("a shape it cannot broadcast to",
+                             {"shape": _value([2, 4])}, "shape")])),
     OpInfo("expand", np.broadcast_to, samples((T((3, 1)), [2, 3, 4]), (T((1,)), [3])),
-           dtypes=NUMBERS + BOOL),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f3, "tensor"), A("shape", _value([2, 3]), "target_shape"),
+                     extra=[("a shape it cannot broadcast to",
+                             {"shape": _value([2, 4])}, "shape")])),
     OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float64"})),
-           dtypes=NUMBERS + BOOL),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("dtype", _value("float64"), "dtype_required"))),
     # Central differences through a float32 result are too coarse for gradcheck;
     # test_core_ops.py checks that the gradient comes back in the input's dtype.
     OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "float32"})),
            dtypes=NUMBERS + BOOL, differentiable=False, variant="to_float32"),
     OpInfo("cast", lambda x, dtype: x.astype(dtype), samples(((T((2, 3)),), {"dtype": "int64"})),
            dtypes=NUMBERS, differentiable=False, variant="to_int"),
-    OpInfo("assign", np.copy, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL),
+    OpInfo("assign", np.copy, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), K("output", lambda env: pylayer.zeros([2, 3]),
+                                               "out_tensor"))),
     OpInfo("transpose", np.transpose, samples((T((2, 3, 4)), [1, 0, 2]), (T((2, 3, 4)), [2, 0, 1]),
                                               (T((2, 3, 4)), [-1, 0, 1]), (T((2, 3)), [1, 0])),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("flatten", _flatten, samples((T((2, 3, 4)),), ((T((2, 3, 4)),), {"start_axis": 1}),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("perm", _value([1, 0]), "perm"))),
+    OpInfo("flatten", refs.flatten, samples((T((2, 3, 4)),), (T(()),),
+                                        ((T((2, 3, 4)),), {"start_axis": 1}),
                                         ((T((2, 3, 4)),), {"start_axis": 0, "stop_axis": 1})),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("squeeze", _squeeze, samples((T((1, 3, 1)),), ((T((1, 3, 1)),), {"axis": 0}),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), K("start_axis", _value(0), "int_axis"),
+                     K("stop_axis", _value(1), "int_axis"))),
+    OpInfo("squeeze", refs.squeeze, samples((T((1, 3, 1)),), ((T((1, 3, 1)),), {"axis": 0}),
                                         ((T((1, 3, 1)),), {"axis": [0, 1]})),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("unsqueeze", _unsqueeze, samples((T((2, 3)), 0), (T((2, 3)), -1), (T(()), 0)),
-           dtypes=NUMBERS + BOOL),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", lambda env: pylayer.ones([2, 1, 3]), "tensor"),
+                     K("axis", _value(1), "axis"))),
+    OpInfo("unsqueeze", refs.unsqueeze, samples((T((2, 3)), 0), (T((2, 3)), -1), (T(()), 0)),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("axis", _value(1), "int_axis"))),
     OpInfo("expand_as", lambda x, y: np.broadcast_to(x, y.shape),
-           samples((T((3, 1)), np.zeros((2, 3, 4))), (T(()), np.zeros((2,)))), dtypes=NUMBERS),
+           samples((T((3, 1)), np.zeros((2, 3, 4))), (T(()), np.zeros((2,)))), dtypes=NUMBERS,
+           call=Call(A("x", f3, "tensor"), A("y", f23, "tensor"),
+                     extra=[("a shape that does not broadcast",
+                             {"y": lambda env: pylayer.ones([3, 2])}, ("x", "y"))])),
     # -------------------------------------------------------------- manipulation
     OpInfo("concat", lambda *xs, axis=0: np.concatenate(xs, axis), samples(
         (T((2, 3)), T((1, 3))), ((T((2, 3)), T((2, 2)), T((2, 1))), {"axis": 1})),
-           dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.concat(list(xs), axis=axis)),
+           dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.concat(list(xs), axis=axis),
+           call=Call(A("x", lambda env: [f23(), f23()], "tensors"),
+                     K("axis", _value(1), "int_axis"),
+                     extra=[("shapes that differ off the axis",
+                             {"x": lambda env: [f23(), pylayer.ones([3, 3])]}, "x")])),
     OpInfo("stack", lambda *xs, axis=0: np.stack(xs, axis), samples(
         (T((2, 3)), T((2, 3))), ((T((2, 3)), T((2, 3))), {"axis": 1}),
         ((T((2, 3)), T((2, 3))), {"axis": -1}), (T(()), T(()))),
-           dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.stack(list(xs), axis=axis)),
+           dtypes=NUMBERS + BOOL, op=lambda *xs, axis=0: pylayer.stack(list(xs), axis=axis),
+           call=Call(A("x", lambda env: [f23(), f23()], "tensors"),
+                     K("axis", _value(1), "int_axis"),
+                     extra=[("shapes that differ", {"x": lambda env: [f23(), f3()]}, "x")])),
     OpInfo("unstack", lambda x, axis=0: list(np.moveaxis(x, axis, 0)), samples(
-        (T((3, 2)),), ((T((2, 3)),), {"axis": 1})), dtypes=NUMBERS + BOOL),
-    OpInfo("split", _split, samples((T((4, 3)), 2), ((T((2, 5)), [2, 3]), {"axis": 1})),
-           dtypes=NUMBERS + BOOL),
+        (T((3, 2)),), ((T((2, 3)),), {"axis": 1})), dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), K("axis", _value(1), "int_axis"),
+                     K("num", _value(None), "size_or_none"))),
+    OpInfo("split", refs.split, samples((T((4, 3)), 2), ((T((2, 5)), [2, 3]), {"axis": 1})),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("num_or_sections", _value(3), "sections"),
+                     K("axis", _value(1), "int_axis"))),
     OpInfo("chunk", lambda x, chunks, axis=0: np.split(x, chunks, axis),
-           samples((T((4, 3)), 2), ((T((2, 6)), 3), {"axis": 1})), dtypes=NUMBERS + BOOL),
+           samples((T((4, 3)), 2), ((T((2, 6)), 3), {"axis": 1})), dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("chunks", _value(3), "sections"),
+                     K("axis", _value(1), "int_axis"))),
     OpInfo("tile", np.tile, samples((T((2, 3)), [2, 1]), (T((3,)), [2, 2]), (T((2, 3)), [3]),
-                                    (T(()), [3]), (T((2, 1)), [1, 1]))),
+                                    (T(()), [3]), (T((2, 1)), [1, 1])),
+           call=Call(A("x", f23, "tensor"), A("repeat_times", _value([2, 1]), "repeats"))),
     OpInfo("gather", lambda x, index, axis=0: np.take(x, index, axis),
-           samples((T((3, 2)), _INDEX), ((T((2, 3)), _INDEX[:2]), {"axis": 1})), dtypes=NUMBERS),
+           samples((T((3, 2)), _INDEX), ((T((2, 3)), _INDEX[:2]), {"axis": 1})), dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([1, 0]), "index"),
+                     K("axis", _value(0), "int_axis_or_none"))),
     OpInfo("index_select", lambda x, index, axis=0: np.take(x, index, axis),
-           samples((T((3, 2)), _INDEX), ((T((2, 3)), _INDEX), {"axis": 1})), dtypes=NUMBERS),
-    OpInfo("slice", _slice, samples((T((3, 4)), [0], [1], [3]),
-                                    (T((3, 4)), [0, 1], [0, -3], [2, 10]))),
+           samples((T((3, 2)), _INDEX), ((T((2, 3)), _INDEX), {"axis": 1})), dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([1, 0]), "index"),
+                     K("axis", _value(0), "int_axis"))),
+    OpInfo("slice", refs.slice_along, samples((T((3, 4)), [0], [1], [3]),
+                                    (T((3, 4)), [0, 1], [0, -3], [2, 10])),
+           call=Call(A("x", f23, "tensor"), A("axes", _value([1]), "int_list"),
+                     A("starts", _value([0]), "int_list"), A("ends", _value([2]), "int_list"),
+                     extra=[("an axis out of range", {"axes": _value([7])}, "axes"),
+                            ("lists of different lengths", {"starts": _value([0, 1])},
+                             ("axes", "starts", "ends"))])),
     OpInfo("flip", lambda x, axis: np.flip(x, axis),
            samples((T((2, 3)), 0), (T((2, 3, 2)), [0, 2])),
-           dtypes=NUMBERS + BOOL),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("axis", _value([1]), "axis"))),
     OpInfo("roll", lambda x, shifts, axis=None: np.roll(x, shifts, axis), samples(
         (T((2, 3)), 1), ((T((2, 3)), -7)), ((T((2, 3)), [1, -2]), {"axis": [0, 1]}),
         ((T((3, 4)), 3), {"axis": 1})),
-           dtypes=NUMBERS + BOOL),
-    OpInfo("numel", _numel, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
-           differentiable=False),
+           dtypes=NUMBERS + BOOL,
+           call=Call(A("x", f23, "tensor"), A("shifts", _value(1), "int_list"),
+                     K("axis", _value(1), "axis"))),
+    OpInfo("numel", refs.numel, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
+           differentiable=False, call=Call(A("x", f23, "tensor"))),
     OpInfo("take_along_axis", np.take_along_axis, samples(
-        (T((2, 3)), _ALONG, 1), (T((3, 3)), _ALONG, 0), (T((3, 4, 2)), _REPEATED_ALONG, 1))),
-    OpInfo("put_along_axis", _put_along_axis, samples((T((2, 3)), _ALONG, T((2, 3)), 1),
-                                                      (T((2, 3)), _ALONG[:, :1], 9.0, 1))),
-    OpInfo("masked_fill", _masked_fill,
+        (T((2, 3)), _ALONG, 1), (T((3, 3)), _ALONG, 0), (T((3, 4, 2)), _REPEATED_ALONG, 1)),
+           call=Call(A("arr", f23, "tensor"),
+                     A("indices", _value([[0], [1]]), "index"),
+                     A("axis", _value(1), "int_axis"))),
+    OpInfo("put_along_axis", refs.put_along_axis, samples((T((2, 3)), _ALONG, T((2, 3)), 1),
+                                                      (T((2, 3)), _ALONG[:, :1], 9.0, 1)),
+           call=Call(A("arr", f23, "tensor"),
+                     A("indices", _value([[0], [1]]), "index"),
+                     A("values", _value(1.0), "number"),
+                     A("axis", _value(1), "int_axis"),
+                     K("reduce", _value("add"), "reduction"))),
+    OpInfo("masked_fill", refs.masked_fill,
            samples((T((2, 3)), _MASK, 0.5), (T((2, 3)), _MASK[0], -1.0)),
-           dtypes=NUMBERS),
+           dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("mask", b23, "tensor"),
+                     A("value", _value(0.0), "number"),
+                     extra=[("a mask that does not broadcast",
+                             {"mask": lambda env: pylayer.to_tensor([True, False])},
+                             "mask")])),
     # ------------------------------------------------------------ creation from a Tensor
     OpInfo("zeros_like", np.zeros_like, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
-           differentiable=False),
+           differentiable=False,
+           call=Call(A("x", f23, "tensor"), K("dtype", _value("int64"), "dtype"))),
     OpInfo("ones_like", np.ones_like, samples((T((2, 3)),), (T(()),)), dtypes=NUMBERS + BOOL,
-           differentiable=False),
+           differentiable=False,
+           call=Call(A("x", f23, "tensor"), K("dtype", _value("int64"), "dtype"))),
     OpInfo("full_like", lambda x, fill_value: np.full_like(x, fill_value),
-           samples((T((2, 3)), 2), (T(()), 0)), dtypes=NUMBERS, differentiable=False),
+           samples((T((2, 3)), 2), (T(()), 0)), dtypes=NUMBERS, differentiable=False,
+           call=Call(A("x", f23, "tensor"), A("fill_value", _value(2.0), "number"),
+                     K("dtype", _value("float64"), "dtype"))),
     # --------------------------------------------------------------------- search
-    OpInfo("argsort", _argsort,
+    OpInfo("argsort", refs.argsort,
            samples((T((2, 4)),), ((T((3, 2)),), {"axis": 0, "descending": True})),
-           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False),
-    OpInfo("sort", _sort, samples((T((2, 4)),), ((T((3, 2)),), {"axis": 0, "descending": True}))),
-    OpInfo("topk", _topk, samples((T((2, 5)), 2), ((T((4, 3)), 3), {"axis": 0, "largest": False}))),
+           dtypes=NUMBERS, domain=(-100.0, 100.0), differentiable=False,
+           call=Call(A("x", f23, "tensor"), K("axis", _value(0), "int_axis"))),
+    OpInfo("sort", refs.sort, samples((T((2, 4)),),
+                                      ((T((3, 2)),), {"axis": 0, "descending": True})),
+           call=Call(A("x", f23, "tensor"), K("axis", _value(0), "int_axis"))),
+    OpInfo("topk", refs.topk, samples((T((2, 5)), 2),
+                                      ((T((4, 3)), 3), {"axis": 0, "largest": False})),
+           call=Call(A("x", f23, "tensor"), A("k", _value(2), "size"),
+                     K("axis", _value(1), "int_axis_or_none"))),
     # ------------------------------------------ scatter and index (ops/scatter.py)
-    OpInfo("scatter", _scatter, samples(
+    OpInfo("scatter", refs.scatter, samples(
         (T((3, 2)), _ROWS, T((4, 2))), ((T((4, 2)), _ROWS[:3], T((3, 2))), {"overwrite": False}),
-        (T((3,)), np.array(1), T(()))), dtypes=NUMBERS),
-    OpInfo("scatter_nd", lambda index, updates, shape: _scatter_nd_add(
+        (T((3,)), np.array(1), T(()))), dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([1, 0]), "index"),
+                     A("updates", f23, "tensor"), K("overwrite", _value(False), None),
+                     extra=[("updates of the wrong shape",
+                             {"updates": lambda env: pylayer.ones([3, 3])}, "updates"),
+                            ("updates of another dtype",
+                             {"updates": lambda env: pylayer.ones([2, 3], "float64")},
+                             "updates")])),
+    OpInfo("scatter_nd", lambda index, updates, shape: refs.scatter_nd_add(
         np.zeros(shape, updates.dtype), index, updates), samples(
         (np.array([[1], [1], [3]]), T((3, 2)), [5, 2]), (_COORDINATES, T((3,)), [2, 2])),
-           dtypes=NUMBERS),
-    OpInfo("scatter_nd_add", _scatter_nd_add, samples(
+           dtypes=NUMBERS,
+           call=Call(A("index", _value([[1], [0]]), "index"),
+                     A("updates", f23, "tensor"), A("shape", _value([2, 3]), "shape"),
+                     extra=[("coordinates deeper than the shape",
+                             {"index": _value([[1, 0, 0]])}, "index")])),
+    OpInfo("scatter_nd_add", refs.scatter_nd_add, samples(
         (T((3, 2)), np.array([[1], [1]]), T((2, 2))), (T((2, 2, 3)), _COORDINATES, T((3, 3)))),
-           dtypes=NUMBERS),
+           dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([[1], [0]]), "index"),
+                     A("updates", f23, "tensor"),
+                     extra=[("updates of the wrong shape",
+                             {"updates": lambda env: pylayer.ones([2])},
+                             "updates")])),
     OpInfo("gather_nd", lambda x, index: x[tuple(np.moveaxis(index, -1, 0))], samples(
         (T((2, 3, 4)), np.array([[0, 1], [1, -1], [0, 1]])), (T((3, 2)), np.array([[2], [0]]))),
-           dtypes=NUMBERS),
+           dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([[1], [0]]), "index"),
+                     extra=[("a 0-d index", {"index": _value(1)}, "index")])),
     OpInfo("index_sample", lambda x, index: np.take_along_axis(x, index, 1),
-           samples((T((2, 4)), np.array([[0, 0, 3], [1, 2, 2]]))), dtypes=NUMBERS),
-    OpInfo("index_add", _index_add, samples(
+           samples((T((2, 4)), np.array([[0, 0, 3], [1, 2, 2]]))), dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([[2, 0], [1, 1]]),
+                                               "index"),
+                     extra=[("a negative index", {"index": _value([[-1], [0]])},
+                             "index")])),
+    OpInfo("index_add", refs.index_add, samples(
         (T((3, 2)), np.array([0, 2, 0]), 0, T((3, 2))),
-        ((T((2, 3)), np.array([1, -2]), 1, T((2, 2))), {"alpha": 2})), dtypes=NUMBERS),
-    OpInfo("index_put", _index_put, samples(
+        ((T((2, 3)), np.array([1, -2]), 1, T((2, 2))), {"alpha": 2})), dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"), A("index", _value([1, 0]), "index"),
+                     A("axis", _value(0), "int_axis"), A("value", f23, "tensor"),
+                     K("alpha", _value(2.0), "number"),
+                     extra=[("a value that would need broadcasting",
+                             {"value": lambda env: pylayer.ones([3])}, "value")])),
+    OpInfo("index_put", refs.index_put, samples(
         (T((3, 3)), (np.array([0, 1, 0]), np.array([1, 2, 1])), T((3,))),
         ((T((3, 3)), (np.array([0, 2, 0]),), T((3,))), {"accumulate": True}),
-        (T((2, 3)), (np.array([True, False]),), T((1,)))), dtypes=NUMBERS),
-    OpInfo("masked_select", _masked_select, samples(
+        (T((2, 3)), (np.array([True, False]),), T((1,)))), dtypes=NUMBERS,
+           call=Call(A("x", f23, "tensor"),
+                     A("indices", lambda env: (pylayer.to_tensor([1, 0]),), "tensors"),
+                     A("value", lambda env: pylayer.ones([3]), "tensor"),
+                     K("accumulate", _value(True), None),
+                     extra=[("a float index tensor",
+                             {"indices": lambda env: (pylayer.ones([2]),)}, "indices"),
+                            ("a value that does not broadcast",
+                             {"value": lambda env: pylayer.ones([2])}, "value")])),
+    OpInfo("masked_select", refs.masked_select, samples(
         (T((2, 3)), _MASK), (T((2, 3)), _MASK[1]), (T((3,)), _MASK)),
-           dtypes=NUMBERS + BOOL, static=False),
+           dtypes=NUMBERS + BOOL, static=False,
+           call=Call(A("x", f23, "tensor"), A("mask", b23, "tensor"),
+                     extra=[("a float mask", {"mask": f23}, "mask"),
+                            ("a mask that does not broadcast",
+                             {"mask": lambda env: pylayer.to_tensor([True, False])},
+                             "mask")])),
     OpInfo("nonzero", lambda x: np.argwhere(x).astype(np.int64),
            samples((T((2, 3)),), (T((4,)),)), dtypes=NUMBERS + BOOL, differentiable=False,
-           static=False),
+           static=False,
+           call=Call(A("x", f23, "tensor"), K("as_tuple", _value(True), None),
+                     extra=[("a 0-d tensor", {"x": lambda env: pylayer.ones([])}, "x")])),
     OpInfo("nonzero", lambda x, as_tuple: [c.astype(np.int64) for c in np.nonzero(x)],
            samples(((T((2, 3)),), {"as_tuple": True})), dtypes=NUMBERS + BOOL,
            differentiable=False, static=False, variant="as_tuple"),
     OpInfo("bincount", lambda x, weights, minlength=0: np.bincount(
         x, weights, minlength).astype(weights.dtype), samples(
         (np.array([1, 1, 3]), T((3,))), ((np.array([0, 4]), T((2,))), {"minlength": 7})),
-           static=False),
-    OpInfo("histogram", _histogram, samples(
+           static=False,
+           call=Call(A("x", _value([1, 1, 3]), "int_tensor"),
+                     K("weights", lambda env: pylayer.ones([3]), "tensor_or_none"),
+                     K("minlength", _value(2), "count"),
+                     extra=[("a negative value", {"x": _value([1, -1, 3])}, "x"),
+                            ("weights of another shape",
+                             {"weights": lambda env: pylayer.ones([2])}, "weights"),
+                            ("a huge minlength", {"minlength": _value(2 ** 62)},
+                             "minlength")])),
+    OpInfo("histogram", refs.histogram, samples(
         ((T((2, 3)),), {"bins": 4, "min": -2.0, "max": 2.0}), ((T((5,)),), {"bins": 3})),
-           dtypes=NUMBERS, differentiable=False),
+           dtypes=NUMBERS, differentiable=False,
+           call=Call(A("input", f23, "tensor"), K("bins", _value(4), "size"),
+                     K("min", _value(0.0), "number"), K("max", _value(2.0), "number"),
+                     K("weight", f23, "tensor_or_none"), K("density", _value(True), None),
+                     extra=[("max below min", {"min": _value(3.0)}, ("min", "max")),
+                            ("a bool input",
+                             {"input": lambda env: pylayer.to_tensor([True])}, "input")])),
 ]
 
 # Public functions of pylayer without an entry, and why. test_opinfo.py checks that
@@ -712,195 +772,6 @@ NOT_IN_DATABASE = {
 }
 
 
-# ---------------------------------------------- the ops of nn.functional in pylayer.ops
-# (convolution, pooling, normalization, spatial, embedding, dropout, linear). Their
-# references compute in float64 and return the input's dtype.
-def _pair(value):
-    return (value, value) if isinstance(value, int) else tuple(value)
-
-
-def _taps(kh, kw, groups, in_per_group, out_per_group):
-    """(input channels, output channels, row, column) of each kernel tap of each group."""
-    for g in range(groups):
-        for i in range(kh):
-            for j in range(kw):
-                yield (slice(g * in_per_group, (g + 1) * in_per_group),
-                       slice(g * out_per_group, (g + 1) * out_per_group), i, j)
-
-
-def _conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """Each kernel tap adds its weight times the strided patch of the padded image."""
-    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
-    image = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    out_channels, group_channels, kh, kw = weight.shape
-    oh = (image.shape[2] - dh * (kh - 1) - 1) // sh + 1
-    ow = (image.shape[3] - dw * (kw - 1) - 1) // sw + 1
-    out = np.zeros((x.shape[0], out_channels, oh, ow))
-    for ins, outs, i, j in _taps(kh, kw, groups, group_channels, out_channels // groups):
-        patch = image[:, ins, i * dh:i * dh + sh * (oh - 1) + 1:sh,
-                      j * dw:j * dw + sw * (ow - 1) + 1:sw]
-        out[:, outs] += np.einsum("nchw,oc->nohw", patch, weight[outs, :, i, j])
-    if bias is not None:
-        out += bias.reshape(-1, 1, 1)
-    return out.astype(x.dtype)
-
-
-def _conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0,
-                      dilation=1, groups=1):
-    """Each input pixel adds the kernel, scaled by it, at ``i * stride - padding``."""
-    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
-    (eh, ew) = _pair(output_padding)
-    n, channels, h, w = x.shape
-    _, per_group, kh, kw = weight.shape
-    full = np.zeros((n, per_group * groups, (h - 1) * sh + dh * (kh - 1) + 1 + eh,
-                     (w - 1) * sw + dw * (kw - 1) + 1 + ew))
-    for ins, outs, i, j in _taps(kh, kw, groups, channels // groups, per_group):
-        full[:, outs, i * dh:i * dh + sh * (h - 1) + 1:sh,
-             j * dw:j * dw + sw * (w - 1) + 1:sw] += np.einsum(
-            "nchw,co->nohw", x[:, ins].astype(np.float64), weight[ins, :, i, j])
-    out = full[:, :, ph:full.shape[2] - ph, pw:full.shape[3] - pw]
-    if bias is not None:
-        out = out + bias.reshape(-1, 1, 1)
-    return out.astype(x.dtype)
-
-
-def _as_1d(conv2d):
-    """A 1-D convolution reference: the 2-D one on images of height 1."""
-    def reference(x, weight, bias=None, **settings):
-        settings = {k: (v if k == "groups" else (1 if k in ("stride", "dilation") else 0, v))
-                    for k, v in settings.items()}
-        return conv2d(x[:, :, None], weight[:, :, None], bias, **settings)[:, :, 0]
-    return reference
-
-
-def _windows(x, kernel_size, stride, padding, fill):
-    """The pooling windows of ``x`` [N, C, H, W]: [N, C, OH, OW, KH, KW]."""
-    (kh, kw), (ph, pw) = _pair(kernel_size), _pair(padding)
-    sh, sw = _pair(kernel_size if stride is None else stride)
-    image = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)),
-                   constant_values=fill)
-    return np.lib.stride_tricks.sliding_window_view(image, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
-
-
-def _max_pool2d(x, kernel_size, stride=None, padding=0):
-    return _windows(x, kernel_size, stride, padding, -np.inf).max(axis=(4, 5)).astype(x.dtype)
-
-
-def _avg_pool2d(x, kernel_size, stride=None, padding=0):
-    """The mean over the window's elements inside the image (``exclusive``)."""
-    total = _windows(x, kernel_size, stride, padding, 0.0).sum(axis=(4, 5))
-    count = _windows(np.ones_like(x), kernel_size, stride, padding, 0.0).sum(axis=(4, 5))
-    return (total / count).astype(x.dtype)
-
-
-def _pool1d(pool2d):
-    def reference(x, kernel_size, stride=None, padding=0):
-        return pool2d(x[:, :, None], (1, kernel_size), None if stride is None else (1, stride),
-                      (0, padding))[:, :, 0]
-    return reference
-
-
-def _adaptive_avg_pool2d(x, output_size):
-    """Cell (i, j) averages rows floor(i H / OH) to ceil((i + 1) H / OH), and so columns."""
-    (oh, ow), (h, w) = _pair(output_size), x.shape[2:]
-    out = np.empty(x.shape[:2] + (oh, ow))
-    for i in range(oh):
-        for j in range(ow):
-            out[:, :, i, j] = x[:, :, i * h // oh:-(-(i + 1) * h // oh),
-                                j * w // ow:-(-(j + 1) * w // ow)].mean(axis=(2, 3))
-    return out.astype(x.dtype)
-
-
-def _normalized(x, axes, epsilon):
-    x64 = x.astype(np.float64)
-    mean = x64.mean(axis=axes, keepdims=True)
-    return (x64 - mean) / np.sqrt(x64.var(axis=axes, keepdims=True) + epsilon)
-
-
-def _layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5):
-    count = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
-    out = _normalized(x, tuple(range(x.ndim - count, x.ndim)), epsilon)
-    out = out * (1.0 if weight is None else weight) + (0.0 if bias is None else bias)
-    return out.astype(x.dtype)
-
-
-def _per_channel(value, ndim):
-    return 1.0 if value is None else value.reshape((-1,) + (1,) * (ndim - 2))
-
-
-def _batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
-                epsilon=1e-5):
-    """Training normalizes by the batch's statistics, inference by the running ones."""
-    if training:
-        out = _normalized(x, (0,) + tuple(range(2, x.ndim)), epsilon)
-    else:
-        out = (x - _per_channel(running_mean, x.ndim)) / np.sqrt(
-            _per_channel(running_var, x.ndim).astype(np.float64) + epsilon)
-    out = out * _per_channel(weight, x.ndim) + (0.0 if bias is None else
-                                                 _per_channel(bias, x.ndim))
-    return out.astype(x.dtype)
-
-
-def _group_norm(x, num_groups, epsilon=1e-5, weight=None, bias=None):
-    grouped = _normalized(x.reshape(x.shape[0], num_groups, -1), (2,), epsilon)
-    out = grouped.reshape(x.shape) * _per_channel(weight, x.ndim)
-    return (out + (0.0 if bias is None else _per_channel(bias, x.ndim))).astype(x.dtype)
-
-
-def _pad(x, pad, mode="constant", value=0.0):
-    """``pad`` lists (before, after) pairs from the last axis backwards."""
-    widths = [(0, 0)] * x.ndim
-    for k in range(len(pad) // 2):
-        widths[x.ndim - 1 - k] = (pad[2 * k], pad[2 * k + 1])
-    if mode == "constant":
-        return np.pad(x, widths, constant_values=value)
-    return np.pad(x, widths, mode={"replicate": "edge"}.get(mode, mode))
-
-
-def _linear_weights(size, out_size, align_corners):
-    """The [out_size, size] matrix of linear interpolation along one axis."""
-    if align_corners:
-        source = np.arange(out_size) * ((size - 1) / (out_size - 1) if out_size > 1 else 0.0)
-    else:                   # half-pixel centres, clamped at the first pixel
-        source = np.maximum((np.arange(out_size) + 0.5) * size / out_size - 0.5, 0.0)
-    low = np.minimum(np.floor(source).astype(int), size - 1)
-    high = np.minimum(low + 1, size - 1)
-    frac = source - low
-    weights = np.zeros((out_size, size))
-    np.add.at(weights, (np.arange(out_size), low), 1 - frac)
-    np.add.at(weights, (np.arange(out_size), high), frac)
-    return weights
-
-
-def _interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False):
-    out_size = _pair(size) if size is not None else \
-        tuple(int(n * scale_factor) for n in x.shape[2:])
-    if mode == "nearest":
-        rows = np.arange(out_size[0]) * x.shape[2] // out_size[0]
-        cols = np.arange(out_size[1]) * x.shape[3] // out_size[1]
-        return x[:, :, rows][:, :, :, cols]
-    rows = _linear_weights(x.shape[2], out_size[0], align_corners)
-    cols = _linear_weights(x.shape[3], out_size[1], align_corners)
-    return np.einsum("ih,nchw,jw->ncij", rows, x.astype(np.float64), cols).astype(x.dtype)
-
-
-def _pixel_shuffle(x, upscale_factor):
-    n, c, h, w = x.shape
-    r = upscale_factor
-    return x.reshape(n, c // (r * r), r, r, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(
-        n, c // (r * r), h * r, w * r)
-
-
-def _dropout(x, p=0.5, training=True, mode="upscale_in_train"):
-    """The deterministic cases: p=0 in training, and inference."""
-    return x * np.asarray(1 - p, x.dtype) if mode == "downscale_in_infer" and not training else x
-
-
-def _linear(x, weight, bias=None):
-    out = x.astype(np.float64) @ weight + (0.0 if bias is None else bias)
-    return out.astype(x.dtype)
-
-
 _LABELS = np.array([[0, 2], [1, 0]], dtype=np.int64)
 _STATS = (np.array([0.5, -0.25, 0.0], dtype=np.float32),
           np.array([1.5, 0.5, 2.0], dtype=np.float32))
@@ -908,73 +779,155 @@ _STATS = (np.array([0.5, -0.25, 0.0], dtype=np.float32),
 _SUMS = {"float32": (1e-5, 1e-6)}
 
 OPS += [
-    OpInfo("conv1d", _as_1d(_conv2d), samples(
+    OpInfo("conv1d", refs.as_1d(refs.conv2d), samples(
         (T((2, 2, 5)), T((3, 2, 3))), (T((1, 2, 6)), T((2, 2, 2)), T((2,))),
         ((T((1, 4, 5)), T((2, 2, 3))), {"stride": 2, "padding": 1, "groups": 2}),
         ((T((1, 1, 7)), T((1, 1, 3))), {"dilation": 2})),
-           op=F.conv1d, tolerance=_SUMS),
-    OpInfo("conv2d", _conv2d, samples(
+           op=F.conv1d, tolerance=_SUMS,
+           call=Call(A("x", _ncl, "float_tensor"),
+                     A("weight", lambda env: pylayer.ones([3, 2, 2]), "float_tensor"),
+                     K("stride", _value(1), "count"), K("groups", _value(1), "size"))),
+    OpInfo("conv2d", refs.conv2d, samples(
         (T((2, 2, 4, 4)), T((3, 2, 3, 3))), (T((1, 2, 3, 3)), T((2, 2, 2, 2)), T((2,))),
         ((T((1, 4, 5, 4)), T((2, 2, 3, 2))), {"stride": [2, 1], "padding": 1, "groups": 2}),
         ((T((1, 1, 5, 5)), T((1, 1, 2, 2))), {"dilation": 2}),
-        (T((1, 3, 2, 2)), T((2, 3, 1, 1)))), op=F.conv2d, tolerance=_SUMS),
-    OpInfo("conv1d_transpose", _as_1d(_conv2d_transpose), samples(
+        (T((1, 3, 2, 2)), T((2, 3, 1, 1)))), op=F.conv2d, tolerance=_SUMS,
+           call=Call(A("x", _chw, "float_tensor"),
+                     A("weight", lambda env: pylayer.ones([3, 2, 2, 2]), "float_tensor"),
+                     K("bias", lambda env: pylayer.ones([3]), "tensor_or_none"),
+                     K("dilation", _value(1), "size"),
+                     K("data_format", _value("NCHW"), "reduction"),
+                     extra=[("a bias of the wrong size", {"bias": lambda env: pylayer.ones([2])},
+                             "bias")])),
+    OpInfo("conv1d_transpose", refs.as_1d(refs.conv2d_transpose), samples(
         (T((2, 2, 3)), T((2, 3, 3))), (T((1, 2, 3)), T((2, 1, 2)), T((1,))),
         ((T((1, 4, 3)), T((4, 1, 3))),
          {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2})),
-           op=F.conv1d_transpose, tolerance=_SUMS),
-    OpInfo("conv2d_transpose", _conv2d_transpose, samples(
+           op=F.conv1d_transpose, tolerance=_SUMS,
+           call=Call(A("x", _ncl, "float_tensor"),
+                     A("weight", lambda env: pylayer.ones([2, 3, 2]), "float_tensor"),
+                     K("stride", _value(2), "count"),
+                     K("output_padding", _value(1), "count"),
+                     K("data_format", _value("NCL"), "reduction"),
+                     extra=[("an output_padding not below the stride",
+                             {"output_padding": _value(2)}, "output_padding")])),
+    OpInfo("conv2d_transpose", refs.conv2d_transpose, samples(
         (T((1, 2, 3, 3)), T((2, 3, 2, 2))), (T((1, 2, 2, 2)), T((2, 1, 3, 3)), T((1,))),
         ((T((1, 2, 3, 2)), T((2, 2, 3, 3))), {"stride": 2, "padding": 1, "dilation": 2}),
         ((T((1, 4, 2, 2)), T((4, 1, 2, 2))), {"stride": 2, "output_padding": 1, "groups": 2})),
-           op=F.conv2d_transpose, tolerance=_SUMS),
-    OpInfo("max_pool1d", _pool1d(_max_pool2d), samples(
+           op=F.conv2d_transpose, tolerance=_SUMS,
+           call=Call(A("x", _chw, "float_tensor"),
+                     A("weight", lambda env: pylayer.ones([2, 3, 2, 2]), "float_tensor"),
+                     K("bias", lambda env: pylayer.ones([3]), "tensor_or_none"),
+                     K("padding", _value(1), "count"), K("dilation", _value(1), "size"),
+                     K("groups", _value(1), "size"),
+                     K("output_size", _value(3), "count_or_none"),
+                     extra=[("an output_size out of range",
+                             {"output_size": _value([9, 9])}, "output_size"),
+                            ("a weight for other channels",
+                             {"weight": lambda env: pylayer.ones([3, 3, 2, 2])},
+                             "weight")])),
+    OpInfo("max_pool1d", refs.pool1d(refs.max_pool2d), samples(
         (T((2, 2, 6)), 2), ((T((1, 2, 5)), 3), {"stride": 1, "padding": 1})),
-           op=F.max_pool1d),
-    OpInfo("max_pool2d", _max_pool2d, samples(
+           op=F.max_pool1d,
+           call=Call(A("x", _ncl, "float_tensor"), A("kernel_size", _value(2), "size"),
+                     K("stride", _value(1), "count_or_none"), K("padding", _value(1), "count"))),
+    OpInfo("max_pool2d", refs.max_pool2d, samples(
         (T((2, 2, 4, 4)), 2), ((T((1, 2, 5, 4)), 3), {"stride": [2, 1], "padding": 1})),
-           op=F.max_pool2d),
-    OpInfo("avg_pool1d", _pool1d(_avg_pool2d), samples(
+           op=F.max_pool2d,
+           call=Call(A("x", _chw, "float_tensor"), A("kernel_size", _value(2), "size"),
+                     K("padding", _value([1, 0]), "int_list"),
+                     K("data_format", _value("NCHW"), "reduction"),
+                     extra=[("a padding of the wrong length", {"padding": _value([1, 0, 1])},
+                             "padding")])),
+    OpInfo("avg_pool1d", refs.pool1d(refs.avg_pool2d), samples(
         (T((2, 2, 6)), 2), ((T((1, 2, 5)), 3), {"stride": 1, "padding": 1})),
-           op=F.avg_pool1d),
-    OpInfo("avg_pool2d", _avg_pool2d, samples(
+           op=F.avg_pool1d,
+           call=Call(A("x", _ncl, "float_tensor"), A("kernel_size", _value(2), "size"),
+                     K("padding", _value(1), "count"))),
+    OpInfo("avg_pool2d", refs.avg_pool2d, samples(
         (T((2, 2, 4, 4)), 2), ((T((1, 2, 5, 4)), 3), {"stride": [2, 1], "padding": 1})),
-           op=F.avg_pool2d),
-    OpInfo("adaptive_avg_pool1d", lambda x, output_size: _adaptive_avg_pool2d(
+           op=F.avg_pool2d,
+           call=Call(A("x", _chw, "float_tensor"), A("kernel_size", _value(2), "size"),
+                     K("stride", _value(1), "count_or_none"),
+                     K("padding", _value(0), "count"), K("ceil_mode", _value(False), None),
+                     K("divisor_override", _value(2.0), "number_or_none"),
+                     K("data_format", _value("NCHW"), "reduction"),
+                     extra=[("'VALID' padding with ceil_mode",
+                             {"padding": _value("VALID"), "ceil_mode": _value(True)},
+                             ("padding", "ceil_mode"))])),
+    OpInfo("adaptive_avg_pool1d", lambda x, output_size: refs.adaptive_avg_pool2d(
         x[:, :, None], (1, output_size))[:, :, 0], samples((T((2, 2, 7)), 3), (T((1, 2, 4)), 4)),
-           op=F.adaptive_avg_pool1d),
-    OpInfo("adaptive_avg_pool2d", _adaptive_avg_pool2d, samples(
-        (T((2, 2, 5, 4)), 2), (T((1, 2, 3, 5)), [2, 3])), op=F.adaptive_avg_pool2d),
-    OpInfo("layer_norm", _layer_norm, samples(
+           op=F.adaptive_avg_pool1d,
+           call=Call(A("x", _ncl, "float_tensor"), A("output_size", _value(2),
+                                                       "size"))),
+    OpInfo("adaptive_avg_pool2d", refs.adaptive_avg_pool2d, samples(
+        (T((2, 2, 5, 4)), 2), (T((1, 2, 3, 5)), [2, 3])), op=F.adaptive_avg_pool2d,
+           call=Call(A("x", _chw, "float_tensor"),
+                     A("output_size", _value(2), "size"),
+                     K("data_format", _value("NCHW"), "reduction"))),
+    OpInfo("layer_norm", refs.layer_norm, samples(
         (T((2, 3, 4)), [3, 4], T((3, 4)), T((3, 4))), (T((3, 5)), 5),
-        ((T((2, 4)), [4]), {"epsilon": 0.1})), op=F.layer_norm, tolerance=_SUMS),
-    OpInfo("batch_norm", _batch_norm, samples(
+        ((T((2, 4)), [4]), {"epsilon": 0.1})), op=F.layer_norm, tolerance=_SUMS,
+           call=Call(A("x", f23, "float_tensor"), A("normalized_shape", _value(3), "int_list"),
+                     K("epsilon", _value(1e-5), "non_negative"))),
+    OpInfo("batch_norm", refs.batch_norm, samples(
         (T((2, 3, 2, 2)), *_STATS, T((3,)), T((3,))), ((T((4, 3)), *_STATS), {"training": True}),
         ((T((2, 3, 3)), *_STATS, T((3,)), T((3,))), {"training": True, "epsilon": 0.1})),
-           op=F.batch_norm, tolerance=_SUMS),
-    OpInfo("group_norm", _group_norm, samples(
+           op=F.batch_norm, tolerance=_SUMS,
+           call=Call(A("x", f23, "float_tensor"),
+                     A("running_mean", lambda env: pylayer.zeros([3]), "tensor"),
+                     A("running_var", lambda env: pylayer.ones([3]), "tensor"),
+                     K("momentum", _value(0.9), "probability"),
+                     K("data_format", _value("NC"), "reduction"))),
+    OpInfo("group_norm", refs.group_norm, samples(
         (T((2, 4, 3)), 2), ((T((2, 6, 2, 2)), 3), {"weight": None, "epsilon": 0.1})),
-           op=F.group_norm, tolerance=_SUMS),
-    OpInfo("pad", _pad, samples(
+           op=F.group_norm, tolerance=_SUMS,
+           call=Call(A("x", lambda env: pylayer.ones([2, 4, 3]), "float_tensor"),
+                     A("num_groups", _value(2), "size"),
+                     K("data_format", _value("NCL"), "reduction"))),
+    OpInfo("pad", refs.pad, samples(
         (T((1, 2, 3, 4)), [1, 2, 0, 1]), ((T((1, 2, 5)), [2, 1]), {"value": 0.5}),
         ((T((1, 2, 3, 4)), [1, 2, 2, 1]), {"mode": "reflect"}),
-        ((T((1, 2, 3, 4)), [2, 0, 1, 3]), {"mode": "replicate"})), op=F.pad),
-    OpInfo("interpolate", _interpolate, samples(
+        ((T((1, 2, 3, 4)), [2, 0, 1, 3]), {"mode": "replicate"})), op=F.pad,
+           call=Call(A("x", _chw, "tensor"), A("pad", _value([1, 1, 0, 0]), "int_list"),
+                     K("mode", _value("reflect"), "reduction"), K("value", _value(0.0), "number"))),
+    OpInfo("interpolate", refs.interpolate, samples(
         ((T((1, 2, 2, 3)),), {"scale_factor": 2}), ((T((1, 2, 4, 4)),), {"size": [2, 3]}),
         ((T((1, 2, 3, 2)),), {"size": [5, 4], "mode": "bilinear", "align_corners": True}),
         ((T((1, 2, 3, 4)),), {"size": [4, 6], "mode": "bilinear"})),
-           op=F.interpolate, tolerance=_SUMS),
-    OpInfo("pixel_shuffle", _pixel_shuffle, samples((T((1, 8, 2, 3)), 2), (T((2, 9, 1, 2)), 3)),
-           op=F.pixel_shuffle),
+           op=F.interpolate, tolerance=_SUMS,
+           call=Call(A("x", _chw, "float_tensor"), K("size", _value([3, 5]), "int_list"),
+                     K("mode", _value("bilinear"), "reduction"))),
+    OpInfo("pixel_shuffle", refs.pixel_shuffle, samples((T((1, 8, 2, 3)), 2), (T((2, 9, 1, 2)), 3)),
+           op=F.pixel_shuffle,
+           call=Call(A("x", lambda env: pylayer.ones([1, 4, 2, 2]), "tensor"),
+                     A("upscale_factor", _value(2), "size"))),
     OpInfo("embedding", lambda x, weight: weight[x], samples((_LABELS, T((3, 4)))),
-           op=F.embedding),
+           op=F.embedding,
+           call=Call(A("x", lambda env: pylayer.to_tensor([0, 2]), "int_tensor"),
+                     A("weight", lambda env: pylayer.ones([3, 2]), "float_tensor"),
+                     K("padding_idx", _value(None), "int_axis_or_none"))),
     OpInfo("one_hot", lambda x, num_classes: np.eye(num_classes, dtype=np.float32)[x],
            samples((T((2, 3), 0, 3), 4), (T((5,), 0, 2), 3)), dtypes=INTS, differentiable=False,
-           op=F.one_hot),
-    OpInfo("dropout", _dropout, samples(
+           op=F.one_hot,
+           call=Call(A("x", lambda env: pylayer.to_tensor([0, 2]), "int_tensor"),
+                     A("num_classes", _value(3), "size"))),
+    OpInfo("dropout", refs.dropout, samples(
         ((T((2, 3)),), {"p": 0.0}), ((T((2, 3)),), {"p": 0.5, "training": False}),
         ((T((4,)),), {"p": 0.75, "training": False, "mode": "downscale_in_infer"})),
-           op=F.dropout),
-    OpInfo("linear", _linear, samples((T((2, 3)), T((3, 4)), T((4,))), (T((3,)), T((3, 2))),
-                                      (T((2, 2, 3)), T((3, 1)))), op=F.linear, tolerance=_SUMS),
+           op=F.dropout,
+           call=Call(A("x", f23, "float_tensor"), K("p", _value(0.5), "probability"),
+                     K("axis", _value(None), "axis"),
+                     K("mode", _value("upscale_in_train"), "reduction"))),
+    OpInfo("linear", refs.linear, samples((T((2, 3)), T((3, 4)), T((4,))), (T((3,)), T((3, 2))),
+                                      (T((2, 2, 3)), T((3, 1)))), op=F.linear, tolerance=_SUMS,
+           call=Call(A("x", f23, "float_tensor"),
+                     A("weight", lambda env: pylayer.ones([3, 2]), "float_tensor"),
+                     K("bias", lambda env: pylayer.ones([2]), "tensor_or_none"),
+                     extra=[("a weight that does not fit x",
+                             {"weight": lambda env: pylayer.ones([4, 2])}, ("x", "weight")),
+                            ("a bias that does not fit",
+                             {"bias": lambda env: pylayer.ones([3])}, "bias")]),
+           smooth=bounded(30)),
 ]

@@ -2,8 +2,9 @@
 (``HOSTILE``), ``Call``/``A``/``K`` to describe a valid call and the kind of each
 argument, and factories of valid arguments and set-ups.
 
-``_hostile_calls.py`` (public functions and classes) and ``_hostile_methods.py``
-(public methods) use them; ``test_hostile_input.py`` walks both tables.
+The op database ``tests/ops/opinfo.py`` (the call of each op), ``_hostile_calls.py``
+(the other public functions and classes) and ``_hostile_methods.py`` (public methods)
+use them; ``test_hostile_input.py`` walks both tables.
 """
 import io
 
@@ -214,15 +215,15 @@ def b23(env=None):
 MISMATCH = ("shapes that do not broadcast", {"y": lambda env: pylayer.ones([4])}, ("x", "y"))
 
 
-def _binary(kind="tensor", extra=(MISMATCH,)):
+def binary_call(kind="tensor", extra=(MISMATCH,)):
     return Call(A("x", f23, kind), A("y", f23, kind), extra=extra)
 
 
-def _unary(kind="tensor"):
+def unary_call(kind="tensor"):
     return Call(A("x", f23, kind))
 
 
-def _reduce(kind="tensor", axis_kind="axis"):
+def reduce_call(kind="tensor", axis_kind="axis"):
     return Call(A("x", f23, kind), K("axis", _value(1), axis_kind))
 
 

@@ -1,17 +1,16 @@
 """Random compositions of ops: forward against numpy, backward against central differences.
 
-Hypothesis draws a start shape (0-d, empty and broadcastable shapes included)
-and then a chain of ops, each picked among those whose domain the current
-values satisfy (``log`` only on positive values, ``abs`` only away from its
-kink, ...). Binary ops bring in a new leaf whose shape broadcasts against the
-current value; leaves are C-ordered, Fortran-ordered or strided views, and
-layout ops (transpose, flip, slicing, broadcast) hand non-contiguous arrays
-to the ops after them. The chain is replayed on float64 tensors and compared
-with the same chain on numpy arrays; ``gradcheck`` compares its backward with
-central differences, and ``gradgradcheck`` its double backward.
+Hypothesis draws a start shape (0-d, empty and broadcastable shapes included) and then a
+chain of ops, each picked among those that are smooth at the current values (``log`` only on
+positive values, ``abs`` only away from its kink, ...). Each op takes its function, its
+numpy reference and where it is smooth from its entry in the op database
+(``tests/ops/opinfo.py``). Binary ops bring in a new leaf whose shape broadcasts against the
+current value; leaves are C-ordered, Fortran-ordered or strided views, and layout ops
+(transpose, flip, slicing, broadcast) hand non-contiguous arrays to the ops after them. The
+chain is replayed on float64 tensors and compared with the same chain on numpy arrays;
+``gradcheck`` compares its backward with central differences, and ``gradgradcheck`` its
+double backward.
 """
-import math
-
 import numpy as np
 import pytest
 from hypothesis import assume, given
@@ -22,7 +21,15 @@ from pylayer.autograd import gradcheck, gradgradcheck
 
 from _reliability import LAYOUTS, draw_array, fuzz, shapes, stored_as, view
 
-_erf = np.vectorize(math.erf, otypes=[np.float64])
+from opinfo import OPS, T, away_from_integers
+
+ENTRIES = {info.id: info for info in OPS}
+OP_FUNCTIONS = {info.op for info in OPS}
+
+
+def _fixed(fn, array):
+    """A fixed input (an index, a mask): a Tensor for the op, the array for its reference."""
+    return pylayer.to_tensor(array) if fn in OP_FUNCTIONS else array
 
 
 class Op:
@@ -32,7 +39,7 @@ class Op:
     ``v`` for central differences; ``draw(data, v, leaf)`` draws the op's
     parameters (``leaf(shape, low, high)`` adds an input and returns its
     index). ``run(lib, v, params, leaves)`` applies it with ``lib`` being
-    ``pylayer`` or the numpy twin table.
+    ``pylayer`` or ``np`` (the numpy reference).
     """
 
     def __init__(self, name, run, accepts=lambda v: True, draw=lambda data, v, leaf: None):
@@ -45,16 +52,14 @@ class Op:
         return self.name
 
 
-def _min_abs(v):
-    return np.abs(v).min() if v.size else np.inf
-
-
-def _bounded(limit):
-    return lambda v: v.size == 0 or np.abs(v).max() < limit
-
-
-def _positive(low):
-    return lambda v: v.size == 0 or v.min() > low
+def _entry_op(name, run, accepts=lambda v: True, draw=lambda data, v, leaf: None, entry=None):
+    """A chain op from the OpInfo entry ``entry`` (default ``name``): ``run(fn, v, params,
+    leaves)`` gets the op or its numpy reference; the op applies only where the entry says
+    it is smooth and ``accepts`` (a condition on shapes or on the fuzzer's parameters)."""
+    info = ENTRIES[entry or name]
+    return Op(name, lambda lib, v, p, leaves: run(info.op if lib is pylayer else info.ref,
+                                                  v, p, leaves),
+              lambda v: info.accepts(v) and accepts(v), draw)
 
 
 def _axis_param(data, v, allow_none=True):
@@ -87,41 +92,29 @@ def _broadcast_shape(data, shape):
     return tuple(kept)
 
 
+def _has_dims(v):
+    return v.ndim >= 1
+
+
 # ------------------------------------------------------------------ unary
-def _unary(name, fn, np_fn, accepts=lambda v: True):
-    return Op(name, lambda lib, v, p, leaves: (fn(v) if lib is pylayer else np_fn(v)),
-              accepts)
+def _unary(name, accepts=lambda v: True):
+    return _entry_op(name, lambda fn, v, p, leaves: fn(v), accepts)
 
 
-UNARY = [
-    _unary("tanh", pylayer.tanh, np.tanh),
-    _unary("sigmoid", pylayer.sigmoid, lambda v: 1 / (1 + np.exp(-v)), _bounded(30)),
-    _unary("sin", pylayer.sin, np.sin),
-    _unary("cos", pylayer.cos, np.cos),
-    _unary("exp", pylayer.exp, np.exp, _bounded(4)),
-    _unary("neg", pylayer.neg, np.negative),
-    _unary("square", pylayer.square, np.square, _bounded(30)),
-    _unary("erf", pylayer.erf, _erf, _bounded(5)),
-    _unary("log", pylayer.log, np.log, _positive(0.1)),
-    _unary("sqrt", pylayer.sqrt, np.sqrt, _positive(0.1)),
-    _unary("rsqrt", pylayer.rsqrt, lambda v: 1 / np.sqrt(v), _positive(0.1)),
-    _unary("log1p", pylayer.log1p, np.log1p, _positive(-0.9)),
-    _unary("reciprocal", pylayer.reciprocal, np.reciprocal, lambda v: _min_abs(v) > 0.2),
-    _unary("abs", pylayer.abs, np.abs, lambda v: _min_abs(v) > 1e-3),
-    _unary("tan", pylayer.tan, np.tan, _bounded(1.2)),
-    _unary("method_pow", lambda t: t ** 2, lambda v: v ** 2, _bounded(30)),
-    Op("pow", lambda lib, v, p, leaves: (pylayer.pow(v, p) if lib is pylayer
-                                         else np.power(v, p)),
-       _positive(0.1), lambda data, v, leaf: data.draw(st.sampled_from([0.5, 2.0, 3, -1.5]))),
-    Op("scale", lambda lib, v, p, leaves: (
-        pylayer.scale(v, scale=p[0], bias=p[1], bias_after_scale=p[2]) if lib is pylayer
-        else (v * p[0] + p[1] if p[2] else (v + p[1]) * p[0])),
-       _bounded(30), lambda data, v, leaf: (data.draw(st.sampled_from([-2.0, 0.5, 3.0])),
-                                            data.draw(st.sampled_from([0.0, 1.5])),
-                                            data.draw(st.booleans()))),
-    Op("clip", lambda lib, v, p, leaves: (pylayer.clip(v, p[0], p[1]) if lib is pylayer
-                                          else np.clip(v, p[0], p[1])),
-       draw=lambda data, v, leaf: _clip_bounds(data, v)),
+UNARY = [_unary(name) for name in (
+    "tanh", "sigmoid", "sin", "cos", "exp", "neg", "square", "erf", "log", "sqrt", "rsqrt",
+    "log1p", "reciprocal", "abs", "tan")] + [
+    _entry_op("method_pow", lambda fn, v, p, leaves: v ** 2 if fn is pylayer.square else fn(v),
+              entry="square"),
+    _entry_op("pow", lambda fn, v, p, leaves: fn(v, p),
+              draw=lambda data, v, leaf: data.draw(st.sampled_from([0.5, 2.0, 3, -1.5]))),
+    _entry_op("scale", lambda fn, v, p, leaves: fn(v, scale=p[0], bias=p[1],
+                                                   bias_after_scale=p[2]),
+              draw=lambda data, v, leaf: (data.draw(st.sampled_from([-2.0, 0.5, 3.0])),
+                                          data.draw(st.sampled_from([0.0, 1.5])),
+                                          data.draw(st.booleans()))),
+    _entry_op("clip", lambda fn, v, p, leaves: fn(v, p[0], p[1]),
+              draw=lambda data, v, leaf: _clip_bounds(data, v)),
 ]
 
 
@@ -133,21 +126,29 @@ def _clip_bounds(data, v):
 
 
 # ----------------------------------------------------------------- binary
-def _leaf_operand(data, v, leaf, low=-2.0, high=2.0):
-    return leaf(_broadcast_shape(data, v.shape), low, high)
+def _second_input_range(info):
+    """The range of the entry's second Tensor input (a divisor away from zero...)."""
+    for sample in info.samples:
+        second = sample.args[1] if len(sample.args) > 1 else None
+        if isinstance(second, T) and second.low is not None:
+            return second.low, second.high
+    return info.domain
 
 
-def _binary(name, fn, np_fn, low=-2.0, high=2.0, accepts=lambda v: True, check=None):
-    def run(lib, v, index, leaves):
-        other = leaves[index]
-        return fn(v, other) if lib is pylayer else np_fn(v, other)
+def _binary(name, check=None, entry=None, reflected=False):
+    """``op(v, leaf)`` (``op(leaf, v)`` if ``reflected``), the leaf drawn from the range
+    of the entry's second input."""
+    low, high = _second_input_range(ENTRIES[entry or name])
+
+    def run(fn, v, index, leaves):
+        return fn(leaves[index], v) if reflected else fn(v, leaves[index])
 
     def draw(data, v, leaf):
         index = leaf(_broadcast_shape(data, v.shape), low, high)
         if check is not None:
             check(v, index)
         return index
-    return Op(name, run, accepts, draw)
+    return _entry_op(name, run, draw=draw, entry=entry)
 
 
 _LEAF_VALUES = {}   # index -> numpy value, filled while a chain is drawn (for checks)
@@ -161,14 +162,10 @@ def _apart(v, index):
 
 
 BINARY = [
-    _binary("add", pylayer.add, np.add),
-    _binary("subtract", pylayer.subtract, np.subtract),
-    _binary("multiply", pylayer.multiply, np.multiply, accepts=_bounded(30)),
-    _binary("divide", pylayer.divide, np.divide, 0.5, 2.0, accepts=_bounded(30)),
-    _binary("operator_rsub", lambda a, b: b - a, lambda a, b: b - a),
-    _binary("pow_tensor", pylayer.pow, np.power, -1.5, 1.5, accepts=_positive(0.1)),
-    _binary("maximum", pylayer.maximum, np.maximum, check=_apart),
-    _binary("minimum", pylayer.minimum, np.minimum, check=_apart),
+    _binary("add"), _binary("subtract"), _binary("multiply"), _binary("divide"),
+    _binary("operator_rsub", entry="subtract", reflected=True),
+    _binary("pow_tensor", entry="pow"),
+    _binary("maximum", check=_apart), _binary("minimum", check=_apart),
 ]
 
 
@@ -195,72 +192,46 @@ def _concat_draw(data, v, leaf):
 
 
 STRUCTURED = [
-    Op("matmul", lambda lib, v, p, leaves: (pylayer.matmul(v, leaves[p]) if lib is pylayer
-                                            else np.matmul(v, leaves[p])),
-       lambda v: v.ndim >= 1 and _bounded(30)(v), _matmul_draw),
-    Op("where", lambda lib, v, p, leaves: (
-        pylayer.where(pylayer.to_tensor(p[0]), v, leaves[p[1]]) if lib is pylayer
-        else np.where(p[0], v, leaves[p[1]])), draw=_where_draw),
-    Op("concat", lambda lib, v, p, leaves: (
-        pylayer.concat([v, leaves[p[1]]], axis=p[0]) if lib is pylayer
-        else np.concatenate([v, leaves[p[1]]], axis=p[0])),
-       lambda v: v.ndim >= 1, _concat_draw),
-    Op("stack", lambda lib, v, p, leaves: (
-        pylayer.stack([leaves[p[1]], v], axis=p[0]) if lib is pylayer
-        else np.stack([leaves[p[1]], v], axis=p[0])),
-       draw=lambda data, v, leaf: (data.draw(st.integers(-v.ndim - 1, v.ndim)),
-                                   leaf(v.shape))),
+    _entry_op("matmul", lambda fn, v, p, leaves: fn(v, leaves[p]), _has_dims, _matmul_draw),
+    _entry_op("where", lambda fn, v, p, leaves: fn(_fixed(fn, p[0]), v, leaves[p[1]]),
+              draw=_where_draw),
+    # the entries call concat and stack with the inputs as positional arguments
+    _entry_op("concat", lambda fn, v, p, leaves: fn(v, leaves[p[1]], axis=p[0]), _has_dims,
+              _concat_draw),
+    _entry_op("stack", lambda fn, v, p, leaves: fn(leaves[p[1]], v, axis=p[0]),
+              draw=lambda data, v, leaf: (data.draw(st.integers(-v.ndim - 1, v.ndim)),
+                                          leaf(v.shape))),
 ]
 
 
 # ------------------------------------------------------------- reductions
-def _reduction(name, fn, np_fn, accepts=lambda v: True, valid=lambda v, axis: True):
+def _reduction(name, valid=lambda v, axis: True):
+    """A reduction over an axis (or all of them) that ``valid`` accepts for ``v``."""
     def draw(data, v, leaf):
-        axis = _axis_param(data, v)
-        keepdim = data.draw(st.booleans())
-        assume(valid(v, axis))
-        return axis, keepdim
+        axes = [axis for axis in list(range(-v.ndim, v.ndim)) + [None] if valid(v, axis)]
+        assume(axes)
+        return data.draw(st.sampled_from(axes)), data.draw(st.booleans())
 
-    def run(lib, v, p, leaves):
-        axis, keepdim = p
-        if lib is pylayer:
-            return fn(v, axis=axis, keepdim=keepdim)
-        return np_fn(v, axis=axis, keepdims=keepdim)
-    return Op(name, run, accepts, draw)
+    return _entry_op(name, lambda fn, v, p, leaves: fn(v, axis=p[0], keepdim=p[1]),
+                     draw=draw)
 
 
-def _np_logsumexp(v, axis, keepdims):
-    peak = np.max(v, axis=axis, keepdims=True)
-    peak = np.where(np.isfinite(peak), peak, 0.0)  # an infinite peak: the sum says it all
-    out = np.log(np.sum(np.exp(v - peak), axis=axis, keepdims=True)) + peak
-    return out if keepdims else np.squeeze(out, axis=axis)
+def _has_a_runner_up(v, axis):
+    return v.size > 0 and _gap_to_second(v, axis) > 1e-3
 
 
 REDUCTIONS = [
-    _reduction("sum", pylayer.sum, np.sum),
-    _reduction("mean", pylayer.mean, np.mean,
-               valid=lambda v, axis: _reduced_count(v, axis) > 0 and v.size > 0),
-    _reduction("max", pylayer.max, np.max,
-               valid=lambda v, axis: v.size > 0 and _gap_to_second(v, axis) > 1e-3),
-    _reduction("min", pylayer.min, np.min,
-               valid=lambda v, axis: v.size > 0 and _gap_to_second(v, axis) > 1e-3),
-    # prod's gradient is prod / x: its second derivative cancels two terms of
-    # size 1/x, which loses every digit when |x| is tiny (not a wrong rule).
-    _reduction("prod", pylayer.prod, np.prod,
-               lambda v: _bounded(3)(v) and np.all((v == 0) | (np.abs(v) > 1e-2))),
-    _reduction("logsumexp", pylayer.logsumexp, _np_logsumexp, _bounded(30),
-               valid=lambda v, axis: v.size > 0),
-    _reduction("var", lambda v, axis, keepdim: pylayer.var(v, axis, keepdim=keepdim),
-               lambda v, axis, keepdims: np.var(v, axis=axis, ddof=1, keepdims=keepdims),
-               _bounded(30), valid=lambda v, axis: _reduced_count(v, axis) > 1
-               and v.size > 0),
-    _reduction("std", lambda v, axis, keepdim: pylayer.std(v, axis, keepdim=keepdim),
-               lambda v, axis, keepdims: np.std(v, axis=axis, ddof=1, keepdims=keepdims),
-               _bounded(30), valid=lambda v, axis: _reduced_count(v, axis) > 1
+    _reduction("sum"),
+    _reduction("mean", valid=lambda v, axis: _reduced_count(v, axis) > 0 and v.size > 0),
+    _reduction("max", valid=_has_a_runner_up),
+    _reduction("min", valid=_has_a_runner_up),
+    _reduction("prod"),
+    _reduction("logsumexp", valid=lambda v, axis: v.size > 0),
+    _reduction("var", valid=lambda v, axis: _reduced_count(v, axis) > 1 and v.size > 0),
+    _reduction("std", valid=lambda v, axis: _reduced_count(v, axis) > 1
                and v.size > 0 and np.var(v, axis=axis, ddof=1).min() > 1e-3),
-    Op("cumsum", lambda lib, v, axis, leaves: (
-        pylayer.cumsum(v, axis=axis) if lib is pylayer
-        else np.cumsum(v, axis=axis)), draw=lambda data, v, leaf: _axis_param(data, v)),
+    _entry_op("cumsum", lambda fn, v, axis, leaves: fn(v, axis=axis),
+              draw=lambda data, v, leaf: _axis_param(data, v)),
 ]
 
 
@@ -288,42 +259,35 @@ def _squeezable(v):
     return 1 in v.shape
 
 
+def _with_params(name, accepts=lambda v: True, draw=lambda data, v, leaf: None):
+    """``op(v, *params)``."""
+    return _entry_op(name, lambda fn, v, p, leaves: fn(v, *p), accepts, draw)
+
+
 LAYOUT = [
-    Op("transpose", lambda lib, v, p, leaves: (pylayer.transpose(v, p) if lib is pylayer
-                                               else np.transpose(v, p)), draw=_perm_draw),
+    _with_params("transpose", draw=lambda data, v, leaf: (_perm_draw(data, v, leaf),)),
     Op("T", lambda lib, v, p, leaves: v.T),
     Op("getitem", lambda lib, v, p, leaves: v[p], draw=_slice_draw),
-    Op("reshape", lambda lib, v, p, leaves: (pylayer.reshape(v, p) if lib is pylayer
-                                             else np.reshape(v, p)),
-       lambda v: v.size > 0 or v.ndim > 0, _reshape_draw),
-    Op("flatten", lambda lib, v, p, leaves: (pylayer.flatten(v) if lib is pylayer
-                                             else v.reshape(-1))),
-    Op("unsqueeze", lambda lib, v, p, leaves: (pylayer.unsqueeze(v, p) if lib is pylayer
-                                               else np.expand_dims(v, p)),
-       draw=lambda data, v, leaf: data.draw(st.integers(-v.ndim - 1, v.ndim))),
-    Op("squeeze", lambda lib, v, p, leaves: (pylayer.squeeze(v) if lib is pylayer
-                                             else np.squeeze(v)), _squeezable),
-    Op("broadcast_to", lambda lib, v, p, leaves: (
-        pylayer.broadcast_to(v, [2] + list(v.shape)) if lib is pylayer
-        else np.broadcast_to(v, (2,) + v.shape))),
-    Op("flip", lambda lib, v, p, leaves: (pylayer.flip(v, p) if lib is pylayer
-                                          else np.flip(v, p)),
-       lambda v: v.ndim >= 1, lambda data, v, leaf: [data.draw(st.integers(0, v.ndim - 1))]),
-    Op("roll", lambda lib, v, p, leaves: (pylayer.roll(v, p[0], p[1]) if lib is pylayer
-                                          else np.roll(v, p[0], p[1])),
-       lambda v: v.ndim >= 1,
-       lambda data, v, leaf: (data.draw(st.integers(-3, 3)),
-                              data.draw(st.integers(0, v.ndim - 1)))),
-    Op("tile", lambda lib, v, p, leaves: (pylayer.tile(v, p) if lib is pylayer
-                                          else np.tile(v, p)),
-       draw=lambda data, v, leaf: data.draw(st.lists(st.integers(1, 2), min_size=1,
-                                                     max_size=2))),
-    Op("split_take", lambda lib, v, p, leaves: (
-        pylayer.split(v, p[0], axis=p[1])[p[2]] if lib is pylayer
-        else np.split(v, np.cumsum(p[0])[:-1], axis=p[1])[p[2]]),
-       lambda v: v.ndim >= 1 and v.shape[0] >= 2,
-       lambda data, v, leaf: ([1, v.shape[0] - 1], 0, data.draw(st.integers(0, 1)))),
+    _with_params("reshape", lambda v: v.size > 0 or v.ndim > 0,
+                 lambda data, v, leaf: (_reshape_draw(data, v, leaf),)),
+    _with_params("flatten", draw=lambda data, v, leaf: ()),
+    _with_params("unsqueeze", draw=lambda data, v, leaf: (data.draw(st.integers(-v.ndim - 1,
+                                                                                 v.ndim)),)),
+    _with_params("squeeze", _squeezable, lambda data, v, leaf: ()),
+    _entry_op("broadcast_to", lambda fn, v, p, leaves: fn(v, [2] + list(v.shape))),
+    _with_params("flip", _has_dims,
+                 lambda data, v, leaf: ([data.draw(st.integers(0, v.ndim - 1))],)),
+    _with_params("roll", _has_dims,
+                 lambda data, v, leaf: (data.draw(st.integers(-3, 3)),
+                                        data.draw(st.integers(0, v.ndim - 1)))),
+    _with_params("tile", draw=lambda data, v, leaf: (
+        data.draw(st.lists(st.integers(1, 2), min_size=1, max_size=2)),)),
+    _entry_op("split_take", lambda fn, v, p, leaves: fn(v, p[0], axis=p[1])[p[2]],
+              lambda v: v.ndim >= 1 and v.shape[0] >= 2,
+              lambda data, v, leaf: ([1, v.shape[0] - 1], 0, data.draw(st.integers(0, 1))),
+              entry="split"),
 ]
+
 
 # ----------------------------------------------------- indexing and nn
 def _index_draw(data, v, leaf):
@@ -354,79 +318,52 @@ def _setitem_draw(data, v, leaf):
     return data.draw(st.integers(0, v.shape[0] - 1)), leaf(v.shape[1:])
 
 
-def _softmax_run(fn, np_fn):
-    return lambda lib, v, axis, leaves: fn(v, axis) if lib is pylayer else np_fn(v, axis)
-
-
-def _np_softmax(v, axis):
-    e = np.exp(v - v.max(axis=axis, keepdims=True, initial=-np.inf))
-    return e / e.sum(axis=axis, keepdims=True)
-
-
-def _np_gelu(v):
-    return 0.5 * v * (1 + _erf(v / np.sqrt(2)))
-
-
 def _linear_draw(data, v, leaf):
     k = data.draw(st.integers(1, 3))
     return leaf((v.shape[-1], k), -1.0, 1.0), leaf((k,), -1.0, 1.0)
 
 
-def _away_from_integers(v):
-    return v.size == 0 or np.abs(v - np.round(v)).min() > 1e-3
+def _gather(name):
+    return _entry_op(name, lambda fn, v, p, leaves: fn(v, _fixed(fn, p[1]), axis=p[0]), _has_items,
+                     _index_draw)
 
+
+def _along_axis(name):
+    return _with_params(name, _has_dims,
+                        lambda data, v, leaf: (data.draw(st.integers(-v.ndim, v.ndim - 1)),))
+
+
+# remainder by the fuzzer's divisor jumps at its multiples
+_DIVISOR = 0.75
 
 INDEXING_AND_NN = [
-    Op("gather", lambda lib, v, p, leaves: (
-        pylayer.gather(v, pylayer.to_tensor(p[1]), axis=p[0]) if lib is pylayer
-        else np.take(v, p[1], axis=p[0])), _has_items, _index_draw),
-    Op("index_select", lambda lib, v, p, leaves: (
-        pylayer.index_select(v, pylayer.to_tensor(p[1]), axis=p[0]) if lib is pylayer
-        else np.take(v, p[1], axis=p[0])), _has_items, _index_draw),
+    _gather("gather"), _gather("index_select"),
     Op("advanced_getitem", lambda lib, v, p, leaves: v[p[1]] if p[0] == 0 else v[..., p[1]],
        lambda v: _has_items(v) and v.shape[-1] > 0,
        lambda data, v, leaf: (data.draw(st.integers(0, 1)), np.array(
            data.draw(st.lists(st.integers(0, min(v.shape[0], v.shape[-1]) - 1), max_size=4)),
            dtype=np.int64))),
-    Op("slice", lambda lib, v, p, leaves: (
-        pylayer.slice(v, [0], [p[0]], [p[1]]) if lib is pylayer else v[p[0]:p[1]]),
-       lambda v: v.ndim >= 1,
-       lambda data, v, leaf: (data.draw(st.integers(0, v.shape[0])),
-                              data.draw(st.integers(0, v.shape[0] + 1)))),
+    _entry_op("slice", lambda fn, v, p, leaves: fn(v, [0], [p[0]], [p[1]]), _has_dims,
+              lambda data, v, leaf: (data.draw(st.integers(0, v.shape[0])),
+                                     data.draw(st.integers(0, v.shape[0] + 1)))),
     Op("setitem", _setitem_run, _has_items, _setitem_draw),
-    Op("softmax", _softmax_run(pylayer.nn.functional.softmax, _np_softmax),
-       lambda v: v.ndim >= 1 and _bounded(30)(v),
-       lambda data, v, leaf: data.draw(st.integers(-v.ndim, v.ndim - 1))),
-    Op("log_softmax", _softmax_run(pylayer.nn.functional.log_softmax,
-                                   lambda v, axis: np.log(_np_softmax(v, axis))),
-       lambda v: v.ndim >= 1 and _bounded(30)(v),
-       lambda data, v, leaf: data.draw(st.integers(-v.ndim, v.ndim - 1))),
-    _unary("gelu", pylayer.nn.functional.gelu, _np_gelu, _bounded(5)),
-    _unary("leaky_relu", lambda t: pylayer.nn.functional.leaky_relu(t, 0.2),
-           lambda v: np.where(v > 0, v, 0.2 * v), lambda v: _min_abs(v) > 1e-3),
-    _unary("relu", pylayer.nn.functional.relu, lambda v: np.maximum(v, 0),
-           lambda v: _min_abs(v) > 1e-3),
-    Op("linear", lambda lib, v, p, leaves: (
-        pylayer.nn.functional.linear(v, leaves[p[0]], leaves[p[1]]) if lib is pylayer
-        else v @ leaves[p[0]] + leaves[p[1]]),
-       lambda v: v.ndim >= 1 and _bounded(30)(v), _linear_draw),
-    Op("dot", lambda lib, v, p, leaves: (
-        pylayer.dot(v, leaves[p]) if lib is pylayer else np.sum(v * leaves[p], axis=-1)),
-       lambda v: v.ndim in (1, 2) and _bounded(30)(v),
-       lambda data, v, leaf: leaf(v.shape, -1.0, 1.0)),
-    _unary("floor", pylayer.floor, np.floor, _away_from_integers),
-    _unary("round", pylayer.round, np.round, lambda v: _away_from_integers(v - 0.5)),
-    _unary("sign", pylayer.sign, np.sign, lambda v: _min_abs(v) > 1e-3),
-    Op("remainder", lambda lib, v, p, leaves: (
-        pylayer.remainder(v, 0.75) if lib is pylayer else np.remainder(v, 0.75)),
-       lambda v: _away_from_integers(v / 0.75)),
-    Op("chunk_take", lambda lib, v, p, leaves: (
-        pylayer.chunk(v, 2, axis=0)[p] if lib is pylayer else np.split(v, 2, axis=0)[p]),
-       lambda v: v.ndim >= 1 and v.shape[0] % 2 == 0,
-       lambda data, v, leaf: data.draw(st.integers(0, 1))),
-    Op("unstack_take", lambda lib, v, p, leaves: (
-        pylayer.unstack(v, axis=0)[p] if lib is pylayer else v[p]),
-       _has_items, lambda data, v, leaf: data.draw(st.integers(0, v.shape[0] - 1))),
+    _along_axis("softmax"), _along_axis("log_softmax"),
+    _unary("gelu"),
+    _entry_op("leaky_relu", lambda fn, v, p, leaves: fn(v, 0.2)),
+    _unary("relu"),
+    _entry_op("linear", lambda fn, v, p, leaves: fn(v, leaves[p[0]], leaves[p[1]]), _has_dims,
+              _linear_draw),
+    _entry_op("dot", lambda fn, v, p, leaves: fn(v, leaves[p]), lambda v: v.ndim in (1, 2),
+              lambda data, v, leaf: leaf(v.shape, -1.0, 1.0)),
+    _unary("floor"), _unary("round"), _unary("sign"),
+    _entry_op("remainder", lambda fn, v, p, leaves: fn(v, _DIVISOR),
+              lambda v: v.size == 0 or away_from_integers()(v / _DIVISOR)),
+    _entry_op("chunk_take", lambda fn, v, p, leaves: fn(v, 2, axis=0)[p],
+              lambda v: v.ndim >= 1 and v.shape[0] % 2 == 0,
+              lambda data, v, leaf: data.draw(st.integers(0, 1)), entry="chunk"),
+    _entry_op("unstack_take", lambda fn, v, p, leaves: fn(v, axis=0)[p], _has_items,
+              lambda data, v, leaf: data.draw(st.integers(0, v.shape[0] - 1)),
+              entry="unstack"),
 ]
 
 ALL_OPS = UNARY + BINARY + STRUCTURED + REDUCTIONS + LAYOUT + INDEXING_AND_NN
