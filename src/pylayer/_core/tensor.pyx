@@ -341,22 +341,10 @@ def install(dict functions not None, dict methods not None, dict operators not N
     _engine_backward = backward_function
 
 
-# numpy ufunc name -> (the Tensor operator when the Tensor is on the left, on the right)
-_UFUNC_OPERATORS = {
-    "add": ("__add__", "__radd__"), "subtract": ("__sub__", "__rsub__"),
-    "multiply": ("__mul__", "__rmul__"), "divide": ("__truediv__", "__rtruediv__"),
-    "floor_divide": ("__floordiv__", "__rfloordiv__"), "remainder": ("__mod__", "__rmod__"),
-    "power": ("__pow__", "__rpow__"), "matmul": ("__matmul__", "__rmatmul__"),
-    "bitwise_and": ("__and__", "__rand__"), "bitwise_or": ("__or__", "__ror__"),
-    "bitwise_xor": ("__xor__", "__rxor__"), "equal": ("__eq__", "__eq__"),
-    "not_equal": ("__ne__", "__ne__"), "less": ("__lt__", "__gt__"),
-    "less_equal": ("__le__", "__ge__"), "greater": ("__gt__", "__lt__"),
-    "greater_equal": ("__ge__", "__le__"),
-}
-# numpy's names of functions that pylayer spells otherwise
+# numpy's names of the functions that pylayer spells otherwise
 _PYLAYER_SPELLING = {"absolute": "abs", "negative": "neg", "power": "pow",
-                     "true_divide": "divide", "arctan2": "atan2", "arcsin": "asin",
-                     "arccos": "acos", "arctan": "atan"}
+                     "true_divide": "divide", "invert": "bitwise_not", "less": "less_than",
+                     "greater": "greater_than"}
 
 
 cdef str _ufunc_refusal(type cls, ufunc, str method, dict kwargs):
@@ -494,15 +482,12 @@ cdef class Tensor:
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        # numpy's operators on an ndarray and a Tensor give what the Tensor's own
-        # operators give (``array + x`` is ``x.__radd__(array)``); any other use of a
-        # ufunc on a Tensor is refused with what to call instead.
-        dunders = _UFUNC_OPERATORS.get(ufunc.__name__)
-        if method == "__call__" and not kwargs and len(inputs) == 2 and dunders is not None:
-            left, right = inputs
-            if isinstance(left, Tensor):
-                return getattr(left, dunders[0])(right)
-            return getattr(right, dunders[1])(left)
+        # numpy's binary operators on an ndarray and a Tensor run the op the Tensor's
+        # operator runs (``array + x`` is ``add(array, x)``); any other use of a ufunc
+        # on a Tensor is refused with what to call instead.
+        name = _PYLAYER_SPELLING.get(ufunc.__name__, ufunc.__name__)
+        if method == "__call__" and not kwargs and len(inputs) == 2 and name in _functions:
+            return _functions[name](*inputs)
         raise TypeError(_ufunc_refusal(type(self), ufunc, method, kwargs))
 
     def __cinit__(self):
