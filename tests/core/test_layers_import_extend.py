@@ -21,7 +21,6 @@ import pylayer.extend
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src" / "pylayer"
 PACKAGES = ("nn", "static", "optimizer", "framework")
-# Modules that still break the rule, and why; a test fails once one of them keeps it.
 
 
 def imports(source, package):
