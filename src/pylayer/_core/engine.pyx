@@ -23,9 +23,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
-from libc.stdlib cimport calloc, free
-from pylayer._kernels.loops cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
+from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise, installed
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
@@ -57,50 +55,10 @@ cdef inline object _gradient(object entry):
     return entry
 
 
-cdef inline bint _same_float_layout(object a, object b):
-    cdef int kind
-    if not (cnp.PyArray_Check(a) and cnp.PyArray_Check(b)):
-        return False
-    kind = cnp.PyArray_TYPE(<cnp.ndarray>a)
-    return ((kind == cnp.NPY_FLOAT32 or kind == cnp.NPY_FLOAT64)
-            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY
-            and kind == cnp.PyArray_TYPE(<cnp.ndarray>b)
-            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
-            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>b)
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
-
-
 cdef object _sum_arrays(object a, object b):
-    """A new array a + b (one C loop for the common same-layout float case)."""
-    cdef cnp.ndarray out
-    if not _same_float_layout(a, b):
-        return elementwise(0, a, b)
-    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
-                            cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
-    check_spans(out, a, b)
-    if cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32:
-        binary_loop(0, <const float*>cnp.PyArray_DATA(<cnp.ndarray>a),
-                    <const float*>cnp.PyArray_DATA(<cnp.ndarray>b),
-                    <float*>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-    else:
-        binary_loop(0, <const double*>cnp.PyArray_DATA(<cnp.ndarray>a),
-                    <const double*>cnp.PyArray_DATA(<cnp.ndarray>b),
-                    <double*>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-    return out
-
-
-cdef void _add_arrays_into(object acc, object b) except *:
-    """acc += b, where acc is a _Sum's array and b has its shape."""
-    if not _same_float_layout(acc, b):
-        np.add(acc, b, out=acc, casting="unsafe")
-        return
-    check_spans(acc, acc, b)
-    if cnp.PyArray_TYPE(<cnp.ndarray>acc) == cnp.NPY_FLOAT32:
-        add_into_loop(<float*>cnp.PyArray_DATA(<cnp.ndarray>acc),
-                      <const float*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
-    else:
-        add_into_loop(<double*>cnp.PyArray_DATA(<cnp.ndarray>acc),
-                      <const double*>cnp.PyArray_DATA(<cnp.ndarray>b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
+    """A new array a + b (one C loop for small arrays of one float layout)."""
+    out = small_binary(ADDITION, a, b)
+    return elementwise(ADDITION, a, b) if out is None else out
 
 
 cdef object _accumulate(object entry, Tensor g, bint create_graph):
@@ -116,7 +74,8 @@ cdef object _accumulate(object entry, Tensor g, bint create_graph):
         if (cnp.PyArray_SAMESHAPE(acc, <cnp.ndarray>g._array)
                 and cnp.PyArray_CanCastSafely(cnp.PyArray_TYPE(<cnp.ndarray>g._array),
                                               cnp.PyArray_TYPE(acc))):
-            _add_arrays_into(acc, g._array)
+            if not small_add_into(acc, g._array):
+                np.add(acc, g._array, out=acc, casting="unsafe")
             return entry
         current = (<_Sum>entry).tensor
     else:
@@ -135,36 +94,22 @@ cdef class _Slot:
     cdef GradNode node
     cdef unsigned long long seq
     cdef object buffer
-    cdef bint in_table                 # the pass's table has it (the node may be met again)
+    cdef bint pending                  # in the pass's ``pending`` (may be met again)
 
 
-cdef struct _Entry:
-    void *node            # a node the pass may meet again (compared, never followed)
-    PyObject *slot        # its slot (a strong reference), or NULL once it has run
-
-
+@cython.final
 cdef class _Pass:
     """One backward pass: the nodes it reached and what has reached each.
 
     ``ready`` is a heap of the reached nodes' slots, newest node first. A node
     that another edge may reach again (one used more than once, or a root) is
-    also found through ``table``, an open-addressing map from the node to its
-    slot that only this pass owns; a node used once is reached once, so its slot
-    needs no lookup. A node never comes back once it has run (every node still
-    to come is older), so its entry then only lets go of the slot."""
+    also found through ``pending``, from the node to its slot, until it runs; a
+    node used once is reached once, so its slot needs no lookup. A node never
+    comes back once it has run: every node still to come is older."""
     cdef bint create_graph
     cdef list ready
     cdef tuple roots                   # the root nodes
-    cdef _Entry *table
-    cdef Py_ssize_t capacity           # a power of two, or 0 before the first entry
-    cdef Py_ssize_t filled             # entries in use (running or not)
-
-    def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self.table != NULL:
-            for i in range(self.capacity):
-                Py_XDECREF(self.table[i].slot)
-            free(self.table)
+    cdef dict pending
 
     cdef inline bint may_meet_again(self, GradNode node):
         if node.uses > 1:
@@ -174,48 +119,19 @@ cdef class _Pass:
                 return True
         return False
 
-    cdef _Entry *probe(self, void *node):
-        """The entry of ``node``, or the empty entry where it would go."""
-        cdef size_t mask = <size_t>self.capacity - 1
-        cdef size_t i = ((<size_t>node >> 4) * <size_t>0x9E3779B97F4A7C15ULL) & mask
-        while self.table[i].node != NULL and self.table[i].node != node:
-            i = (i + 1) & mask
-        return &self.table[i]
-
-    cdef void grow(self) except *:
-        """Double the table, keeping only the entries of nodes that have not run."""
-        cdef _Entry *old = self.table
-        cdef Py_ssize_t i, old_capacity = self.capacity
-        cdef _Entry *entry
-        self.capacity = 16 if old_capacity == 0 else 2 * old_capacity
-        self.table = <_Entry*>calloc(self.capacity, sizeof(_Entry))
-        if self.table == NULL:
-            self.table, self.capacity = old, old_capacity
-            raise MemoryError()
-        self.filled = 0
-        for i in range(old_capacity):
-            if old[i].slot != NULL:
-                entry = self.probe(old[i].node)
-                entry.node = old[i].node
-                entry.slot = old[i].slot
-                self.filled += 1
-        free(old)
-
     cdef void enter(self, GradNode node, Py_ssize_t index, object g) except *:
         """Reach ``node`` and add ``g`` (a Tensor or None) to the gradient of its output
         ``index``."""
-        cdef _Entry *entry = NULL
         cdef _Slot slot
         cdef list per_output
+        cdef bint again = self.may_meet_again(node)
         if index < 0 or index >= node.n_outputs:
             raise IndexError(f"{node.name()} has {node.n_outputs} output(s); a gradient for "
                              f"output {index} cannot reach it")
-        if self.may_meet_again(node):
-            if 2 * (self.filled + 1) > self.capacity:
-                self.grow()
-            entry = self.probe(<void*>node)
-            if entry.slot != NULL:
-                slot = <_Slot>entry.slot
+        if again:
+            found = self.pending.get(node)
+            if found is not None:
+                slot = <_Slot>found
                 if g is not None:
                     if node.n_outputs == 1:
                         slot.buffer = _accumulate(slot.buffer, <Tensor>g, self.create_graph)
@@ -234,28 +150,18 @@ cdef class _Pass:
             per_output[index] = g
             slot.buffer = per_output
         _push_ready(self.ready, slot)
-        if entry != NULL:
-            # (An entry whose node has run can only be met again by a new node made at
-            # the same address: it is reused.)
-            if entry.node == NULL:
-                self.filled += 1
-            entry.node = <void*>node
-            Py_INCREF(slot)
-            entry.slot = <PyObject*>slot
-            slot.in_table = True
+        if again:
+            self.pending[node] = slot
+            slot.pending = True
 
     cdef object take(self, _Slot slot):
         """The gradients that reached the slot's node, every _Sum unwrapped (user code
         may see them from now on); the pass no longer looks the node up."""
         cdef Py_ssize_t i
-        cdef _Entry *entry
         entry_value = slot.buffer
         slot.buffer = None
-        if slot.in_table:
-            entry = self.probe(<void*>slot.node)
-            if entry.slot == <PyObject*>slot:
-                entry.slot = NULL
-                Py_XDECREF(<PyObject*>slot)
+        if slot.pending:
+            del self.pending[slot.node]
         if slot.node.n_outputs == 1:
             return _gradient(entry_value)
         for i in range(slot.node.n_outputs):
@@ -267,6 +173,7 @@ cdef _Pass _open_pass(bint create_graph):
     cdef _Pass p = _Pass.__new__(_Pass)
     p.create_graph = create_graph
     p.ready = []
+    p.pending = {}
     return p
 
 

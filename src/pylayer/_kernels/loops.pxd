@@ -1,5 +1,5 @@
 # Fused elementwise loops over raw buffers. Callers check dtype, C-contiguity
-# and equal sizes first (see ops/_operands.pxd) and, in a debug build, call
+# and equal sizes first (the tests under "choosing a loop") and, in a debug build, call
 # check_span for every array a loop is about to run over: the loops that run
 # in production are bounds-checked there. loops.pyx gives each loop a
 # typed-memoryview entry point that checks its arguments, which the optimizer
@@ -115,6 +115,79 @@ cdef inline void binary_loop(int op, const real* a, const real* b, real* out,
     else:
         for i in range(n):
             out[i] = a[i] / b[i]
+
+
+# ------------------------------------------------------------ choosing a loop
+# What a caller proves before a loop runs over raw pointers: float32 or float64
+# data, C-contiguous, and for two arrays one dtype and one shape.
+cdef inline bint is_float_array(object a):
+    if not cnp.PyArray_Check(a):
+        return False
+    t = cnp.PyArray_TYPE(a)
+    return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
+
+
+cdef inline bint kernel_ready(object a):
+    """A small float32/float64 C-contiguous array: a C loop beats numpy on it."""
+    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY)
+
+
+cdef inline bint same_layout(object a, object b):
+    """Two float arrays of one dtype and shape, both C-contiguous (any size)."""
+    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_Check(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
+cdef inline bint fusable(object a, object b):
+    return (kernel_ready(a) and cnp.PyArray_Check(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+
+
+cdef inline cnp.ndarray empty_like(object a):
+    return cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
+                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
+
+
+cdef inline bint is_single(object a):
+    return cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32
+
+
+cdef inline void* data_of(object a):
+    return cnp.PyArray_DATA(<cnp.ndarray>a)
+
+
+cdef inline object small_binary(int op, object a, object b):
+    """A new array ``a (op) b`` by binary_loop when ``fusable(a, b)``, else None."""
+    cdef cnp.ndarray out
+    if not fusable(a, b):
+        return None
+    out = empty_like(a)
+    check_spans(out, a, b)
+    if is_single(a):
+        binary_loop(op, <const float*>data_of(a), <const float*>data_of(b),
+                    <float*>data_of(out), cnp.PyArray_SIZE(out))
+    else:
+        binary_loop(op, <const double*>data_of(a), <const double*>data_of(b),
+                    <double*>data_of(out), cnp.PyArray_SIZE(out))
+    return out
+
+
+cdef inline bint small_add_into(object acc, object b) except -1:
+    """``acc += b`` by add_into_loop when ``fusable(acc, b)``; False when it did nothing."""
+    if not fusable(acc, b):
+        return False
+    check_spans(acc, acc, b)
+    if is_single(acc):
+        add_into_loop(<float*>data_of(acc), <const float*>data_of(b), cnp.PyArray_SIZE(<cnp.ndarray>acc))
+    else:
+        add_into_loop(<double*>data_of(acc), <const double*>data_of(b),
+                      cnp.PyArray_SIZE(<cnp.ndarray>acc))
+    return True
 
 
 cdef inline void scalar_loop(int op, const real* a, real s, bint scalar_first, real* out,

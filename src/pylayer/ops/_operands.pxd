@@ -1,11 +1,10 @@
-# How the compiled ops read their arguments, the array tests that choose a C loop, and
-# the gradients of the activations from their outputs. The inline helpers are compiled into each module that
+# How the compiled ops read their arguments, and the gradients of the activations
+# from their outputs. The inline helpers are compiled into each module that
 # cimports them.
 cimport numpy as cnp
 
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._core.tensor cimport Tensor
-from pylayer._kernels.loops cimport SMALL_ARRAY
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position)
 cpdef object float_tensor(object value, object fn, object arg=*, object position=*,
@@ -24,49 +23,8 @@ cdef inline object tensor_arg(object value, object fn, object arg, object positi
     return as_tensor_arg(value, fn, arg, position)
 
 
-cdef inline bint is_float_array(object a):
-    if not cnp.PyArray_Check(a):
-        return False
-    t = cnp.PyArray_TYPE(a)
-    return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
-
-
 cdef inline bint is_float64_array(object a):
     return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64
-
-
-cdef inline bint kernel_ready(object a):
-    """A small float32/float64 C-contiguous array: a C loop beats numpy on it."""
-    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
-            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY)
-
-
-cdef inline bint same_layout(object a, object b):
-    """Two float arrays of one dtype and shape, both C-contiguous (any size)."""
-    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_Check(b)
-            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
-            and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
-
-
-cdef inline bint fusable(object a, object b):
-    return (kernel_ready(a) and cnp.PyArray_Check(b)
-            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
-            and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
-
-
-cdef inline cnp.ndarray empty_like(object a):
-    return cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
-                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
-
-
-cdef inline bint is_single(object a):
-    return cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT32
-
-
-cdef inline void* data_of(object a):
-    return cnp.PyArray_DATA(<cnp.ndarray>a)
 
 
 cdef inline object pooled_unary(object ufunc, object a):

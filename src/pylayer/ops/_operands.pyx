@@ -7,8 +7,9 @@ import numpy as np
 cimport numpy as cnp
 
 from pylayer._core.tensor cimport Tensor, wrap
-from pylayer._kernels.loops cimport (check_spans, relu_backward_loop, sigmoid_backward_loop,
-                                     tanh_backward_loop)
+from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
+                                     is_float_array, is_single, relu_backward_loop, same_layout,
+                                     sigmoid_backward_loop, tanh_backward_loop)
 from pylayer._core.tensor import to_array
 
 cnp.import_array()

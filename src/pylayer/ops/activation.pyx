@@ -14,11 +14,11 @@ cimport numpy as cnp
 
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
-from pylayer._kernels.loops cimport check_spans, sigmoid_forward_loop
+from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single, kernel_ready,
+                                     sigmoid_forward_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
-from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, data_of, empty_like,
-                                    float_tensor, is_single, kernel_ready, output_gradient,
-                                    pooled_unary, tensor_arg)
+from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, float_tensor,
+                                    output_gradient, pooled_unary, tensor_arg)
 from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,

@@ -24,11 +24,11 @@ cimport numpy as cnp
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic, wrap
 from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLICATION,
-                                     DIVISION, binary_loop, check_spans, scalar_loop)
+                                     DIVISION, check_spans, data_of, empty_like, is_single,
+                                     kernel_ready, scalar_loop, small_binary)
 from pylayer.ops._common import binary_array, tensor_pair
-from pylayer.ops._operands cimport (broadcast_error, data_of, empty_like,
-                                    float32_unless_float64, fusable, is_single, kernel_ready,
-                                    operand, pooled_unary, shape_of, tensor_arg)
+from pylayer.ops._operands cimport (broadcast_error, float32_unless_float64, operand,
+                                    pooled_unary, shape_of, tensor_arg)
 from pylayer.ops.reduction cimport unbroadcast, unbroadcast_like
 from pylayer.ops.dispatch import op
 
@@ -52,18 +52,7 @@ cdef object _small_loop(Arithmetic operation, object x, object y):
     cdef double s
     if cnp.PyArray_Check(x):
         if cnp.PyArray_Check(y):
-            if not fusable(x, y):
-                return None
-            out = empty_like(x)
-            n = cnp.PyArray_SIZE(out)
-            check_spans(out, x, y)
-            if is_single(x):
-                binary_loop(operation, <const float*>data_of(x), <const float*>data_of(y),
-                            <float*>data_of(out), n)
-            else:
-                binary_loop(operation, <const double*>data_of(x), <const double*>data_of(y),
-                            <double*>data_of(out), n)
-            return out
+            return small_binary(operation, x, y)
         if type(y) is not float and type(y) is not int:
             return None
         array = x
