@@ -9,7 +9,7 @@ control the pool from which ops take the arrays of their large results
 (see ``pylayer._kernels.buffers``).
 """
 from pylayer._kernels.buffers import empty_cache, memory_stats, set_pool_limit
-from pylayer._core.tensor import CPU, CPUPlace  # noqa: F401 - the class static exports
+from pylayer._core.tensor_methods import CPU, CPUPlace  # noqa: F401 - the class static exports
 
 __all__ = ["set_device", "get_device", "is_compiled_with_cuda", "device_count",
            "memory_stats", "empty_cache", "set_pool_limit"]

@@ -7,6 +7,8 @@ from pylayer._kernels.buffers cimport Block, buffer_for
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
 from cpython.ref cimport Py_INCREF
+from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
+from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_IMMUTABLETYPE
@@ -341,29 +343,6 @@ def install(dict functions not None, dict methods not None, dict operators not N
     _engine_backward = backward_function
 
 
-# numpy's names of the functions that pylayer spells otherwise
-_PYLAYER_SPELLING = {"absolute": "abs", "negative": "neg", "power": "pow",
-                     "true_divide": "divide", "invert": "bitwise_not", "less": "less_than",
-                     "greater": "greater_than"}
-
-
-cdef str _ufunc_refusal(type cls, ufunc, str method, dict kwargs):
-    name = ufunc.__name__
-    called = f"numpy.{name}" + ("" if method == "__call__" else f".{method}")
-    spelled = _PYLAYER_SPELLING.get(name, name)
-    if method != "__call__":
-        advice = f"ufunc methods such as {method} are not recorded for autograd"
-    elif "out" in kwargs:
-        advice = "a Tensor's values cannot be written into a numpy array this way"
-    elif callable(getattr(cls, spelled, None)):
-        advice = (f"call pylayer.{spelled}(...) or the method x.{spelled}(...), which "
-                  f"records the op for autograd")
-    else:
-        advice = "pylayer has no op of that name"
-    return (f"{called}() does not take a pylayer Tensor ({advice}); use x.numpy() for "
-            f"the Tensor's numpy array, which autograd does not follow")
-
-
 cdef object installed(str name):
     """The installed function ``name`` (an op the core calls: ``add``, ``cast``, ...)."""
     function = _functions.get(name)
@@ -432,43 +411,6 @@ cdef Tensor wrap(object array, bint stop_gradient=True):
     return t
 
 
-def _array_from_op(other):
-    if isinstance(other, Tensor):
-        return (<Tensor>other)._array
-    return other
-
-
-@cython.final
-cdef class CPUPlace:
-    """The only device pylayer runs on: the ``place`` of every tensor (public as
-    ``pylayer.CPUPlace`` and ``pylayer.static.CPUPlace``).
-
-    >>> CPUPlace() == CPU, CPU
-    (True, Place(cpu))
-    """
-
-    def __init__(self):
-        pass                            # takes no arguments: there is one CPU
-
-    def __repr__(self):
-        return "Place(cpu)"
-
-    def __eq__(self, other):
-        if isinstance(other, CPUPlace):
-            return True
-        is_cpu_place = getattr(other, "is_cpu_place", None)
-        return callable(is_cpu_place) and is_cpu_place() is True
-
-    def __hash__(self):
-        return 0
-
-    def is_cpu_place(self):
-        return True
-
-
-CPU = CPUPlace()
-
-
 @cython.freelist(256)
 cdef class Tensor:
     """A multi-dimensional array that can record operations for backward.
@@ -485,10 +427,10 @@ cdef class Tensor:
         # numpy's binary operators on an ndarray and a Tensor run the op the Tensor's
         # operator runs (``array + x`` is ``add(array, x)``); any other use of a ufunc
         # on a Tensor is refused with what to call instead.
-        name = _PYLAYER_SPELLING.get(ufunc.__name__, ufunc.__name__)
+        name = PYLAYER_SPELLING.get(ufunc.__name__, ufunc.__name__)
         if method == "__call__" and not kwargs and len(inputs) == 2 and name in _functions:
             return _functions[name](*inputs)
-        raise TypeError(_ufunc_refusal(type(self), ufunc, method, kwargs))
+        raise TypeError(ufunc_refusal(type(self), ufunc, method, kwargs))
 
     def __cinit__(self):
         self._stop_gradient = True
@@ -538,9 +480,6 @@ cdef class Tensor:
 
     @property
     def ndim(self):
-        return self._array.ndim
-
-    def dim(self):
         return self._array.ndim
 
     @property
@@ -606,25 +545,6 @@ cdef class Tensor:
         """The data as a numpy array (shares memory with the tensor)."""
         return self._array
 
-    def item(self, *index):
-        if index:
-            for i, value in enumerate(index):
-                if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-                    raise TypeError(f"item(): argument 'index' {i} must be an int, "
-                                    f"got {type(value).__name__}")
-            try:
-                return self._array.item(*index)
-            except OverflowError:
-                raise ValueError(f"item(): argument 'index' {index} is out of the range of "
-                                 f"int64") from None
-        if self._array.size != 1:
-            raise ValueError(f"item() needs a tensor with exactly one element, "
-                             f"this one has shape {list(self._array.shape)}")
-        return self._array.item()
-
-    def tolist(self):
-        return self._array.tolist()
-
     def detach(self):
         """A new tensor sharing the data, cut off the graph (stop_gradient=True)."""
         return wrap(self._array, True)
@@ -643,42 +563,18 @@ cdef class Tensor:
                             "'float32', got None")
         return _functions["cast"](self, convert_dtype(dtype, "astype"))
 
-    def cpu(self):
-        return self
-
-    def cuda(self, *args, **kwargs):
-        raise RuntimeError("pylayer runs on the CPU only")
-
     def backward(self, grad_tensor=None, retain_graph=False):
         """Compute gradients of this tensor w.r.t. graph leaves (accumulated in ``.grad``)."""
         _engine_backward(self, grad_tensor, retain_graph)
 
-    def register_hook(self, hook):
-        """Call ``hook(grad)`` when this tensor's gradient is computed.
-
-        The hook may return a Tensor to replace the gradient. Returns a handle
-        whose ``remove()`` unregisters the hook.
-        """
-        if not callable(hook):
-            raise TypeError(f"register_hook(): argument 'hook' (position 1) must be a callable "
-                            f"taking the gradient, got {type(hook).__name__}")
-        if self._stop_gradient:
-            raise RuntimeError("cannot register a hook on a tensor with stop_gradient=True")
+    def _hook_list(self):
+        """The list this tensor's gradient hooks go to: a leaf's own, else its output's
+        on its node (see register_hook)."""
         if self._node is None:
             if self._hooks is None:
                 self._hooks = []
-            hooks = self._hooks
-        else:
-            hooks = self._node.output_hooks(self._out_index)
-        hooks.append(hook)
-        return _HookHandle(hooks, hook)
-
-    def retain_grads(self):
-        """Keep ``.grad`` on this non-leaf tensor after backward: the gradient as it is
-        at this point among the tensor's hooks (hooks registered later do not change
-        it, ones registered before do), as in Paddle."""
-        if self._node is not None:
-            self._node.retain_output(self._out_index, self)
+            return self._hooks
+        return self._node.output_hooks(self._out_index)
 
     def clear_grad(self, set_to_zero=True):
         """Zero the gradient (the default, as in Paddle), or drop it with ``set_to_zero=False``.
@@ -718,73 +614,8 @@ cdef class Tensor:
         previous, self._array = self._array, array
         return previous
 
-    # -------------------------------------------------------- python protocol
-    def __array__(self, dtype=None, copy=None):
-        if dtype is not None:
-            return self._array.astype(dtype, copy=False)
-        return self._array
-
-    def __bool__(self):
-        if self._array.size != 1:
-            raise ValueError(f"the truth value of a tensor with {self._array.size} elements "
-                             f"is ambiguous; use .any() or .all()")
-        return bool(self._array)
-
-    def __float__(self):
-        return float(self.item())
-
-    def __int__(self):
-        return int(self.item())
-
-    def __index__(self):
-        if self._array.dtype.kind not in "iu":
-            raise TypeError("only integer tensors can be used as an index")
-        return int(self.item())
-
-    def __len__(self):
-        if self._array.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._array.shape[0]
-
-    def __iter__(self):
-        if self._array.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        for i in range(self._array.shape[0]):
-            yield self[i]
-
     def __hash__(self):
         return id(self)
-
-    def __repr__(self):
-        arr = self._array
-        prefix = "       "
-        if arr.size == 0:
-            body = "[]"
-        else:
-            # numpy writes 1.999e+03 once the largest value shown is 1000 times the
-            # smallest; whole-number floats print as 1999. instead, as in Paddle. Past
-            # 1000 items numpy shows 3 at each end of every axis: only those are read.
-            whole = False
-            if arr.dtype.kind == "f":
-                shown = arr if arr.size <= 1000 else arr[np.ix_(*[
-                    np.r_[0:3, n - 3:n] if n > 6 else np.arange(n) for n in arr.shape])]
-                finite = shown[np.isfinite(shown)]
-                whole = bool(np.array_equal(finite, np.trunc(finite)))
-            body = np.array2string(arr, separator=", ", prefix=prefix, max_line_width=80,
-                                   threshold=1000, suppress_small=whole)
-        return (f"Tensor(shape={list(arr.shape)}, dtype={self.dtype.name}, "
-                f"place={CPU!r}, stop_gradient={bool(self._stop_gradient)},\n"
-                f"{prefix}{body})")
-
-    __str__ = __repr__
-
-    def __format__(self, spec):
-        if self._array.ndim == 0:
-            return format(self._array.item(), spec)
-        return repr(self) if not spec else format(str(self), spec)
-
-    def __getattr__(self, name):
-        raise AttributeError(f"'Tensor' object has no attribute {name!r}")
 
     def __getitem__(self, index):
         return _functions["getitem"](self, index)
@@ -824,10 +655,6 @@ cdef class Tensor:
 
     def __rtruediv__(self, other):
         return _arithmetic(3, other, self)
-
-    def __pos__(self):
-        return self
-
 
 # Python code may add or replace Tensor's methods (``pylayer.Tensor.view = my_view``, as
 # ported Paddle code does), but Tensor is a compiled type, which Python keeps
@@ -885,21 +712,8 @@ Py_INCREF(TensorType)                 # held by Tensor for as long as the proces
 Py_SET_TYPE(Tensor, <PyTypeObject*>TensorType)
 
 
-class _HookHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
-    __slots__ = ("_hooks", "_hook")
-
-    def __init__(self, hooks, hook):
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self):
-        """Unregister the hook; True the first time, False when it was already removed."""
-        for i, hook in enumerate(self._hooks):
-            if hook is self._hook:
-                del self._hooks[i]
-                return True
-        return False
+for _name, _method in PYTHON_METHODS.items():
+    _set_class_attribute(Tensor, _name, _method, False)
 
 
 def make_tensor(array, bint stop_gradient=True):
