@@ -16,7 +16,7 @@ cnp.import_array()
 
 __all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
            "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-           "convert_dtype", "to_array"]
+           "complex64", "complex128", "convert_dtype", "to_array"]
 
 
 # ---------------------------------------------------------------- grad mode
@@ -105,7 +105,12 @@ cdef class DType:
 
     @property
     def is_floating_point(self):
+        """A real floating-point dtype (complex ones are not, as in Paddle)."""
         return self.np_dtype.kind == "f"
+
+    @property
+    def is_complex(self):
+        return self.np_dtype.kind == "c"
 
 
 bool_ = DType("bool", np.bool_)
@@ -117,16 +122,19 @@ int64 = DType("int64", np.int64)
 float16 = DType("float16", np.float16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 
 _BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
-                                     float16, float32, float64)}
+                                     float16, float32, float64, complex64, complex128)}
 _BY_NAME = {d.name: d for d in _BY_NUMPY.values()}
 _BY_NAME["bool_"] = bool_
 _BY_NAME["float"] = float32
 _BY_NAME["int"] = int64
 
 
-_DTYPE_NAMES = "bool, uint8, int8, int16, int32, int64, float16, float32 or float64"
+_DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64 "
+                "or complex128")
 
 
 def convert_dtype(dtype, fn=None, arg="dtype"):
@@ -174,7 +182,8 @@ def dtype_of(np_dtype):
 def _from_python(data, target, str fn, str arg):
     """An ndarray from Python data: straight to ``target``, else as Paddle does it:
     a numpy scalar keeps its dtype; a float (and a list of floats of any width) is
-    float32, an int (and a list of int32) int64."""
+    float32, a complex number (and a list holding one) complex64, an int (and a list
+    of int32) int64."""
     if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
         data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
     try:
@@ -187,6 +196,8 @@ def _from_python(data, target, str fn, str arg):
                 return np.asarray(data, dtype=np.int64)
             if isinstance(data, float):
                 return np.asarray(data, dtype=np.float32)
+            if isinstance(data, complex):
+                return np.asarray(data, dtype=np.complex64)
         arr = np.array(data, dtype=target)
     except OverflowError:
         raise ValueError(f"{fn}(): argument '{arg}' holds a number out of the range of "
@@ -198,6 +209,8 @@ def _from_python(data, target, str fn, str arg):
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
     if target is None and arr.dtype.kind == "f":
         arr = arr.astype(np.float32)
+    elif target is None and arr.dtype.kind == "c":
+        arr = arr.astype(np.complex64)
     elif target is None and arr.dtype == np.int32:
         arr = arr.astype(np.int64)
     return arr
@@ -239,7 +252,8 @@ cdef object result_array(object array, str fn, str arg):
     if cnp.PyArray_CheckExact(array) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>array):
         typenum = cnp.PyArray_TYPE(<cnp.ndarray>array)
         if typenum in (cnp.NPY_FLOAT, cnp.NPY_DOUBLE, cnp.NPY_BOOL, cnp.NPY_INT64,
-                       cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16):
+                       cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16,
+                       cnp.NPY_CFLOAT, cnp.NPY_CDOUBLE):
             return array
     elif isinstance(array, np.generic):
         array = np.asarray(array)       # numpy reductions may hand back scalars
@@ -260,18 +274,21 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
         arr = (<Tensor>data)._array
     elif isinstance(data, np.ndarray):
         arr = _plain(data, fn, arg)
-    elif isinstance(data, (bool, int, float, np.generic, list, tuple)):
+    elif isinstance(data, (bool, int, float, complex, np.generic, list, tuple)):
         arr = _from_python(data, target, fn, arg)
     else:
         raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array, a number or "
                         f"a nested list of numbers, got {type(data).__name__}")
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers or booleans, got "
+    if arr.dtype.kind not in "biufc":
+        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers or booleans, got "
                         f"data of numpy dtype {arr.dtype}")
     if target is not None:
+        if arr.dtype.kind == "c" and target.kind != "c":
+            raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "
+                            f"{target.name} cannot hold: take .real or .imag first")
         return arr.astype(target, copy=False)
     if arr.dtype not in _BY_NUMPY:
-        arr = arr.astype(np.float64 if arr.dtype.kind == "f" else np.int64)
+        arr = arr.astype({"f": np.float64, "c": np.complex128}.get(arr.dtype.kind, np.int64))
     return arr
 
 
@@ -732,6 +749,9 @@ cdef class Tensor:
 
     def __float__(self):
         return float(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
 
     def __int__(self):
         return int(self.item())

@@ -9,7 +9,8 @@ of the function and the argument being checked. The settings of a check
 import numpy as np
 
 from pylayer._core.tensor import Tensor, convert_dtype
-from pylayer.ops._operands import as_tensor_arg, float_tensor  # noqa: F401 - compiled, shared
+from pylayer.ops._operands import (as_tensor_arg, float_tensor,  # noqa: F401 - compiled, shared
+                                   real_tensor)
 
 __all__ = []
 
@@ -17,7 +18,8 @@ __all__ = []
 MAX_ELEMENTS = 2 ** 40
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
-_KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or numeric"}
+_KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or real numeric",
+               "biufc": "bool or numeric", "fc": "floating-point or complex"}
 
 
 def describe(value):
@@ -48,7 +50,7 @@ def _check_rank(checker, ndim):
                         f"{describe(ndim)}")
 
 
-def check_dtype(dtype, fn, arg="dtype", kinds="biuf", allow_none=True):
+def check_dtype(dtype, fn, arg="dtype", kinds="biufc", allow_none=True):
     """The numpy dtype that ``dtype`` names (None stays None when allowed).
 
     >>> check_dtype("float32", "f")
@@ -230,8 +232,9 @@ def check_axes(axis, ndim, fn, arg="axis"):
     return None if ndim == 0 else tuple(sorted(axes))
 
 
-def numeric_tensor(value, fn, arg="x", position=1):
-    """``value`` as a Tensor of a numeric (not bool) dtype.
+def numeric_tensor(value, fn, arg="x", position=1, complex_too=False):
+    """``value`` as a Tensor of a real numeric (not bool) dtype, or also a complex one
+    with ``complex_too``.
 
     >>> numeric_tensor([1.5], "f").numpy()
     array([1.5], dtype=float32)
@@ -240,4 +243,4 @@ def numeric_tensor(value, fn, arg="x", position=1):
     if value.numpy().dtype.kind == "b":
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a numeric "
                         f"Tensor, got dtype bool")
-    return value
+    return value if complex_too else real_tensor(value, fn, arg, position)

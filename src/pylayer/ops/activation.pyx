@@ -18,8 +18,9 @@ from pylayer._kernels.loops cimport check_spans, sigmoid_forward_loop
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
 from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, data_of, empty_like,
                                     float_tensor, is_single, kernel_ready, output_gradient,
-                                    pooled_unary, tensor_arg)
+                                    is_complex_array, pooled_unary, real_tensor, tensor_arg)
 from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.reduction cimport conjugate
 from pylayer.ops.shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,
                                      subtract_op as subtract)
@@ -44,7 +45,7 @@ def relu(x, name=None):
     >>> pylayer.nn.functional.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)
     """
-    x = tensor_arg(x, "relu", "x", 1)
+    x = real_tensor(x, "relu", "x", 1)
     a = (<Tensor>x)._array
     return make_output(RELU, np.maximum(a, 0).astype(a.dtype, copy=False), (x,))
 
@@ -87,18 +88,24 @@ cdef object _sigmoid_array(object a):
 
 
 SIGMOID = Op("sigmoid", keeps=("out",), vjp=(lambda g, out: _sigmoid_grad(out, g),))
+SIGMOID_OF_COMPLEX = Op("sigmoid", keeps=("out",),
+                        vjp=(lambda g, out: multiply(g, conjugate(
+                            multiply(out, subtract(1.0, out)))),))
 
 
 @op
 def sigmoid(x, name=None):
-    """Elementwise logistic function ``1 / (1 + exp(-x))``; saves its output.
+    """Elementwise logistic function ``1 / (1 + exp(-x))`` (complex too); saves its output.
 
     >>> import pylayer
     >>> pylayer.sigmoid(pylayer.to_tensor([0.0])).numpy()
     array([0.5], dtype=float32)
     """
-    x = float_tensor(x, "sigmoid", "x", 1, True)
-    return make_output(SIGMOID, _sigmoid_array((<Tensor>x)._array), (x,))
+    x = float_tensor(x, "sigmoid", "x", 1, True, True)
+    a = (<Tensor>x)._array
+    if is_complex_array(a):
+        return make_output(SIGMOID_OF_COMPLEX, _sigmoid_array(a), (x,))
+    return make_output(SIGMOID, _sigmoid_array(a), (x,))
 
 
 SIGMOID_GRAD = Op("sigmoid_grad", inputs=("y", "dy"), keeps=("y", "dy"),

@@ -9,7 +9,7 @@ import numpy as np
 
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
-from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._operands import as_tensor_arg, refuse_complex
 from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
@@ -19,10 +19,12 @@ __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "gre
 
 
 # ------------------------------------------------------------- comparisons
-def _compare(fn, ufunc, x, y):
+def _compare(fn, ufunc, x, y, ordering=True):
     x, y = tensor_pair(x, y, fn)
-    out = binary_array(fn, ufunc, operand(x, fn, "x", 1), operand(y, fn, "y", 2))
-    return make_tensor(out)
+    xa, ya = operand(x, fn, "x", 1), operand(y, fn, "y", 2)
+    if ordering:
+        refuse_complex(fn, xa, ya)
+    return make_tensor(binary_array(fn, ufunc, xa, ya))
 
 
 @op
@@ -33,7 +35,7 @@ def equal(x, y, name=None):
     >>> pylayer.equal(pylayer.to_tensor([1, 2, 3]), 2).numpy()
     array([False,  True, False])
     """
-    return _compare("equal", np.equal, x, y)
+    return _compare("equal", np.equal, x, y, ordering=False)
 
 
 @op
@@ -44,7 +46,7 @@ def not_equal(x, y, name=None):
     >>> pylayer.not_equal(pylayer.to_tensor([1, 2]), 2).numpy()
     array([ True, False])
     """
-    return _compare("not_equal", np.not_equal, x, y)
+    return _compare("not_equal", np.not_equal, x, y, ordering=False)
 
 
 @op
@@ -273,7 +275,7 @@ def logical_not(x, out=None, name=None):
 def _classify(fn, np_fn, x, value_for_integers):
     x = as_tensor_arg(x, fn, "x", 1)
     a = x._array
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fc":
         return make_tensor(np.full(a.shape, value_for_integers))
     return make_tensor(np.asarray(np_fn(a)))
 

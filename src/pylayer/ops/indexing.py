@@ -179,12 +179,16 @@ def setitem(x, index, value):
     index, advanced = normalize_index(index, "setitem")
     value_tensor = value if isinstance(value, Tensor) else None
     value_array = value.numpy() if value_tensor is not None else np.asarray(value)
-    if value_array.dtype.kind not in "biuf":
+    if value_array.dtype.kind not in "biufc":
         raise TypeError(f"setitem: the value must be a number, an array or a Tensor, "
                         f"got {type(value).__name__}")
     recording = needs_grad(x, value_tensor)
     refuse_leaf(x, recording, "setitem")
     target = x.numpy()
+    if value_array.dtype.kind == "c" and target.dtype.kind != "c":
+        raise TypeError(f"setitem: a complex value ({value_array.dtype}) cannot be written "
+                        f"into a tensor of dtype {x.dtype.name}: cast the tensor to a complex "
+                        f"dtype first")
     if recording or not target.flags.writeable:
         target = np.array(target, copy=True)
     written = _write(target, index, value_array)

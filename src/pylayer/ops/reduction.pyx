@@ -24,7 +24,7 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape
 from pylayer._core.tensor import convert_dtype, make_tensor
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
-from pylayer.ops._operands cimport shape_of, tensor_arg
+from pylayer.ops._operands cimport is_complex_array, real_tensor, shape_of, tensor_arg
 from pylayer.ops.dispatch import op
 from pylayer.ops.shape cimport broadcast_exact, reshape_exact
 
@@ -114,11 +114,58 @@ cdef int _refuse_target(tuple gshape, tuple shape) except -1:
 
 
 cdef object unbroadcast_like(object g, object x):
-    """unbroadcast(g, shape of x), without building shapes when they already agree."""
-    if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
-                                                       <cnp.ndarray>(<Tensor>x)._array):
-        return g
+    """The gradient ``g`` of a result made for the input ``x``: summed back to x's shape
+    (without building shapes when they already agree), and its real part when x is
+    real but the result complex."""
+    if isinstance(x, Tensor):
+        if is_complex_array((<Tensor?>g)._array) and not is_complex_array((<Tensor>x)._array):
+            g = _complex_ops().real(g)
+        if cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
+                                 <cnp.ndarray>(<Tensor>x)._array):
+            return g
     return unbroadcast(g, shape_of(x))
+
+
+cpdef object real_part_if(object g, bint real_input):
+    """For rules: the real part of the complex gradient ``g`` when it goes to a
+    ``real_input`` (a real operand of an op whose result is complex), else ``g``.
+
+    >>> import pylayer
+    >>> real_part_if(pylayer.to_tensor([1 + 2j]), True).numpy()
+    array([1.], dtype=float32)
+    """
+    if real_input and is_complex_array((<Tensor?>g)._array):
+        return _complex_ops().real(g)
+    return g
+
+
+cpdef object conjugate(object x):
+    """For rules: the complex conjugate of ``x`` (a Tensor, recorded, or an array or a
+    number); ``x`` itself when it is real.
+
+    >>> import pylayer
+    >>> conjugate(pylayer.to_tensor([1 + 2j])).numpy(), conjugate(2.0)
+    (array([1.-2.j], dtype=complex64), 2.0)
+    """
+    if isinstance(x, Tensor):
+        return _complex_ops().conj(x) if is_complex_array((<Tensor>x)._array) else x
+    if isinstance(x, complex):
+        return x.conjugate()
+    if isinstance(x, np.complexfloating) or is_complex_array(x):
+        return np.conj(x)
+    return x
+
+
+cdef object _complex_module = None
+
+
+cdef object _complex_ops():
+    """pylayer.ops.complex (real, conj), imported on first use: it imports this module."""
+    global _complex_module
+    if _complex_module is None:
+        from pylayer.ops import complex as module
+        _complex_module = module
+    return _complex_module
 
 
 # ------------------------------------------------------------------ sum, mean
@@ -175,9 +222,9 @@ def mean(x, axis=None, keepdim=False, name=None):
     """
     x = tensor_arg(x, "mean", "x", 1)
     a = (<Tensor>x)._array
-    if a.dtype.kind != "f":
-        raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point Tensor, "
-                        f"got dtype {a.dtype}")
+    if a.dtype.kind not in "fc":
+        raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point or "
+                        f"complex Tensor, got dtype {a.dtype}")
     axes = _axes(axis, a.ndim, "mean")
     count = reduced_count(a.shape, axes)
     keep = bool(keepdim)
@@ -209,7 +256,7 @@ MIN = Op("min", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_
 
 
 cdef object _extreme(Op record, str fn, object np_fn, object x, object axis, object keepdim):
-    x = tensor_arg(x, fn, "x", 1)
+    x = real_tensor(x, fn, "x", 1)
     a = (<Tensor>x)._array
     axes = _axes(axis, a.ndim, fn)
     try:
@@ -279,8 +326,10 @@ def _prod_vjp(g, x, out, x_shape, axes, keepdim):
     from pylayer.ops.arithmetic import divide, multiply
     g = expand_grad(g, x_shape, axes, keepdim)
     if not np.any(x.numpy() == 0):
+        if is_complex_array(x.numpy()):
+            return multiply(g, conjugate(divide(expand_grad(out, x_shape, axes, keepdim), x)))
         return divide(multiply(g, expand_grad(out, x_shape, axes, keepdim)), x)
-    return multiply(g, _products_of_others(x, axes))
+    return multiply(g, conjugate(_products_of_others(x, axes)))
 
 
 PROD = Op("prod", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_prod_vjp,))
@@ -482,7 +531,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
 # ------------------------------------------------------------- index reductions
 cdef object _arg_extreme(str fn, object np_fn, object x, object axis, object keepdim,
                          object dtype):
-    x = tensor_arg(x, fn, "x", 1)
+    x = real_tensor(x, fn, "x", 1)
     a = (<Tensor>x)._array
     try:
         out_dtype = convert_dtype(dtype)

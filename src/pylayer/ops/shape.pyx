@@ -296,15 +296,21 @@ cdef object _cast(object x, object dtype):
         raise TypeError("cast(): argument 'dtype' (position 2) must be a dtype such as "
                         "'float32', got None")
     target = convert_dtype(dtype, "cast")
+    if a.dtype.kind == "c" and target.kind in "iuf":
+        a = a.real          # a complex number cast to a real dtype keeps its real part
     out = a.astype(target)
-    if target.kind != "f":
+    if target.kind not in "fc":
         return wrap(out, True)
-    return make_output(CAST, out, (x,), (a.dtype,))
+    return make_output(CAST, out, (x,), ((<Tensor>x)._array.dtype,))
 
 
 @op
 def cast(x, dtype):
     """A copy of ``x`` converted to ``dtype``; gradients are cast back.
+
+    A complex tensor cast to a real dtype keeps its real part (to bool: whether
+    it is non-zero), and so the gradient of a real tensor cast to a complex
+    dtype is the real part of the result's gradient.
 
     >>> import pylayer
     >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype
