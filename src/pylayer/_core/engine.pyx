@@ -74,7 +74,7 @@ cdef object _sum_arrays(object a, object b):
     """A new array a + b (one C loop for the common same-layout float case)."""
     cdef cnp.ndarray out
     if not _same_float_layout(a, b):
-        return elementwise(0, a, b)
+        return np.asarray(elementwise(0, a, b))     # numpy adds 0-d arrays into a scalar
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray>a), cnp.PyArray_DIMS(<cnp.ndarray>a),
                             cnp.PyArray_TYPE(<cnp.ndarray>a), 0)
     check_spans(out, a, b)
