@@ -44,9 +44,10 @@ def _differentiable(outputs):
 
 
 def _as_real(array):
-    """An array's values as float64, a complex element as its two parts, flattened."""
+    """A copy of an array's values as float64, a complex element as its two parts,
+    flattened (a copy: an output may be a view of the input gradcheck perturbs)."""
     if array.dtype.kind == "c":
-        return np.ascontiguousarray(array, dtype=np.complex128).view(np.float64).reshape(-1)
+        return np.array(array, dtype=np.complex128).reshape(-1).view(np.float64)
     return array.astype(np.float64).reshape(-1)
 
 
