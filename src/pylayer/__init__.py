@@ -20,8 +20,9 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "`pip install .` (or `pip install -e .` for development) from the project "
         "root; a C compiler and Cython are needed.".format(exc)) from exc
 
-from pylayer._core.tensor import (DType, Tensor, bool_, complex64, complex128, float16, float32,
-                                  float64, int8, int16, int32, int64, uint8, is_grad_enabled)
+from pylayer._core.tensor import (DType, Tensor, bool_, bfloat16, complex64, complex128, float16,
+                                  float32, float64, int8, int16, int32, int64, uint8,
+                                  is_grad_enabled)
 from pylayer._core.tensor import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops import creation as _creation
@@ -69,7 +70,7 @@ __version__ = "0.1.0"
 # Written in the forms type checkers read (PEP 561 libraries: a literal list, then
 # ``+= module.__all__``), so that ``from pylayer import grad`` counts as exported.
 __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "complex64", "complex128", "grad", "no_grad",
+           "float64", "bfloat16", "complex64", "complex128", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
            "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",

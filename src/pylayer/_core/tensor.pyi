@@ -17,6 +17,7 @@ int16: DType
 int32: DType
 int64: DType
 float16: DType
+bfloat16: DType
 float32: DType
 float64: DType
 complex64: DType

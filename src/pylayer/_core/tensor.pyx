@@ -8,6 +8,9 @@ from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
 from cpython.ref cimport Py_INCREF
 
+from pylayer._core.dtypes import (BFLOAT16, holds_numbers, is_complex, is_floating,
+                                  is_integer)
+
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_IMMUTABLETYPE
     void Py_SET_TYPE(object obj, PyTypeObject *kind)
@@ -15,8 +18,8 @@ cdef extern from "Python.h":
 cnp.import_array()
 
 __all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
-           "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-           "complex64", "complex128", "convert_dtype", "to_array"]
+           "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+           "float64", "complex64", "complex128", "convert_dtype", "to_array"]
 
 
 # ---------------------------------------------------------------- grad mode
@@ -101,16 +104,16 @@ cdef class DType:
     __str__ = __repr__
 
     def __reduce__(self):
-        return (DType, (self.name, self.np_dtype.str))
+        return (DType, (self.name, self.np_dtype))
 
     @property
     def is_floating_point(self):
         """A real floating-point dtype (complex ones are not, as in Paddle)."""
-        return self.np_dtype.kind == "f"
+        return is_floating(self.np_dtype)
 
     @property
     def is_complex(self):
-        return self.np_dtype.kind == "c"
+        return is_complex(self.np_dtype)
 
 
 bool_ = DType("bool", np.bool_)
@@ -120,21 +123,22 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 float16 = DType("float16", np.float16)
+bfloat16 = DType("bfloat16", BFLOAT16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 
 _BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
-                                     float16, float32, float64, complex64, complex128)}
+                                     float16, bfloat16, float32, float64, complex64, complex128)}
 _BY_NAME = {d.name: d for d in _BY_NUMPY.values()}
 _BY_NAME["bool_"] = bool_
 _BY_NAME["float"] = float32
 _BY_NAME["int"] = int64
 
 
-_DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64 "
-                "or complex128")
+_DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, "
+                "complex64 or complex128")
 
 
 def convert_dtype(dtype, fn=None, arg="dtype"):
@@ -207,9 +211,9 @@ def _from_python(data, target, str fn, str arg):
                          f"numbers, got a ragged or mixed sequence ({exc})") from None
     except TypeError as exc:
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
-    if target is None and arr.dtype.kind == "f":
+    if target is None and is_floating(arr.dtype):
         arr = arr.astype(np.float32)
-    elif target is None and arr.dtype.kind == "c":
+    elif target is None and is_complex(arr.dtype):
         arr = arr.astype(np.complex64)
     elif target is None and arr.dtype == np.int32:
         arr = arr.astype(np.int64)
@@ -245,6 +249,10 @@ cdef object checked_array(object array, str fn, str arg):
     return array
 
 
+# bfloat16's dtype number, which numpy gives ml_dtypes' type when it registers it
+cdef int BFLOAT16_NUMBER = BFLOAT16.num
+
+
 cdef object result_array(object array, str fn, str arg):
     """An op's result as a Tensor may store it: a supported ndarray passes untouched,
     a numpy scalar becomes a 0-d array, anything else goes through checked_array."""
@@ -253,7 +261,7 @@ cdef object result_array(object array, str fn, str arg):
         typenum = cnp.PyArray_TYPE(<cnp.ndarray>array)
         if typenum in (cnp.NPY_FLOAT, cnp.NPY_DOUBLE, cnp.NPY_BOOL, cnp.NPY_INT64,
                        cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16,
-                       cnp.NPY_CFLOAT, cnp.NPY_CDOUBLE):
+                       cnp.NPY_CFLOAT, cnp.NPY_CDOUBLE) or typenum == BFLOAT16_NUMBER:
             return array
     elif isinstance(array, np.generic):
         array = np.asarray(array)       # numpy reductions may hand back scalars
@@ -279,16 +287,17 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
     else:
         raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array, a number or "
                         f"a nested list of numbers, got {type(data).__name__}")
-    if arr.dtype.kind not in "biufc":
+    if not holds_numbers(arr.dtype):
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers or booleans, got "
                         f"data of numpy dtype {arr.dtype}")
     if target is not None:
-        if arr.dtype.kind == "c" and target.kind != "c":
+        if is_complex(arr.dtype) and not is_complex(target):
             raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "
                             f"{target.name} cannot hold: take .real or .imag first")
         return arr.astype(target, copy=False)
     if arr.dtype not in _BY_NUMPY:
-        arr = arr.astype({"f": np.float64, "c": np.complex128}.get(arr.dtype.kind, np.int64))
+        arr = arr.astype(np.float64 if is_floating(arr.dtype) else
+                         np.complex128 if is_complex(arr.dtype) else np.int64)
     return arr
 
 
@@ -421,7 +430,7 @@ cdef object elementwise(int op, object xa, object ya, object out=None):
     without a warning, as in every pylayer op."""
     if out is None:
         out = buffer_for(xa, ya) if cnp.PyArray_Check(xa) else buffer_for(ya, xa)
-        if out is not None and op == 3 and out.dtype.kind != "f":
+        if out is not None and op == 3 and not is_floating(out.dtype):
             out = None          # int / int is float: not the operand's dtype
     if op != 3:
         return _UFUNCS[op](xa, ya, out=out)
@@ -757,7 +766,7 @@ cdef class Tensor:
         return int(self.item())
 
     def __index__(self):
-        if self._array.dtype.kind not in "iu":
+        if not is_integer(self._array.dtype):
             raise TypeError("only integer tensors can be used as an index")
         return int(self.item())
 
@@ -785,7 +794,7 @@ cdef class Tensor:
             # smallest; whole-number floats print as 1999. instead, as in Paddle. Past
             # 1000 items numpy shows 3 at each end of every axis: only those are read.
             whole = False
-            if arr.dtype.kind == "f":
+            if is_floating(arr.dtype):
                 shown = arr if arr.size <= 1000 else arr[np.ix_(*[
                     np.r_[0:3, n - 3:n] if n > 6 else np.arange(n) for n in arr.shape])]
                 finite = shown[np.isfinite(shown)]

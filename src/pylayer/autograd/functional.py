@@ -5,6 +5,7 @@ from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 
+from pylayer._core.dtypes import holds_numbers
 from pylayer._core.engine import run_backward
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 
@@ -46,7 +47,7 @@ def _checked_grad(g, output, i, fn, arg):
     if not isinstance(g, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor or None, "
                         f"got {type(g).__name__}")
-    if g.numpy().dtype.kind not in "biufc":
+    if not holds_numbers(g.numpy().dtype):
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers, got data of numpy "
                         f"dtype {g.numpy().dtype}")
     if g.dtype.is_complex and not output.dtype.is_complex:

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from pylayer._core.dtypes import is_complex
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.autograd.functional import grad
 
@@ -46,7 +47,7 @@ def _differentiable(outputs):
 def _as_real(array):
     """A copy of an array's values as float64, a complex element as its two parts,
     flattened (a copy: an output may be a view of the input gradcheck perturbs)."""
-    if array.dtype.kind == "c":
+    if is_complex(array.dtype):
         return np.array(array, dtype=np.complex128).reshape(-1).view(np.float64)
     return array.astype(np.float64).reshape(-1)
 
@@ -71,7 +72,7 @@ def _numerical_jacobians(func, inputs, targets, eps):
         # complex element is two entries of it: its real and imaginary parts).
         work = np.array(original, dtype=original.dtype, copy=True, order="C")
         flat = work.reshape(-1)
-        if work.dtype.kind == "c":
+        if is_complex(work.dtype):
             flat = flat.view(work.real.dtype)
         jac = np.zeros((int(sum(sizes)), flat.size))
         t._exchange_array(work)

@@ -17,6 +17,8 @@ cpdef tuple shape_of(object x)
 cpdef list shape_arg(object shape, str fn, str arg=*, long minimum=*)
 cpdef object broadcast_error(object fn, object xa, object ya)
 cdef object float32_unless_float64(object out, tuple operands)
+cdef bint is_bfloat16_array(object a)
+cdef object accumulating(object a)
 
 
 cdef inline object tensor_arg(object value, object fn, object arg, object position):

@@ -9,6 +9,7 @@ cimport numpy as cnp
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport (check_spans, relu_backward_loop, sigmoid_backward_loop,
                                      tanh_backward_loop)
+from pylayer._core.dtypes import BFLOAT16, is_complex, is_floating, is_integer
 from pylayer._core.tensor import to_array
 
 cnp.import_array()
@@ -45,16 +46,16 @@ cpdef object float_tensor(object value, object fn, object arg="x", object positi
     cdef Tensor x = <Tensor>tensor_arg(value, fn, arg, position)
     if is_float_array(x._array):
         return x
-    kind = x._array.dtype.kind
-    if kind == "f" or (kind == "c" and complex_too):
+    dtype = x._array.dtype
+    if is_floating(dtype) or (complex_too and is_complex(dtype)):
         return x
-    if kind in "iu" and integers_as_float32:
+    if is_integer(dtype) and integers_as_float32:
         return x.astype("float32")     # the cast op (installed into Tensor), recorded
     floats = "floating-point or complex" if complex_too else "floating-point"
     accepted = ""
     if integers_as_float32:
-        names = "float16, float32, float64, complex64 or complex128" if complex_too else \
-            "float16, float32 or float64"
+        names = "float16, bfloat16, float32, float64, complex64 or complex128" if complex_too \
+            else "float16, bfloat16, float32 or float64"
         accepted = f" ({names}) or an integer Tensor"
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a {floats} "
                     f"Tensor{accepted}, got dtype {x.dtype.name}")
@@ -141,13 +142,47 @@ cpdef object broadcast_error(object fn, object xa, object ya):
                       f"{list(np.shape(ya))} cannot be broadcast together")
 
 
+cdef int BFLOAT16_NUMBER = BFLOAT16.num
+
+
+cdef bint is_bfloat16_array(object a):
+    return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == BFLOAT16_NUMBER
+
+
+cdef object accumulating(object a):
+    """The array ``a``, or for bfloat16 a float32 copy: sums, means, products and matrix
+    products of bfloat16 accumulate in float32 and round their result once, as Paddle's
+    kernels do (numpy, adding in bfloat16, stops growing a long sum early)."""
+    return a.astype(np.float32) if is_bfloat16_array(a) else a
+
+
+cdef bint _bfloat16_leads(tuple operands):
+    """Whether an operand is a bfloat16 array and none an array of another floating-point
+    or complex dtype: then the result is bfloat16, as in Paddle (numpy, which leaves
+    bfloat16 to ml_dtypes, gives float32 for bfloat16 times a Python float)."""
+    cdef bint found = False
+    cdef int t
+    for value in operands:
+        if cnp.PyArray_Check(value):
+            t = cnp.PyArray_TYPE(<cnp.ndarray>value)
+            if t == BFLOAT16_NUMBER:
+                found = True
+            elif (t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64 or t == cnp.NPY_FLOAT16
+                  or t == cnp.NPY_COMPLEX64 or t == cnp.NPY_COMPLEX128):
+                return False
+    return found
+
+
 cdef object float32_unless_float64(object out, tuple operands):
-    """``out``, made float32 when numpy gave float64 although no operand is a float64
-    array (integers with a Python float, integers divided, int64 with float32):
-    Paddle's default float. Likewise complex128 becomes complex64 unless an operand
-    is a float64 or complex128 array (int64 with complex64, float32 with a Python
-    complex number)."""
+    """``out`` in Paddle's result dtype: made float32 when numpy gave float64 although no
+    operand is a float64 array (integers with a Python float, integers divided, int64
+    with float32), Paddle's default float. Likewise complex128 becomes complex64 unless
+    an operand is a float64 or complex128 array (int64 with complex64, float32 with a
+    Python complex number), and a float result is bfloat16 when a bfloat16 array meets
+    only numbers, integers or bools."""
     cdef int typenum = type_number(out)
+    if (typenum == cnp.NPY_FLOAT32 or typenum == cnp.NPY_FLOAT64) and _bfloat16_leads(operands):
+        return out.astype(BFLOAT16)
     if typenum == cnp.NPY_FLOAT64:
         for value in operands:
             if is_float64_array(value):

@@ -16,9 +16,10 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport check_spans, sigmoid_forward_loop
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
-from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, data_of, empty_like,
-                                    float_tensor, is_single, kernel_ready, output_gradient,
-                                    is_complex_array, pooled_unary, real_tensor, tensor_arg)
+from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, accumulating, data_of,
+                                    empty_like, float_tensor, is_complex_array, is_single,
+                                    kernel_ready, output_gradient, pooled_unary, real_tensor,
+                                    tensor_arg)
 from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.reduction cimport conjugate
 from pylayer.ops.shape import cast
@@ -261,8 +262,9 @@ def softmax(x, axis=-1, dtype=None, name=None):
     array([0.5, 0.5], dtype=float32)
     """
     x, axis = _softmax_input(x, axis, dtype, "softmax")
-    e = np.exp(_shifted((<Tensor>x)._array, axis))
-    out = e / np.sum(e, axis=axis, keepdims=True)
+    a = (<Tensor>x)._array
+    e = np.exp(_shifted(accumulating(a), axis))
+    out = (e / np.sum(e, axis=axis, keepdims=True)).astype(a.dtype, copy=False)
     return make_output(SOFTMAX, out, (x,), (axis,))
 
 
@@ -281,4 +283,6 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
     array([-0.6931472, -0.6931472], dtype=float32)
     """
     x, axis = _softmax_input(x, axis, dtype, "log_softmax")
-    return make_output(LOG_SOFTMAX, log_softmax_array((<Tensor>x)._array, axis), (x,), (axis,))
+    a = (<Tensor>x)._array
+    out = log_softmax_array(accumulating(a), axis).astype(a.dtype, copy=False)
+    return make_output(LOG_SOFTMAX, out, (x,), (axis,))

@@ -21,6 +21,7 @@ import math
 import numpy as np
 cimport numpy as cnp
 
+from pylayer._core.dtypes import is_floating, is_integer
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic, wrap
 from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLICATION,
@@ -317,7 +318,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         raise TypeError(f"scale(): argument 'bias' (position 3) must be a number, "
                         f"got {type(bias).__name__}")
     a = (<Tensor>x)._array
-    if a.dtype.kind in "iu":
+    if is_integer(a.dtype):
         # An integer tensor stays integer: Paddle truncates scale and bias first.
         if not (math.isfinite(scale) and math.isfinite(bias)):
             raise ValueError(f"scale(): an integer tensor needs a finite scale and bias, "
@@ -328,7 +329,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     out = a * scale
     if bias:
         out = out + bias
-    if out.dtype != a.dtype and a.dtype.kind == "f":
+    if out.dtype != a.dtype and is_floating(a.dtype):
         out = out.astype(a.dtype)
     return make_output(SCALE, out, (x,), (scale,))
 
@@ -347,7 +348,7 @@ cdef object _integer_style(str fn, object ufunc, object x, object y):
     ya = operand(y, fn, "y", 2)
     refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
-    if np.result_type(xa, ya).kind in "iu" and np.any(np.equal(ya, 0)):
+    if is_integer(np.result_type(xa, ya)) and np.any(np.equal(ya, 0)):
         raise ZeroDivisionError(f"{fn}(): integer division by zero (y holds a 0)")
     return out
 

@@ -7,6 +7,7 @@ take an optional ``out`` Tensor that receives the result.
 """
 import numpy as np
 
+from pylayer._core.dtypes import is_bool, is_inexact, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
 from pylayer.ops._operands import as_tensor_arg, refuse_complex
@@ -200,7 +201,7 @@ def logical_xor(x, y, out=None, name=None):
 
 def _integer_or_bool(x, fn, arg, position):
     x = as_tensor_arg(x, fn, arg, position)
-    if x._array.dtype.kind not in "biu":
+    if not (is_integer(x._array.dtype) or is_bool(x._array.dtype)):
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be an integer or "
                         f"bool Tensor, got dtype {x.dtype.name}")
     return x
@@ -275,7 +276,7 @@ def logical_not(x, out=None, name=None):
 def _classify(fn, np_fn, x, value_for_integers):
     x = as_tensor_arg(x, fn, "x", 1)
     a = x._array
-    if a.dtype.kind not in "fc":
+    if not is_inexact(a.dtype):
         return make_tensor(np.full(a.shape, value_for_integers))
     return make_tensor(np.asarray(np_fn(a)))
 

@@ -11,6 +11,7 @@ and its rules are written with ops, so double backward works.
 """
 import numpy as np
 
+from pylayer._core import dtypes
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import float_tensor, numeric_tensor
@@ -30,7 +31,7 @@ _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
 
 def _complex_tensor(x, fn):
     x = as_tensor_arg(x, fn, "x", 1)
-    if x.numpy().dtype.kind != "c":
+    if not dtypes.is_complex(x.numpy().dtype):
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a complex Tensor "
                         f"(complex64 or complex128), got dtype {x.dtype.name}")
     return x
@@ -161,7 +162,7 @@ def angle(x, name=None):
     x = float_tensor(x, "angle", complex_too=True)
     a = x.numpy()
     out = np.angle(a).astype(a.real.dtype, copy=False)
-    if a.dtype.kind == "c":
+    if dtypes.is_complex(a.dtype):
         return make_output(ANGLE, out, (x,))
     return make_output(ANGLE_OF_REAL, out, (x,), (a.shape,))
 

@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
 
+from pylayer._core.dtypes import holds_numbers, is_complex, is_floating
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
@@ -97,7 +98,7 @@ def to_tensor(data: TensorData, dtype: Optional[DTypeLike] = None, place: Any = 
     pylayer.complex64
     """
     if data is None or isinstance(data, (str, bytes, dict, set)) or (
-            isinstance(data, np.ndarray) and data.dtype.kind not in "biufc"):
+            isinstance(data, np.ndarray) and not holds_numbers(data.dtype)):
         raise TypeError(f"to_tensor(): argument 'data' (position 1) must be a number, a nested "
                         f"list of numbers, a numpy array of numbers or a Tensor, got "
                         f"{_data_type(data)}")
@@ -177,7 +178,7 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
         dtype = "bool" if isinstance(fill_value, (bool, np.bool_)) else \
             "complex128" if isinstance(fill_value, (complex, np.complexfloating)) else "float32"
     np_dtype = _dtype(dtype, "full")
-    if np_dtype.kind != "c" and isinstance(fill_value, (complex, np.complexfloating)):
+    if not is_complex(np_dtype) and isinstance(fill_value, (complex, np.complexfloating)):
         raise TypeError(f"full(): argument 'fill_value' {fill_value!r} is complex, which dtype "
                         f"{np_dtype} cannot hold")
     try:
@@ -212,7 +213,7 @@ def _like(x, fn, dtype):
     """The array of ``x`` and the dtype of the result (``dtype``, else x's)."""
     if isinstance(x, Tensor):
         a = x.numpy()
-    elif isinstance(x, np.ndarray) and x.dtype.kind in "biufc":
+    elif isinstance(x, np.ndarray) and holds_numbers(x.dtype):
         a = x
     else:
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got "
@@ -421,7 +422,7 @@ def bernoulli(x: Tensor, p: Optional[Number] = None, name: Optional[str] = None)
     >>> pylayer.bernoulli(pylayer.to_tensor([0.0, 1.0, 1.0])).numpy()
     array([0., 1., 1.], dtype=float32)
     """
-    if not isinstance(x, Tensor) or x.numpy().dtype.kind != "f":
+    if not isinstance(x, Tensor) or not is_floating(x.numpy().dtype):
         raise TypeError(f"bernoulli(): argument 'x' (position 1) must be a floating-point "
                         f"Tensor, got {describe(x) if not isinstance(x, Tensor) else x.dtype}")
     a = x.numpy()

@@ -16,8 +16,8 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
-from pylayer.ops._operands cimport (float32_unless_float64, is_complex_array,
-                                    is_complex_result, tensor_arg)
+from pylayer.ops._operands cimport (accumulating, float32_unless_float64, is_bfloat16_array,
+                                    is_complex_array, is_complex_result, tensor_arg)
 from pylayer.ops.arithmetic import add, multiply, scale
 from pylayer.ops.dispatch import op
 from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast
@@ -96,8 +96,9 @@ cdef object _matmul(object x, object y, object transpose_x, object transpose_y):
                          f"{list((<Tensor>y)._array.shape)} do not fit a matrix product: the "
                          f"last dimension of x must equal the first matrix dimension of y "
                          f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
-    if is_complex_result(out):
-        out = float32_unless_float64(out, (a, b))       # int64 @ complex64 is complex64
+    if is_complex_result(out) or is_bfloat16_array(a) or is_bfloat16_array(b):
+        # int64 @ complex64 is complex64; numpy multiplies bfloat16 in float32
+        out = float32_unless_float64(out, (a, b))
     return make_output(MATMUL, out, (x, y), (bool(transpose_x and a.ndim > 1),
                                              bool(transpose_y and b.ndim > 1)))
 
@@ -202,9 +203,10 @@ def dot(x, y, name=None):
         raise ValueError(f"dot(): x and y must have the same shape, got {list(a.shape)} "
                          f"and {list(b.shape)}")
     with np.errstate(all="ignore"):
-        out = np.asarray(np.einsum("...k,...k->...", a, b))
-    return make_output(DOT, float32_unless_float64(out, (a, b)) if is_complex_result(out)
-                       else out, (x, y))
+        out = np.asarray(np.einsum("...k,...k->...", accumulating(a), accumulating(b)))
+    if is_complex_result(out) or is_bfloat16_array(a) or is_bfloat16_array(b):
+        out = float32_unless_float64(out, (a, b))
+    return make_output(DOT, out, (x, y))
 
 
 # ------------------------------------------------------------------- einsum
@@ -334,7 +336,9 @@ cdef object _einsum(list subs, str out_subs, list tensors):
     """One recorded einsum of one or two operands."""
     arrays = [t.numpy() for t in tensors]
     with np.errstate(all="ignore"):
-        out = np.asarray(np.einsum(",".join(subs) + "->" + out_subs, *arrays))
+        out = np.asarray(np.einsum(",".join(subs) + "->" + out_subs,
+                                   *[accumulating(a) for a in arrays]))
+    out = float32_unless_float64(out, tuple(arrays))    # bfloat16, summed in float32
     if len(tensors) == 1:
         return make_output(EINSUM_OF_ONE, out, tuple(tensors), (subs[0], out_subs, arrays[0].shape))
     return make_output(EINSUM, out, tuple(tensors),

@@ -24,6 +24,7 @@ import numpy as np
 cimport numpy as cnp
 from numpy.polynomial import chebyshev as _cheb
 
+from pylayer._core.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer.ops._arguments import check_int, numeric_tensor
@@ -465,7 +466,7 @@ ROUND = Op("round", attrs=("x_shape",), vjp=(_zero_rule,))
 cdef object _to_whole(Op record, str fn, object ufunc, object x):
     x = numeric_tensor(x, fn)
     a = (<Tensor>x)._array
-    out = np.asarray(ufunc(a)) if a.dtype.kind == "f" else a.copy()
+    out = np.asarray(ufunc(a)) if is_floating(a.dtype) else a.copy()
     return make_output(record, out, (x,), (a.shape,))
 
 
@@ -518,11 +519,11 @@ def round(x, decimals=0, name=None):
     x = numeric_tensor(x, "round")
     a = (<Tensor>x)._array
     with np.errstate(all="ignore"):
-        if decimals >= 0 and a.dtype.kind != "f":
+        if decimals >= 0 and not is_floating(a.dtype):
             out = a.copy()
         else:
             out = np.asarray(np.round(a, decimals))
-            if a.dtype.kind == "f":
+            if is_floating(a.dtype):
                 out = np.where(np.isinf(out) & np.isfinite(a), a, out)
     return make_output(ROUND, out, (x,), (a.shape,))
 
@@ -533,7 +534,7 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
         return None
     if isinstance(value, Tensor):
         array = (<Tensor>value)._array
-        if array.dtype.kind not in "iuf":
+        if not (is_integer(array.dtype) or is_floating(array.dtype)):
             raise TypeError(f"clip(): argument '{arg}' (position {position}) must be a number "
                             f"or a numeric Tensor, got dtype {value.dtype.name}")
         if array.size == 1:
@@ -544,7 +545,7 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
             except ValueError:
                 raise ValueError(f"clip(): argument '{arg}' of shape {list(array.shape)} does "
                                  f"not broadcast to x's shape {list(shape)}") from None
-            if dtype.kind == "f":
+            if is_floating(dtype):
                 return np.array(array, copy=True)       # kept for backward
             return (np.ceil(array) if arg == "min" else np.floor(array)).astype(dtype)
     elif not is_number(value) and not isinstance(value, np.number):
@@ -552,7 +553,7 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
                         f"or a Tensor, got {type(value).__name__}")
     if value != value:
         raise ValueError(f"clip(): argument '{arg}' (position {position}) must not be NaN")
-    if dtype.kind == "f":
+    if is_floating(dtype):
         return float(value)
     # An integer tensor is clipped to the integers inside [min, max].
     info = np.iinfo(dtype)
@@ -656,7 +657,7 @@ def where(condition, x=None, y=None, name=None):
     [[0, 2]]
     """
     condition = as_tensor_arg(condition, "where", "condition", 1)
-    if (<Tensor>condition)._array.dtype.kind != "b":
+    if not is_bool((<Tensor>condition)._array.dtype):
         condition = wrap((<Tensor>condition)._array.astype(bool), True)
     if x is None and y is None:
         if (<Tensor>condition)._array.ndim == 0:

@@ -24,7 +24,9 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape
 from pylayer._core.tensor import convert_dtype, make_tensor
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
-from pylayer.ops._operands cimport is_complex_array, real_tensor, shape_of, tensor_arg
+from pylayer._core.dtypes import is_bool, is_floating, is_inexact, is_integer
+from pylayer.ops._operands cimport (accumulating, is_bfloat16_array, is_complex_array,
+                                    real_tensor, shape_of, tensor_arg)
 from pylayer.ops.dispatch import op
 from pylayer.ops.shape cimport broadcast_exact, reshape_exact
 
@@ -183,9 +185,13 @@ SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,)
 cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
     """The sum of ``x`` over the checked ``axes`` (None: all, as for a 0-d ``x``)."""
     a = x._array
-    if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
-        np_dtype = np.dtype(np.int64)
-    out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
+    if np_dtype is None and (is_bool(a.dtype) or a.dtype.kind == "i") and a.dtype != np.int64:
+        np_dtype = np.dtype(np.int64)       # signed integers and bools sum in int64
+    if is_bfloat16_array(a) and (np_dtype is None or np_dtype == a.dtype):
+        out = np.asarray(_np_add_reduce(a, axis=axes, dtype=np.float32, keepdims=keepdim),
+                         dtype=a.dtype)
+    else:
+        out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
     if not cnp.PyArray_Check(out):
         out = np.asarray(out)
     return make_output(SUM, out, (x,), (a.shape, axes, keepdim, a.dtype))
@@ -222,7 +228,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     """
     x = tensor_arg(x, "mean", "x", 1)
     a = (<Tensor>x)._array
-    if a.dtype.kind not in "fc":
+    if not is_inexact(a.dtype):
         raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point or "
                         f"complex Tensor, got dtype {a.dtype}")
     axes = _axes(axis, a.ndim, "mean")
@@ -230,7 +236,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     keep = bool(keepdim)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         # sum / count rather than np.mean, which warns on an empty slice.
-        total = np.sum(a, axis=axes, keepdims=keep)
+        total = np.sum(accumulating(a), axis=axes, keepdims=keep)
         out = np.asarray(total / count if count else np.full(np.shape(total), np.nan),
                          dtype=a.dtype)
     return make_output(MEAN, out, (x,), (a.shape, axes, keep, count))
@@ -243,7 +249,7 @@ def _extreme_vjp(g, x, out, x_shape, axes, keepdim):
     xa = x.numpy()
     kept = out.numpy().reshape(kept_shape(x_shape, axes))
     hit = xa == kept
-    if xa.dtype.kind == "f":
+    if is_floating(xa.dtype):
         hit |= np.isnan(xa) & np.isnan(kept)
     with np.errstate(all="ignore"):
         share = hit / np.sum(hit, axis=axes, keepdims=True)
@@ -354,9 +360,11 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
         x = cast(x, check_dtype(dtype, "prod"))
     a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "prod")
-    out_dtype = np.int64 if a.dtype.kind == "b" else a.dtype
+    out_dtype = np.int64 if is_bool(a.dtype) else a.dtype
     with np.errstate(all="ignore"):
-        out = np.asarray(np.prod(a, axis=axes, keepdims=bool(keepdim), dtype=out_dtype))
+        out = np.asarray(np.prod(a, axis=axes, keepdims=bool(keepdim),
+                                 dtype=np.float32 if is_bfloat16_array(a) else out_dtype),
+                         dtype=out_dtype)
     return make_output(PROD, out, (x,), (a.shape, axes, bool(keepdim)))
 
 
@@ -364,11 +372,12 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 cdef tuple _variance(object a, object axes, object keepdim, int ddof):
     """(the variance of the array ``a`` over ``axes``, its divisor ``N - ddof``)."""
     count = reduced_count(a.shape, axes)
+    work = accumulating(a)
     with np.errstate(all="ignore"):
-        centre = np.sum(a, axis=axes, keepdims=True) / a.dtype.type(count)
-        deviation = a - centre
+        centre = np.sum(work, axis=axes, keepdims=True) / work.dtype.type(count)
+        deviation = work - centre
         total = np.sum(deviation * deviation, axis=axes, keepdims=bool(keepdim))
-        return np.asarray(total / a.dtype.type(count - ddof), dtype=a.dtype), count - ddof
+        return np.asarray(total / work.dtype.type(count - ddof), dtype=a.dtype), count - ddof
 
 
 def _deviation(x, axes, divisor):
@@ -465,14 +474,15 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     """
     x = float_tensor(x, "logsumexp", integers_as_float32=True)
     a = (<Tensor?>x)._array
+    work = accumulating(a)
     axes = _axes(axis, a.ndim, "logsumexp")
     with np.errstate(all="ignore"):
         if a.size:
-            shift = np.max(a, axis=axes, keepdims=True)
-            shift = np.where(np.isfinite(shift), shift, 0).astype(a.dtype)
+            shift = np.max(work, axis=axes, keepdims=True)
+            shift = np.where(np.isfinite(shift), shift, 0).astype(work.dtype)
         else:
-            shift = np.zeros(kept_shape(a.shape, axes), a.dtype)
-        total = np.sum(np.exp(a - shift), axis=axes, keepdims=True)
+            shift = np.zeros(kept_shape(a.shape, axes), work.dtype)
+        total = np.sum(np.exp(work - shift), axis=axes, keepdims=True)
         out = np.log(total) + shift
     if not keepdim:
         out = out.reshape([s for i, s in enumerate(a.shape) if axes is not None and i not in axes])
@@ -488,12 +498,13 @@ cdef object _cumsum(Tensor x, object axis, bint reverse):
     """Running sum along ``axis`` of a 1-D-or-more tensor, from the end when ``reverse``;
     its gradient is the running sum the other way."""
     a = x._array
+    work = accumulating(a)
     with np.errstate(all="ignore"):
         if reverse:
-            out = np.flip(np.cumsum(np.flip(a, axis), axis=axis, dtype=a.dtype), axis)
+            out = np.flip(np.cumsum(np.flip(work, axis), axis=axis, dtype=work.dtype), axis)
         else:
-            out = np.cumsum(a, axis=axis, dtype=a.dtype)
-    return make_output(CUMSUM, np.ascontiguousarray(out), (x,), (axis, reverse))
+            out = np.cumsum(work, axis=axis, dtype=work.dtype)
+    return make_output(CUMSUM, np.ascontiguousarray(out, dtype=a.dtype), (x,), (axis, reverse))
 
 
 @op
@@ -515,7 +526,8 @@ def cumsum(x, axis=None, dtype=None, name=None):
     x = tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "cumsum"))
-    elif (<Tensor>x)._array.dtype.kind in "biu" and (<Tensor>x)._array.dtype != np.int64:
+    elif (is_bool((<Tensor>x)._array.dtype) or is_integer((<Tensor>x)._array.dtype)) \
+            and (<Tensor>x)._array.dtype != np.int64:
         x = cast(x, "int64")
     if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
         raise TypeError(f"cumsum(): argument 'axis' (position 2) must be an int or None, "
