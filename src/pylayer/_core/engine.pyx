@@ -27,6 +27,7 @@ from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdlib cimport calloc, free
 from pylayer._kernels.loops cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
 from pylayer._kernels.buffers cimport buffer_like
+from pylayer._core.dtypes import is_floating
 from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise, installed
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)
@@ -366,7 +367,7 @@ cdef object _observe(GradNode node, object grads, dict capture_nodes, dict captu
 
 cdef object _nan_check(GradNode node, object results):
     for r in results:
-        if isinstance(r, Tensor) and (<Tensor>r)._array.dtype.kind == "f" \
+        if isinstance(r, Tensor) and is_floating((<Tensor>r)._array.dtype) \
                 and np.isnan((<Tensor>r)._array).any():
             raise RuntimeError(
                 f"anomaly detected: {node.name()} returned NaN values in its gradient.\n"
@@ -518,7 +519,7 @@ cdef object _root_grad(Tensor t, object g, bint create_graph):
     if not isinstance(g, Tensor):
         raise TypeError(f"run_backward(): a starting gradient must be a Tensor or None, "
                         f"got {type(g).__name__}")
-    if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
+    if not is_floating((<Tensor>g)._array.dtype) and (<Tensor>g)._array.dtype != t._array.dtype:
         if create_graph:
             return installed("cast")(g, t._array.dtype)
         return wrap((<Tensor>g)._array.astype(t._array.dtype), True)
