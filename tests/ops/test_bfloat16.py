@@ -125,3 +125,12 @@ def test_bfloat16_is_refused_where_floats_are_by_name():
     with pytest.raises(ValueError, match=r"randint\(\): argument 'dtype' must be an integer "
                                          r"dtype, got bfloat16"):
         paddle.randint(0, 3, [2], dtype="bfloat16")
+
+
+def test_an_sgd_step_updates_a_bfloat16_parameter_in_its_dtype():
+    w = paddle.create_parameter([2], "bfloat16",
+                                default_initializer=paddle.nn.initializer.Constant(1.5))
+    optimizer = paddle.optimizer.SGD(learning_rate=0.25, parameters=[w])
+    (w * w).sum().backward()
+    optimizer.step()
+    assert w.dtype == paddle.bfloat16 and as_float(w) == [0.75, 0.75]

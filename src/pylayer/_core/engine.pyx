@@ -27,7 +27,7 @@ from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdlib cimport calloc, free
 from pylayer._kernels.loops cimport SMALL_ARRAY, binary_loop, add_into_loop, check_spans
 from pylayer._kernels.buffers cimport buffer_like
-from pylayer._core.dtypes import is_floating
+from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise, installed
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)

@@ -8,7 +8,7 @@ from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
 from cpython.ref cimport Py_INCREF
 
-from pylayer._core.dtypes import (BFLOAT16, holds_numbers, is_complex, is_floating,
+from pylayer._kernels.dtypes import (BFLOAT16, holds_numbers, is_complex, is_floating,
                                   is_integer)
 
 cdef extern from "Python.h":

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pylayer._core.dtypes import is_inexact
+from pylayer._kernels.dtypes import is_inexact
 from pylayer._core.tensor import Tensor
 from pylayer.autograd.functional import grad
 from pylayer.autograd.grad_mode import enable_grad, no_grad

@@ -5,7 +5,7 @@ from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 
-from pylayer._core.dtypes import holds_numbers
+from pylayer._kernels.dtypes import holds_numbers
 from pylayer._core.engine import run_backward
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pylayer._core.dtypes import is_complex
+from pylayer._kernels.dtypes import is_complex
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.autograd.functional import grad
 

@@ -6,7 +6,7 @@ import weakref
 
 import numpy as np
 
-from pylayer._core.dtypes import is_floating
+from pylayer._kernels.dtypes import is_floating
 from pylayer._core.graph import current_saved_tensors_hooks
 from pylayer._reprs import settings_repr
 from pylayer._core.tensor import make_tensor

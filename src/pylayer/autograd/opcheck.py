@@ -16,7 +16,7 @@ import textwrap
 
 import numpy as np
 
-from pylayer._core.dtypes import is_bool, is_floating, is_integer
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.tensor import Tensor
 from pylayer.autograd._opcheck_checks import (CHECKS, VERDICTS, Arguments, Checker, Entry,
                                               RandomStreams, _describe_value)

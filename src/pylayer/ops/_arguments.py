@@ -8,7 +8,7 @@ of the function and the argument being checked. The settings of a check
 """
 import numpy as np
 
-from pylayer._core.dtypes import is_bool, is_integer, kind_of
+from pylayer._kernels.dtypes import is_bool, is_integer, kind_of
 from pylayer._core.tensor import Tensor, convert_dtype
 from pylayer.ops._operands import (as_tensor_arg, float_tensor,  # noqa: F401 - compiled, shared
                                    real_tensor)
@@ -53,7 +53,7 @@ def _check_rank(checker, ndim):
 
 def check_dtype(dtype, fn, arg="dtype", kinds="biufc", allow_none=True):
     """The numpy dtype that ``dtype`` names (None stays None when allowed), of one of the
-    ``kinds`` (letters of ``pylayer._core.dtypes.kind_of``: bfloat16 is ``'f'``).
+    ``kinds`` (letters of ``pylayer._kernels.dtypes.kind_of``: bfloat16 is ``'f'``).
 
     >>> check_dtype("float32", "f")
     dtype('float32')

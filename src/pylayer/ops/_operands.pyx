@@ -9,7 +9,7 @@ cimport numpy as cnp
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport (check_spans, relu_backward_loop, sigmoid_backward_loop,
                                      tanh_backward_loop)
-from pylayer._core.dtypes import BFLOAT16, is_complex, is_floating, is_integer
+from pylayer._kernels.dtypes import BFLOAT16, is_complex, is_floating, is_integer
 from pylayer._core.tensor import to_array
 
 cnp.import_array()

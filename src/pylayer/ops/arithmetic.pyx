@@ -21,7 +21,7 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._core.dtypes import is_floating, is_integer
+from pylayer._kernels.dtypes import is_floating, is_integer
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic, wrap
 from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLICATION,

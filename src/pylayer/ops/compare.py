@@ -7,7 +7,7 @@ take an optional ``out`` Tensor that receives the result.
 """
 import numpy as np
 
-from pylayer._core.dtypes import is_bool, is_inexact, is_integer
+from pylayer._kernels.dtypes import is_bool, is_inexact, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
 from pylayer.ops._operands import as_tensor_arg, refuse_complex

@@ -11,7 +11,7 @@ and its rules are written with ops, so double backward works.
 """
 import numpy as np
 
-from pylayer._core import dtypes
+from pylayer._kernels import dtypes
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import float_tensor, numeric_tensor

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
 
-from pylayer._core.dtypes import holds_numbers, is_complex, is_floating
+from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,

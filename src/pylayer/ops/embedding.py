@@ -5,7 +5,7 @@ by the mask of padding ids), which give the gradients.
 """
 import numpy as np
 
-from pylayer._core.dtypes import is_floating, is_integer
+from pylayer._kernels.dtypes import is_floating, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_count, check_int
 from pylayer.ops.arithmetic import multiply

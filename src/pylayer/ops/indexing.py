@@ -13,7 +13,7 @@ that reads ``x[index]`` has a record of its own, named after it, made by
 """
 import numpy as np
 
-from pylayer._core.dtypes import holds_numbers, is_bool, is_complex, is_integer
+from pylayer._kernels.dtypes import holds_numbers, is_bool, is_complex, is_integer
 from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.arithmetic import multiply

@@ -12,7 +12,7 @@ import builtins
 
 import numpy as np
 
-from pylayer._core.dtypes import is_bool, is_floating, is_integer
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe

@@ -24,7 +24,7 @@ import numpy as np
 cimport numpy as cnp
 from numpy.polynomial import chebyshev as _cheb
 
-from pylayer._core.dtypes import is_bool, is_floating, is_integer
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer.ops._arguments import check_int, numeric_tensor

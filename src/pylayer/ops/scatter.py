@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from pylayer._core.dtypes import is_floating, is_integer
+from pylayer._kernels.dtypes import is_floating, is_integer
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, describe

@@ -8,7 +8,7 @@ back to the positions they came from.
 """
 import numpy as np
 
-from pylayer._core.dtypes import is_real
+from pylayer._kernels.dtypes import is_real
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_int
 from pylayer.ops._operands import as_tensor_arg
