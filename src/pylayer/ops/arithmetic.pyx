@@ -215,11 +215,16 @@ cdef object multiply_op(object x, object y):
     out = _arithmetic_array(MULTIPLICATION, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(MULTIPLY, out, (x, y))
-    factor, array = (ya, xa) if isinstance(x, Tensor) else (xa, ya)
     if is_complex_result(out):
-        return make_output(MULTIPLY_BY_NUMBER_TO_COMPLEX, out, (x, y),
-                           (conjugate(factor), not is_complex_array(array)))
-    return make_output(MULTIPLY_BY_NUMBER, out, (x, y), (factor,))
+        return _scaled_to_complex(out, x, y, xa, ya)
+    return make_output(MULTIPLY_BY_NUMBER, out, (x, y), (ya if isinstance(x, Tensor) else xa,))
+
+
+cdef object _scaled_to_complex(object out, object x, object y, object xa, object ya):
+    """The complex product of a tensor and a number (or array), recorded."""
+    factor, array = (ya, xa) if isinstance(x, Tensor) else (xa, ya)
+    return make_output(MULTIPLY_BY_NUMBER_TO_COMPLEX, out, (x, y),
+                       (conjugate(factor), not is_complex_array(array)))
 
 
 @op

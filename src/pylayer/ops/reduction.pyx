@@ -185,8 +185,9 @@ SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,)
 cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
     """The sum of ``x`` over the checked ``axes`` (None: all, as for a 0-d ``x``)."""
     a = x._array
-    if np_dtype is None and (is_bool(a.dtype) or a.dtype.kind == "i") and a.dtype != np.int64:
-        np_dtype = np.dtype(np.int64)       # signed integers and bools sum in int64
+    cdef int typenum = cnp.PyArray_TYPE(<cnp.ndarray>a)
+    if np_dtype is None and typenum in (cnp.NPY_BOOL, cnp.NPY_INT8, cnp.NPY_INT16, cnp.NPY_INT32):
+        np_dtype = np.dtype(np.int64)       # bools and narrower signed integers sum in int64
     if is_bfloat16_array(a) and (np_dtype is None or np_dtype == a.dtype):
         out = np.asarray(_np_add_reduce(a, axis=axes, dtype=np.float32, keepdims=keepdim),
                          dtype=a.dtype)
