@@ -128,7 +128,8 @@ def axpy(alpha, x, y):
                          f"{list(x.shape)} and {list(y.shape)}")
     if not y.flags.writeable:
         raise ValueError("axpy(): argument 'y' must be writeable")
-    if (x.dtype == y.dtype and cnp.PyArray_TYPE(<cnp.ndarray>x) in (cnp.NPY_FLOAT32, cnp.NPY_FLOAT64)
+    if (x.dtype == y.dtype
+            and cnp.PyArray_TYPE(<cnp.ndarray>x) in (cnp.NPY_FLOAT32, cnp.NPY_FLOAT64)
             and x.flags.c_contiguous and y.flags.c_contiguous):
         _axpy(alpha, x.reshape(-1), y.reshape(-1))
     else:

@@ -80,10 +80,10 @@ cpdef object refuse_complex(object fn, object xa, object ya):
     """Refuse complex operands (arrays or numbers) ``xa`` and ``ya`` of ``fn``, an op that
     orders its operands (comparisons, extremes, rounding divisions).
 
-    >>> refuse_complex("maximum", 1.0, 2j)
+    >>> refuse_complex("max", 1.0, 2j)
     Traceback (most recent call last):
       ...
-    TypeError: maximum(): argument 'y' must be real: maximum is not defined for complex numbers, got complex
+    TypeError: max(): argument 'y' must be real: max is not defined for complex numbers, got complex
     """
     for arg, value in (("x", xa), ("y", ya)):
         if is_complex_array(value) or isinstance(value, (complex, np.complexfloating)):
