@@ -20,8 +20,9 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "`pip install .` (or `pip install -e .` for development) from the project "
         "root; a C compiler and Cython are needed.".format(exc)) from exc
 
-from pylayer._core.tensor import (DType, Tensor, bool_, float16, float32, float64, int8, int16,
-                                  int32, int64, uint8, is_grad_enabled)
+from pylayer._core.tensor import (DType, Tensor, bool_, bfloat16, complex64, complex128, float16,
+                                  float32, float64, int8, int16, int32, int64, uint8,
+                                  is_grad_enabled)
 from pylayer._core.tensor import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops import creation as _creation
@@ -44,6 +45,8 @@ from pylayer.ops.search import *  # noqa: F401,F403
 from pylayer.ops import search as _search
 from pylayer.ops.scatter import *  # noqa: F401,F403
 from pylayer.ops import scatter as _scatter
+from pylayer.ops.complex import *  # noqa: F401,F403,A004 - complex is Paddle's name
+from pylayer.ops import complex as _complex_ops
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
@@ -67,7 +70,7 @@ __version__ = "0.1.0"
 # Written in the forms type checkers read (PEP 561 libraries: a literal list, then
 # ``+= module.__all__``), so that ``from pylayer import grad`` counts as exported.
 __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "grad", "no_grad",
+           "float64", "bfloat16", "complex64", "complex128", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
            "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
@@ -84,6 +87,7 @@ __all__ += _manipulation.__all__
 __all__ += _linalg_ops.__all__
 __all__ += _search.__all__
 __all__ += _scatter.__all__
+__all__ += _complex_ops.__all__
 __all__ += _param.__all__
 
 

@@ -28,7 +28,9 @@ METHODS = (
     'transpose', 'unsqueeze', 'unstack', 'var', 'zeros_like',
     # the scatter and index family
     'scatter', 'scatter_nd', 'scatter_nd_add', 'gather_nd', 'index_sample', 'index_add', 'index_put',
-    'masked_select', 'nonzero', 'bincount', 'histogram')
+    'masked_select', 'nonzero', 'bincount', 'histogram',
+    # complex numbers
+    'angle', 'as_complex', 'as_real', 'conj', 'imag', 'is_complex', 'real')
 
 # Ops whose result can take the tensor's place: elementwise math, comparisons and
 # logic, and the shape changes Paddle also has in place.

@@ -106,3 +106,12 @@ def test_detect_anomaly_works_as_a_decorator():
     with pytest.raises(RuntimeError, match="NaN"):
         train_step(x)
     assert not is_anomaly_enabled()
+
+
+def test_a_nan_in_a_bfloat16_gradient_is_reported_too():
+    # numpy gives bfloat16 the kind of raw bytes: the check asks what the dtype holds.
+    x = paddle.ones([2], "bfloat16"); x.stop_gradient = False
+    with detect_anomaly():
+        y = build_nan_layer_here(x)
+        with pytest.raises(RuntimeError, match="GradNodePyLayer_NanBackward returned NaN"):
+            y.sum().backward()

@@ -76,7 +76,7 @@ def test_param_attr_conversions_and_errors():
     with pytest.raises(TypeError, match="shape"):
         pylayer.create_parameter([2.5], "float32")
     with pytest.raises(TypeError, match="dtype"):
-        pylayer.create_parameter([2], "complex128")
+        pylayer.create_parameter([2], "uint32")
 
 
 def test_static_mode_hands_create_parameter_to_the_static_recorder():

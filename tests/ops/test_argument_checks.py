@@ -64,23 +64,26 @@ def test_axis_checks_normalise():
         check_axes([0, 1.0], 3, "f")
 
 
-@pytest.mark.parametrize("fn, call", [
-    ("var", lambda x: pylayer.var(x)),                       # ops.reduction
-    ("bmm", lambda x: pylayer.bmm(x, x)),                    # ops.linalg
-    ("gelu", lambda x: F.gelu(x)),                           # nn.functional
-    ("layer_norm", lambda x: F.layer_norm(x, [1])),          # nn.norm
-    ("interpolate", lambda x: F.interpolate(x, size=[2])),   # nn.spatial
-    ("adaptive_avg_pool1d", lambda x: F.adaptive_avg_pool1d(x, 1)),  # nn.pooling
+@pytest.mark.parametrize("fn, call, kinds", [
+    ("var", lambda x: pylayer.var(x), "floating-point"),                     # ops.reduction
+    ("bmm", lambda x: pylayer.bmm(x, x), "floating-point or complex"),       # ops.linalg
+    ("gelu", lambda x: F.gelu(x), "floating-point"),                         # nn.functional
+    ("layer_norm", lambda x: F.layer_norm(x, [1]), "floating-point"),        # nn.norm
+    ("interpolate", lambda x: F.interpolate(x, size=[2]), "floating-point"),  # nn.spatial
+    ("adaptive_avg_pool1d", lambda x: F.adaptive_avg_pool1d(x, 1), "floating-point"),
 ])
-def test_a_float_only_op_refuses_integers_in_one_wording(fn, call):
+def test_a_float_only_op_refuses_integers_in_one_wording(fn, call, kinds):
     assert message(lambda: call(pylayer.to_tensor([[[1]]]))) == (
-        f"{fn}(): argument 'x' (position 1) must be a floating-point Tensor, got dtype int64")
+        f"{fn}(): argument 'x' (position 1) must be a {kinds} Tensor, got dtype int64")
 
 
-@pytest.mark.parametrize("op", [pylayer.sin, pylayer.erf, pylayer.std, pylayer.logsumexp])
-def test_ops_computing_integers_in_float32_refuse_bool_as_the_compiled_ops_do(op):
+@pytest.mark.parametrize("op, compiled", [(pylayer.sin, pylayer.tanh), (pylayer.erf, pylayer.rsqrt),
+                                         (pylayer.std, pylayer.rsqrt),
+                                         (pylayer.logsumexp, pylayer.rsqrt)])
+def test_ops_computing_integers_in_float32_refuse_bool_as_the_compiled_ops_do(op, compiled):
     flag = pylayer.to_tensor([True])
-    expected = message(lambda: pylayer.tanh(flag)).replace("tanh()", f"{op.__name__}()")
+    expected = message(lambda: compiled(flag)).replace(f"{compiled.__name__}()",
+                                                       f"{op.__name__}()")
     assert message(lambda: op(flag)) == expected
     assert op(pylayer.to_tensor([1])).dtype == pylayer.float32
 

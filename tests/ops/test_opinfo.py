@@ -1,5 +1,6 @@
 """Every op of the database in opinfo.py: forward against its numpy reference in each
-declared dtype, gradcheck and gradgradcheck in float64, the same numbers in a static
+declared dtype, gradcheck and gradgradcheck in float64 and (for the ops that take
+complex tensors) complex128, the same numbers in a static
 Program as in dynamic mode, and a light fuzz over shapes and values for the
 elementwise ops."""
 import inspect
@@ -15,7 +16,7 @@ import pylayer
 from pylayer.autograd import gradcheck, gradgradcheck
 
 from math_helpers import non_contiguous, through_transpose
-from opinfo import NOT_IN_DATABASE, OPS, T, TOLERANCE
+from opinfo import COMPLEX, NOT_IN_DATABASE, OPS, T, TOLERANCE
 
 DIFFERENTIABLE = [info for info in OPS if info.differentiable]
 SECOND_ORDER = [info for info in DIFFERENTIABLE if info.second_order]
@@ -53,6 +54,9 @@ def draw(spec, info, dtype, rng):
         values = rng.random(spec.shape) < 0.5
     elif kind in "iu":
         values = rng.integers(math.ceil(low), math.floor(high) + 1, size=spec.shape)
+    elif kind == "c":
+        values = rng.uniform(low, high, size=spec.shape) + 1j * rng.uniform(low, high,
+                                                                          size=spec.shape)
     else:
         values = rng.uniform(low, high, size=spec.shape)
     return np.asarray(values, dtype=dtype)
@@ -98,9 +102,9 @@ def test_forward_matches_the_numpy_reference(info, dtype):
 
 
 # ------------------------------------------------------------------ gradients
-def differentiable_call(info, sample, rng):
-    """(function of the float64 leaves, leaves) for one sample."""
-    args = tensor_args(numpy_args(info, sample, "float64", rng))
+def differentiable_call(info, sample, rng, dtype="float64"):
+    """(function of the leaves, leaves) for one sample, in ``dtype`` (float64 or complex128)."""
+    args = tensor_args(numpy_args(info, sample, dtype, rng))
     positions = [i for i, a in enumerate(sample.args) if isinstance(a, T)]
     leaves = [args[i] for i in positions]
     for leaf in leaves:
@@ -116,19 +120,30 @@ def differentiable_call(info, sample, rng):
     return call, tuple(leaves)
 
 
-@pytest.mark.parametrize("info", cases(DIFFERENTIABLE, "gradcheck"))
-def test_gradcheck(info):
+def gradient_cases(infos, check):
+    """pytest parameters for ``check``: one per entry and gradient dtype."""
+    params = []
+    for info in infos:
+        for dtype in info.gradient_dtypes:
+            reason = info.known_failure(check, dtype)
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            params.append(pytest.param(info, dtype, marks=marks, id=f"{info.id}-{dtype}"))
+    return params
+
+
+@pytest.mark.parametrize("info, dtype", gradient_cases(DIFFERENTIABLE, "gradcheck"))
+def test_gradcheck(info, dtype):
     rng = rng_for(info)
     for sample in info.samples:
-        call, leaves = differentiable_call(info, sample, rng)
+        call, leaves = differentiable_call(info, sample, rng, dtype)
         assert gradcheck(call, leaves)
 
 
-@pytest.mark.parametrize("info", cases(SECOND_ORDER, "gradgradcheck"))
-def test_gradgradcheck(info):
+@pytest.mark.parametrize("info, dtype", gradient_cases(SECOND_ORDER, "gradgradcheck"))
+def test_gradgradcheck(info, dtype):
     rng = rng_for(info)
     for sample in info.samples:
-        call, leaves = differentiable_call(info, sample, rng)
+        call, leaves = differentiable_call(info, sample, rng, dtype)
         assert gradgradcheck(call, leaves)
 
 
@@ -218,7 +233,8 @@ def test_fuzz_elementwise_over_shapes_and_values(info):
         assert_matches(info.op(*tensor_args(args), **sample.kwargs),
                        info.ref(*args, **sample.kwargs), dtype, info, sample)
         if info.differentiable and math.prod(shapes[0]) <= 12:
-            call, leaves = differentiable_call(info, sample, rng)
+            call, leaves = differentiable_call(
+                info, sample, rng, "complex128" if dtype in COMPLEX else "float64")
             assert gradcheck(call, leaves)
 
     check()

@@ -92,6 +92,7 @@ CALLS.update({
     pylayer.device.memory_stats: Call(), pylayer.device.empty_cache: Call(),
     pylayer.device.set_pool_limit: Call(A("limit_bytes", _value(256 * 2 ** 20), "count")),
     pylayer.is_tensor: Call(A("x", f23, None)),
+    pylayer.is_complex: Call(A("x", f23, "tensor_only")),
     # -------------------------------------------------------- creation
     pylayer.to_tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor"),
                             K("dtype", _value("float64"), "dtype")),

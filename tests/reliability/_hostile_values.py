@@ -25,6 +25,8 @@ DICT = ("a dict", lambda env: {"a": 1})
 RAGGED = ("a ragged nested list", lambda env: [[1.0, 2.0], [3.0]])
 OBJECTS = ("an object array", lambda env: np.array([object(), object()], dtype=object))
 COMPLEX = ("a complex array", lambda env: np.array([1 + 2j, 3j]))
+DATES = ("an array of dates", lambda env: np.array(["2024-01-01", "2024-02-01"], dtype="M8[D]"))
+COMPLEX_TENSOR = ("a complex tensor", lambda env: pylayer.to_tensor([[1 + 2j, 3j, 1], [2, 1j, 0]]))
 INT_TENSOR = ("an integer tensor", lambda env: pylayer.to_tensor([[1, 2, 3], [4, 5, 6]]))
 BOOL_TENSOR = ("a bool tensor", lambda env: pylayer.to_tensor([[True, False, True]] * 2))
 FLOAT_TENSOR = ("a float tensor", lambda env: pylayer.ones([2, 3]))
@@ -44,12 +46,21 @@ FLOAT_DTYPE_OBJECT = ("a number as dtype", lambda env: 3.5)
 NEGATIVE_FLOAT = ("a negative number", lambda env: -0.5)
 
 HOSTILE = {
-    "tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, COMPLEX],
-    "tensor_or_none": [STRING, DICT, RAGGED, OBJECTS, COMPLEX],
-    "float_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, COMPLEX, INT_TENSOR, BOOL_TENSOR],
-    # float-only math, which computes integer tensors in float32 as Paddle does
-    "math_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, COMPLEX, BOOL_TENSOR],
+    "tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES],
+    "tensor_or_none": [STRING, DICT, RAGGED, OBJECTS, DATES],
+    # ops that make no sense for complex numbers (orderings, rounding, extremes)
+    "real_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES, COMPLEX_TENSOR],
+    "float_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES, COMPLEX_TENSOR, INT_TENSOR,
+                     BOOL_TENSOR],
+    # floating-point or complex (mean, matrix products)
+    "inexact_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES, INT_TENSOR, BOOL_TENSOR],
+    "complex_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES, FLOAT_TENSOR, INT_TENSOR],
+    # math that computes integer tensors in float32 as Paddle does (complex ones as they are)
+    "math_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES, BOOL_TENSOR],
+    # the same for math Paddle does not define for complex numbers (rsqrt, erf, std...)
+    "real_math_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, DATES, BOOL_TENSOR, COMPLEX_TENSOR],
     "int_tensor": [STRING, NONE, DICT, RAGGED, OBJECTS, FLOAT_TENSOR],
+    "tensor_only": [STRING, NONE, DICT, FLOAT, ("a numpy array", lambda env: np.ones(2))],
     "out_tensor": [STRING, DICT, INT],
     "tensors": [STRING, NONE, DICT, ("a list holding a string", lambda env: ["spam"]),
                 ("an empty list", lambda env: [])],
@@ -127,7 +138,7 @@ HOSTILE = {
               ("a rule without a gradient parameter", lambda env: (lambda: None,))],
     "result_array": [STRING, NONE, DICT, OBJECTS, ("a list", lambda env: [1.0, 2.0]),
                      ("a string array", lambda env: np.array(["a", "b"])),
-                     ("a complex array", lambda env: np.ones(3, dtype=complex))],
+                     DATES],
     "result_arrays": [STRING, NONE, INT, ("an empty list", lambda env: []),
                       ("a list holding a string", lambda env: ["spam"])],
     "input_tuple": [STRING, NONE, ("a list", lambda env: [pylayer.ones([3])]),
@@ -148,7 +159,7 @@ HOSTILE = {
     "dimensions": [STRING, NONE, DICT, FLOAT, NEGATIVE, HUGE, ("four dimensions", lambda env: 4)],
     "sizes": [STRING, NONE, DICT, LIST_WITH_STRING, LIST_WITH_FLOAT, NEGATIVE_SIZE,
               ("a size too many", lambda env: [2, 2, 2])],
-    "array": [STRING, NONE, DICT, OBJECTS, COMPLEX, ("a list", lambda env: [1.0, 2.0, 3.0]),
+    "array": [STRING, NONE, DICT, OBJECTS, DATES, ("a list", lambda env: [1.0, 2.0, 3.0]),
               ("a Tensor", lambda env: pylayer.ones([3]))],
 }
 
@@ -202,6 +213,10 @@ def f22(env=None):
 
 def f3(env=None):
     return pylayer.to_tensor([1.0, 2.0, 3.0])
+
+
+def c23(env=None):
+    return pylayer.to_tensor([[1 + 2j, 3j, 1], [2, 1j, -1 - 1j]])
 
 
 def i23(env=None):

@@ -56,3 +56,14 @@ def test_mse_loss_warns_when_a_label_broadcasts_the_loss():
     with pytest.warns(UserWarning, match=r"mse_loss\(\).*broadcast to a loss of shape \[3, 3\]"):
         loss = pylayer.nn.functional.mse_loss(prediction, label)
     assert loss.item() == pytest.approx(12.0 / 9.0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "complex64"])
+def test_scalar_gradients_fanning_in_stay_arrays(dtype):
+    # Gradients of a 0-d tensor outside the float32/float64 loop were summed by numpy,
+    # which hands back a numpy scalar; the engine kept it as the sum's array and read
+    # it as an ndarray at the next gradient (a crash for complex64).
+    x = pylayer.to_tensor(1.5, dtype=dtype, stop_gradient=False)
+    y = x * 2.0
+    (y + y + y + y).backward()
+    assert x.grad.dtype == dtype and x.grad.item() == 8.0

@@ -25,6 +25,7 @@ cimport cython
 cimport numpy as cnp
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
+from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise, installed
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)
@@ -58,7 +59,9 @@ cdef inline object _gradient(object entry):
 cdef object _sum_arrays(object a, object b):
     """A new array a + b (one C loop for small arrays of one float layout)."""
     out = small_binary(ADDITION, a, b)
-    return elementwise(ADDITION, a, b) if out is None else out
+    if out is None:
+        out = np.asarray(elementwise(ADDITION, a, b))    # numpy adds 0-d arrays into a scalar
+    return out
 
 
 cdef object _accumulate(object entry, Tensor g, bint create_graph):
@@ -273,7 +276,7 @@ cdef object _observe(GradNode node, object grads, dict capture_nodes, dict captu
 
 cdef object _nan_check(GradNode node, object results):
     for r in results:
-        if isinstance(r, Tensor) and (<Tensor>r)._array.dtype.kind == "f" \
+        if isinstance(r, Tensor) and is_floating((<Tensor>r)._array.dtype) \
                 and np.isnan((<Tensor>r)._array).any():
             raise RuntimeError(
                 f"anomaly detected: {node.name()} returned NaN values in its gradient.\n"
@@ -425,7 +428,7 @@ cdef object _root_grad(Tensor t, object g, bint create_graph):
     if not isinstance(g, Tensor):
         raise TypeError(f"run_backward(): a starting gradient must be a Tensor or None, "
                         f"got {type(g).__name__}")
-    if (<Tensor>g)._array.dtype.kind != "f" and (<Tensor>g)._array.dtype != t._array.dtype:
+    if not is_floating((<Tensor>g)._array.dtype) and (<Tensor>g)._array.dtype != t._array.dtype:
         if create_graph:
             return installed("cast")(g, t._array.dtype)
         return wrap((<Tensor>g)._array.astype(t._array.dtype), True)

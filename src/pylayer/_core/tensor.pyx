@@ -10,6 +10,8 @@ from cpython.ref cimport Py_INCREF
 from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
 from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
+from pylayer._kernels.dtypes import BFLOAT16, holds_numbers, is_complex, is_floating
+
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_IMMUTABLETYPE
     void Py_SET_TYPE(object obj, PyTypeObject *kind)
@@ -17,8 +19,8 @@ cdef extern from "Python.h":
 cnp.import_array()
 
 __all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
-           "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-           "convert_dtype", "to_array"]
+           "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+           "float64", "complex64", "complex128", "convert_dtype", "to_array"]
 
 
 # ---------------------------------------------------------------- grad mode
@@ -103,11 +105,16 @@ cdef class DType:
     __str__ = __repr__
 
     def __reduce__(self):
-        return (DType, (self.name, self.np_dtype.str))
+        return (DType, (self.name, self.np_dtype))
 
     @property
     def is_floating_point(self):
-        return self.np_dtype.kind == "f"
+        """A real floating-point dtype (complex ones are not, as in Paddle)."""
+        return is_floating(self.np_dtype)
+
+    @property
+    def is_complex(self):
+        return is_complex(self.np_dtype)
 
 
 bool_ = DType("bool", np.bool_)
@@ -117,18 +124,22 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 float16 = DType("float16", np.float16)
+bfloat16 = DType("bfloat16", BFLOAT16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 
 _BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
-                                     float16, float32, float64)}
+                                     float16, bfloat16, float32, float64, complex64, complex128)}
 _BY_NAME = {d.name: d for d in _BY_NUMPY.values()}
 _BY_NAME["bool_"] = bool_
 _BY_NAME["float"] = float32
 _BY_NAME["int"] = int64
 
 
-_DTYPE_NAMES = "bool, uint8, int8, int16, int32, int64, float16, float32 or float64"
+_DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, "
+                "complex64 or complex128")
 
 
 def convert_dtype(dtype, fn=None, arg="dtype"):
@@ -176,7 +187,8 @@ def dtype_of(np_dtype):
 def _from_python(data, target, str fn, str arg):
     """An ndarray from Python data: straight to ``target``, else as Paddle does it:
     a numpy scalar keeps its dtype; a float (and a list of floats of any width) is
-    float32, an int (and a list of int32) int64."""
+    float32, a complex number (and a list holding one) complex64, an int (and a list
+    of int32) int64."""
     if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
         data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
     try:
@@ -189,6 +201,8 @@ def _from_python(data, target, str fn, str arg):
                 return np.asarray(data, dtype=np.int64)
             if isinstance(data, float):
                 return np.asarray(data, dtype=np.float32)
+            if isinstance(data, complex):
+                return np.asarray(data, dtype=np.complex64)
         arr = np.array(data, dtype=target)
     except OverflowError:
         raise ValueError(f"{fn}(): argument '{arg}' holds a number out of the range of "
@@ -198,8 +212,10 @@ def _from_python(data, target, str fn, str arg):
                          f"numbers, got a ragged or mixed sequence ({exc})") from None
     except TypeError as exc:
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
-    if target is None and arr.dtype.kind == "f":
+    if target is None and is_floating(arr.dtype):
         arr = arr.astype(np.float32)
+    elif target is None and is_complex(arr.dtype):
+        arr = arr.astype(np.complex64)
     elif target is None and arr.dtype == np.int32:
         arr = arr.astype(np.int64)
     return arr
@@ -234,6 +250,10 @@ cdef object checked_array(object array, str fn, str arg):
     return array
 
 
+# bfloat16's dtype number, which numpy gives ml_dtypes' type when it registers it
+cdef int BFLOAT16_NUMBER = BFLOAT16.num
+
+
 cdef object result_array(object array, str fn, str arg):
     """An op's result as a Tensor may store it: a supported ndarray passes untouched,
     a numpy scalar becomes a 0-d array, anything else goes through checked_array."""
@@ -241,7 +261,8 @@ cdef object result_array(object array, str fn, str arg):
     if cnp.PyArray_CheckExact(array) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>array):
         typenum = cnp.PyArray_TYPE(<cnp.ndarray>array)
         if typenum in (cnp.NPY_FLOAT, cnp.NPY_DOUBLE, cnp.NPY_BOOL, cnp.NPY_INT64,
-                       cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16):
+                       cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16,
+                       cnp.NPY_CFLOAT, cnp.NPY_CDOUBLE) or typenum == BFLOAT16_NUMBER:
             return array
     elif isinstance(array, np.generic):
         array = np.asarray(array)       # numpy reductions may hand back scalars
@@ -262,18 +283,22 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
         arr = (<Tensor>data)._array
     elif isinstance(data, np.ndarray):
         arr = _plain(data, fn, arg)
-    elif isinstance(data, (bool, int, float, np.generic, list, tuple)):
+    elif isinstance(data, (bool, int, float, complex, np.generic, list, tuple)):
         arr = _from_python(data, target, fn, arg)
     else:
         raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array, a number or "
                         f"a nested list of numbers, got {type(data).__name__}")
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers or booleans, got "
+    if not holds_numbers(arr.dtype):
+        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers or booleans, got "
                         f"data of numpy dtype {arr.dtype}")
     if target is not None:
+        if is_complex(arr.dtype) and not is_complex(target):
+            raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "
+                            f"{target.name} cannot hold: take .real or .imag first")
         return arr.astype(target, copy=False)
     if arr.dtype not in _BY_NUMPY:
-        arr = arr.astype(np.float64 if arr.dtype.kind == "f" else np.int64)
+        arr = arr.astype(np.float64 if is_floating(arr.dtype) else
+                         np.complex128 if is_complex(arr.dtype) else np.int64)
     return arr
 
 
@@ -383,7 +408,7 @@ cdef object elementwise(int op, object xa, object ya, object out=None):
     without a warning, as in every pylayer op."""
     if out is None:
         out = buffer_for(xa, ya) if cnp.PyArray_Check(xa) else buffer_for(ya, xa)
-        if out is not None and op == 3 and out.dtype.kind != "f":
+        if out is not None and op == 3 and not is_floating(out.dtype):
             out = None          # int / int is float: not the operand's dtype
     if op != 3:
         return _UFUNCS[op](xa, ya, out=out)

@@ -8,6 +8,8 @@ Tensor's compiled ``_hook_list`` hands out.
 """
 import numpy as np
 
+from pylayer._kernels.dtypes import is_floating, is_integer
+
 __all__ = []
 
 
@@ -52,7 +54,7 @@ def _repr(self):
         # smallest; whole-number floats print as 1999. instead, as in Paddle. Past
         # 1000 items numpy shows 3 at each end of every axis: only those are read.
         whole = False
-        if arr.dtype.kind == "f":
+        if is_floating(arr.dtype):
             shown = arr if arr.size <= 1000 else arr[np.ix_(*[
                 np.r_[0:3, n - 3:n] if n > 6 else np.arange(n) for n in arr.shape])]
             finite = shown[np.isfinite(shown)]
@@ -102,7 +104,7 @@ def _bool(self):
 
 
 def _index(self):
-    if self._array.dtype.kind not in "iu":
+    if not is_integer(self._array.dtype):
         raise TypeError("only integer tensors can be used as an index")
     return int(item(self))
 
@@ -133,6 +135,10 @@ def _getattr(self, name):
 
 def _float(self):
     return float(item(self))
+
+
+def _complex(self):
+    return complex(item(self))
 
 
 def _int(self):
@@ -227,7 +233,7 @@ def ufunc_refusal(cls, ufunc, method, kwargs):
 METHODS = {
     "__repr__": _repr, "__str__": _repr, "__format__": _format,
     "item": item, "tolist": tolist,
-    "__bool__": _bool, "__float__": _float, "__int__": _int, "__index__": _index,
+    "__bool__": _bool, "__float__": _float, "__complex__": _complex, "__int__": _int, "__index__": _index,
     "__len__": _len, "__iter__": _iter, "__array__": _array_protocol, "__pos__": _pos,
     "__getattr__": _getattr, "dim": dim, "cpu": cpu, "cuda": cuda,
     "register_hook": register_hook, "retain_grads": retain_grads,

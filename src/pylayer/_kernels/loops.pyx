@@ -9,6 +9,8 @@ and the tests compare every loop with numpy.
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_floating, is_integer
+
 cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug build
 
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
@@ -118,7 +120,7 @@ def axpy(alpha, x, y):
         raise TypeError(f"axpy(): argument 'alpha' must be a real number, got "
                         f"{type(alpha).__name__}")
     for arg, a in (("x", x), ("y", y)):
-        if not cnp.PyArray_CheckExact(a) or (<cnp.ndarray>a).dtype.kind not in "iuf":
+        if not cnp.PyArray_CheckExact(a) or not (is_integer(a.dtype) or is_floating(a.dtype)):
             raise TypeError(f"axpy(): argument '{arg}' must be a numpy array of numbers, "
                             f"got {getattr(a, 'dtype', type(a).__name__)}")
     if x.shape != y.shape:
@@ -126,7 +128,8 @@ def axpy(alpha, x, y):
                          f"{list(x.shape)} and {list(y.shape)}")
     if not y.flags.writeable:
         raise ValueError("axpy(): argument 'y' must be writeable")
-    if (x.dtype == y.dtype and x.dtype.kind == "f" and x.dtype.itemsize >= 4
+    if (x.dtype == y.dtype
+            and cnp.PyArray_TYPE(<cnp.ndarray>x) in (cnp.NPY_FLOAT32, cnp.NPY_FLOAT64)
             and x.flags.c_contiguous and y.flags.c_contiguous):
         _axpy(alpha, x.reshape(-1), y.reshape(-1))
     else:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_inexact
 from pylayer._core.tensor import Tensor
 from pylayer.autograd.functional import grad
 from pylayer.autograd.grad_mode import enable_grad, no_grad
@@ -256,8 +257,8 @@ def _first_difference(first, second, names):
         x, y = a.numpy(), b.numpy()
         if x.shape != y.shape or x.dtype != y.dtype:
             return f"{name} is {x.dtype}{list(x.shape)} then {y.dtype}{list(y.shape)}"
-        if not np.array_equal(x, y, equal_nan=x.dtype.kind in "fc"):
-            if x.dtype.kind in "fc":
+        if not np.array_equal(x, y, equal_nan=is_inexact(x.dtype)):
+            if is_inexact(x.dtype):
                 gap = float(np.nanmax(np.abs(x.astype(np.float64) - y.astype(np.float64))))
                 return f"{name} differs by up to {gap:.3g}"
             return f"{name} differs"
@@ -707,7 +708,7 @@ def _overwrite(array):
         return
     if array.dtype == np.bool_:
         np.logical_not(array, out=array)
-    elif array.dtype.kind in "fc":
+    elif is_inexact(array.dtype):
         array += 1 + np.abs(array)
     else:
         array += 1

@@ -5,6 +5,7 @@ from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 
+from pylayer._kernels.dtypes import holds_numbers
 from pylayer._core.engine import run_backward
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 
@@ -46,9 +47,13 @@ def _checked_grad(g, output, i, fn, arg):
     if not isinstance(g, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor or None, "
                         f"got {type(g).__name__}")
-    if g.numpy().dtype.kind not in "biuf":
-        raise TypeError(f"{fn}(): argument '{arg}' must hold real numbers, got data of numpy "
+    if not holds_numbers(g.numpy().dtype):
+        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers, got data of numpy "
                         f"dtype {g.numpy().dtype}")
+    if g.dtype.is_complex and not output.dtype.is_complex:
+        raise TypeError(f"{fn}(): argument '{arg}' item {i} is a complex gradient "
+                        f"({g.dtype.name}) for a real tensor ({output.dtype.name}); a real "
+                        f"tensor's gradient is real")
     if g.shape != output.shape:
         # As Paddle: a [1] gradient for a 0-D output (and the like) is taken as is.
         if _without_ones(g.shape) != _without_ones(output.shape):

@@ -1,9 +1,17 @@
-"""Numerical gradient checks by central differences (use float64 inputs)."""
+"""Numerical gradient checks by central differences (use float64 or complex128 inputs).
+
+A complex input or output counts as two real ones, its real and imaginary parts
+(interleaved, as ``array.view(float64)`` lays them out). Backward's gradient of a
+complex input ``z = a + ib`` is ``dL/da + i dL/db`` (Paddle's and PyTorch's
+convention), so its parts are the two columns of the real Jacobian; a complex
+output is seeded with 1 for its real part and 1j for its imaginary part.
+"""
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_complex
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.autograd.functional import grad
 
@@ -33,25 +41,39 @@ def _tensor_outputs(result):
 
 
 def _differentiable(outputs):
-    return [o for o in outputs if o.dtype.is_floating_point]
+    return [o for o in outputs if o.dtype.is_floating_point or o.dtype.is_complex]
+
+
+def _as_real(array):
+    """A copy of an array's values as float64, a complex element as its two parts,
+    flattened (a copy: an output may be a view of the input gradcheck perturbs)."""
+    if is_complex(array.dtype):
+        return np.array(array, dtype=np.complex128).reshape(-1).view(np.float64)
+    return array.astype(np.float64).reshape(-1)
+
+
+def _real_size(tensor):
+    return tensor.size * (2 if tensor.dtype.is_complex else 1)
 
 
 def _flat_outputs(func, inputs):
     # Grad mode stays on: func may itself differentiate (gradgradcheck).
-    return [o.numpy().astype(np.float64).reshape(-1)
-            for o in _differentiable(_tensor_outputs(func(*inputs)))]
+    return [_as_real(o.numpy()) for o in _differentiable(_tensor_outputs(func(*inputs)))]
 
 
 def _numerical_jacobians(func, inputs, targets, eps):
     """Per input: an array [n_out_total, n_in] of central differences."""
     base = _differentiable(_tensor_outputs(func(*inputs)))
-    sizes = [o.size for o in base]
+    sizes = [_real_size(o) for o in base]
     jacobians = []
     for t in targets:
         original = t._array
-        # C order, so that the flat view below writes into the array func reads.
+        # C order, so that the flat view below writes into the array func reads (a
+        # complex element is two entries of it: its real and imaginary parts).
         work = np.array(original, dtype=original.dtype, copy=True, order="C")
         flat = work.reshape(-1)
+        if is_complex(work.dtype):
+            flat = flat.view(work.real.dtype)
         jac = np.zeros((int(sum(sizes)), flat.size))
         t._exchange_array(work)
         try:
@@ -72,22 +94,24 @@ def _numerical_jacobians(func, inputs, targets, eps):
 
 def _analytical_jacobians(func, inputs, targets):
     outputs = _differentiable(_tensor_outputs(func(*inputs)))
-    sizes = [o.size for o in outputs]
-    jacobians = [np.zeros((int(sum(sizes)), t.size)) for t in targets]
+    sizes = [_real_size(o) for o in outputs]
+    jacobians = [np.zeros((int(sum(sizes)), _real_size(t))) for t in targets]
     row = 0
     for index, out in enumerate(outputs):
         if out.stop_gradient:
-            row += out.size
+            row += _real_size(out)
             continue
+        parts = (1, 1j) if out.dtype.is_complex else (1,)
         for m in range(out.size):
-            seed = np.zeros(out.shape, dtype=out.numpy().dtype)
-            seed.reshape(-1)[m] = 1
-            grads = grad([out], targets, grad_outputs=[make_tensor(seed)],
-                         retain_graph=True, allow_unused=True)
-            for j, g in enumerate(grads):
-                if g is not None:
-                    jacobians[j][row, :] = g.numpy().astype(np.float64).reshape(-1)
-            row += 1
+            for part in parts:
+                seed = np.zeros(out.shape, dtype=out.numpy().dtype)
+                seed.reshape(-1)[m] = part
+                grads = grad([out], targets, grad_outputs=[make_tensor(seed)],
+                             retain_graph=True, allow_unused=True)
+                for j, g in enumerate(grads):
+                    if g is not None:
+                        jacobians[j][row, :] = _as_real(g.numpy())
+                row += 1
     return jacobians, outputs
 
 
@@ -126,7 +150,9 @@ class _Mismatch(NamedTuple):
     input: int            # position in the inputs
     index: tuple          # the element of that input
     element: int          # the same element, counted in C order
-    output: int           # the output element, counted over all differentiable outputs
+    part: str             # "", or which part of a complex element: " (real part)"...
+    output: int           # the output entry, over all differentiable outputs (a complex
+                          # element counts as two, its real and imaginary parts)
     analytical: float
     numerical: float
     coarse: tuple         # "input 0 is float32"-style notes on what is not float64
@@ -145,9 +171,12 @@ def _find_mismatch(func, args, eps, atol, rtol):
             row, elem = (int(v) for v in np.argwhere(bad)[0])
             coarse = tuple(f"{what} {k} is {t.dtype.name}" for what, group in
                            (("input", zip(positions, targets)), ("output", enumerate(outputs)))
-                           for k, t in group if t.dtype.name != "float64")
-            index = tuple(int(i) for i in np.unravel_index(elem, targets[j].shape))
-            return _Mismatch(positions[j], index, elem, row, float(a[row, elem]),
+                           for k, t in group if t.dtype.name not in ("float64", "complex128"))
+            element, part = elem, ""
+            if targets[j].dtype.is_complex:
+                element, part = elem // 2, (" (real part)", " (imaginary part)")[elem % 2]
+            index = tuple(int(i) for i in np.unravel_index(element, targets[j].shape))
+            return _Mismatch(positions[j], index, element, part, row, float(a[row, elem]),
                              float(n[row, elem]), coarse, (a, n))
     return None
 
@@ -158,7 +187,7 @@ def _use_float64(coarse, eps):
         return ""
     return (f"{'; '.join(coarse)}: below float64, central differences (eps={eps}) are "
             f"too coarse, so the numbers may be wrong rather than backward; check with "
-            f"float64 inputs (x.astype('float64')).")
+            f"float64 inputs (x.astype('float64')), complex128 ones for complex inputs.")
 
 
 def gradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any], eps: float = 1e-6,
@@ -166,8 +195,10 @@ def gradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any], eps: flo
     """Compare ``func``'s backward with central differences.
 
     ``inputs`` is a Tensor or a tuple of arguments; the Tensors with
-    ``stop_gradient=False`` are checked (use float64: in float32 the
-    differences are too coarse, and the message of a failure says so).
+    ``stop_gradient=False`` are checked (use float64 or complex128: in
+    float32 the differences are too coarse, and the message of a failure
+    says so). A complex input is perturbed in its real and its imaginary
+    part, and its gradient read in Paddle's convention (see the module).
     Returns True, or raises :class:`GradcheckError` naming the input, output
     and element that differ (returns False instead when ``raise_exception=False``).
 
@@ -182,9 +213,10 @@ def gradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any], eps: flo
         raise ValueError("gradcheck: no input has stop_gradient=False, so there is nothing "
                          "to check")
     for i, t in enumerate(targets):
-        if not t.dtype.is_floating_point:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
             raise TypeError(f"gradcheck: input {i} has dtype {t.dtype.name}; gradients need "
-                            f"floating-point inputs (float64 is recommended)")
+                            f"floating-point or complex inputs (float64 or complex128 is "
+                            f"recommended)")
     mismatch = _find_mismatch(func, args, eps, atol, rtol)
     if mismatch is None:
         return True
@@ -194,7 +226,8 @@ def gradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any], eps: flo
     raise GradcheckError(
         f"gradcheck failed for {_function_name(func)}: the gradient of output element "
         f"{mismatch.output} with respect to input {mismatch.input} (element "
-        f"{mismatch.element}, index {mismatch.index}) is {mismatch.analytical!r} by backward but "
+        f"{mismatch.element}, index {mismatch.index}{mismatch.part}) is "
+        f"{mismatch.analytical!r} by backward but "
         f"{mismatch.numerical!r} by central differences.\n"
         + (advice + "\n" if advice else "")
         + f"analytical:\n{mismatch.matrices[0]}\nnumerical:\n{mismatch.matrices[1]}")
@@ -217,6 +250,14 @@ def _first_derivative(func, args, grad_outputs):
     return first_derivative, args + tuple(grad_outputs)
 
 
+def _random_like(rng, tensor):
+    """Random float64 values of ``tensor``'s shape (complex128 for a complex tensor)."""
+    values = rng.standard_normal(tensor.shape)
+    if tensor.dtype.is_complex:
+        values = values + 1j * rng.standard_normal(tensor.shape)
+    return values
+
+
 def gradgradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any],
                   grad_outputs: Tensor | Sequence[Tensor] | None = None, eps: float = 1e-6,
                   atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True) -> bool:
@@ -230,7 +271,7 @@ def gradgradcheck(func: Callable[..., Any], inputs: Tensor | Sequence[Any],
     args = _check_arguments("gradgradcheck", func, inputs, eps, atol, rtol)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = [make_tensor(rng.standard_normal(o.shape), False)
+        grad_outputs = [make_tensor(_random_like(rng, o), False)
                         for o in _differentiable(_tensor_outputs(func(*args)))]
     elif isinstance(grad_outputs, Tensor):
         grad_outputs = [grad_outputs]

@@ -6,6 +6,7 @@ import weakref
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_floating
 from pylayer._core.graph import current_saved_tensors_hooks
 from pylayer._reprs import settings_repr
 from pylayer._core.tensor import make_tensor
@@ -115,7 +116,7 @@ class save_as(saved_tensors_hooks):
         if tensor is None:  # a PyLayer may save None; hooks see it too
             return None
         array = tensor.numpy()
-        if array.dtype.kind != "f":
+        if not is_floating(array.dtype):
             return array, None
         return array.astype(self._dtype), array.dtype
 

@@ -16,6 +16,7 @@ import textwrap
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.tensor import Tensor
 from pylayer.autograd._opcheck_checks import (CHECKS, VERDICTS, Arguments, Checker, Entry,
                                               RandomStreams, _describe_value)
@@ -332,12 +333,12 @@ def _parse_input(spec, rng, low, high):
                              f"float64[3,4]") from None
         if any(d < 0 for d in dims):
             raise ValueError(f"--input {spec!r}: dimensions must be non-negative")
-        if np_dtype.kind == "f":
+        if is_floating(np_dtype):
             tensor = to_tensor(rng.uniform(low, high, dims).astype(np_dtype))
             tensor.stop_gradient = bool(constant)
-        elif np_dtype.kind == "b":
+        elif is_bool(np_dtype):
             tensor = to_tensor(rng.integers(0, 2, dims).astype(bool))
-        elif np_dtype.kind in "iu":
+        elif is_integer(np_dtype):
             tensor = to_tensor(rng.integers(0, 10, dims).astype(np_dtype))
         else:
             raise ValueError(f"--input {spec!r}: dtype {dtype} is not supported")

@@ -8,8 +8,10 @@ of the function and the argument being checked. The settings of a check
 """
 import numpy as np
 
+from pylayer._kernels.dtypes import is_bool, is_integer, kind_of
 from pylayer._core.tensor import Tensor, convert_dtype
-from pylayer.ops._operands import as_tensor_arg, float_tensor  # noqa: F401 - compiled, shared
+from pylayer.ops._operands import (as_tensor_arg, float_tensor,  # noqa: F401 - compiled, shared
+                                   real_tensor)
 
 __all__ = []
 
@@ -17,7 +19,8 @@ __all__ = []
 MAX_ELEMENTS = 2 ** 40
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
-_KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or numeric"}
+_KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or real numeric",
+               "biufc": "bool or numeric", "fc": "floating-point or complex"}
 
 
 def describe(value):
@@ -48,8 +51,9 @@ def _check_rank(checker, ndim):
                         f"{describe(ndim)}")
 
 
-def check_dtype(dtype, fn, arg="dtype", kinds="biuf", allow_none=True):
-    """The numpy dtype that ``dtype`` names (None stays None when allowed).
+def check_dtype(dtype, fn, arg="dtype", kinds="biufc", allow_none=True):
+    """The numpy dtype that ``dtype`` names (None stays None when allowed), of one of the
+    ``kinds`` (letters of ``pylayer._kernels.dtypes.kind_of``: bfloat16 is ``'f'``).
 
     >>> check_dtype("float32", "f")
     dtype('float32')
@@ -62,9 +66,11 @@ def check_dtype(dtype, fn, arg="dtype", kinds="biuf", allow_none=True):
         raise TypeError(f"check_dtype(): argument 'kinds' must be a str of numpy dtype kinds "
                         f"such as 'f' or 'iu', got {describe(kinds)}")
     np_dtype = convert_dtype(dtype, fn, arg)
-    if np_dtype.kind not in kinds:
-        raise ValueError(f"{fn}(): argument '{arg}' must be a {_KIND_WORDS.get(kinds, kinds)} "
-                         f"dtype, got {np_dtype}")
+    if kind_of(np_dtype) not in kinds:
+        words = _KIND_WORDS.get(kinds, kinds)
+        article = "an" if words[0] in "aeiou" else "a"
+        raise ValueError(f"{fn}(): argument '{arg}' must be {article} {words} dtype, got "
+                         f"{np_dtype}")
     return np_dtype
 
 
@@ -77,7 +83,7 @@ def check_int(value, fn, arg, minimum=None, allow_none=False):
     if value is None and allow_none:
         return None
     if isinstance(value, Tensor):
-        if value.size != 1 or value.dtype.np_dtype.kind not in "iu":
+        if value.size != 1 or not is_integer(value.dtype.np_dtype):
             raise TypeError(f"{fn}(): argument '{arg}' must be an int or a one-element integer "
                             f"Tensor, got a Tensor of shape {value.shape} and dtype "
                             f"{value.dtype.name}")
@@ -230,14 +236,15 @@ def check_axes(axis, ndim, fn, arg="axis"):
     return None if ndim == 0 else tuple(sorted(axes))
 
 
-def numeric_tensor(value, fn, arg="x", position=1):
-    """``value`` as a Tensor of a numeric (not bool) dtype.
+def numeric_tensor(value, fn, arg="x", position=1, complex_too=False):
+    """``value`` as a Tensor of a real numeric (not bool) dtype, or also a complex one
+    with ``complex_too``.
 
     >>> numeric_tensor([1.5], "f").numpy()
     array([1.5], dtype=float32)
     """
     value = as_tensor_arg(value, fn, arg, position)
-    if value.numpy().dtype.kind == "b":
+    if is_bool(value.numpy().dtype):
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a numeric "
                         f"Tensor, got dtype bool")
-    return value
+    return value if complex_too else real_tensor(value, fn, arg, position)

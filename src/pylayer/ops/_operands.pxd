@@ -8,12 +8,16 @@ from pylayer._core.tensor cimport Tensor
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position)
 cpdef object float_tensor(object value, object fn, object arg=*, object position=*,
-                          bint integers_as_float32=*)
+                          bint integers_as_float32=*, bint complex_too=*)
+cpdef object real_tensor(object value, object fn, object arg=*, object position=*)
+cpdef object refuse_complex(object fn, object xa, object ya)
 cpdef object operand(object value, str fn, str arg, int position)
 cpdef tuple shape_of(object x)
 cpdef list shape_arg(object shape, str fn, str arg=*, long minimum=*)
 cpdef object broadcast_error(object fn, object xa, object ya)
 cdef object float32_unless_float64(object out, tuple operands)
+cdef bint is_bfloat16_array(object a)
+cdef object accumulating(object a)
 
 
 cdef inline object tensor_arg(object value, object fn, object arg, object position):
@@ -25,6 +29,37 @@ cdef inline object tensor_arg(object value, object fn, object arg, object positi
 
 cdef inline bint is_float64_array(object a):
     return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64
+
+
+cdef inline bint is_double_array(object a):
+    """A float64 or complex128 array: what makes a complex result complex128."""
+    if not cnp.PyArray_Check(a):
+        return False
+    t = cnp.PyArray_TYPE(<cnp.ndarray>a)
+    return t == cnp.NPY_FLOAT64 or t == cnp.NPY_COMPLEX128
+
+
+cdef inline bint is_complex_array(object a):
+    if not cnp.PyArray_Check(a):
+        return False
+    t = cnp.PyArray_TYPE(<cnp.ndarray>a)
+    return t == cnp.NPY_COMPLEX64 or t == cnp.NPY_COMPLEX128
+
+
+cdef inline int type_number(object result):
+    """The dtype number of an array or numpy scalar (what numpy hands back for 0-d
+    operands), -1 for anything else."""
+    if cnp.PyArray_Check(result):
+        return cnp.PyArray_TYPE(<cnp.ndarray>result)
+    if isinstance(result, cnp.generic):
+        return (<cnp.dtype>result.dtype).type_num
+    return -1
+
+
+cdef inline bint is_complex_result(object result):
+    """A complex array or numpy scalar: an op's complex result, before make_output."""
+    t = type_number(result)
+    return t == cnp.NPY_COMPLEX64 or t == cnp.NPY_COMPLEX128
 
 
 cdef inline object pooled_unary(object ufunc, object a):

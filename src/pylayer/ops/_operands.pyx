@@ -10,12 +10,13 @@ from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
                                      is_float_array, is_single, relu_backward_loop, same_layout,
                                      sigmoid_backward_loop, tanh_backward_loop)
+from pylayer._kernels.dtypes import BFLOAT16, is_complex, is_floating, is_integer
 from pylayer._core.tensor import to_array
 
 cnp.import_array()
 
-__all__ = ["as_tensor_arg", "float_tensor", "operand", "shape_of", "shape_arg",
-           "broadcast_error", "float32_default"]
+__all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "refuse_complex", "operand",
+           "shape_of", "shape_arg", "broadcast_error", "float32_default"]
 
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position):
@@ -28,16 +29,17 @@ cpdef object as_tensor_arg(object value, object fn, object arg, object position)
     """
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (bool, int, float, np.ndarray, np.generic, list, tuple)):
+    if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple)):
         return wrap(to_array(value, None, str(fn), str(arg)))
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a Tensor or a "
                     f"number, got {type(value).__name__}")
 
 
 cpdef object float_tensor(object value, object fn, object arg="x", object position=1,
-                          bint integers_as_float32=False):
-    """``value`` as a floating-point Tensor. With ``integers_as_float32`` an integer
-    tensor is computed in float32 (Paddle's default float); otherwise it is refused.
+                          bint integers_as_float32=False, bint complex_too=False):
+    """``value`` as a floating-point Tensor (or a complex one, with ``complex_too``).
+    With ``integers_as_float32`` an integer tensor is computed in float32 (Paddle's
+    default float); otherwise it is refused.
 
     >>> float_tensor([1, 2], "f", integers_as_float32=True).dtype
     pylayer.float32
@@ -45,21 +47,57 @@ cpdef object float_tensor(object value, object fn, object arg="x", object positi
     cdef Tensor x = <Tensor>tensor_arg(value, fn, arg, position)
     if is_float_array(x._array):
         return x
-    kind = x._array.dtype.kind
-    if kind == "f":
+    dtype = x._array.dtype
+    if is_floating(dtype) or (complex_too and is_complex(dtype)):
         return x
-    if kind in "iu" and integers_as_float32:
+    if is_integer(dtype) and integers_as_float32:
         return x.astype("float32")     # the cast op (installed into Tensor), recorded
-    accepted = " (float16, float32 or float64) or an integer Tensor" if integers_as_float32 else ""
-    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a floating-point "
+    floats = "floating-point or complex" if complex_too else "floating-point"
+    accepted = ""
+    if integers_as_float32:
+        names = "float16, bfloat16, float32, float64, complex64 or complex128" if complex_too \
+            else "float16, bfloat16, float32 or float64"
+        accepted = f" ({names}) or an integer Tensor"
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a {floats} "
                     f"Tensor{accepted}, got dtype {x.dtype.name}")
+
+
+cpdef object real_tensor(object value, object fn, object arg="x", object position=1):
+    """``value`` as a Tensor of real numbers or bools: a complex one is refused, for the
+    ops that make no sense on complex numbers (orderings, extremes, rounding).
+
+    >>> real_tensor([1.5], "floor").dtype
+    pylayer.float32
+    """
+    cdef Tensor x = <Tensor>tensor_arg(value, fn, arg, position)
+    if is_complex_array(x._array):
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a real "
+                        f"Tensor: {fn} is not defined for complex numbers, got dtype "
+                        f"{x.dtype.name}")
+    return x
+
+
+cpdef object refuse_complex(object fn, object xa, object ya):
+    """Refuse complex operands (arrays or numbers) ``xa`` and ``ya`` of ``fn``, an op that
+    orders its operands (comparisons, extremes, rounding divisions).
+
+    >>> refuse_complex("max", 1.0, 2j)
+    Traceback (most recent call last):
+      ...
+    TypeError: max(): argument 'y' must be real: max is not defined for complex numbers, got complex
+    """
+    for arg, value in (("x", xa), ("y", ya)):
+        if is_complex_array(value) or isinstance(value, (complex, np.complexfloating)):
+            dtype = value.dtype if cnp.PyArray_Check(value) else type(value).__name__
+            raise TypeError(f"{fn}(): argument '{arg}' must be real: {fn} is not defined for "
+                            f"complex numbers, got {dtype}")
 
 
 cpdef object operand(object value, str fn, str arg, int position):
     """Tensor -> its array; a Python number stays a number (numpy's weak promotion)."""
     if isinstance(value, Tensor):
         return (<Tensor>value)._array
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float, complex)) and not isinstance(value, bool):
         return value
     return (<Tensor>as_tensor_arg(value, fn, arg, position))._array
 
@@ -105,23 +143,63 @@ cpdef object broadcast_error(object fn, object xa, object ya):
                       f"{list(np.shape(ya))} cannot be broadcast together")
 
 
-cdef object _FLOAT64 = np.dtype(np.float64)
+cdef int BFLOAT16_NUMBER = BFLOAT16.num
+
+
+cdef bint is_bfloat16_array(object a):
+    return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == BFLOAT16_NUMBER
+
+
+cdef object accumulating(object a):
+    """The array ``a``, or for bfloat16 a float32 copy: sums, means, products and matrix
+    products of bfloat16 accumulate in float32 and round their result once, as Paddle's
+    kernels do (numpy, adding in bfloat16, stops growing a long sum early)."""
+    return a.astype(np.float32) if is_bfloat16_array(a) else a
+
+
+cdef bint _bfloat16_leads(tuple operands):
+    """Whether an operand is a bfloat16 array and none an array of another floating-point
+    or complex dtype: then the result is bfloat16, as in Paddle (numpy, which leaves
+    bfloat16 to ml_dtypes, gives float32 for bfloat16 times a Python float)."""
+    cdef bint found = False
+    cdef int t
+    for value in operands:
+        if cnp.PyArray_Check(value):
+            t = cnp.PyArray_TYPE(<cnp.ndarray>value)
+            if t == BFLOAT16_NUMBER:
+                found = True
+            elif (t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64 or t == cnp.NPY_FLOAT16
+                  or t == cnp.NPY_COMPLEX64 or t == cnp.NPY_COMPLEX128):
+                return False
+    return found
 
 
 cdef object float32_unless_float64(object out, tuple operands):
-    """``out``, made float32 when numpy gave float64 although no operand is a float64
-    array (integers with a Python float, integers divided, int64 with float32):
-    Paddle's default float."""
-    if out.dtype != _FLOAT64:
-        return out
-    for value in operands:
-        if is_float64_array(value):
-            return out
-    return out.astype(np.float32)
+    """``out`` in Paddle's result dtype: made float32 when numpy gave float64 although no
+    operand is a float64 array (integers with a Python float, integers divided, int64
+    with float32), Paddle's default float. Likewise complex128 becomes complex64 unless
+    an operand is a float64 or complex128 array (int64 with complex64, float32 with a
+    Python complex number), and a float result is bfloat16 when a bfloat16 array meets
+    only numbers, integers or bools."""
+    cdef int typenum = type_number(out)
+    if (typenum == cnp.NPY_FLOAT32 or typenum == cnp.NPY_FLOAT64) and _bfloat16_leads(operands):
+        return out.astype(BFLOAT16)
+    if typenum == cnp.NPY_FLOAT64:
+        for value in operands:
+            if is_float64_array(value):
+                return out
+        return out.astype(np.float32)
+    if typenum == cnp.NPY_COMPLEX128:
+        for value in operands:
+            if is_double_array(value):
+                return out
+        return out.astype(np.complex64)
+    return out
 
 
 def float32_default(out, *operands):
-    """float64 only when some operand is a float64 array; else Paddle's float32.
+    """float64 only when some operand is a float64 array; else Paddle's float32 (and
+    complex64 for complex128, unless an operand is float64 or complex128).
 
     >>> import numpy as np
     >>> float32_default(np.ones(2) / 2, np.arange(2), 2.0).dtype

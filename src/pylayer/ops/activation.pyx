@@ -17,9 +17,11 @@ from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single, kernel_ready,
                                      sigmoid_forward_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
-from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, float_tensor,
-                                    output_gradient, pooled_unary, tensor_arg)
+from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, accumulating, float_tensor,
+                                    is_complex_array, output_gradient, pooled_unary, real_tensor,
+                                    tensor_arg)
 from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.reduction cimport conjugate
 from pylayer.ops.shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,
                                      subtract_op as subtract)
@@ -44,7 +46,7 @@ def relu(x, name=None):
     >>> pylayer.nn.functional.relu(pylayer.to_tensor([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)
     """
-    x = tensor_arg(x, "relu", "x", 1)
+    x = real_tensor(x, "relu", "x", 1)
     a = (<Tensor>x)._array
     return make_output(RELU, np.maximum(a, 0).astype(a.dtype, copy=False), (x,))
 
@@ -87,18 +89,24 @@ cdef object _sigmoid_array(object a):
 
 
 SIGMOID = Op("sigmoid", keeps=("out",), vjp=(lambda g, out: _sigmoid_grad(out, g),))
+SIGMOID_OF_COMPLEX = Op("sigmoid", keeps=("out",),
+                        vjp=(lambda g, out: multiply(g, conjugate(
+                            multiply(out, subtract(1.0, out)))),))
 
 
 @op
 def sigmoid(x, name=None):
-    """Elementwise logistic function ``1 / (1 + exp(-x))``; saves its output.
+    """Elementwise logistic function ``1 / (1 + exp(-x))`` (complex too); saves its output.
 
     >>> import pylayer
     >>> pylayer.sigmoid(pylayer.to_tensor([0.0])).numpy()
     array([0.5], dtype=float32)
     """
-    x = float_tensor(x, "sigmoid", "x", 1, True)
-    return make_output(SIGMOID, _sigmoid_array((<Tensor>x)._array), (x,))
+    x = float_tensor(x, "sigmoid", "x", 1, True, True)
+    a = (<Tensor>x)._array
+    if is_complex_array(a):
+        return make_output(SIGMOID_OF_COMPLEX, _sigmoid_array(a), (x,))
+    return make_output(SIGMOID, _sigmoid_array(a), (x,))
 
 
 SIGMOID_GRAD = Op("sigmoid_grad", inputs=("y", "dy"), keeps=("y", "dy"),
@@ -254,8 +262,9 @@ def softmax(x, axis=-1, dtype=None, name=None):
     array([0.5, 0.5], dtype=float32)
     """
     x, axis = _softmax_input(x, axis, dtype, "softmax")
-    e = np.exp(_shifted((<Tensor>x)._array, axis))
-    out = e / np.sum(e, axis=axis, keepdims=True)
+    a = (<Tensor>x)._array
+    e = np.exp(_shifted(accumulating(a), axis))
+    out = (e / np.sum(e, axis=axis, keepdims=True)).astype(a.dtype, copy=False)
     return make_output(SOFTMAX, out, (x,), (axis,))
 
 
@@ -274,4 +283,6 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
     array([-0.6931472, -0.6931472], dtype=float32)
     """
     x, axis = _softmax_input(x, axis, dtype, "log_softmax")
-    return make_output(LOG_SOFTMAX, log_softmax_array((<Tensor>x)._array, axis), (x,), (axis,))
+    a = (<Tensor>x)._array
+    out = log_softmax_array(accumulating(a), axis).astype(a.dtype, copy=False)
+    return make_output(LOG_SOFTMAX, out, (x,), (axis,))

@@ -21,15 +21,17 @@ import math
 import numpy as np
 cimport numpy as cnp
 
+from pylayer._kernels.dtypes import is_floating, is_integer
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic, wrap
 from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLICATION,
                                      DIVISION, check_spans, data_of, empty_like, is_single,
                                      kernel_ready, scalar_loop, small_binary)
 from pylayer.ops._common import binary_array, tensor_pair
-from pylayer.ops._operands cimport (broadcast_error, float32_unless_float64, operand,
-                                    pooled_unary, shape_of, tensor_arg)
-from pylayer.ops.reduction cimport unbroadcast, unbroadcast_like
+from pylayer.ops._operands cimport (broadcast_error, float32_unless_float64, is_complex_array,
+                                    is_complex_result, operand, pooled_unary, refuse_complex,
+                                    shape_of, tensor_arg)
+from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
 from pylayer.ops.dispatch import op
 
 cnp.import_array()
@@ -115,11 +117,25 @@ ADD = Op("add", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
          vjp=(lambda g, x_shape: unbroadcast(g, x_shape),
               lambda g, y_shape: unbroadcast(g, y_shape)))
 
+# A complex result: an operand that was real gets the real part of its gradient.
+ADD_TO_COMPLEX = Op("add", inputs=("x", "y"), attrs=("x_shape", "y_shape", "x_real", "y_real"),
+                    vjp=(lambda g, x_shape, x_real: unbroadcast(real_part_if(g, x_real), x_shape),
+                         lambda g, y_shape, y_real: unbroadcast(real_part_if(g, y_real),
+                                                                y_shape)))
+
+
+cdef tuple _complex_attrs(object x, object y, object xa, object ya):
+    """The attributes of ADD_TO_COMPLEX and SUBTRACT_FROM_COMPLEX: shapes, and which
+    operand is real."""
+    return (shape_of(x), shape_of(y), not is_complex_array(xa), not is_complex_array(ya))
+
 
 cdef object add_op(object x, object y):
     xa = operand(x, "add", "x", 1)
     ya = operand(y, "add", "y", 2)
     out = _arithmetic_array(ADDITION, "add", xa, ya)
+    if is_complex_result(out):
+        return make_output(ADD_TO_COMPLEX, out, (x, y), _complex_attrs(x, y, xa, ya))
     return make_output(ADD, out, (x, y), (shape_of(x), shape_of(y)))
 
 
@@ -138,12 +154,18 @@ def add(x, y, name=None):
 SUBTRACT = Op("subtract", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
               vjp=(lambda g, x_shape: unbroadcast(g, x_shape),
                    lambda g, y_shape: unbroadcast(neg_op(g), y_shape)))
+SUBTRACT_FROM_COMPLEX = Op(
+    "subtract", inputs=("x", "y"), attrs=("x_shape", "y_shape", "x_real", "y_real"),
+    vjp=(lambda g, x_shape, x_real: unbroadcast(real_part_if(g, x_real), x_shape),
+         lambda g, y_shape, y_real: unbroadcast(neg_op(real_part_if(g, y_real)), y_shape)))
 
 
 cdef object subtract_op(object x, object y):
     xa = operand(x, "subtract", "x", 1)
     ya = operand(y, "subtract", "y", 2)
     out = _arithmetic_array(SUBTRACTION, "subtract", xa, ya)
+    if is_complex_result(out):
+        return make_output(SUBTRACT_FROM_COMPLEX, out, (x, y), _complex_attrs(x, y, xa, ya))
     return make_output(SUBTRACT, out, (x, y), (shape_of(x), shape_of(y)))
 
 
@@ -160,13 +182,19 @@ def subtract(x, y, name=None):
 
 # -------------------------------------------------------------- multiply
 MULTIPLY = Op("multiply", inputs=("x", "y"), keeps=("x", "y"),
-              vjp=(lambda g, y, x: unbroadcast_like(multiply_op(g, y), x),
-                   lambda g, x, y: unbroadcast_like(multiply_op(g, x), y)))
+              vjp=(lambda g, y, x: unbroadcast_like(multiply_op(g, conjugate(y)), x),
+                   lambda g, x, y: unbroadcast_like(multiply_op(g, conjugate(x)), y)))
 
 # A tensor times a number (on either side): a scale, which keeps no tensor.
 MULTIPLY_BY_NUMBER = Op("multiply", inputs=("x", "y"), attrs=("factor",),
                         vjp=(lambda g, factor: multiply_op(g, factor),
                              lambda g, factor: multiply_op(g, factor)))
+
+# The same with a complex result: the factor's conjugate, the real part for a real tensor.
+MULTIPLY_BY_NUMBER_TO_COMPLEX = Op(
+    "multiply", inputs=("x", "y"), attrs=("conjugate_factor", "real_tensor"),
+    vjp=(lambda g, conjugate_factor, real_tensor: real_part_if(
+             multiply_op(g, conjugate_factor), real_tensor),) * 2)
 
 
 cdef object multiply_op(object x, object y):
@@ -175,7 +203,16 @@ cdef object multiply_op(object x, object y):
     out = _arithmetic_array(MULTIPLICATION, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(MULTIPLY, out, (x, y))
+    if is_complex_result(out):
+        return _scaled_to_complex(out, x, y, xa, ya)
     return make_output(MULTIPLY_BY_NUMBER, out, (x, y), (ya if isinstance(x, Tensor) else xa,))
+
+
+cdef object _scaled_to_complex(object out, object x, object y, object xa, object ya):
+    """The complex product of a tensor and a number (or array), recorded."""
+    factor, array = (ya, xa) if isinstance(x, Tensor) else (xa, ya)
+    return make_output(MULTIPLY_BY_NUMBER_TO_COMPLEX, out, (x, y),
+                       (conjugate(factor), not is_complex_array(array)))
 
 
 @op
@@ -192,13 +229,19 @@ def multiply(x, y, name=None):
 # ---------------------------------------------------------------- divide
 # x / y with y a tensor (x a tensor or a number, kept as it is).
 DIVIDE = Op("divide", inputs=("x", "y"), keeps=("x", "y"),
-            vjp=(lambda g, y, x: unbroadcast_like(divide_op(g, y), x),
-                 lambda g, x, y: unbroadcast_like(
-                     neg_op(divide_op(multiply_op(g, x), multiply_op(y, y))), y)))
+            vjp=(lambda g, y, x: unbroadcast_like(divide_op(g, conjugate(y)), x),
+                 lambda g, x, y: unbroadcast_like(neg_op(divide_op(
+                     multiply_op(g, conjugate(x)), conjugate(multiply_op(y, y)))), y)))
 
 # A tensor divided by a number: a scale, which keeps no tensor.
 DIVIDE_BY_NUMBER = Op("divide", inputs=("x", "y"), attrs=("divisor",),
                       vjp=(lambda g, divisor: divide_op(g, divisor), None))
+
+# The same with a complex result: the divisor's conjugate, the real part for a real tensor.
+DIVIDE_BY_NUMBER_TO_COMPLEX = Op(
+    "divide", inputs=("x", "y"), attrs=("conjugate_divisor", "real_tensor"),
+    vjp=(lambda g, conjugate_divisor, real_tensor: real_part_if(
+             divide_op(g, conjugate_divisor), real_tensor), None))
 
 
 cdef object divide_op(object x, object y):
@@ -206,6 +249,9 @@ cdef object divide_op(object x, object y):
     ya = operand(y, "divide", "y", 2)
     out = _arithmetic_array(DIVISION, "divide", xa, ya)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
+        if is_complex_result(out):
+            return make_output(DIVIDE_BY_NUMBER_TO_COMPLEX, out, (x, y),
+                               (conjugate(ya), not is_complex_array(xa)))
         return make_output(DIVIDE_BY_NUMBER, out, (x, y), (ya,))
     return make_output(DIVIDE, out, (x, y))
 
@@ -265,7 +311,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         raise TypeError(f"scale(): argument 'bias' (position 3) must be a number, "
                         f"got {type(bias).__name__}")
     a = (<Tensor>x)._array
-    if a.dtype.kind in "iu":
+    if is_integer(a.dtype):
         # An integer tensor stays integer: Paddle truncates scale and bias first.
         if not (math.isfinite(scale) and math.isfinite(bias)):
             raise ValueError(f"scale(): an integer tensor needs a finite scale and bias, "
@@ -276,7 +322,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     out = a * scale
     if bias:
         out = out + bias
-    if out.dtype != a.dtype and a.dtype.kind == "f":
+    if out.dtype != a.dtype and is_floating(a.dtype):
         out = out.astype(a.dtype)
     return make_output(SCALE, out, (x,), (scale,))
 
@@ -293,8 +339,9 @@ cdef object _integer_style(str fn, object ufunc, object x, object y):
     dtype, and the refusal of an integer division by zero."""
     xa = operand(x, fn, "x", 1)
     ya = operand(y, fn, "y", 2)
+    refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
-    if np.result_type(xa, ya).kind in "iu" and np.any(np.equal(ya, 0)):
+    if is_integer(np.result_type(xa, ya)) and np.any(np.equal(ya, 0)):
         raise ZeroDivisionError(f"{fn}(): integer division by zero (y holds a 0)")
     return out
 
@@ -378,6 +425,7 @@ cdef object _extreme(Op record, str fn, object ufunc, object x, object y):
     x, y = tensor_pair(x, y, fn)
     xa = operand(x, fn, "x", 1)
     ya = operand(y, fn, "y", 2)
+    refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
     return make_output(record, out, (x, y))
 

@@ -7,9 +7,10 @@ take an optional ``out`` Tensor that receives the result.
 """
 import numpy as np
 
+from pylayer._kernels.dtypes import is_bool, is_inexact, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
-from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._operands import as_tensor_arg, refuse_complex
 from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
@@ -19,10 +20,12 @@ __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "gre
 
 
 # ------------------------------------------------------------- comparisons
-def _compare(fn, ufunc, x, y):
+def _compare(fn, ufunc, x, y, ordering=True):
     x, y = tensor_pair(x, y, fn)
-    out = binary_array(fn, ufunc, operand(x, fn, "x", 1), operand(y, fn, "y", 2))
-    return make_tensor(out)
+    xa, ya = operand(x, fn, "x", 1), operand(y, fn, "y", 2)
+    if ordering:
+        refuse_complex(fn, xa, ya)
+    return make_tensor(binary_array(fn, ufunc, xa, ya))
 
 
 @op
@@ -33,7 +36,7 @@ def equal(x, y, name=None):
     >>> pylayer.equal(pylayer.to_tensor([1, 2, 3]), 2).numpy()
     array([False,  True, False])
     """
-    return _compare("equal", np.equal, x, y)
+    return _compare("equal", np.equal, x, y, ordering=False)
 
 
 @op
@@ -44,7 +47,7 @@ def not_equal(x, y, name=None):
     >>> pylayer.not_equal(pylayer.to_tensor([1, 2]), 2).numpy()
     array([ True, False])
     """
-    return _compare("not_equal", np.not_equal, x, y)
+    return _compare("not_equal", np.not_equal, x, y, ordering=False)
 
 
 @op
@@ -198,7 +201,7 @@ def logical_xor(x, y, out=None, name=None):
 
 def _integer_or_bool(x, fn, arg, position):
     x = as_tensor_arg(x, fn, arg, position)
-    if x._array.dtype.kind not in "biu":
+    if not (is_integer(x._array.dtype) or is_bool(x._array.dtype)):
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be an integer or "
                         f"bool Tensor, got dtype {x.dtype.name}")
     return x
@@ -273,7 +276,7 @@ def logical_not(x, out=None, name=None):
 def _classify(fn, np_fn, x, value_for_integers):
     x = as_tensor_arg(x, fn, "x", 1)
     a = x._array
-    if a.dtype.kind != "f":
+    if not is_inexact(a.dtype):
         return make_tensor(np.full(a.shape, value_for_integers))
     return make_tensor(np.asarray(np_fn(a)))
 

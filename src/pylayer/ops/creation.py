@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
 
+from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
@@ -59,7 +60,7 @@ def _shape(shape, fn):
     return dims
 
 
-def _dtype(dtype, fn, default="float32", kinds="biuf"):
+def _dtype(dtype, fn, default="float32", kinds="biufc"):
     return check_dtype(default if dtype is None else dtype, fn, kinds=kinds)
 
 
@@ -85,16 +86,19 @@ def to_tensor(data: TensorData, dtype: Optional[DTypeLike] = None, place: Any = 
               stop_gradient: bool = True) -> Tensor:
     """Make a Tensor from a number, nested list, numpy array or Tensor (always copies).
 
-    Python floats become float32 and ints int64, as in Paddle.
+    Python floats become float32, complex numbers complex64 and ints int64, as in
+    Paddle; a numpy array or scalar keeps its dtype.
 
     >>> import pylayer
     >>> pylayer.to_tensor([[1, 2], [3, 4]]).dtype
     pylayer.int64
     >>> pylayer.to_tensor(1.5).dtype
     pylayer.float32
+    >>> pylayer.to_tensor([1 + 2j, 3]).dtype
+    pylayer.complex64
     """
     if data is None or isinstance(data, (str, bytes, dict, set)) or (
-            isinstance(data, np.ndarray) and data.dtype.kind not in "biuf"):
+            isinstance(data, np.ndarray) and not holds_numbers(data.dtype)):
         raise TypeError(f"to_tensor(): argument 'data' (position 1) must be a number, a nested "
                         f"list of numbers, a numpy array of numbers or a Tensor, got "
                         f"{_data_type(data)}")
@@ -113,7 +117,7 @@ def to_tensor(data: TensorData, dtype: Optional[DTypeLike] = None, place: Any = 
 def _plain_python(data):
     if isinstance(data, (list, tuple)):
         return all(_plain_python(item) for item in data)
-    return isinstance(data, (bool, int, float))
+    return isinstance(data, (bool, int, float, complex))
 
 
 def _exact_array(data):
@@ -159,8 +163,9 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
          dtype: Optional[DTypeLike] = None, name: Optional[str] = None) -> Tensor:
     """A tensor filled with ``fill_value``.
 
-    Without ``dtype`` the result is bool for a bool value and float32
-    (Paddle's default float) for any number, integers included.
+    Without ``dtype`` the result is bool for a bool value, complex128 for a
+    complex number (as in Paddle) and float32 (Paddle's default float) for any
+    other number, integers included.
 
     >>> import pylayer
     >>> pylayer.full([2], 7).numpy()
@@ -170,8 +175,12 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
     """
     fill_value = _fill_value(fill_value, "full")
     if dtype is None:
-        dtype = "bool" if isinstance(fill_value, (bool, np.bool_)) else "float32"
+        dtype = "bool" if isinstance(fill_value, (bool, np.bool_)) else \
+            "complex128" if isinstance(fill_value, (complex, np.complexfloating)) else "float32"
     np_dtype = _dtype(dtype, "full")
+    if not is_complex(np_dtype) and isinstance(fill_value, (complex, np.complexfloating)):
+        raise TypeError(f"full(): argument 'fill_value' {fill_value!r} is complex, which dtype "
+                        f"{np_dtype} cannot hold")
     try:
         return make_tensor(np.full(_shape(shape, "full"), fill_value, np_dtype))
     except OverflowError:
@@ -182,7 +191,7 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
 def _fill_value(value, fn):
     if isinstance(value, Tensor):
         value = value.item()
-    if not isinstance(value, (int, float, bool, np.number, np.bool_)):
+    if not isinstance(value, (int, float, complex, bool, np.number, np.bool_)):
         raise TypeError(f"{fn}(): argument 'fill_value' must be a number, "
                         f"got {describe(value)}")
     return value
@@ -204,7 +213,7 @@ def _like(x, fn, dtype):
     """The array of ``x`` and the dtype of the result (``dtype``, else x's)."""
     if isinstance(x, Tensor):
         a = x.numpy()
-    elif isinstance(x, np.ndarray) and x.dtype.kind in "biuf":
+    elif isinstance(x, np.ndarray) and holds_numbers(x.dtype):
         a = x
     else:
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got "
@@ -295,7 +304,7 @@ def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = 
     if dtype is None:
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
-    np_dtype = _dtype(dtype, "arange")
+    np_dtype = _dtype(dtype, "arange", kinds="biuf")
     check_count(max(0, int(np.ceil((float(end) - float(start)) / float(step)))), "arange", "end")
     return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
@@ -312,7 +321,7 @@ def linspace(start: Union[Number, Tensor], stop: Union[Number, Tensor],
     """
     num = check_int(num, "linspace", "num", minimum=0)
     check_count(num, "linspace", "num")
-    np_dtype = _dtype(dtype, "linspace")
+    np_dtype = _dtype(dtype, "linspace", kinds="biuf")
     return make_tensor(np.linspace(_number(start, "linspace", "start"),
                                    _number(stop, "linspace", "stop"), num).astype(np_dtype))
 
@@ -413,7 +422,7 @@ def bernoulli(x: Tensor, p: Optional[Number] = None, name: Optional[str] = None)
     >>> pylayer.bernoulli(pylayer.to_tensor([0.0, 1.0, 1.0])).numpy()
     array([0., 1., 1.], dtype=float32)
     """
-    if not isinstance(x, Tensor) or x.numpy().dtype.kind != "f":
+    if not isinstance(x, Tensor) or not is_floating(x.numpy().dtype):
         raise TypeError(f"bernoulli(): argument 'x' (position 1) must be a floating-point "
                         f"Tensor, got {describe(x) if not isinstance(x, Tensor) else x.dtype}")
     a = x.numpy()

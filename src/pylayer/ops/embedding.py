@@ -5,6 +5,7 @@ by the mask of padding ids), which give the gradients.
 """
 import numpy as np
 
+from pylayer._kernels.dtypes import is_floating, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_count, check_int
 from pylayer.ops.arithmetic import multiply
@@ -19,7 +20,7 @@ def _ids(x, fn, limit):
     """The integer array of ``x``, every id in ``[0, limit)`` (ValueError otherwise)."""
     x = as_tensor_arg(x, fn, "x", 1)
     ids = x.numpy()
-    if ids.dtype.kind not in "iu":
+    if not is_integer(ids.dtype):
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be an integer Tensor, got "
                         f"dtype {x.dtype.name}")
     if ids.size and limit is not None and (ids.min() < 0 or ids.max() >= limit):
@@ -75,7 +76,7 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
            [0., 0.]], dtype=float32)
     """
     fn = "embedding"
-    if not isinstance(weight, Tensor) or weight.ndim != 2 or weight.numpy().dtype.kind != "f":
+    if not isinstance(weight, Tensor) or weight.ndim != 2 or not is_floating(weight.numpy().dtype):
         raise TypeError(f"{fn}(): argument 'weight' must be a 2-D floating-point Tensor "
                         f"[num, dim], got " + (f"shape {weight.shape} and dtype "
                                                f"{weight.dtype.name}" if isinstance(weight, Tensor)

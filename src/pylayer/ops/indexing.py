@@ -13,6 +13,7 @@ that reads ``x[index]`` has a record of its own, named after it, made by
 """
 import numpy as np
 
+from pylayer._kernels.dtypes import holds_numbers, is_bool, is_complex, is_integer
 from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.arithmetic import multiply
@@ -40,7 +41,7 @@ def normalize_index(index, fn):
             item = np.asarray(item) if len(item) else np.zeros([0], np.int64)
         if isinstance(item, np.ndarray):
             item = np.array(item, copy=True)
-            if item.dtype.kind not in "biu":
+            if not (is_integer(item.dtype) or is_bool(item.dtype)):
                 raise IndexError(f"{fn}: index arrays and tensors must hold integers or "
                                  f"booleans, got dtype {item.dtype}")
             advanced = True
@@ -179,12 +180,16 @@ def setitem(x, index, value):
     index, advanced = normalize_index(index, "setitem")
     value_tensor = value if isinstance(value, Tensor) else None
     value_array = value.numpy() if value_tensor is not None else np.asarray(value)
-    if value_array.dtype.kind not in "biuf":
+    if not holds_numbers(value_array.dtype):
         raise TypeError(f"setitem: the value must be a number, an array or a Tensor, "
                         f"got {type(value).__name__}")
     recording = needs_grad(x, value_tensor)
     refuse_leaf(x, recording, "setitem")
     target = x.numpy()
+    if is_complex(value_array.dtype) and not is_complex(target.dtype):
+        raise TypeError(f"setitem: a complex value ({value_array.dtype}) cannot be written "
+                        f"into a tensor of dtype {x.dtype.name}: cast the tensor to a complex "
+                        f"dtype first")
     if recording or not target.flags.writeable:
         target = np.array(target, copy=True)
     written = _write(target, index, value_array)

@@ -10,16 +10,20 @@ an einsum); ``dot`` keeps both inputs.
 import string
 
 import numpy as np
+cimport numpy as cnp
 
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
-from pylayer.ops._operands cimport tensor_arg
+from pylayer.ops._operands cimport (accumulating, float32_unless_float64, is_bfloat16_array,
+                                    is_complex_array, is_complex_result, tensor_arg)
 from pylayer.ops.arithmetic import add, multiply, scale
 from pylayer.ops.dispatch import op
-from pylayer.ops.reduction cimport unbroadcast
+from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast
 from pylayer.ops.shape cimport reshape_exact
+
+cnp.import_array()
 
 __all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
 
@@ -42,16 +46,20 @@ def _matmul_vjp(g, x, y, transpose_x, transpose_y, needs_input_grad):
         g = reshape_exact(g, gs + (1,))
     gx = gy = None
     if needs[0]:
+        conjugate_b = conjugate(b)
         if tx:
-            gx = _matmul(b, g, ty, True)
+            gx = _matmul(conjugate_b, g, ty, True)
         else:
-            gx = _matmul(g, b, False, not ty)
+            gx = _matmul(g, conjugate_b, False, not ty)
+        gx = real_part_if(gx, not is_complex_array((<Tensor?>x)._array))
         gx = reshape_exact(unbroadcast(gx, (<Tensor?>a)._array.shape), xs)
     if needs[1]:
+        conjugate_a = conjugate(a)
         if ty:
-            gy = _matmul(g, a, True, tx)
+            gy = _matmul(g, conjugate_a, True, tx)
         else:
-            gy = _matmul(a, g, not tx, False)
+            gy = _matmul(conjugate_a, g, not tx, False)
+        gy = real_part_if(gy, not is_complex_array((<Tensor?>y)._array))
         gy = reshape_exact(unbroadcast(gy, (<Tensor?>b)._array.shape), ys)
     return (gx, gy)
 
@@ -88,6 +96,9 @@ cdef object _matmul(object x, object y, object transpose_x, object transpose_y):
                          f"{list((<Tensor>y)._array.shape)} do not fit a matrix product: the "
                          f"last dimension of x must equal the first matrix dimension of y "
                          f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
+    if is_complex_result(out) or is_bfloat16_array(a) or is_bfloat16_array(b):
+        # int64 @ complex64 is complex64; numpy multiplies bfloat16 in float32
+        out = float32_unless_float64(out, (a, b))
     return make_output(MATMUL, out, (x, y), (bool(transpose_x and a.ndim > 1),
                                              bool(transpose_y and b.ndim > 1)))
 
@@ -115,9 +126,9 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
            [4., 6.],
            [4., 6.]], dtype=float32)
     """
-    input = float_tensor(input, "addmm", "input", 1)
-    x = float_tensor(x, "addmm", "x", 2)
-    y = float_tensor(y, "addmm", "y", 3)
+    input = float_tensor(input, "addmm", "input", 1, complex_too=True)
+    x = float_tensor(x, "addmm", "x", 2, complex_too=True)
+    y = float_tensor(y, "addmm", "y", 3, complex_too=True)
     beta = check_number(beta, "addmm", "beta")
     alpha = check_number(alpha, "addmm", "alpha")
     _same_dtype("addmm", (input, x, y))
@@ -146,8 +157,8 @@ def bmm(x, y, name=None):
     >>> pylayer.bmm(pylayer.ones([2, 3, 4]), pylayer.ones([2, 4, 5])).shape
     [2, 3, 5]
     """
-    x = float_tensor(x, "bmm", "x", 1)
-    y = float_tensor(y, "bmm", "y", 2)
+    x = float_tensor(x, "bmm", "x", 1, complex_too=True)
+    y = float_tensor(y, "bmm", "y", 2, complex_too=True)
     _same_dtype("bmm", (x, y))
     if x.ndim != 3 or y.ndim != 3:
         raise ValueError(f"bmm(): x and y must be 3-D, got x of shape {x.shape} and y of "
@@ -165,7 +176,10 @@ cdef object _column(object g):
 
 
 DOT = Op("dot", inputs=("x", "y"), keeps=("x", "y"),
-         vjp=(lambda g, y: multiply(_column(g), y), lambda g, x: multiply(_column(g), x)))
+         vjp=(lambda g, x, y: real_part_if(multiply(_column(g), conjugate(y)),
+                                           not is_complex_array(x.numpy())),
+              lambda g, x, y: real_part_if(multiply(_column(g), conjugate(x)),
+                                           not is_complex_array(y.numpy()))))
 
 
 @op
@@ -189,7 +203,9 @@ def dot(x, y, name=None):
         raise ValueError(f"dot(): x and y must have the same shape, got {list(a.shape)} "
                          f"and {list(b.shape)}")
     with np.errstate(all="ignore"):
-        out = np.asarray(np.einsum("...k,...k->...", a, b))
+        out = np.asarray(np.einsum("...k,...k->...", accumulating(a), accumulating(b)))
+    if is_complex_result(out) or is_bfloat16_array(a) or is_bfloat16_array(b):
+        out = float32_unless_float64(out, (a, b))
     return make_output(DOT, out, (x, y))
 
 
@@ -295,9 +311,9 @@ def _operand_grad(g, out_subs, others, other_subs, subs, shape):
 EINSUM = Op("einsum", inputs=("x", "y"), keeps=("x", "y"),
             attrs=("x_subs", "y_subs", "out_subs", "x_shape", "y_shape"),
             vjp=(lambda g, y, x_subs, y_subs, out_subs, x_shape:
-                     _operand_grad(g, out_subs, (y,), (y_subs,), x_subs, x_shape),
+                     _operand_grad(g, out_subs, (conjugate(y),), (y_subs,), x_subs, x_shape),
                  lambda g, x, x_subs, y_subs, out_subs, y_shape:
-                     _operand_grad(g, out_subs, (x,), (x_subs,), y_subs, y_shape)))
+                     _operand_grad(g, out_subs, (conjugate(x),), (x_subs,), y_subs, y_shape)))
 # The einsum of one operand (a transpose, a diagonal, a sum) keeps nothing.
 EINSUM_OF_ONE = Op("einsum", attrs=("x_subs", "out_subs", "x_shape"),
                    vjp=(lambda g, x_subs, out_subs, x_shape:
@@ -320,7 +336,9 @@ cdef object _einsum(list subs, str out_subs, list tensors):
     """One recorded einsum of one or two operands."""
     arrays = [t.numpy() for t in tensors]
     with np.errstate(all="ignore"):
-        out = np.asarray(np.einsum(",".join(subs) + "->" + out_subs, *arrays))
+        out = np.asarray(np.einsum(",".join(subs) + "->" + out_subs,
+                                   *[accumulating(a) for a in arrays]))
+    out = float32_unless_float64(out, tuple(arrays))    # bfloat16, summed in float32
     if len(tensors) == 1:
         return make_output(EINSUM_OF_ONE, out, tuple(tensors), (subs[0], out_subs, arrays[0].shape))
     return make_output(EINSUM, out, tuple(tensors),
@@ -335,7 +353,7 @@ def einsum(equation, *operands):
     ``"ii->i"`` a diagonal. Without ``->`` the output holds the letters that
     appear once, in alphabetical order. ``...`` stands for the leading
     dimensions, and size-1 dimensions broadcast. Operands must share one
-    floating-point dtype. Three or more operands are contracted two at a
+    floating-point or complex dtype. Three or more operands are contracted two at a
     time, from the left. The gradient of each operand is itself an einsum,
     so it can be differentiated again.
 
@@ -356,7 +374,7 @@ def einsum(equation, *operands):
         if not isinstance(value, Tensor):
             raise TypeError(f"einsum(): argument 'operands' item {i} must be a Tensor, got "
                             f"{describe(value)}")
-        tensors.append(float_tensor(value, "einsum", f"operands[{i}]", i + 2))
+        tensors.append(float_tensor(value, "einsum", f"operands[{i}]", i + 2, complex_too=True))
     _same_dtype("einsum", tensors)
     in_subs, out_subs = _parse(equation, [tuple(t.shape) for t in tensors])
     return _contract(in_subs, out_subs, tensors)

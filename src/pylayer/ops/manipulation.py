@@ -12,6 +12,7 @@ import builtins
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
@@ -243,9 +244,9 @@ def _index_arg(index, fn, ranks, arg="index"):
         idx = np.array(index.numpy(), copy=True)
     else:
         idx = np.array(index, copy=True)
-        if idx.size == 0 and idx.dtype.kind == "f":
+        if idx.size == 0 and is_floating(idx.dtype):    # np.array([]) is float64
             idx = idx.astype(np.int64)
-    if idx.dtype.kind not in "iu":
+    if not is_integer(idx.dtype):
         raise TypeError(f"{fn}(): argument '{arg}' must hold integers, got dtype {idx.dtype}")
     if idx.ndim not in ranks:
         raise ValueError(f"{fn}(): argument '{arg}' must have rank "
@@ -515,7 +516,7 @@ def masked_fill(x, mask, value, name=None):
     fn = "masked_fill"
     x = as_tensor_arg(x, fn, "x", 1)
     mask = as_tensor_arg(mask, fn, "mask", 2)
-    if mask.numpy().dtype.kind not in "biu":
+    if not (is_integer(mask.numpy().dtype) or is_bool(mask.numpy().dtype)):
         raise TypeError(f"{fn}(): argument 'mask' must be a bool or integer Tensor, got dtype "
                         f"{mask.dtype.name}")
     try:

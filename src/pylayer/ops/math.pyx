@@ -24,14 +24,17 @@ import numpy as np
 cimport numpy as cnp
 from numpy.polynomial import chebyshev as _cheb
 
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer.ops._arguments import check_int, numeric_tensor
 from pylayer.ops._common import binary_array, is_number, shape_text, tensor_pair
 from pylayer.ops._operands cimport (TANH_GRADIENT, as_tensor_arg,
-                                    float32_unless_float64, float_tensor, operand,
-                                    output_gradient, pooled_unary, shape_of, tensor_arg)
-from pylayer.ops.reduction cimport unbroadcast, unbroadcast_like
+                                    float32_unless_float64, float_tensor, is_complex_array,
+                                    is_complex_result,
+                                    operand, output_gradient, pooled_unary, shape_of,
+                                    tensor_arg)
+from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
 from pylayer.ops.arithmetic cimport (add_op as add, divide_op as divide,
                                      multiply_op as multiply, neg_op as neg,
                                      subtract_op as subtract, zero_gradient)
@@ -47,10 +50,11 @@ __all__ = ["tanh", "exp", "log", "sqrt", "square", "pow", "reciprocal", "rsqrt",
 cdef object _np_tanh = np.tanh   # looked up once instead of on every call
 
 
-cdef object _float_math(Op record, str fn, object compute, object x):
+cdef object _float_math(Op record, str fn, object compute, object x, bint complex_too=True):
     """``compute`` of ``x``'s array, ``x`` taken as a float tensor (integers in float32,
-    bool refused), recorded with ``record``. NaN and inf propagate without warnings."""
-    x = float_tensor(x, fn, "x", 1, True)
+    bool refused; complex accepted with ``complex_too``), recorded with ``record``. NaN
+    and inf propagate without warnings."""
+    x = float_tensor(x, fn, "x", 1, True, complex_too)
     with np.errstate(all="ignore"):
         out = np.asarray(compute((<Tensor>x)._array))
     return make_output(record, out, (x,))
@@ -58,11 +62,14 @@ cdef object _float_math(Op record, str fn, object compute, object x):
 
 # ------------------------------------------------------------------ tanh
 TANH = Op("tanh", keeps=("out",), vjp=(lambda g, out: _tanh_grad(out, g),))
+TANH_OF_COMPLEX = Op("tanh", keeps=("out",),
+                     vjp=(lambda g, out: multiply(g, conjugate(subtract(1.0, square_op(out)))),))
 
 
 cdef object tanh_op(object x):
-    x = float_tensor(x, "tanh", "x", 1, True)
-    return make_output(TANH, pooled_unary(_np_tanh, (<Tensor>x)._array), (x,))
+    x = float_tensor(x, "tanh", "x", 1, True, True)
+    out = pooled_unary(_np_tanh, (<Tensor>x)._array)
+    return make_output(TANH_OF_COMPLEX if is_complex_result(out) else TANH, out, (x,))
 
 
 @op
@@ -87,11 +94,11 @@ cdef object _tanh_grad(object y, object dy):
 
 
 # ------------------------------------------------------- exp, log, sqrt, square
-EXP = Op("exp", keeps=("out",), vjp=(lambda g, out: multiply(g, out),))
+EXP = Op("exp", keeps=("out",), vjp=(lambda g, out: multiply(g, conjugate(out)),))
 
 
 cdef object exp_op(object x):
-    x = float_tensor(x, "exp", "x", 1, True)
+    x = float_tensor(x, "exp", "x", 1, True, True)
     with np.errstate(over="ignore"):
         out = pooled_unary(np.exp, (<Tensor>x)._array)
     return make_output(EXP, out, (x,))
@@ -108,11 +115,11 @@ def exp(x, name=None):
     return exp_op(x)
 
 
-LOG = Op("log", keeps=("x",), vjp=(lambda g, x: divide(g, x),))
+LOG = Op("log", keeps=("x",), vjp=(lambda g, x: divide(g, conjugate(x)),))
 
 
 cdef object log_op(object x):
-    x = float_tensor(x, "log", "x", 1, True)
+    x = float_tensor(x, "log", "x", 1, True, True)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = pooled_unary(np.log, (<Tensor>x)._array)
     return make_output(LOG, out, (x,))
@@ -129,7 +136,7 @@ def log(x, name=None):
     return log_op(x)
 
 
-SQRT = Op("sqrt", keeps=("out",), vjp=(lambda g, out: divide(g, multiply(out, 2.0)),))
+SQRT = Op("sqrt", keeps=("out",), vjp=(lambda g, out: divide(g, multiply(conjugate(out), 2.0)),))
 
 
 @op
@@ -140,13 +147,14 @@ def sqrt(x, name=None):
     >>> pylayer.sqrt(pylayer.to_tensor([4.0])).numpy()
     array([2.], dtype=float32)
     """
-    x = float_tensor(x, "sqrt", "x", 1, True)
+    x = float_tensor(x, "sqrt", "x", 1, True, True)
     with np.errstate(invalid="ignore"):
         out = pooled_unary(np.sqrt, (<Tensor>x)._array)
     return make_output(SQRT, out, (x,))
 
 
-SQUARE = Op("square", keeps=("x",), vjp=(lambda g, x: multiply(g, multiply(x, 2.0)),))
+SQUARE = Op("square", keeps=("x",),
+            vjp=(lambda g, x: multiply(g, multiply(conjugate(x), 2.0)),))
 
 
 cdef object square_op(object x):
@@ -180,7 +188,7 @@ cdef object _pow_x_grad(object g, object x, object y):
         slope = wrap(np.zeros_like((<Tensor?>x)._array), True)
     else:
         slope = multiply(_pow(x, y - 1), y)
-    return unbroadcast_like(multiply(g, slope), x)
+    return unbroadcast_like(multiply(g, conjugate(slope)), x)
 
 
 cdef object _pow_y_grad(object g, object x, object y):
@@ -189,8 +197,8 @@ cdef object _pow_y_grad(object g, object x, object y):
         log_x = log_op(_where(equal(x, 0), 1.0, x))
     else:
         with np.errstate(all="ignore"):
-            log_x = 0.0 if x == 0 else float(np.log(x))
-    return unbroadcast_like(multiply(g, multiply(_pow(x, y), log_x)), y)
+            log_x = 0.0 if x == 0 else np.log(x).item()
+    return unbroadcast_like(multiply(g, conjugate(multiply(_pow(x, y), log_x))), y)
 
 
 POW = Op("pow", inputs=("x", "y"), keeps=("x", "y"),
@@ -229,7 +237,7 @@ def pow(x, y, name=None):
 
 
 RECIPROCAL = Op("reciprocal", keeps=("out",),
-                vjp=(lambda g, out: neg(multiply(g, square_op(out))),))
+                vjp=(lambda g, out: neg(multiply(g, conjugate(square_op(out)))),))
 
 
 @op
@@ -255,10 +263,10 @@ def rsqrt(x, name=None):
     >>> pylayer.rsqrt(pylayer.to_tensor([4.0, 16.0])).numpy()
     array([0.5 , 0.25], dtype=float32)
     """
-    return _float_math(RSQRT, "rsqrt", lambda a: np.reciprocal(np.sqrt(a)), x)
+    return _float_math(RSQRT, "rsqrt", lambda a: np.reciprocal(np.sqrt(a)), x, False)
 
 
-LOG1P = Op("log1p", keeps=("x",), vjp=(lambda g, x: divide(g, add(x, 1.0)),))
+LOG1P = Op("log1p", keeps=("x",), vjp=(lambda g, x: divide(g, conjugate(add(x, 1.0))),))
 
 
 @op
@@ -273,9 +281,9 @@ def log1p(x, name=None):
 
 
 # ---------------------------------------------------------- trigonometry
-SIN = Op("sin", keeps=("x",), vjp=(lambda g, x: multiply(g, _cos(x)),))
-COS = Op("cos", keeps=("x",), vjp=(lambda g, x: neg(multiply(g, _sin(x))),))
-TAN = Op("tan", keeps=("x",), vjp=(lambda g, x: divide(g, square_op(_cos(x))),))
+SIN = Op("sin", keeps=("x",), vjp=(lambda g, x: multiply(g, conjugate(_cos(x))),))
+COS = Op("cos", keeps=("x",), vjp=(lambda g, x: neg(multiply(g, conjugate(_sin(x)))),))
+TAN = Op("tan", keeps=("x",), vjp=(lambda g, x: divide(g, conjugate(square_op(_cos(x)))),))
 
 
 cdef object _sin(object x):
@@ -373,7 +381,7 @@ ERF = Op("erf", keeps=("x",),
 
 
 cdef object erf_op(object x):
-    return _float_math(ERF, "erf", erf_array, x)
+    return _float_math(ERF, "erf", erf_array, x, False)
 
 
 @op
@@ -392,18 +400,36 @@ def erf(x, name=None):
 
 # ---------------------------------------------------- sign and magnitude
 ABS = Op("abs", keeps=("x",), vjp=(lambda g, x: multiply(g, _sign(x)),))
+ABS_OF_COMPLEX = Op("abs", keeps=("x",), vjp=(lambda g, x: multiply(g, _unit(x)),))
+
+
+cdef object _unit(object x):
+    """``x / |x|`` for a complex tensor (0 where x is 0): the gradient of its modulus."""
+    modulus = _abs(x)
+    return divide(x, _where(equal(modulus, 0), 1.0, modulus))
+
+
+cdef object _abs(object x):
+    x = numeric_tensor(x, "abs", complex_too=True)
+    out = np.asarray(np.abs((<Tensor>x)._array))
+    return make_output(ABS_OF_COMPLEX if is_complex_array((<Tensor>x)._array) else ABS, out,
+                       (x,))
 
 
 @op
 def abs(x, name=None):
-    """Elementwise absolute value; the gradient is ``sign(x)`` (0 at 0). Saves its input.
+    """Elementwise absolute value (the modulus of a complex number, as a float tensor).
+
+    The gradient is ``sign(x)`` (0 at 0), and ``x / |x|`` for complex ``x``
+    (0 at 0). Saves its input.
 
     >>> import pylayer
     >>> pylayer.abs(pylayer.to_tensor([-1.5, 2.0])).numpy()
     array([1.5, 2. ], dtype=float32)
+    >>> pylayer.abs(pylayer.to_tensor([3 + 4j])).numpy()
+    array([5.], dtype=float32)
     """
-    x = numeric_tensor(x, "abs")
-    return make_output(ABS, np.asarray(np.abs((<Tensor>x)._array)), (x,))
+    return _abs(x)
 
 
 def _zero_rule(g, x_shape):
@@ -440,7 +466,7 @@ ROUND = Op("round", attrs=("x_shape",), vjp=(_zero_rule,))
 cdef object _to_whole(Op record, str fn, object ufunc, object x):
     x = numeric_tensor(x, fn)
     a = (<Tensor>x)._array
-    out = np.asarray(ufunc(a)) if a.dtype.kind == "f" else a.copy()
+    out = np.asarray(ufunc(a)) if is_floating(a.dtype) else a.copy()
     return make_output(record, out, (x,), (a.shape,))
 
 
@@ -493,11 +519,11 @@ def round(x, decimals=0, name=None):
     x = numeric_tensor(x, "round")
     a = (<Tensor>x)._array
     with np.errstate(all="ignore"):
-        if decimals >= 0 and a.dtype.kind != "f":
+        if decimals >= 0 and not is_floating(a.dtype):
             out = a.copy()
         else:
             out = np.asarray(np.round(a, decimals))
-            if a.dtype.kind == "f":
+            if is_floating(a.dtype):
                 out = np.where(np.isinf(out) & np.isfinite(a), a, out)
     return make_output(ROUND, out, (x,), (a.shape,))
 
@@ -508,7 +534,7 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
         return None
     if isinstance(value, Tensor):
         array = (<Tensor>value)._array
-        if array.dtype.kind not in "iuf":
+        if not (is_integer(array.dtype) or is_floating(array.dtype)):
             raise TypeError(f"clip(): argument '{arg}' (position {position}) must be a number "
                             f"or a numeric Tensor, got dtype {value.dtype.name}")
         if array.size == 1:
@@ -519,7 +545,7 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
             except ValueError:
                 raise ValueError(f"clip(): argument '{arg}' of shape {list(array.shape)} does "
                                  f"not broadcast to x's shape {list(shape)}") from None
-            if dtype.kind == "f":
+            if is_floating(dtype):
                 return np.array(array, copy=True)       # kept for backward
             return (np.ceil(array) if arg == "min" else np.floor(array)).astype(dtype)
     elif not is_number(value) and not isinstance(value, np.number):
@@ -527,7 +553,7 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
                         f"or a Tensor, got {type(value).__name__}")
     if value != value:
         raise ValueError(f"clip(): argument '{arg}' (position {position}) must not be NaN")
-    if dtype.kind == "f":
+    if is_floating(dtype):
         return float(value)
     # An integer tensor is clipped to the integers inside [min, max].
     info = np.iinfo(dtype)
@@ -586,10 +612,12 @@ def clip(x, min=None, max=None, name=None):
 
 # ----------------------------------------------------------------- where
 WHERE = Op("where", inputs=("condition", "x", "y"), keeps=("condition",),
-           attrs=("x_shape", "y_shape"),
+           attrs=("x_shape", "y_shape", "x_real", "y_real"),
            vjp=(None,
-                lambda g, condition, x_shape: unbroadcast(_where(condition, g, 0.0), x_shape),
-                lambda g, condition, y_shape: unbroadcast(_where(condition, 0.0, g), y_shape)))
+                lambda g, condition, x_shape, x_real: unbroadcast(
+                    real_part_if(_where(condition, g, 0.0), x_real), x_shape),
+                lambda g, condition, y_shape, y_real: unbroadcast(
+                    real_part_if(_where(condition, 0.0, g), y_real), y_shape)))
 
 
 cdef object _where(object condition, object x, object y):
@@ -605,7 +633,9 @@ cdef object _where(object condition, object x, object y):
                          f"{shape_text(xa)} and y of shape {shape_text(ya)} cannot be "
                          f"broadcast together") from None
     out = float32_unless_float64(out, (xa, ya))
-    return make_output(WHERE, out, (condition, x, y), (shape_of(x), shape_of(y)))
+    return make_output(WHERE, out, (condition, x, y), (shape_of(x), shape_of(y),
+                                                        not is_complex_array(xa),
+                                                        not is_complex_array(ya)))
 
 
 @op
@@ -627,7 +657,7 @@ def where(condition, x=None, y=None, name=None):
     [[0, 2]]
     """
     condition = as_tensor_arg(condition, "where", "condition", 1)
-    if (<Tensor>condition)._array.dtype.kind != "b":
+    if not is_bool((<Tensor>condition)._array.dtype):
         condition = wrap((<Tensor>condition)._array.astype(bool), True)
     if x is None and y is None:
         if (<Tensor>condition)._array.ndim == 0:

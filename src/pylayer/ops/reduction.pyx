@@ -24,7 +24,9 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape
 from pylayer._core.tensor import convert_dtype, make_tensor
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
-from pylayer.ops._operands cimport shape_of, tensor_arg
+from pylayer._kernels.dtypes import is_bool, is_floating, is_inexact, is_integer
+from pylayer.ops._operands cimport (accumulating, is_bfloat16_array, is_complex_array,
+                                    real_tensor, shape_of, tensor_arg)
 from pylayer.ops.dispatch import op
 from pylayer.ops.shape cimport broadcast_exact, reshape_exact
 
@@ -114,11 +116,58 @@ cdef int _refuse_target(tuple gshape, tuple shape) except -1:
 
 
 cdef object unbroadcast_like(object g, object x):
-    """unbroadcast(g, shape of x), without building shapes when they already agree."""
-    if isinstance(x, Tensor) and cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
-                                                       <cnp.ndarray>(<Tensor>x)._array):
-        return g
+    """The gradient ``g`` of a result made for the input ``x``: summed back to x's shape
+    (without building shapes when they already agree), and its real part when x is
+    real but the result complex."""
+    if isinstance(x, Tensor):
+        if is_complex_array((<Tensor?>g)._array) and not is_complex_array((<Tensor>x)._array):
+            g = _complex_ops().real(g)
+        if cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
+                                 <cnp.ndarray>(<Tensor>x)._array):
+            return g
     return unbroadcast(g, shape_of(x))
+
+
+cpdef object real_part_if(object g, bint real_input):
+    """For rules: the real part of the complex gradient ``g`` when it goes to a
+    ``real_input`` (a real operand of an op whose result is complex), else ``g``.
+
+    >>> import pylayer
+    >>> real_part_if(pylayer.to_tensor([1 + 2j]), True).numpy()
+    array([1.], dtype=float32)
+    """
+    if real_input and is_complex_array((<Tensor?>g)._array):
+        return _complex_ops().real(g)
+    return g
+
+
+cpdef object conjugate(object x):
+    """For rules: the complex conjugate of ``x`` (a Tensor, recorded, or an array or a
+    number); ``x`` itself when it is real.
+
+    >>> import pylayer
+    >>> conjugate(pylayer.to_tensor([1 + 2j])).numpy(), conjugate(2.0)
+    (array([1.-2.j], dtype=complex64), 2.0)
+    """
+    if isinstance(x, Tensor):
+        return _complex_ops().conj(x) if is_complex_array((<Tensor>x)._array) else x
+    if isinstance(x, complex):
+        return x.conjugate()
+    if isinstance(x, np.complexfloating) or is_complex_array(x):
+        return np.conj(x)
+    return x
+
+
+cdef object _complex_module = None
+
+
+cdef object _complex_ops():
+    """pylayer.ops.complex (real, conj), imported on first use: it imports this module."""
+    global _complex_module
+    if _complex_module is None:
+        from pylayer.ops import complex as module
+        _complex_module = module
+    return _complex_module
 
 
 # ------------------------------------------------------------------ sum, mean
@@ -136,9 +185,14 @@ SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,)
 cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
     """The sum of ``x`` over the checked ``axes`` (None: all, as for a 0-d ``x``)."""
     a = x._array
-    if np_dtype is None and a.dtype.kind in "bi" and a.dtype != np.int64:
-        np_dtype = np.dtype(np.int64)
-    out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
+    cdef int typenum = cnp.PyArray_TYPE(<cnp.ndarray>a)
+    if np_dtype is None and typenum in (cnp.NPY_BOOL, cnp.NPY_INT8, cnp.NPY_INT16, cnp.NPY_INT32):
+        np_dtype = np.dtype(np.int64)       # bools and narrower signed integers sum in int64
+    if is_bfloat16_array(a) and (np_dtype is None or np_dtype == a.dtype):
+        out = np.asarray(_np_add_reduce(a, axis=axes, dtype=np.float32, keepdims=keepdim),
+                         dtype=a.dtype)
+    else:
+        out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
     if not cnp.PyArray_Check(out):
         out = np.asarray(out)
     return make_output(SUM, out, (x,), (a.shape, axes, keepdim, a.dtype))
@@ -175,15 +229,15 @@ def mean(x, axis=None, keepdim=False, name=None):
     """
     x = tensor_arg(x, "mean", "x", 1)
     a = (<Tensor>x)._array
-    if a.dtype.kind != "f":
-        raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point Tensor, "
-                        f"got dtype {a.dtype}")
+    if not is_inexact(a.dtype):
+        raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point or "
+                        f"complex Tensor, got dtype {a.dtype}")
     axes = _axes(axis, a.ndim, "mean")
     count = reduced_count(a.shape, axes)
     keep = bool(keepdim)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         # sum / count rather than np.mean, which warns on an empty slice.
-        total = np.sum(a, axis=axes, keepdims=keep)
+        total = np.sum(accumulating(a), axis=axes, keepdims=keep)
         out = np.asarray(total / count if count else np.full(np.shape(total), np.nan),
                          dtype=a.dtype)
     return make_output(MEAN, out, (x,), (a.shape, axes, keep, count))
@@ -196,7 +250,7 @@ def _extreme_vjp(g, x, out, x_shape, axes, keepdim):
     xa = x.numpy()
     kept = out.numpy().reshape(kept_shape(x_shape, axes))
     hit = xa == kept
-    if xa.dtype.kind == "f":
+    if is_floating(xa.dtype):
         hit |= np.isnan(xa) & np.isnan(kept)
     with np.errstate(all="ignore"):
         share = hit / np.sum(hit, axis=axes, keepdims=True)
@@ -209,7 +263,7 @@ MIN = Op("min", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_
 
 
 cdef object _extreme(Op record, str fn, object np_fn, object x, object axis, object keepdim):
-    x = tensor_arg(x, fn, "x", 1)
+    x = real_tensor(x, fn, "x", 1)
     a = (<Tensor>x)._array
     axes = _axes(axis, a.ndim, fn)
     try:
@@ -279,8 +333,10 @@ def _prod_vjp(g, x, out, x_shape, axes, keepdim):
     from pylayer.ops.arithmetic import divide, multiply
     g = expand_grad(g, x_shape, axes, keepdim)
     if not np.any(x.numpy() == 0):
+        if is_complex_array(x.numpy()):
+            return multiply(g, conjugate(divide(expand_grad(out, x_shape, axes, keepdim), x)))
         return divide(multiply(g, expand_grad(out, x_shape, axes, keepdim)), x)
-    return multiply(g, _products_of_others(x, axes))
+    return multiply(g, conjugate(_products_of_others(x, axes)))
 
 
 PROD = Op("prod", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_prod_vjp,))
@@ -305,9 +361,11 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
         x = cast(x, check_dtype(dtype, "prod"))
     a = (<Tensor?>x)._array
     axes = _axes(axis, a.ndim, "prod")
-    out_dtype = np.int64 if a.dtype.kind == "b" else a.dtype
+    out_dtype = np.int64 if is_bool(a.dtype) else a.dtype
     with np.errstate(all="ignore"):
-        out = np.asarray(np.prod(a, axis=axes, keepdims=bool(keepdim), dtype=out_dtype))
+        out = np.asarray(np.prod(a, axis=axes, keepdims=bool(keepdim),
+                                 dtype=np.float32 if is_bfloat16_array(a) else out_dtype),
+                         dtype=out_dtype)
     return make_output(PROD, out, (x,), (a.shape, axes, bool(keepdim)))
 
 
@@ -315,11 +373,12 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 cdef tuple _variance(object a, object axes, object keepdim, int ddof):
     """(the variance of the array ``a`` over ``axes``, its divisor ``N - ddof``)."""
     count = reduced_count(a.shape, axes)
+    work = accumulating(a)
     with np.errstate(all="ignore"):
-        centre = np.sum(a, axis=axes, keepdims=True) / a.dtype.type(count)
-        deviation = a - centre
+        centre = np.sum(work, axis=axes, keepdims=True) / work.dtype.type(count)
+        deviation = work - centre
         total = np.sum(deviation * deviation, axis=axes, keepdims=bool(keepdim))
-        return np.asarray(total / a.dtype.type(count - ddof), dtype=a.dtype), count - ddof
+        return np.asarray(total / work.dtype.type(count - ddof), dtype=a.dtype), count - ddof
 
 
 def _deviation(x, axes, divisor):
@@ -416,14 +475,15 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     """
     x = float_tensor(x, "logsumexp", integers_as_float32=True)
     a = (<Tensor?>x)._array
+    work = accumulating(a)
     axes = _axes(axis, a.ndim, "logsumexp")
     with np.errstate(all="ignore"):
         if a.size:
-            shift = np.max(a, axis=axes, keepdims=True)
-            shift = np.where(np.isfinite(shift), shift, 0).astype(a.dtype)
+            shift = np.max(work, axis=axes, keepdims=True)
+            shift = np.where(np.isfinite(shift), shift, 0).astype(work.dtype)
         else:
-            shift = np.zeros(kept_shape(a.shape, axes), a.dtype)
-        total = np.sum(np.exp(a - shift), axis=axes, keepdims=True)
+            shift = np.zeros(kept_shape(a.shape, axes), work.dtype)
+        total = np.sum(np.exp(work - shift), axis=axes, keepdims=True)
         out = np.log(total) + shift
     if not keepdim:
         out = out.reshape([s for i, s in enumerate(a.shape) if axes is not None and i not in axes])
@@ -439,12 +499,13 @@ cdef object _cumsum(Tensor x, object axis, bint reverse):
     """Running sum along ``axis`` of a 1-D-or-more tensor, from the end when ``reverse``;
     its gradient is the running sum the other way."""
     a = x._array
+    work = accumulating(a)
     with np.errstate(all="ignore"):
         if reverse:
-            out = np.flip(np.cumsum(np.flip(a, axis), axis=axis, dtype=a.dtype), axis)
+            out = np.flip(np.cumsum(np.flip(work, axis), axis=axis, dtype=work.dtype), axis)
         else:
-            out = np.cumsum(a, axis=axis, dtype=a.dtype)
-    return make_output(CUMSUM, np.ascontiguousarray(out), (x,), (axis, reverse))
+            out = np.cumsum(work, axis=axis, dtype=work.dtype)
+    return make_output(CUMSUM, np.ascontiguousarray(out, dtype=a.dtype), (x,), (axis, reverse))
 
 
 @op
@@ -466,7 +527,8 @@ def cumsum(x, axis=None, dtype=None, name=None):
     x = tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "cumsum"))
-    elif (<Tensor>x)._array.dtype.kind in "biu" and (<Tensor>x)._array.dtype != np.int64:
+    elif (is_bool((<Tensor>x)._array.dtype) or is_integer((<Tensor>x)._array.dtype)) \
+            and (<Tensor>x)._array.dtype != np.int64:
         x = cast(x, "int64")
     if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
         raise TypeError(f"cumsum(): argument 'axis' (position 2) must be an int or None, "
@@ -482,7 +544,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
 # ------------------------------------------------------------- index reductions
 cdef object _arg_extreme(str fn, object np_fn, object x, object axis, object keepdim,
                          object dtype):
-    x = tensor_arg(x, fn, "x", 1)
+    x = real_tensor(x, fn, "x", 1)
     a = (<Tensor>x)._array
     try:
         out_dtype = convert_dtype(dtype)

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from pylayer._kernels.dtypes import is_floating, is_integer
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, describe
@@ -518,12 +519,12 @@ def bincount(x, weights=None, minlength=0, name=None):
     if weights is None:
         return make_tensor(np.bincount(idx, minlength=length).astype(np.int64))
     weights = as_tensor_arg(weights, fn, "weights", 2)
-    kind = weights.numpy().dtype.kind
-    if kind not in "iuf":
+    dtype = weights.numpy().dtype
+    if not (is_integer(dtype) or is_floating(dtype)):
         raise TypeError(f"{fn}(): argument 'weights' (position 2) must be a float or int "
                         f"Tensor, got dtype {weights.dtype.name}")
     _check_shape(weights, idx.shape, fn, "weights", "the shape of 'x'")
-    if kind != "f":
+    if not is_floating(dtype):
         weights = cast(weights, "float64")
     return _add_rows(weights, idx.astype(np.intp), (length,))
 
@@ -546,7 +547,7 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     fn = "histogram"
     input = as_tensor_arg(input, fn, "input", 1)
     a = input.numpy().ravel()
-    if a.dtype.kind not in "iuf":
+    if not (is_integer(a.dtype) or is_floating(a.dtype)):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be a float or int Tensor, "
                         f"got dtype {input.dtype.name}")
     bins = check_int(bins, fn, "bins", minimum=1)

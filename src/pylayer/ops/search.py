@@ -8,6 +8,7 @@ back to the positions they came from.
 """
 import numpy as np
 
+from pylayer._kernels.dtypes import is_real
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_int
 from pylayer.ops._operands import as_tensor_arg
@@ -29,7 +30,7 @@ def _order(a, axis, descending):
 
 def _sort_input(x, axis, fn):
     x = as_tensor_arg(x, fn, "x", 1)
-    if x.numpy().dtype.kind not in "biuf":
+    if not is_real(x.numpy().dtype):
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a numeric Tensor, got "
                         f"dtype {x.dtype.name}")
     return x, check_axis(axis, x.ndim, fn)

@@ -18,6 +18,7 @@ cimport numpy as cnp
 
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape, wrap
+from pylayer._kernels.dtypes import is_bool, is_complex, is_inexact
 from pylayer._core.tensor import convert_dtype
 from pylayer.ops._arguments import check_axis, check_ints
 from pylayer.ops._operands cimport shape_arg, tensor_arg
@@ -296,15 +297,21 @@ cdef object _cast(object x, object dtype):
         raise TypeError("cast(): argument 'dtype' (position 2) must be a dtype such as "
                         "'float32', got None")
     target = convert_dtype(dtype, "cast")
+    if is_complex(a.dtype) and not (is_complex(target) or is_bool(target)):
+        a = a.real          # a complex number cast to a real dtype keeps its real part
     out = a.astype(target)
-    if target.kind != "f":
+    if not is_inexact(target):
         return wrap(out, True)
-    return make_output(CAST, out, (x,), (a.dtype,))
+    return make_output(CAST, out, (x,), ((<Tensor>x)._array.dtype,))
 
 
 @op
 def cast(x, dtype):
     """A copy of ``x`` converted to ``dtype``; gradients are cast back.
+
+    A complex tensor cast to a real dtype keeps its real part (to bool: whether
+    it is non-zero), and so the gradient of a real tensor cast to a complex
+    dtype is the real part of the result's gradient.
 
     >>> import pylayer
     >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype

@@ -64,7 +64,7 @@ def _random_streams_kept():
 def _stand_in(var, size, int_fill=0):
     shape = [size if d < 0 else d for d in var._shape]
     np_dtype = var._dtype.np_dtype
-    if np_dtype.kind not in "fc":
+    if not (var._dtype.is_floating_point or var._dtype.is_complex):
         return make_tensor(np.full(shape, int_fill, np_dtype))
     # Floating stand-ins need a gradient, so that the trial shows which
     # outputs are differentiable; an op output rather than a leaf, so that
