@@ -20,10 +20,10 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "`pip install .` (or `pip install -e .` for development) from the project "
         "root; a C compiler and Cython are needed.".format(exc)) from exc
 
-from pylayer._core.tensor import (DType, Tensor, bool_, bfloat16, complex64, complex128, float16,
-                                  float32, float64, int8, int16, int32, int64, uint8,
-                                  is_grad_enabled)
-from pylayer._core.tensor import convert_dtype as _convert_dtype
+from pylayer._core.tensor import Tensor, is_grad_enabled
+from pylayer._kernels.dtypes import (DType, bool_, bfloat16, complex64, complex128, float16,
+                                     float32, float64, int8, int16, int32, int64, uint8)
+from pylayer._kernels.dtypes import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
 from pylayer.ops import creation as _creation
 from pylayer.ops.arithmetic import *  # noqa: F401,F403

@@ -4,7 +4,8 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from pylayer._core.tensor import DType, Tensor
+from pylayer._core.tensor import Tensor
+from pylayer._kernels.dtypes import DType
 
 __all__ = []
 

@@ -35,7 +35,8 @@ one back).
 records the call into the current Program).
 """
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
-from pylayer._core.tensor import DType, Tensor, is_grad_enabled, make_tensor
+from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
+from pylayer._kernels.dtypes import DType
 from pylayer._kernels.loops import axpy
 from pylayer._methods import OPERATORS, operator_method
 from pylayer._reprs import Summary, public_settings_repr, settings_repr

@@ -2,30 +2,10 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-class DType:
-    name: str
-    np_dtype: np.dtype
-    @property
-    def is_floating_point(self) -> bool: ...
-    @property
-    def is_complex(self) -> bool: ...
-
-bool_: DType
-uint8: DType
-int8: DType
-int16: DType
-int32: DType
-int64: DType
-float16: DType
-bfloat16: DType
-float32: DType
-float64: DType
-complex64: DType
-complex128: DType
+from pylayer._kernels.dtypes import DType
 
 def is_grad_enabled() -> bool: ...
 def set_grad_enabled_flag(enabled: bool) -> bool: ...
-def convert_dtype(dtype: Any) -> Optional[np.dtype]: ...
 def to_array(data: Any, dtype: Any = ...) -> np.ndarray: ...
 def make_tensor(array: np.ndarray, stop_gradient: bool = ...) -> Tensor: ...
 def install(functions: dict[str, Callable[..., Any]], methods: dict[str, Callable[..., Any]],

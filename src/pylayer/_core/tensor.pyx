@@ -10,7 +10,8 @@ from cpython.ref cimport Py_INCREF
 from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
 from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
-from pylayer._kernels.dtypes import BFLOAT16, holds_numbers, is_complex, is_floating
+from pylayer._kernels.dtypes import (BFLOAT16, BY_NUMPY, DTYPE_NAMES, convert_dtype, holds_numbers,
+                                    is_complex, is_floating)
 
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_IMMUTABLETYPE
@@ -18,9 +19,7 @@ cdef extern from "Python.h":
 
 cnp.import_array()
 
-__all__ = ["Tensor", "DType", "is_grad_enabled", "set_grad_enabled_flag",
-           "bool_", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-           "float64", "complex64", "complex128", "convert_dtype", "to_array"]
+__all__ = ["Tensor", "is_grad_enabled", "set_grad_enabled_flag", "to_array"]
 
 
 # ---------------------------------------------------------------- grad mode
@@ -55,132 +54,6 @@ cdef bint set_grad_mode(bint enabled) noexcept:
 def set_grad_enabled_flag(bint enabled):
     """Set this thread's gradient mode and return the previous one."""
     return set_grad_mode(enabled)
-
-
-# ------------------------------------------------------------------- dtypes
-@cython.final
-cdef class DType:
-    """A tensor data type; equal to its name and to the numpy dtype. Immutable.
-
-    >>> import pylayer
-    >>> pylayer.float32 == 'float32'
-    True
-    """
-    cdef readonly str name
-    cdef readonly object np_dtype
-
-    def __cinit__(self, name, np_dtype):
-        if not isinstance(name, str):
-            raise TypeError(f"DType(): argument 'name' (position 1) must be a str, "
-                            f"got {type(name).__name__}")
-        if np_dtype is None or not isinstance(np_dtype, (str, type, np.dtype)):
-            raise TypeError(f"DType(): argument 'np_dtype' (position 2) must be a numpy dtype "
-                            f"or its name, got {type(np_dtype).__name__}")
-        try:
-            self.np_dtype = np.dtype(np_dtype)
-        except TypeError as exc:
-            raise TypeError(f"DType(): argument 'np_dtype' (position 2) is not a numpy dtype: "
-                            f"{exc}") from None
-        self.name = name
-
-    def __init__(self, name, np_dtype):
-        pass            # __cinit__ set the fields, once: a dtype never changes
-
-    def __eq__(self, other):
-        if isinstance(other, DType):
-            return self.name == (<DType>other).name
-        if isinstance(other, str):
-            return other == self.name or (other == "bool_" and self.name == "bool")
-        try:
-            return np.dtype(other) == self.np_dtype
-        except TypeError:
-            return NotImplemented
-
-    def __hash__(self):
-        return hash(self.name)
-
-    def __repr__(self):
-        return "pylayer." + self.name
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        return (DType, (self.name, self.np_dtype))
-
-    @property
-    def is_floating_point(self):
-        """A real floating-point dtype (complex ones are not, as in Paddle)."""
-        return is_floating(self.np_dtype)
-
-    @property
-    def is_complex(self):
-        return is_complex(self.np_dtype)
-
-
-bool_ = DType("bool", np.bool_)
-uint8 = DType("uint8", np.uint8)
-int8 = DType("int8", np.int8)
-int16 = DType("int16", np.int16)
-int32 = DType("int32", np.int32)
-int64 = DType("int64", np.int64)
-float16 = DType("float16", np.float16)
-bfloat16 = DType("bfloat16", BFLOAT16)
-float32 = DType("float32", np.float32)
-float64 = DType("float64", np.float64)
-complex64 = DType("complex64", np.complex64)
-complex128 = DType("complex128", np.complex128)
-
-_BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
-                                     float16, bfloat16, float32, float64, complex64, complex128)}
-_BY_NAME = {d.name: d for d in _BY_NUMPY.values()}
-_BY_NAME["bool_"] = bool_
-_BY_NAME["float"] = float32
-_BY_NAME["int"] = int64
-
-
-_DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, "
-                "complex64 or complex128")
-
-
-def convert_dtype(dtype, fn=None, arg="dtype"):
-    """Return the numpy dtype for ``dtype`` (a DType, a name or a numpy dtype).
-
-    ``None`` gives None. An unsupported value is a TypeError that names
-    ``fn`` and ``arg`` when given.
-
-    >>> convert_dtype('float32')
-    dtype('float32')
-    """
-    if dtype is None:
-        return None
-    if isinstance(dtype, DType):
-        return (<DType>dtype).np_dtype
-    if isinstance(dtype, str):
-        found = _BY_NAME.get(dtype)
-        if found is not None:
-            return found.np_dtype
-    elif dtype is float:
-        return np.dtype(np.float32)
-    elif dtype is int:
-        return np.dtype(np.int64)
-    elif dtype is bool:
-        return np.dtype(np.bool_)
-    elif isinstance(dtype, (np.dtype, type)):
-        try:
-            np_dtype = np.dtype(dtype)
-        except TypeError:
-            np_dtype = None
-        if np_dtype in _BY_NUMPY:
-            return np_dtype
-    where = f"{fn}(): argument '{arg}' must be" if fn else "the dtype must be"
-    shown = repr(dtype) if isinstance(dtype, (str, int, float, np.dtype, type)) \
-        else type(dtype).__name__
-    raise TypeError(f"{where} a dtype ({_DTYPE_NAMES}, as a name, a pylayer dtype or a "
-                    f"numpy dtype), got {shown}")
-
-
-def dtype_of(np_dtype):
-    return _BY_NUMPY[np_dtype]
 
 
 # ------------------------------------------------------------ conversions
@@ -244,8 +117,8 @@ cdef object checked_array(object array, str fn, str arg):
         raise TypeError(f"{fn}(): argument '{arg}' must be a numpy array, got "
                         f"{type(array).__name__}")
     array = _plain(array, fn, arg)
-    if array.dtype not in _BY_NUMPY:
-        raise TypeError(f"{fn}(): argument '{arg}' must hold one of {_DTYPE_NAMES}, got "
+    if array.dtype not in BY_NUMPY:
+        raise TypeError(f"{fn}(): argument '{arg}' must hold one of {DTYPE_NAMES}, got "
                         f"data of numpy dtype {array.dtype}")
     return array
 
@@ -296,7 +169,7 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
             raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "
                             f"{target.name} cannot hold: take .real or .imag first")
         return arr.astype(target, copy=False)
-    if arr.dtype not in _BY_NUMPY:
+    if arr.dtype not in BY_NUMPY:
         arr = arr.astype(np.float64 if is_floating(arr.dtype) else
                          np.complex128 if is_complex(arr.dtype) else np.int64)
     return arr
@@ -513,7 +386,7 @@ cdef class Tensor:
 
     @property
     def dtype(self):
-        return _BY_NUMPY[self._array.dtype]
+        return BY_NUMPY[self._array.dtype]
 
     @property
     def place(self):

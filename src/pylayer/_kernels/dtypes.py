@@ -1,4 +1,5 @@
-"""What kind of numbers a numpy dtype holds, in one place.
+"""pylayer's dtypes (:class:`DType`, ``float32`` ...) and what kind of numbers a numpy dtype
+holds, in one place.
 
 numpy's ``dtype.kind`` does not say it for every dtype pylayer has: ``bfloat16``
 (from ``ml_dtypes``, the numpy extension that provides it) is of kind ``'V'``,
@@ -13,7 +14,9 @@ import ml_dtypes
 import numpy as np
 
 __all__ = ["BFLOAT16", "kind_of", "is_bool", "is_integer", "is_floating", "is_complex",
-           "is_inexact", "is_real", "holds_numbers"]
+           "is_inexact", "is_real", "holds_numbers", "DType", "bool_", "uint8", "int8", "int16",
+           "int32", "int64", "float16", "bfloat16", "float32", "float64", "complex64",
+           "complex128", "convert_dtype", "dtype_of"]
 
 #: numpy's dtype of bfloat16 (8 exponent bits, 7 mantissa bits), from ml_dtypes.
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
@@ -91,3 +94,137 @@ def holds_numbers(dtype):
     (True, False)
     """
     return dtype.kind in "biufc" or dtype == BFLOAT16
+
+
+# ------------------------------------------------------------- pylayer's dtypes
+class DType:
+    """A tensor data type; equal to its name and to the numpy dtype. Immutable.
+
+    >>> import pylayer
+    >>> pylayer.float32 == 'float32', pylayer.float32 == np.float32
+    (True, True)
+    """
+    __slots__ = ("name", "np_dtype")
+
+    def __new__(cls, name, np_dtype):
+        if not isinstance(name, str):
+            raise TypeError(f"DType(): argument 'name' (position 1) must be a str, "
+                            f"got {type(name).__name__}")
+        if np_dtype is None or not isinstance(np_dtype, (str, type, np.dtype)):
+            raise TypeError(f"DType(): argument 'np_dtype' (position 2) must be a numpy dtype "
+                            f"or its name, got {type(np_dtype).__name__}")
+        try:
+            np_dtype = np.dtype(np_dtype)
+        except TypeError as exc:
+            raise TypeError(f"DType(): argument 'np_dtype' (position 2) is not a numpy dtype: "
+                            f"{exc}") from None
+        self = super().__new__(cls)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "np_dtype", np_dtype)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a DType cannot change: {self.name}.{name} is fixed")
+
+    __delattr__ = __setattr__
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self.name == other.name
+        if isinstance(other, str):
+            return other == self.name or (other == "bool_" and self.name == "bool")
+        try:
+            return np.dtype(other) == self.np_dtype
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return "pylayer." + self.name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (DType, (self.name, self.np_dtype))
+
+    @property
+    def is_floating_point(self):
+        """A real floating-point dtype (complex ones are not, as in Paddle)."""
+        return is_floating(self.np_dtype)
+
+    @property
+    def is_complex(self):
+        return is_complex(self.np_dtype)
+
+
+bool_ = DType("bool", np.bool_)
+uint8 = DType("uint8", np.uint8)
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+float16 = DType("float16", np.float16)
+bfloat16 = DType("bfloat16", BFLOAT16)
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
+
+BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
+                                     float16, bfloat16, float32, float64, complex64, complex128)}
+BY_NAME = {d.name: d for d in BY_NUMPY.values()}
+BY_NAME["bool_"] = bool_
+BY_NAME["float"] = float32
+BY_NAME["int"] = int64
+
+
+DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, "
+               "complex64 or complex128")
+
+
+def convert_dtype(dtype, fn=None, arg="dtype"):
+    """Return the numpy dtype for ``dtype`` (a DType, a name or a numpy dtype).
+
+    ``None`` gives None. An unsupported value is a TypeError that names
+    ``fn`` and ``arg`` when given.
+
+    >>> convert_dtype('float32')
+    dtype('float32')
+    """
+    if dtype is None:
+        return None
+    if isinstance(dtype, DType):
+        return dtype.np_dtype
+    if isinstance(dtype, str):
+        found = BY_NAME.get(dtype)
+        if found is not None:
+            return found.np_dtype
+    elif dtype is float:
+        return np.dtype(np.float32)
+    elif dtype is int:
+        return np.dtype(np.int64)
+    elif dtype is bool:
+        return np.dtype(np.bool_)
+    elif isinstance(dtype, (np.dtype, type)):
+        try:
+            np_dtype = np.dtype(dtype)
+        except TypeError:
+            np_dtype = None
+        if np_dtype in BY_NUMPY:
+            return np_dtype
+    where = f"{fn}(): argument '{arg}' must be" if fn else "the dtype must be"
+    shown = repr(dtype) if isinstance(dtype, (str, int, float, np.dtype, type)) \
+        else type(dtype).__name__
+    raise TypeError(f"{where} a dtype ({DTYPE_NAMES}, as a name, a pylayer dtype or a "
+                    f"numpy dtype), got {shown}")
+
+
+def dtype_of(np_dtype):
+    """The pylayer dtype of a numpy dtype that a Tensor may hold.
+
+    >>> dtype_of(np.dtype("float32"))
+    pylayer.float32
+    """
+    return BY_NUMPY[np_dtype]

@@ -8,8 +8,8 @@ of the function and the argument being checked. The settings of a check
 """
 import numpy as np
 
-from pylayer._kernels.dtypes import is_bool, is_integer, kind_of
-from pylayer._core.tensor import Tensor, convert_dtype
+from pylayer._kernels.dtypes import convert_dtype, is_bool, is_integer, kind_of
+from pylayer._core.tensor import Tensor
 from pylayer.ops._operands import (as_tensor_arg, float_tensor,  # noqa: F401 - compiled, shared
                                    real_tensor)
 

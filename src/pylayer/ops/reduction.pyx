@@ -22,7 +22,8 @@ cimport numpy as cnp
 
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, has_shape
-from pylayer._core.tensor import convert_dtype, make_tensor
+from pylayer._core.tensor import make_tensor
+from pylayer._kernels.dtypes import convert_dtype
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer._kernels.dtypes import is_bool, is_floating, is_inexact, is_integer
 from pylayer.ops._operands cimport (accumulating, is_bfloat16_array, is_complex_array,
