@@ -23,6 +23,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
+from pylayer._core.reach import nodes_leading_to
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating
@@ -368,7 +369,7 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     roots = _roots(tensors, grad_tensors, create_graph)
     p.roots = tuple([(<Tensor>t)._node for t, g in roots if (<Tensor>t)._node is not None])
     if inputs is not None:
-        needed = _nodes_leading_to(roots, inputs, capture_nodes)
+        needed = nodes_leading_to([(<Tensor>t)._node for t, g in roots], inputs, capture_nodes)
     for t, g in roots:
         if t._node is None:
             _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
@@ -486,50 +487,6 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict captu
             elif g is not None:
                 _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph)
         g = results = None
-
-
-cdef set _nodes_leading_to(list roots, inputs, dict capture_nodes):
-    """The nodes whose backward can reach one of ``inputs`` (so must run).
-
-    A node's inputs come from nodes with smaller sequence numbers, so visiting
-    the reachable nodes in increasing sequence order settles each one in a
-    single pass: all its children were decided before it.
-    """
-    cdef set leaf_ids = {id(t) for t in inputs if (<Tensor>t)._node is None}
-    cdef set needed = set()
-    cdef set seen = set()
-    cdef list order = [], stack = []
-    cdef GradNode node
-    for t, g in roots:
-        if (<Tensor>t)._node is not None:
-            stack.append((<Tensor>t)._node)
-    while stack:
-        node = <GradNode>stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        order.append(node)
-        for child in node.next_nodes:
-            if isinstance(child, GradNode) and child not in seen:
-                stack.append(child)
-    order.sort(key=_seq_of)
-    for node in order:
-        for i, child in enumerate(node.next_nodes):
-            if child is None:
-                continue
-            if isinstance(child, Tensor):
-                hit = id(child) in leaf_ids
-            else:
-                hit = child in needed or (child in capture_nodes and
-                                          node.next_indices[i] in capture_nodes[child])
-            if hit:
-                needed.add(node)
-                break
-    return needed
-
-
-def _seq_of(GradNode node not None):
-    return node.seq
 
 
 cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint create_graph):

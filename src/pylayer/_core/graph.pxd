@@ -4,7 +4,6 @@ from pylayer._core.tensor cimport Tensor, VersionCounter
 cdef enum:
     MAX_KEPT = 8            # values an op's rules may keep
     MAX_READS = 16          # values one rule may read
-    NEEDS_INPUT_GRAD = -1000000  # the slot a rule reads needs_input_grad from
 
 
 # An op's record (see graph.pyx). Its fields are set once, by __cinit__.

@@ -12,7 +12,6 @@ the nodes it consumes, the order that ``engine`` runs backward in. A rule reads 
 was kept by name: the names of its parameters after the output gradient
 (``lambda g, out: ...``) say which kept values and attributes it receives.
 """
-import inspect
 import traceback
 import weakref
 
@@ -21,6 +20,8 @@ import numpy as np
 cimport cython
 cimport numpy as cnp
 from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, result_array
+from pylayer._core.records import describe, names_text, node_name
+from pylayer._core import records
 
 cnp.import_array()
 
@@ -30,6 +31,8 @@ __all__ = ["Op", "GradNode", "SavedTensor", "make_output", "make_outputs",
            "is_anomaly_enabled"]
 
 cdef unsigned long long _next_seq = 0
+# The slot a rule reads needs_input_grad from (records.py numbers the slots).
+cdef Py_ssize_t NEEDS_INPUT_GRAD = records.NEEDS_INPUT_GRAD
 
 cdef extern from *:
     """
@@ -226,46 +229,6 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
 
 
 # ------------------------------------------------------------------ records
-cdef str _names_text(tuple names):
-    return ", ".join(names) if names else "nothing"
-
-
-cdef object _parameters(str op_name, object rule, set known):
-    """The names a rule reads, after its first parameter (the output gradient): each
-    must be a kept value, an attribute or ``needs_input_grad``."""
-    try:
-        params = list(inspect.signature(rule).parameters.values())
-    except (TypeError, ValueError):
-        raise TypeError(f"Op({op_name!r}): argument 'vjp' holds {rule!r}; a rule must be a "
-                        f"function whose parameters name what it reads") from None
-    if not params or params[0].kind not in (params[0].POSITIONAL_ONLY,
-                                            params[0].POSITIONAL_OR_KEYWORD):
-        raise TypeError(f"Op({op_name!r}): argument 'vjp' holds {rule!r}, which takes no "
-                        f"gradient; a rule takes the output gradient first, then the values "
-                        f"it reads by name")
-    names = []
-    for param in params[1:]:
-        if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD) \
-                or param.name not in known:
-            raise ValueError(f"Op({op_name!r}): argument 'vjp' has a rule reading "
-                             f"{param.name!r}, none of what the op keeps or its attributes "
-                             f"({', '.join(sorted(known))})")
-        names.append(param.name)
-    return tuple(names)
-
-
-cdef tuple _names(str op_name, str arg, object value, bint none_allowed):
-    """Names given as a tuple, or one name as a string (None for any number of inputs)."""
-    if value is None and none_allowed:
-        return None
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, tuple):
-        return value
-    raise TypeError(f"Op({op_name!r}): argument {arg!r} must be a name or a tuple of names"
-                    f"{' or None' if none_allowed else ''}, got {type(value).__name__}")
-
-
 @cython.final
 cdef class Op:
     """The record of an op: its name, its inputs, outputs and attributes, what its
@@ -302,69 +265,32 @@ cdef class Op:
 
     def __cinit__(self, name, inputs="x", outputs="out", keeps=(), attrs=(),
                   vjp=None, jvp=None, bint multi_output=False, bint user_code=False):
-        cdef Py_ssize_t i
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Op(): argument 'name' must be a non-empty str, got "
-                            f"{type(name).__name__}")
-        if jvp is not None and not callable(jvp):
-            raise TypeError(f"Op({name!r}): argument 'jvp' must be callable or None, got "
-                            f"{type(jvp).__name__}")
-        inputs = _names(name, "inputs", inputs, True)
-        outputs = _names(name, "outputs", outputs, False)
-        keeps = _names(name, "keeps", keeps, False)
-        attrs = _names(name, "attrs", attrs, False)
-        for arg, given in (("inputs", inputs or ()), ("outputs", outputs), ("keeps", keeps),
-                           ("attrs", attrs)):
-            for item in given:
-                if not isinstance(item, str) or not item.isidentifier():
-                    raise ValueError(f"Op({name!r}): argument {arg!r} must hold names "
-                                     f"(identifiers), got {item!r}")
-        names = (inputs or ()) + outputs + attrs
-        if len(set(names)) != len(names) or "needs_input_grad" in names:
-            raise ValueError(f"Op({name!r}): the names of inputs, outputs and attributes must "
-                             f"differ (and none be 'needs_input_grad'), got {names}")
-        if len(keeps) > MAX_KEPT:
-            raise ValueError(f"Op({name!r}): its rules may keep at most {MAX_KEPT} values, "
-                             f"got {len(keeps)}")
-        self.name = name
-        self.inputs = inputs
-        self.outputs = outputs
-        self.keeps = keeps
-        self.attrs = attrs
+        cdef Py_ssize_t i, source
+        cdef tuple sources
+        self.name, self.inputs, self.outputs, self.keeps, self.attrs, sources, self._reads = \
+            describe(name, inputs, outputs, keeps, attrs, vjp, jvp)
+        self.vjp = vjp
+        self.jvp = jvp
+        self.per_input = isinstance(vjp, tuple)
         self.multi_output = multi_output
         self.user_code = user_code
-        self.jvp = jvp
-        self.n_inputs = -1 if inputs is None else len(inputs)
-        self.n_attrs = len(attrs)
-        self.n_kept = len(keeps)
-        slots = {"needs_input_grad": NEEDS_INPUT_GRAD}
-        for i, item in enumerate(keeps):
-            if inputs is not None and item in inputs:
-                self._keep_source[i] = inputs.index(item)
-            elif item in outputs:
-                self._keep_source[i] = -1 - outputs.index(item)
-            else:
-                raise ValueError(f"Op({name!r}): argument 'keeps' may name only its inputs "
-                                 f"({_names_text(inputs or ())}) or outputs "
-                                 f"({_names_text(outputs)}), not {item!r}")
-            slots[item] = i
-        for i, item in enumerate(attrs):
-            slots[item] = -1 - i
-        if isinstance(vjp, tuple):
-            if inputs is None or len(vjp) != len(inputs):
-                raise ValueError(f"Op({name!r}): argument 'vjp' must give one rule (or None) per input "
-                                 f"({_names_text(inputs or ())}), got {len(vjp)}")
-            rules = vjp
-            self.per_input = True
-        elif callable(vjp):
-            rules = (vjp,)
-        else:
-            raise TypeError(f"Op({name!r}): argument 'vjp' must be one rule per input (a "
-                            f"tuple) or one rule for all inputs, got {type(vjp).__name__}")
-        self.vjp = vjp
-        self._reads = tuple([None if rule is None else
-                             tuple([slots[n] for n in _parameters(name, rule, set(slots))])
-                             for rule in rules])
+        self.n_inputs = -1 if self.inputs is None else len(self.inputs)
+        self.n_attrs = len(self.attrs)
+        self.n_kept = len(self.keeps)
+        # What the compiled code below indexes with, checked whatever describe() said.
+        if self.n_kept > MAX_KEPT:
+            raise ValueError(f"Op({name!r}): its rules may keep at most {MAX_KEPT} values, "
+                             f"got {self.n_kept}")
+        if len(sources) != self.n_kept or len(self._reads) != (len(vjp) if self.per_input else 1):
+            raise RuntimeError(f"Op({name!r}): its description does not fit its declaration")
+        for i in range(self.n_kept):
+            source = sources[i]
+            if not -len(self.outputs) <= source < max(self.n_inputs, 0):
+                raise RuntimeError(f"Op({name!r}): kept value {i} has no source {source}")
+            self._keep_source[i] = source
+        for reads in self._reads:
+            if reads is not None and type(reads) is not tuple:
+                raise RuntimeError(f"Op({name!r}): its rules' reads must be tuples")
 
     def __init__(self, name, inputs="x", outputs="out", keeps=(), attrs=(), vjp=None, jvp=None,
                  multi_output=False, user_code=False):
@@ -385,9 +311,7 @@ cdef class Op:
 
     def node_name(self):
         """The name of the op's nodes: ``TanhGradNode``, or a custom op's full name."""
-        if self.name[:1].isupper():
-            return self.name
-        return "".join(part[:1].upper() + part[1:] for part in self.name.split("_")) + "GradNode"
+        return node_name(self.name)
 
     def __repr__(self):
         return (f"Op({self.name!r}, inputs={self.inputs}, outputs={self.outputs}, "
@@ -427,7 +351,7 @@ cdef object run_rules(GradNode node, object grads):
         raise_released(node)
     values = node.saved_tensors() if node.saved else ()
     if not op.per_input:
-        return _call_rule(op.vjp, <tuple>op._reads[0], grads, values, node)
+        return _call_rule(op.vjp, <tuple?>op._reads[0], grads, values, node)
     rules = <tuple>op.vjp
     n = len(node.next_nodes)
     if len(rules) != n:
@@ -437,7 +361,7 @@ cdef object run_rules(GradNode node, object grads):
         rule = rules[i]
         g = None
         if rule is not None and node.next_nodes[i] is not None:
-            g = _call_rule(rule, <tuple>op._reads[i], grads, values, node)
+            g = _call_rule(rule, <tuple?>op._reads[i], grads, values, node)
         Py_INCREF(g)
         PyTuple_SET_ITEM(results, i, g)
     if op.n_kept and grad_enabled():
@@ -673,8 +597,8 @@ cdef int _refuse_call(str fn, object op, object inputs, object attrs) except -1:
     record = <Op>op
     arg = "inputs" if record.n_inputs >= 0 and len(inputs) != record.n_inputs else "attrs"
     raise ValueError(f"{fn}(): argument {arg!r}: {record.name} takes "
-                     f"{len(record.inputs or ())} input(s) ({_names_text(record.inputs or ())}) "
-                     f"and {len(record.attrs)} attribute(s) ({_names_text(record.attrs)}), got "
+                     f"{len(record.inputs or ())} input(s) ({names_text(record.inputs or ())}) "
+                     f"and {len(record.attrs)} attribute(s) ({names_text(record.attrs)}), got "
                      f"{len(inputs)} and {len(attrs)}")
 
 
