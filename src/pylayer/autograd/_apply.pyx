@@ -19,8 +19,8 @@ from cpython.ref cimport PyObject, Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GetObject
 
-from pylayer.ops.reduction import unbroadcast
-from pylayer.ops.shape import cast, reshape
+from pylayer.autograd._layer_io import Outputs, name_the_layer, spread_gradients
+from pylayer.ops.shape import cast
 from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._core.graph cimport (GradNode, Op, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)
@@ -289,13 +289,13 @@ cdef object _record(cls, ContextBase ctx, tuple inputs, returned):
     """Wire what ``forward`` returned to a new node, when one is needed."""
     cdef GradNode node
     cdef Py_ssize_t k, n
-    cdef _Outputs outputs = None        # where each output sits, unless forward returned one
+    outputs = None                      # where each output sits, unless forward returned one
     cdef list tensors
     cdef bint build = True in ctx._needs
     if isinstance(returned, Tensor):
         tensors = [returned]
     else:
-        outputs = _Outputs(returned)
+        outputs = Outputs(returned)
         tensors = outputs.tensors
     n = len(tensors)
     if n == 0:
@@ -349,7 +349,7 @@ cdef void _hold_outputs_weakly(ContextBase ctx, list tensors, skipped) except *:
         ctx._held_outputs = held
 
 
-cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, list tensors, _Outputs outputs,
+cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, list tensors, object outputs,
                          bint build):
     """Apply mark_not_inplace / mark_non_differentiable and find in-place outputs.
 
@@ -385,64 +385,6 @@ cdef tuple _sort_outputs(cls, ContextBase ctx, tuple inputs, list tensors, _Outp
             in_place.append(t)
         seen.add(id(t))
     return in_place, skipped
-
-
-@cython.final
-@cython.no_gc
-cdef class _Outputs:
-    """Where each Tensor sits in what ``forward`` returned (a tuple or list).
-
-    ``tensors`` is the flat list of output Tensors; ``slots`` has one entry per
-    output slot, a flat index (a Tensor) or a list of them (a list/tuple holding
-    Tensors), and stays None while slot k is output k. ``replace(k, t)`` puts
-    ``t`` where flat output ``k`` was.
-    """
-    cdef object returned
-    cdef list items, tensors, places, slots
-
-    def __cinit__(self, returned):
-        self.returned = returned
-        self.tensors = []
-        self.items = list(returned) if isinstance(returned, (tuple, list)) else [returned]
-        self.places = []
-        for i, item in enumerate(self.items):
-            if isinstance(item, Tensor):
-                if self.slots is not None:
-                    self.slots.append(len(self.tensors))
-                self.tensors.append(item)
-                self.places.append((i, None))
-            elif isinstance(item, (list, tuple)):
-                span = []
-                for j, inner in enumerate(item):
-                    if isinstance(inner, Tensor):
-                        span.append(len(self.tensors))
-                        self.tensors.append(inner)
-                        self.places.append((i, j))
-                if span:
-                    if self.slots is None:
-                        self.slots = list(range(len(self.tensors) - len(span)))
-                    self.slots.append(span)
-
-    cdef replace(self, Py_ssize_t k, Tensor tensor):
-        self.tensors[k] = tensor
-        i, j = self.places[k]
-        if j is None:
-            self.items[i] = tensor
-        elif isinstance(self.items[i], list):
-            self.items[i][j] = tensor      # lists are updated in place, like the top level
-        else:
-            inner = list(self.items[i])
-            inner[j] = tensor
-            self.items[i] = tuple(inner)
-
-    cdef result(self):
-        """The object to hand back: same shape as what forward returned."""
-        if isinstance(self.returned, list):
-            self.returned[:] = self.items
-            return self.returned
-        if isinstance(self.returned, tuple):
-            return tuple(self.items)
-        return self.items[0]
 
 
 # ------------------------------------------------------------- saved tensors
@@ -618,7 +560,7 @@ cdef object _layer_backward(grads, ContextBase ctx):
             result = cls.backward(ctx, *[incoming[s] if isinstance(s, int) else
                                          [incoming[k] for k in s] for s in ctx._output_slots])
     except Exception as exc:
-        renamed = _name_the_layer(exc, ctx.node_name())
+        renamed = name_the_layer(exc, ctx.node_name())
         if renamed is exc:
             raise
         raise renamed from exc
@@ -647,90 +589,10 @@ cdef object _incoming_grad(ContextBase ctx, Py_ssize_t k, object g):
     return g
 
 
-cdef object _name_the_layer(exc, name):
-    """Put the layer's name in front of an error raised by the user's backward.
-
-    The exception keeps its type when its message is a plain string; otherwise
-    it is chained to a RuntimeError that carries both.
-    """
-    prefix = f"in backward of {name}"
-    if not exc.args:
-        exc.args = (prefix,)
-        return exc
-    if len(exc.args) == 1 and isinstance(exc.args[0], str):
-        exc.args = (f"{prefix}: {exc.args[0]}",)
-        return exc
-    return RuntimeError(f"{prefix}: {type(exc).__name__}: {exc}")
-
-
 cdef object _input_grads(ContextBase ctx, result):
-    """Check what the user's backward returned and spread it over the node's inputs:
-    one gradient (or None) per flat input."""
-    cdef Py_ssize_t i, n_slots = len(ctx._needs)
-    cdef Py_ssize_t n_values = len(<tuple>result) if isinstance(result, tuple) else 1
-    if (n_slots == 1 and ctx._spans is None and ctx._needs[0] and isinstance(result, Tensor)
+    """What the user's backward returned, one gradient (or None) per flat input."""
+    if (len(ctx._needs) == 1 and ctx._spans is None and ctx._needs[0]
+            and isinstance(result, Tensor)
             and has_shape((<Tensor>result)._array, ctx._input_shapes[0])):
         return (result,)            # one input, one gradient of its shape: nothing to spread
-    if not isinstance(result, tuple) and isinstance(result, list) and n_slots > 1 and (
-            ctx._spans is None or not isinstance(ctx._spans[0], list)):
-        raise ValueError(
-            f"{ctx.node_name()}: backward returned a list of {len(result)}, but forward has "
-            f"{n_slots} Tensor inputs: return a tuple with one gradient (or None) per "
-            f"input (only a tuple is unpacked; a list is the gradient of one list input)")
-    if n_values > n_slots:
-        raise ValueError(
-            f"{ctx.node_name()}: backward returned {n_values} gradients, but forward has "
-            f"{n_slots} Tensor input(s); the number of gradients should be {n_slots}, "
-            f"but received {n_values}")
-    flat = [None] * len(ctx._input_shapes)
-    for i in range(n_slots):
-        needs = ctx._needs[i]
-        if i >= n_values:
-            if needs:
-                raise ValueError(
-                    f"{ctx.node_name()}: backward returned no gradient at position {i}, but that "
-                    f"input of forward needs one (stop_gradient=False); return a Tensor (or "
-                    f"None for no gradient) at position {i}")
-            continue
-        value = (<tuple>result)[i] if isinstance(result, tuple) else result
-        if value is None:
-            continue
-        if not needs:
-            raise ValueError(
-                f"{ctx.node_name()}: backward must return None at position {i}, because that "
-                f"input of forward has stop_gradient=True, but it returned "
-                f"{type(value).__name__}")
-        span = i if ctx._spans is None else ctx._spans[i]
-        if isinstance(span, int):
-            flat[span] = _checked(value, ctx._input_shapes[span], ctx, i, -1)
-            continue
-        if not isinstance(value, (list, tuple)) or len(value) != len(span):
-            got = (f"{type(value).__name__} of length {len(value)}"
-                   if isinstance(value, (list, tuple)) else type(value).__name__)
-            raise ValueError(
-                f"{ctx.node_name()}: input {i} of forward is a list of {len(span)} Tensors, so "
-                f"backward must return a list of {len(span)} gradients (or None) at position "
-                f"{i}, but it returned {got}")
-        for j, (k, item) in enumerate(zip(span, value)):
-            if item is not None:
-                flat[k] = _checked(item, ctx._input_shapes[k], ctx, i, j)
-    return flat
-
-
-cdef object _checked(value, tuple shape, ContextBase ctx, Py_ssize_t position, Py_ssize_t item):
-    """A gradient shaped like its input: one that differs only by size-1 dimensions is
-    reshaped, one the input broadcasts to is summed down; anything else is an error."""
-    if isinstance(value, Tensor) and has_shape((<Tensor>value)._array, shape):
-        return value
-    where = f"position {position}" + (f", item {item}" if item >= 0 else "")
-    if not isinstance(value, Tensor):
-        raise ValueError(f"{ctx.node_name()}: backward must return a Tensor or None at {where}, "
-                         f"but it returned {type(value).__name__}")
-    got = (<Tensor>value)._array.shape
-    if [d for d in got if d != 1] == [d for d in shape if d != 1]:
-        return reshape(value, list(shape))
-    if len(got) >= len(shape) and all(s in (1, g) for s, g in zip(shape[::-1], got[::-1])):
-        return unbroadcast(value, shape)
-    raise ValueError(f"{ctx.node_name()}: backward returned a gradient of shape {list(got)} at "
-                     f"{where}, but that input of forward has shape {list(shape)}; a gradient "
-                     f"may differ from it only by size-1 dimensions, or broadcast from it")
+    return spread_gradients(ctx.node_name(), ctx._needs, ctx._spans, ctx._input_shapes, result)
