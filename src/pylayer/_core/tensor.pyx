@@ -10,8 +10,8 @@ from cpython.ref cimport Py_INCREF
 from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
 from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
-from pylayer._kernels.dtypes import (BFLOAT16, BY_NUMPY, DTYPE_NAMES, convert_dtype, holds_numbers,
-                                    is_complex, is_floating)
+from pylayer._kernels.dtypes import (BFLOAT16, BY_NUMPY, DTYPE_NAMES, convert_dtype, is_floating,
+                                    supported_array)
 
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_IMMUTABLETYPE
@@ -57,48 +57,6 @@ def set_grad_enabled_flag(bint enabled):
 
 
 # ------------------------------------------------------------ conversions
-def _from_python(data, target, str fn, str arg):
-    """An ndarray from Python data: straight to ``target``, else as Paddle does it:
-    a numpy scalar keeps its dtype; a float (and a list of floats of any width) is
-    float32, a complex number (and a list holding one) complex64, an int (and a list
-    of int32) int64."""
-    if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
-        data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
-    try:
-        if target is None:
-            if isinstance(data, np.generic):
-                return np.asarray(data)
-            if isinstance(data, bool):
-                return np.asarray(data, dtype=np.bool_)
-            if isinstance(data, int):
-                return np.asarray(data, dtype=np.int64)
-            if isinstance(data, float):
-                return np.asarray(data, dtype=np.float32)
-            if isinstance(data, complex):
-                return np.asarray(data, dtype=np.complex64)
-        arr = np.array(data, dtype=target)
-    except OverflowError:
-        raise ValueError(f"{fn}(): argument '{arg}' holds a number out of the range of "
-                         f"{np.dtype(target or np.int64).name}: {_shown(data)}") from None
-    except ValueError as exc:
-        raise ValueError(f"{fn}(): argument '{arg}' must be a rectangular nested list of "
-                         f"numbers, got a ragged or mixed sequence ({exc})") from None
-    except TypeError as exc:
-        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
-    if target is None and is_floating(arr.dtype):
-        arr = arr.astype(np.float32)
-    elif target is None and is_complex(arr.dtype):
-        arr = arr.astype(np.complex64)
-    elif target is None and arr.dtype == np.int32:
-        arr = arr.astype(np.int64)
-    return arr
-
-
-def _shown(data):
-    text = repr(data)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 cdef object _plain(object array, str fn, str arg):
     """An ndarray as a plain ndarray: a subclass is viewed as its base class; a masked
     array, whose mask would be lost, is refused."""
@@ -151,28 +109,13 @@ def to_array(data, dtype=None, str fn="to_tensor", str arg="data"):
     >>> to_array([1.0, 2.0]).dtype
     dtype('float32')
     """
-    target = convert_dtype(dtype, fn) if dtype is not None else None
     if isinstance(data, Tensor):
-        arr = (<Tensor>data)._array
+        data = (<Tensor>data)._array
     elif isinstance(data, np.ndarray):
-        arr = _plain(data, fn, arg)
-    elif isinstance(data, (bool, int, float, complex, np.generic, list, tuple)):
-        arr = _from_python(data, target, fn, arg)
-    else:
-        raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array, a number or "
-                        f"a nested list of numbers, got {type(data).__name__}")
-    if not holds_numbers(arr.dtype):
-        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers or booleans, got "
-                        f"data of numpy dtype {arr.dtype}")
-    if target is not None:
-        if is_complex(arr.dtype) and not is_complex(target):
-            raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "
-                            f"{target.name} cannot hold: take .real or .imag first")
-        return arr.astype(target, copy=False)
-    if arr.dtype not in BY_NUMPY:
-        arr = arr.astype(np.float64 if is_floating(arr.dtype) else
-                         np.complex128 if is_complex(arr.dtype) else np.int64)
-    return arr
+        data = _plain(data, fn, arg)
+    elif isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in data):
+        data = [(<Tensor>item)._array if isinstance(item, Tensor) else item for item in data]
+    return supported_array(data, dtype, fn, arg)
 
 
 # ------------------------------------------------------------------ Tensor

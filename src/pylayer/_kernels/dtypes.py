@@ -16,7 +16,7 @@ import numpy as np
 __all__ = ["BFLOAT16", "kind_of", "is_bool", "is_integer", "is_floating", "is_complex",
            "is_inexact", "is_real", "holds_numbers", "DType", "bool_", "uint8", "int8", "int16",
            "int32", "int64", "float16", "bfloat16", "float32", "float64", "complex64",
-           "complex128", "convert_dtype", "dtype_of"]
+           "complex128", "convert_dtype", "dtype_of", "supported_array"]
 
 #: numpy's dtype of bfloat16 (8 exponent bits, 7 mantissa bits), from ml_dtypes.
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
@@ -228,3 +228,74 @@ def dtype_of(np_dtype):
     pylayer.float32
     """
     return BY_NUMPY[np_dtype]
+
+
+# ------------------------------------------------------ data a Tensor may hold
+def supported_array(data, dtype=None, fn="to_tensor", arg="data"):
+    """``data`` (an ndarray, a number or nested lists of numbers) as an ndarray of one of
+    pylayer's dtypes: ``dtype`` if given, else Paddle's choice (see _from_python).
+    Errors are TypeError or ValueError naming ``fn`` and ``arg``.
+
+    >>> supported_array([1, 2]).dtype, supported_array(np.arange(2, dtype=np.uint16)).dtype
+    (dtype('int64'), dtype('int64'))
+    """
+    target = convert_dtype(dtype, fn) if dtype is not None else None
+    if isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, (bool, int, float, complex, np.generic, list, tuple)):
+        arr = _from_python(data, target, fn, arg)
+    else:
+        raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array, a number or "
+                        f"a nested list of numbers, got {type(data).__name__}")
+    if not holds_numbers(arr.dtype):
+        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers or booleans, got "
+                        f"data of numpy dtype {arr.dtype}")
+    if target is not None:
+        if is_complex(arr.dtype) and not is_complex(target):
+            raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "
+                            f"{target.name} cannot hold: take .real or .imag first")
+        return arr.astype(target, copy=False)
+    if arr.dtype not in BY_NUMPY:
+        arr = arr.astype(np.float64 if is_floating(arr.dtype) else
+                         np.complex128 if is_complex(arr.dtype) else np.int64)
+    return arr
+
+
+def _from_python(data, target, fn, arg):
+    """An ndarray from Python data: straight to ``target``, else as Paddle does it:
+    a numpy scalar keeps its dtype; a float (and a list of floats of any width) is
+    float32, a complex number (and a list holding one) complex64, an int (and a list
+    of int32) int64."""
+    try:
+        if target is None:
+            if isinstance(data, np.generic):
+                return np.asarray(data)
+            if isinstance(data, bool):
+                return np.asarray(data, dtype=np.bool_)
+            if isinstance(data, int):
+                return np.asarray(data, dtype=np.int64)
+            if isinstance(data, float):
+                return np.asarray(data, dtype=np.float32)
+            if isinstance(data, complex):
+                return np.asarray(data, dtype=np.complex64)
+        arr = np.array(data, dtype=target)
+    except OverflowError:
+        raise ValueError(f"{fn}(): argument '{arg}' holds a number out of the range of "
+                         f"{np.dtype(target or np.int64).name}: {_shown(data)}") from None
+    except ValueError as exc:
+        raise ValueError(f"{fn}(): argument '{arg}' must be a rectangular nested list of "
+                         f"numbers, got a ragged or mixed sequence ({exc})") from None
+    except TypeError as exc:
+        raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
+    if target is None and is_floating(arr.dtype):
+        arr = arr.astype(np.float32)
+    elif target is None and is_complex(arr.dtype):
+        arr = arr.astype(np.complex64)
+    elif target is None and arr.dtype == np.int32:
+        arr = arr.astype(np.int64)
+    return arr
+
+
+def _shown(data):
+    text = repr(data)
+    return text if len(text) <= 60 else text[:57] + "..."
