@@ -8,7 +8,7 @@ of the function and the argument being checked. The settings of a check
 """
 import numpy as np
 
-from pylayer._kernels.dtypes import convert_dtype, is_bool, is_integer, kind_of
+from pylayer._kernels.dtypes import convert_dtype, is_bool, is_complex, is_integer, kind_of
 from pylayer._core.tensor import Tensor
 from pylayer.ops._operands import (as_tensor_arg, float_tensor,  # noqa: F401 - compiled, shared
                                    real_tensor)
@@ -32,6 +32,59 @@ def describe(value):
     if isinstance(value, (bool, int, float, str, np.number)) or value is None:
         return repr(value)
     return type(value).__name__
+
+
+def shape_arg(shape, fn, arg="shape", minimum=-1):
+    """A list of ints from a list/tuple/Tensor/int argument, each at least ``minimum``.
+
+    >>> shape_arg((2, 3), "zeros", minimum=0)
+    [2, 3]
+    """
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a list or tuple of ints, "
+                        f"got {type(shape).__name__}")
+    result = []
+    for s in shape:
+        if isinstance(s, Tensor) and s.size == 1:
+            s = s.item()
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"{fn}(): argument '{arg}' must hold ints, got {type(s).__name__}")
+        if s < minimum:
+            raise ValueError(f"{fn}(): argument '{arg}' holds {s}, but its entries must be "
+                             f"at least {minimum}")
+        result.append(int(s))
+    return result
+
+
+def broadcast_error(fn, xa, ya):
+    """The error for operands of ``fn`` (arrays or numbers) that do not broadcast together.
+
+    >>> broadcast_error("add", [1, 2], [1, 2, 3])
+    ValueError('add(): x of shape [2] and y of shape [3] cannot be broadcast together')
+    """
+    return ValueError(f"{fn}(): x of shape {list(np.shape(xa))} and y of shape "
+                      f"{list(np.shape(ya))} cannot be broadcast together")
+
+
+def refuse_complex(fn, xa, ya):
+    """Refuse complex operands (arrays or numbers) ``xa`` and ``ya`` of ``fn``, an op that
+    orders its operands (comparisons, extremes, rounding divisions).
+
+    >>> refuse_complex("max", 1.0, 2j)
+    Traceback (most recent call last):
+      ...
+    TypeError: max(): argument 'y' must be real: max is not defined for complex numbers, got complex
+    """
+    for arg, value in (("x", xa), ("y", ya)):
+        if isinstance(value, np.ndarray) and is_complex(value.dtype) \
+                or isinstance(value, (complex, np.complexfloating)):
+            dtype = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
+            raise TypeError(f"{fn}(): argument '{arg}' must be real: {fn} is not defined for "
+                            f"complex numbers, got {dtype}")
 
 
 def _is_number(value):

@@ -8,8 +8,9 @@ exists once.
 import numpy as np
 
 from pylayer._core.tensor import Tensor
-from pylayer.ops._operands import (as_tensor_arg, broadcast_error, float32_default,  # noqa: F401
-                                   operand, shape_of)
+from pylayer.ops._arguments import broadcast_error
+from pylayer.ops._operands import (as_tensor_arg, float32_default, operand,  # noqa: F401
+                                   shape_of)
 
 __all__ = []
 

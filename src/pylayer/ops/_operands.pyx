@@ -1,7 +1,8 @@
-"""How the compiled ops read their arguments: a Tensor, a floating-point Tensor, a
-number kept as a weak scalar, a shape; the error for operands that do not broadcast;
-and Paddle's float32 default. The Python ops use the same functions
-(``ops/_arguments.py`` and ``ops/_common.py`` re-export them), so each rule exists once.
+"""How the compiled ops read their arguments on the hot path: a Tensor, a
+floating-point Tensor, a number kept as a weak scalar; and Paddle's float32 default.
+The Python ops use the same functions (``ops/_arguments.py`` and ``ops/_common.py``
+re-export them), so each rule exists once; the checks that need no compiled code
+(shapes, refusals, messages) are ``_arguments.py``'s.
 """
 import numpy as np
 cimport numpy as cnp
@@ -15,8 +16,8 @@ from pylayer._core.tensor import to_array
 
 cnp.import_array()
 
-__all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "refuse_complex", "operand",
-           "shape_of", "shape_arg", "broadcast_error", "float32_default"]
+__all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "operand", "shape_of",
+           "float32_default"]
 
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position):
@@ -77,22 +78,6 @@ cpdef object real_tensor(object value, object fn, object arg="x", object positio
     return x
 
 
-cpdef object refuse_complex(object fn, object xa, object ya):
-    """Refuse complex operands (arrays or numbers) ``xa`` and ``ya`` of ``fn``, an op that
-    orders its operands (comparisons, extremes, rounding divisions).
-
-    >>> refuse_complex("max", 1.0, 2j)
-    Traceback (most recent call last):
-      ...
-    TypeError: max(): argument 'y' must be real: max is not defined for complex numbers, got complex
-    """
-    for arg, value in (("x", xa), ("y", ya)):
-        if is_complex_array(value) or isinstance(value, (complex, np.complexfloating)):
-            dtype = value.dtype if cnp.PyArray_Check(value) else type(value).__name__
-            raise TypeError(f"{fn}(): argument '{arg}' must be real: {fn} is not defined for "
-                            f"complex numbers, got {dtype}")
-
-
 cpdef object operand(object value, str fn, str arg, int position):
     """Tensor -> its array; a Python number stays a number (numpy's weak promotion)."""
     if isinstance(value, Tensor):
@@ -105,42 +90,6 @@ cpdef object operand(object value, str fn, str arg, int position):
 cpdef tuple shape_of(object x):
     """A Tensor's shape; a number counts as 0-d."""
     return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
-
-
-cpdef list shape_arg(object shape, str fn, str arg="shape", long minimum=-1):
-    """A list of ints from a list/tuple/Tensor/int argument, each at least ``minimum``.
-
-    >>> shape_arg((2, 3), "zeros", minimum=0)
-    [2, 3]
-    """
-    if isinstance(shape, Tensor):
-        shape = (<Tensor>shape)._array.tolist()
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
-        shape = [shape]
-    if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"{fn}(): argument '{arg}' must be a list or tuple of ints, "
-                        f"got {type(shape).__name__}")
-    result = []
-    for s in shape:
-        if isinstance(s, Tensor) and (<Tensor>s)._array.size == 1:
-            s = (<Tensor>s).item()
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"{fn}(): argument '{arg}' must hold ints, got {type(s).__name__}")
-        if s < minimum:
-            raise ValueError(f"{fn}(): argument '{arg}' holds {s}, but its entries must be "
-                             f"at least {minimum}")
-        result.append(int(s))
-    return result
-
-
-cpdef object broadcast_error(object fn, object xa, object ya):
-    """The error for operands of ``fn`` (arrays or numbers) that do not broadcast together.
-
-    >>> broadcast_error("add", [1, 2], [1, 2, 3])
-    ValueError('add(): x of shape [2] and y of shape [3] cannot be broadcast together')
-    """
-    return ValueError(f"{fn}(): x of shape {list(np.shape(xa))} and y of shape "
-                      f"{list(np.shape(ya))} cannot be broadcast together")
 
 
 cdef int BFLOAT16_NUMBER = BFLOAT16.num

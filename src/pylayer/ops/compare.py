@@ -10,7 +10,8 @@ import numpy as np
 from pylayer._kernels.dtypes import is_bool, is_inexact, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
-from pylayer.ops._operands import as_tensor_arg, refuse_complex
+from pylayer.ops._arguments import refuse_complex
+from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",

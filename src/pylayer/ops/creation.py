@@ -18,7 +18,7 @@ from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
                                     check_number, describe)
-from pylayer.ops._operands import shape_arg
+from pylayer.ops._arguments import shape_arg
 from pylayer.ops.dispatch import op
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",

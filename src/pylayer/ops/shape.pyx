@@ -21,7 +21,8 @@ from pylayer._core.tensor cimport Tensor, has_shape, wrap
 from pylayer._kernels.dtypes import is_bool, is_complex, is_inexact
 from pylayer._kernels.dtypes import convert_dtype
 from pylayer.ops._arguments import check_axis, check_ints
-from pylayer.ops._operands cimport shape_arg, tensor_arg
+from pylayer.ops._arguments import shape_arg
+from pylayer.ops._operands cimport tensor_arg
 from pylayer.ops.dispatch import op
 
 cnp.import_array()
