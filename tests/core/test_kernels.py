@@ -1,7 +1,10 @@
-"""Each fused loop against numpy, for float32 and float64, through its memoryview entry point."""
+"""Each fused loop against numpy, for float32 and float64, through the op that runs it:
+small C-contiguous arrays of one dtype take the loops (see "choosing a loop" in
+_kernels/loops.pxd), so these calls run exactly the code production runs."""
 import numpy as np
 import pytest
 
+import pylayer as paddle
 from pylayer._kernels import loops as _kernels
 
 rng = np.random.default_rng(7)
@@ -16,90 +19,99 @@ def arrays(dtype, n=37):
     return [rng.standard_normal(n).astype(dtype) for _ in range(3)]
 
 
-def run(kernel, *args):
-    out = np.empty_like(args[0])
-    kernel(*args, out)
-    return out
-
-
 def tolerance(dtype):
     return dict(rtol=1e-6, atol=1e-6) if dtype == np.float32 else dict(rtol=1e-13, atol=1e-14)
 
 
-def test_unary_and_backward_loops(dtype):
-    x, y, dy = arrays(dtype)
+def gradient(op, x, dy):
+    """The gradient op(x)'s rule gives x for the output gradient dy (arrays)."""
+    t = paddle.to_tensor(x, stop_gradient=False)
+    g, = paddle.grad(op(t), t, grad_outputs=paddle.to_tensor(dy))
+    return g.numpy()
+
+
+def test_the_ops_take_the_loops_on_small_contiguous_arrays(dtype):
+    x, y, _ = arrays(dtype)
+    assert all(_kernels.span_fits(a, a.size) for a in (x, y))
+    assert x.flags.c_contiguous and x.size <= 2048
+
+
+def test_backward_loops_of_tanh_sigmoid_and_relu(dtype):
+    x, _, dy = arrays(dtype)
     tol = tolerance(dtype)
-    np.testing.assert_allclose(run(_kernels.tanh_backward, y, dy), dy * (1 - y * y), **tol)
-    np.testing.assert_allclose(run(_kernels.sigmoid_forward, x), 1 / (1 + np.exp(-x)), **tol)
-    np.testing.assert_allclose(run(_kernels.sigmoid_backward, y, dy), dy * y * (1 - y), **tol)
-    np.testing.assert_array_equal(run(_kernels.relu_backward, y, dy), np.where(y > 0, dy, 0))
+    y = np.tanh(x)
+    np.testing.assert_allclose(gradient(paddle.tanh, x, dy), dy * (1 - y * y), **tol)
+    s = 1 / (1 + np.exp(-x))
+    np.testing.assert_allclose(gradient(paddle.sigmoid, x, dy), dy * s * (1 - s), **tol)
+    np.testing.assert_array_equal(gradient(paddle.nn.functional.relu, x, dy),
+                                  np.where(x > 0, dy, 0))
+
+
+def test_relu_backward_loop_keeps_a_nan_gradient_out_where_the_output_is_zero(dtype):
+    x = np.array([-1.0, 2.0], dtype)
+    np.testing.assert_array_equal(gradient(paddle.nn.functional.relu, x,
+                                           np.array([np.nan, 3.0], dtype)), [0.0, 3.0])
+
+
+def test_sigmoid_forward_loop(dtype):
+    x, _, _ = arrays(dtype)
+    np.testing.assert_allclose(paddle.sigmoid(paddle.to_tensor(x)).numpy(),
+                               1 / (1 + np.exp(-x)), **tolerance(dtype))
 
 
 def test_sigmoid_does_not_overflow(dtype):
     x = np.array([-1000.0, 1000.0, 0.0], dtype=dtype)
     with np.errstate(all="raise"):
-        np.testing.assert_array_equal(run(_kernels.sigmoid_forward, x), [0.0, 1.0, 0.5])
+        np.testing.assert_array_equal(paddle.sigmoid(paddle.to_tensor(x)).numpy(),
+                                      [0.0, 1.0, 0.5])
 
 
-def test_arithmetic_loops(dtype):
+@pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+def test_arithmetic_loops(dtype, op):
     a, b, _ = arrays(dtype)
+    ta, tb = paddle.to_tensor(a), paddle.to_tensor(b)
+    compute = {"+": lambda p, q: p + q, "-": lambda p, q: p - q,
+               "*": lambda p, q: p * q, "/": lambda p, q: p / q}[op]
     tol = tolerance(dtype)
-    operations = _kernels.Arithmetic
-    for op, ref in [(operations.ADDITION, np.add), (operations.SUBTRACTION, np.subtract),
-                    (operations.MULTIPLICATION, np.multiply), (operations.DIVISION, np.divide)]:
-        out = np.empty_like(a)
-        _kernels.binary(op, a, b, out)
-        np.testing.assert_allclose(out, ref(a, b), **tol)
-        _kernels.with_scalar(op, a, 1.5, False, out)
-        np.testing.assert_allclose(out, ref(a, dtype(1.5)), **tol)
-        _kernels.with_scalar(op, a, 1.5, True, out)
-        np.testing.assert_allclose(out, ref(dtype(1.5), a), **tol)
+    for got, expected in ((compute(ta, tb), compute(a, b)),
+                          (compute(ta, 1.5), compute(a, dtype(1.5))),
+                          (compute(1.5, ta), compute(dtype(1.5), a))):
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got.numpy(), expected, **tol)
 
 
-def test_accumulate(dtype):
-    a, b, _ = arrays(dtype)
-    tol = tolerance(dtype)
-    acc = a.copy()
-    _kernels.add_into(acc, b)
-    np.testing.assert_allclose(acc, a + b, **tol)
+def test_fan_in_sums_in_place_loop(dtype):
+    # x feeds three products: the engine sums the first two into a new array and adds
+    # the third into it (add_into_loop); the leaf's .grad is that sum.
+    x, a, b = arrays(dtype)
+    t = paddle.to_tensor(x, stop_gradient=False)
+    (t * paddle.to_tensor(a) + t * paddle.to_tensor(b) + t * 2.0).sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), a + b + 2, **tolerance(dtype))
 
 
 def test_division_by_zero_follows_ieee(dtype):
-    a = np.array([1.0, -1.0, 0.0], dtype=dtype)
-    out = np.empty_like(a)
-    _kernels.with_scalar(_kernels.Arithmetic.DIVISION, a, 0.0, False, out)
-    assert out[0] == np.inf and out[1] == -np.inf and np.isnan(out[2])
+    a = np.array([1.0, -1.0, 0.0], dtype)
+    with np.errstate(all="raise"):
+        out = (paddle.to_tensor(a) / 0.0).numpy()
+    np.testing.assert_array_equal(out[:2], [np.inf, -np.inf])
+    assert np.isnan(out[2])
 
 
 def test_empty_arrays(dtype):
-    empty = np.empty(0, dtype)
-    _kernels.sigmoid_forward(empty, np.empty(0, dtype))
-    _kernels.binary(_kernels.Arithmetic.ADDITION, empty, empty, np.empty(0, dtype))
-
-
-def test_an_unknown_arithmetic_operation_is_refused(dtype):
-    a = np.ones(3, dtype)
-    for call in (lambda: _kernels.binary(4, a, a, np.empty_like(a)),
-                 lambda: _kernels.with_scalar(-1, a, 1.0, False, np.empty_like(a)),
-                 lambda: _kernels.binary(7, a[:0], a[:0], a[:0])):
-        with pytest.raises(ValueError, match="must be an Arithmetic operation"):
-            call()
-
-
-def test_length_mismatch_is_refused(dtype):
-    with pytest.raises(ValueError, match="differ in length: 3 and 2"):
-        _kernels.tanh_backward(np.ones(3, dtype), np.ones(2, dtype), np.ones(3, dtype))
+    empty = paddle.to_tensor(np.empty(0, dtype))
+    assert paddle.sigmoid(empty).shape == [0]
+    assert (empty + empty).shape == [0] and (empty * 2.0).shape == [0]
 
 
 def test_read_only_inputs_are_accepted(dtype):
     x = np.ones(4, dtype)
     x.flags.writeable = False
-    np.testing.assert_allclose(run(_kernels.sigmoid_forward, x), 1 / (1 + np.exp(-x)),
-                               rtol=1e-6)
+    np.testing.assert_allclose(paddle.sigmoid(paddle.to_tensor(x)).numpy(),
+                               1 / (1 + np.exp(-x)), rtol=1e-6)
+    np.testing.assert_allclose((paddle.to_tensor(x) + 1.0).numpy(), x + 1)
 
 
 def test_sigmoid_op_agrees_across_the_loop_size_threshold():
-    import pylayer as paddle
     for n in (255, 256, 257, 5000):
         a = rng.standard_normal(n) * 30
         np.testing.assert_allclose(paddle.sigmoid(paddle.to_tensor(a)).numpy(),
@@ -107,7 +119,6 @@ def test_sigmoid_op_agrees_across_the_loop_size_threshold():
 
 
 def test_kernels_match_ops_through_public_api():
-    import pylayer as paddle
     x = paddle.to_tensor(rng.standard_normal(10), stop_gradient=False)
     y = paddle.tanh(x)
     np.testing.assert_allclose(y.numpy(), np.tanh(x.numpy()), rtol=1e-13)
@@ -139,7 +150,6 @@ def test_axpy_of_other_dtypes_and_layouts_updates_like_numpy(y):
 def test_the_loops_that_run_in_production_are_span_checked_in_a_debug_build():
     # Every production call of a raw loop first checks each array's span (check_span);
     # a release build compiles the check out.
-    from pylayer._kernels import loops as _kernels
     four = np.zeros(4)
     assert _kernels.span_fits(four, 4)
     too_long = _kernels.span_fits(four, 5)

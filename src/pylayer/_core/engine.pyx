@@ -23,7 +23,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._core.reach import nodes_leading_to
+from pylayer._core.graph_walk import nodes_leading_to
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating

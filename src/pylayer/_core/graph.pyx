@@ -22,6 +22,7 @@ cimport numpy as cnp
 from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, result_array
 from pylayer._core.records import describe, names_text, node_name
 from pylayer._core import records
+from pylayer._core.graph_walk import next_functions
 
 cnp.import_array()
 
@@ -418,24 +419,6 @@ cdef class RetainedGrad:
         return owner if isinstance(owner, Tensor) else None
 
 
-class AccumulateGrad:
-    """Stands for a leaf in ``grad_fn.next_functions``."""
-    __slots__ = ("variable",)
-
-    def __init__(self, variable):
-        self.variable = variable
-
-    def name(self):
-        return "AccumulateGrad"
-
-    @property
-    def next_functions(self):
-        return ()
-
-    def __repr__(self):
-        return "<AccumulateGrad>"
-
-
 cdef raise_released(GradNode node):
     raise RuntimeError(
         f"trying to run backward through {node.name()} a second time, but its saved "
@@ -461,13 +444,9 @@ cdef class GradNode:
 
     @property
     def next_functions(self):
-        result = []
-        for node, index in zip(self.next_nodes, self.next_indices):
-            if isinstance(node, Tensor):
-                result.append((AccumulateGrad(node), 0))
-            else:
-                result.append((node, index))
-        return tuple(result)
+        """Per input: (the node its gradient goes to, that node's output), as PyTorch
+        shows a graph; a leaf stands as an ``AccumulateGrad``."""
+        return next_functions(self)
 
     cpdef tuple saved_tensors(self):
         """What the node kept, unpacked (runs unpack hooks, checks versions)."""

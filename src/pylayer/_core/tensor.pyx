@@ -143,43 +143,18 @@ cdef void install_arithmetic(arithmetic_fn fn) noexcept:
     _arithmetic = fn
 
 
-# Python's operators that Tensor has compiled (the hot arithmetic); install() sets the
-# others from pylayer's operator table, as class attributes like the methods.
-COMPILED_OPERATORS = frozenset({"__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
-                                "__rmul__", "__truediv__", "__rtruediv__"})
-
-
-def install(dict functions not None, dict methods not None, dict operators not None,
-            backward_function):
-    """Give Tensor what it calls and what it offers: ``functions`` (``{name: function}``,
-    the ops its own code and the engine call, ``pylayer._methods.tensor_functions``),
-    ``methods`` (the method table, ``pylayer.tensor_methods()``) and ``operators``
-    (``{dunder: function}``, ``pylayer._methods.bound_operators``), both set as class
-    attributes, and ``backward`` (``backward_function(tensor, grad_tensor,
-    retain_graph)``, from pylayer.autograd.functional). Done once by pylayer/__init__."""
+def install(dict functions not None, backward_function):
+    """Give the core what it calls: ``functions`` (``{name: function}``, the ops Tensor's
+    own code and the engine call, ``pylayer._methods.tensor_functions``) and
+    ``backward_function(tensor, grad_tensor, retain_graph)`` (from
+    pylayer.autograd.functional). Done once by pylayer/__init__, which also sets
+    Tensor's methods and operators as class attributes (``pylayer._methods.install``)."""
     global _functions, _engine_backward
     if _engine_backward is not None:
         raise RuntimeError("tensor.install(): Tensor's functions are installed once, by "
                            "importing pylayer")
     if not callable(backward_function):
         raise TypeError("tensor.install(): argument 'backward_function' must be callable")
-    if not COMPILED_OPERATORS <= operators.keys():
-        raise ValueError(f"tensor.install(): argument 'operators' must cover the compiled "
-                         f"ones, {sorted(COMPILED_OPERATORS - operators.keys())} missing")
-    own = vars(Tensor)
-    for name in methods:
-        if name in own:
-            raise ValueError(f"tensor.install(): method {name!r} is compiled into Tensor; the "
-                             f"method table must not list it")
-    for name in operators:
-        if name in own and name not in COMPILED_OPERATORS:
-            raise ValueError(f"tensor.install(): operator {name!r} is compiled into Tensor "
-                             f"without being listed in COMPILED_OPERATORS")
-    for name, function in methods.items():
-        _set_class_attribute(Tensor, name, function, False)
-    for name, function in operators.items():
-        if name not in COMPILED_OPERATORS:
-            _set_class_attribute(Tensor, name, function, False)
     _functions = functions
     _engine_backward = backward_function
 

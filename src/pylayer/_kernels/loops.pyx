@@ -1,10 +1,9 @@
 # cython: wraparound=False
-"""Typed-memoryview entry points for the fused loops of ``loops.pxd``.
-
-The compiled ops call the loops directly. These entry points check their
-arguments' lengths against each other and run the same loops: the optimizers
-call ``axpy``, the cross-entropy loss the two ``softmax_cross_entropy`` loops,
-and the tests compare every loop with numpy.
+"""Typed-memoryview entry points for the fused loops of ``loops.pxd`` that Python code
+calls: the optimizers' ``axpy`` and the cross-entropy loss's two
+``softmax_cross_entropy`` loops. They check their arguments' lengths against each
+other. The compiled ops call the other loops directly (tests/core/test_kernels.py
+drives each through its op).
 """
 
 import numpy as np
@@ -16,8 +15,7 @@ cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug bu
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "Arithmetic", "span_fits", "binary", "with_scalar", "tanh_backward", "sigmoid_forward",
-           "sigmoid_backward", "relu_backward", "add_into", "axpy", "softmax_cross_entropy",
+__all__ = ["BOUNDS_CHECKED", "span_fits", "axpy", "softmax_cross_entropy",
            "softmax_cross_entropy_backward"]
 
 
@@ -39,68 +37,6 @@ def span_fits(array, Py_ssize_t n):
 cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
     if a != b:
         raise ValueError(f"kernel arguments differ in length: {a} and {b}")
-
-
-def tanh_backward(const real[::1] y, const real[::1] dy, real[::1] out):
-    """out = dy * (1 - y*y)"""
-    _same_length(y.shape[0], dy.shape[0])
-    _same_length(y.shape[0], out.shape[0])
-    if y.shape[0]:
-        tanh_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
-
-
-def sigmoid_forward(const real[::1] x, real[::1] out):
-    """out = 1 / (1 + exp(-x)), without overflow for large |x|"""
-    _same_length(x.shape[0], out.shape[0])
-    if x.shape[0]:
-        sigmoid_forward_loop(&x[0], &out[0], x.shape[0])
-
-
-def sigmoid_backward(const real[::1] y, const real[::1] dy, real[::1] out):
-    """out = dy * y * (1 - y)"""
-    _same_length(y.shape[0], dy.shape[0])
-    _same_length(y.shape[0], out.shape[0])
-    if y.shape[0]:
-        sigmoid_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
-
-
-def relu_backward(const real[::1] y, const real[::1] dy, real[::1] out):
-    """out = dy where y > 0, else 0"""
-    _same_length(y.shape[0], dy.shape[0])
-    _same_length(y.shape[0], out.shape[0])
-    if y.shape[0]:
-        relu_backward_loop(&y[0], &dy[0], &out[0], y.shape[0])
-
-
-def add_into(real[::1] acc, const real[::1] x):
-    """acc += x"""
-    _same_length(acc.shape[0], x.shape[0])
-    if x.shape[0]:
-        add_into_loop(&acc[0], &x[0], x.shape[0])
-
-
-cdef inline Arithmetic _operation(int op) except *:
-    if op < <int>ADDITION or op > <int>DIVISION:
-        raise ValueError(f"argument 'op' must be an Arithmetic operation (ADDITION, "
-                         f"SUBTRACTION, MULTIPLICATION or DIVISION), got {op}")
-    return <Arithmetic>op
-
-
-def binary(int op, const real[::1] a, const real[::1] b, real[::1] out):
-    """out = a (op) b, for an Arithmetic ``op``"""
-    cdef Arithmetic operation = _operation(op)
-    _same_length(a.shape[0], b.shape[0])
-    _same_length(a.shape[0], out.shape[0])
-    if a.shape[0]:
-        binary_loop(operation, &a[0], &b[0], &out[0], a.shape[0])
-
-
-def with_scalar(int op, const real[::1] a, real s, bint scalar_first, real[::1] out):
-    """out = a (op) s, or s (op) a when scalar_first, for an Arithmetic ``op``"""
-    cdef Arithmetic operation = _operation(op)
-    _same_length(a.shape[0], out.shape[0])
-    if a.shape[0]:
-        scalar_loop(operation, &a[0], s, scalar_first, &out[0], a.shape[0])
 
 
 def axpy(alpha, x, y):

@@ -1,6 +1,7 @@
-"""Which nodes a backward pass that returns the gradients of given inputs must run:
-those whose backward can reach one of the inputs. ``engine.run_backward`` asks it
-when ``inputs`` are given (``pylayer.grad``); every other node is skipped.
+"""Walking a recorded graph in plain Python: which nodes a backward pass that returns
+the gradients of given inputs must run (those whose backward can reach one of the
+inputs: ``engine.run_backward`` asks when ``inputs`` are given, ``pylayer.grad``),
+and the edges ``grad_fn.next_functions`` shows.
 
 >>> import pylayer as paddle
 >>> x = paddle.to_tensor([1.0], stop_gradient=False)
@@ -9,10 +10,40 @@ when ``inputs`` are given (``pylayer.grad``); every other node is skipped.
 >>> sorted(node.name() for node in nodes_leading_to([y.grad_fn], [x], {}))
 ['AddGradNode', 'MultiplyGradNode']
 """
-from pylayer._core.graph import GradNode
 from pylayer._core.tensor import Tensor
 
 __all__ = []
+
+
+class AccumulateGrad:
+    """Stands for a leaf in ``grad_fn.next_functions``."""
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self):
+        return "AccumulateGrad"
+
+    @property
+    def next_functions(self):
+        return ()
+
+    def __repr__(self):
+        return "<AccumulateGrad>"
+
+
+def next_functions(node):
+    """``node.next_functions``: per input, (the node, its output index) the gradient
+    goes to, ``(AccumulateGrad(leaf), 0)`` for a leaf, ``(None, 0)`` for none.
+
+    >>> import pylayer as paddle
+    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
+    >>> next_functions((paddle.tanh(x) * x).grad_fn)
+    ((<TanhGradNode>, 0), (<AccumulateGrad>, 0))
+    """
+    return tuple([(AccumulateGrad(child), 0) if isinstance(child, Tensor) else (child, index)
+                  for child, index in zip(node.next_nodes, node.next_indices)])
 
 
 def nodes_leading_to(roots, inputs, capture_nodes):
@@ -26,7 +57,7 @@ def nodes_leading_to(roots, inputs, capture_nodes):
     """
     leaf_ids = {id(t) for t in inputs if isinstance(t, Tensor) and t.is_leaf}
     needed, seen, order = set(), set(), []
-    stack = [node for node in roots if isinstance(node, GradNode)]
+    stack = [node for node in roots if node is not None]
     while stack:
         node = stack.pop()
         if node in seen:
@@ -34,7 +65,7 @@ def nodes_leading_to(roots, inputs, capture_nodes):
         seen.add(node)
         order.append(node)
         stack.extend(child for child in node.next_nodes
-                     if isinstance(child, GradNode) and child not in seen)
+                     if child is not None and not isinstance(child, Tensor) and child not in seen)
     order.sort(key=lambda node: node.seq)
     for node in order:
         for child, index in zip(node.next_nodes, node.next_indices):
