@@ -1,3 +1,6 @@
+from cpython.ref cimport PyObject
+
+
 cdef class VersionCounter:
     cdef readonly long value
 
@@ -17,7 +20,9 @@ cdef class Tensor:
     cdef readonly list _hooks          # gradient hooks of a leaf, or None
     # The leaf's .grad was assigned by the user (so clear_grad must not zero it in place).
     cdef bint _grad_from_user
-    cdef dict __dict__
+    # The instance dict (tp_dictoffset), made by the first attribute a program sets: a
+    # Tensor an op makes has none (Cython's own __dict__ would make one per tensor).
+    cdef PyObject *_attributes
     cdef object __weakref__
 
     cdef void bump_version(self)

@@ -6,7 +6,7 @@ cimport numpy as cnp
 from pylayer._kernels.buffers cimport Block, buffer_for
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport PyObject, Py_CLEAR, Py_INCREF
 from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
 from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
@@ -15,6 +15,7 @@ from pylayer._kernels.dtypes import (BFLOAT16, BY_NUMPY, DTYPE_NAMES, convert_dt
 
 cdef extern from "Python.h":
     unsigned long Py_TPFLAGS_IMMUTABLETYPE
+    object PyObject_GenericGetDict(object obj, void *context)
     void Py_SET_TYPE(object obj, PyTypeObject *kind)
 
 cnp.import_array()
@@ -251,6 +252,14 @@ cdef class Tensor:
     def __cinit__(self):
         self._stop_gradient = True
         self._out_index = 0
+
+    def __dealloc__(self):
+        Py_CLEAR(self._attributes)
+
+    @property
+    def __dict__(self):
+        """The tensor's own attributes (``t.note = 1``), as Paddle's tensors take them."""
+        return PyObject_GenericGetDict(self, NULL)
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
         if self._array is not None:
@@ -526,6 +535,41 @@ class TensorType(type):
 
 Py_INCREF(TensorType)                 # held by Tensor for as long as the process runs
 Py_SET_TYPE(Tensor, <PyTypeObject*>TensorType)
+
+
+# A tensor's instance dict is made when a program first sets an attribute: the type
+# gets the dict's place (tp_dictoffset) and the garbage collector sees the dict.
+cdef extern from *:
+    """
+    static Py_ssize_t pylayer_dict_offset = 0;
+    static traverseproc pylayer_tensor_traverse = NULL;
+    static inquiry pylayer_tensor_clear = NULL;
+    static int pylayer_traverse_with_dict(PyObject *o, visitproc visit, void *arg) {
+        Py_VISIT(*(PyObject **)((char *)o + pylayer_dict_offset));
+        return pylayer_tensor_traverse ? pylayer_tensor_traverse(o, visit, arg) : 0;
+    }
+    static int pylayer_clear_with_dict(PyObject *o) {
+        Py_CLEAR(*(PyObject **)((char *)o + pylayer_dict_offset));
+        return pylayer_tensor_clear ? pylayer_tensor_clear(o) : 0;
+    }
+    static void pylayer_give_lazy_dict(PyTypeObject *type, Py_ssize_t offset) {
+        pylayer_dict_offset = offset;
+        pylayer_tensor_traverse = type->tp_traverse;
+        pylayer_tensor_clear = type->tp_clear;
+        type->tp_traverse = pylayer_traverse_with_dict;
+        type->tp_clear = pylayer_clear_with_dict;
+        type->tp_dictoffset = offset;
+    }
+    """
+    void give_lazy_dict "pylayer_give_lazy_dict"(PyTypeObject *kind, Py_ssize_t offset)
+
+
+cdef Py_ssize_t _attributes_offset():
+    cdef Tensor probe = Tensor.__new__(Tensor)
+    return <char*>&probe._attributes - <char*><PyObject*>probe
+
+
+give_lazy_dict(<PyTypeObject*>Tensor, _attributes_offset())
 
 
 for _name, _method in PYTHON_METHODS.items():
