@@ -46,7 +46,9 @@ def pooled_empty(shape, dtype):
         nbytes *= size
     if nbytes < POOL_MIN_BYTES:                       # small: numpy's own memory
         return np.empty(shape, kind)
-    out = buffer_like(np.broadcast_to(np.zeros((), kind), shape))   # the shape, no memory
+    # A read-only template of the shape and dtype, every element on one zero element
+    # (np.broadcast_to, a Python function, would take 4 us where this takes 0.5)
+    out = buffer_like(np.ndarray(shape, kind, bytes(kind.itemsize), 0, (0,) * len(shape)))
     return np.empty(shape, kind) if out is None else out
 
 
