@@ -49,13 +49,21 @@ def test_results_of_every_pooled_path_are_right():
               (lambda x, y: x * y, a * b), (lambda x, y: x / y, a / b),
               (lambda x, y: 2.0 - x, 2.0 - a), (lambda x, y: paddle.tanh(x), np.tanh(a)),
               (lambda x, y: paddle.exp(x), np.exp(a)), (lambda x, y: paddle.log(x), np.log(a)),
-              (lambda x, y: paddle.sqrt(x), np.sqrt(a)), (lambda x, y: -x, -a)]
+              (lambda x, y: paddle.sqrt(x), np.sqrt(a)), (lambda x, y: -x, -a),
+              (lambda x, y: paddle.nn.functional.relu(x - y), np.maximum(a - b, 0))]
     for op, expected in checks:
         for _ in range(3):
             dead_buffer_address()
             result = op(paddle.to_tensor(a), paddle.to_tensor(b))
             np.testing.assert_allclose(result.numpy(), expected, rtol=1e-6)
     assert device.memory_stats()["hits"] > 0
+
+
+def test_relu_of_a_large_integer_tensor_keeps_its_dtype():
+    x = paddle.to_tensor(np.arange(-2 ** 17, 2 ** 17, dtype="int32"))   # 1 MB
+    out = paddle.nn.functional.relu(x)
+    assert out.numpy().dtype == np.int32
+    np.testing.assert_array_equal(out.numpy(), np.maximum(x.numpy(), 0))
 
 
 def test_an_array_the_user_holds_is_never_reused():

@@ -69,6 +69,28 @@ def test_im2col_and_col2im_match_slicing_and_are_adjoint(dtype, channel_last):
                                    (x.astype(np.float64) * dx).sum(), rtol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_im2col_of_stride_one_same_size_windows_matches_slicing(dtype):
+    """Stride 1 with output rows as long as the input's (padding that keeps the size):
+    im2col copies each shifted plane at once and zeroes what wrapped around its rows;
+    a plane whose rows are not contiguous goes row by row."""
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        kernel, dilation = rng.integers(1, 5, 2), rng.integers(1, 3, 2)
+        pads = []
+        for k, d in zip(kernel, dilation):
+            before = rng.integers(0, d * (k - 1) + 1)
+            pads.append((before, d * (k - 1) - before))
+        shape = [rng.integers(1, 3), rng.integers(1, 4), rng.integers(1, 9), rng.integers(1, 9)]
+        x = rng.standard_normal(shape).astype(dtype)
+        for image in (x, np.pad(x, [(0, 0), (0, 0), (0, 0), (0, 2)])[..., :shape[3]]):
+            want, oh, ow = windows_reference(image, kernel, (1, 1), pads, dilation)
+            assert (oh, ow) == tuple(shape[2:])
+            col = np.full(want.shape, np.nan, dtype)
+            kernels.im2col(image, col, *kernel, 1, 1, pads[0][0], pads[1][0], *dilation, oh, ow)
+            np.testing.assert_array_equal(col, want)
+
+
 def test_col2im_sums_every_window_position():
     dx = np.empty((1, 1, 3, 3))
     kernels.col2im(np.ones((1, 4, 4)), dx, 2, 2, 1, 1, 0, 0, 1, 1, 2, 2)

@@ -221,6 +221,19 @@ def test_sum_and_mean_save_nothing():
     assert saved_by(lambda: pylayer.add(x, x)) == []
 
 
+@pytest.mark.parametrize("axis,keepdim", [(None, False), (1, False), ([0, 2], True)])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_mean_gradient_is_the_output_gradient_divided_then_spread(axis, keepdim, create_graph):
+    x = pylayer.to_tensor(rand(2, 3, 4).astype("float32"), stop_gradient=False)
+    y = pylayer.mean(x, axis=axis, keepdim=keepdim)
+    w = rand(*y.shape).astype("float32")
+    (g,) = pylayer.grad([y], [x], [pylayer.to_tensor(w)], create_graph=create_graph)
+    kept = [1 if axis is None or i in np.atleast_1d(axis) else n for i, n in enumerate(x.shape)]
+    count = x.numpy().size // y.numpy().size
+    np.testing.assert_array_equal(g.numpy(), np.broadcast_to((w / np.float32(count))
+                                                             .reshape(kept), x.shape))
+
+
 # ------------------------------------------------------------- manipulation
 def test_reshape_forward_gradient_and_special_sizes():
     a = rand(2, 3, 4)

@@ -18,7 +18,7 @@ column tested against ``H`` and ``W`` before use.
 import numpy as np
 
 cimport numpy as cnp
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
 from pylayer._kernels._common cimport (Shape4, at, cell, check_index, is_empty, plane, real,
@@ -46,7 +46,9 @@ def pooled_empty(shape, dtype):
         nbytes *= size
     if nbytes < POOL_MIN_BYTES:                       # small: numpy's own memory
         return np.empty(shape, kind)
-    out = buffer_like(np.broadcast_to(np.zeros((), kind), shape))   # the shape, no memory
+    # A read-only template of the shape and dtype, every element on one zero element
+    # (np.broadcast_to, a Python function, would take 4 us where this takes 0.5)
+    out = buffer_like(np.ndarray(shape, kind, bytes(kind.itemsize), 0, (0,) * len(shape)))
     return np.empty(shape, kind) if out is None else out
 
 
@@ -75,15 +77,48 @@ cdef int _check_geometry(Py_ssize_t* image, Py_ssize_t* col, Py_ssize_t kh, Py_s
     return 0
 
 
+cdef void _fill(real* p, Py_ssize_t begin, Py_ssize_t end, Py_ssize_t size) noexcept nogil:
+    """Zero ``p[begin:end]`` (``0 <= begin``, ``end <= size``)."""
+    if begin < end:
+        check_index(begin, size)
+        check_index(end - 1, size)
+        memset(p + begin, 0, (end - begin) * sizeof(real))
+
+
+cdef void _shifted_plane(const real* source, const Shape4* xs, real* colp, Py_ssize_t row,
+                         Py_ssize_t size, Py_ssize_t shift, Py_ssize_t y0, Py_ssize_t y1,
+                         Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t oh) noexcept nogil:
+    """One row of ``col`` for a stride-1 window over a plane whose rows are as long as the
+    output's (``ow``) and contiguous: the input element of output position ``y * ow + t``
+    is ``source[y * ow + t + shift]``, inside the plane for the rows ``[y0, y1)`` and the
+    columns ``[lo, hi)``. One copy spans every valid element; what it brings in between
+    rows, from the ends of the input rows, is then zeroed with the rest of the padding."""
+    cdef Py_ssize_t ow = xs.size[3], y, t, first = y0 * ow + lo, end = (y1 - 1) * ow + hi
+    _fill(colp, row, row + first, size)
+    check_index(row + end - 1, size)
+    check_index(first + shift, xs.size[2] * ow)       # both ends inside the plane
+    check_index(end - 1 + shift, xs.size[2] * ow)
+    memcpy(colp + row + first, source + first + shift, (end - first) * sizeof(real))
+    for t in range(hi, ow):               # a column or two: element by element
+        for y in range(y0, y1 - 1):
+            colp[at(row + y * ow + t, size)] = 0
+    for t in range(lo):
+        for y in range(y0 + 1, y1):
+            colp[at(row + y * ow + t, size)] = 0
+    _fill(colp, row + end, row + oh * ow, size)
+
+
 cdef void _im2col(const real* xp, const Shape4* xs, real* colp, Py_ssize_t kh,
                   Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
                   Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow) noexcept nogil:
     """Rows ``(n, c, i, j)`` of ``col`` (C-contiguous, ``oh * ow`` long) one after another:
     ``row`` walks it from 0 to its end, ``oh * ow`` at a time."""
-    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base
+    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base, y0, y1
     cdef Py_ssize_t size = xs.size[0] * xs.size[1] * kh * kw * oh * ow, row = 0
     cdef const real* source
     cdef bint runs = sw == 1 and xs.step[3] == 1
+    # stride 1 over planes of contiguous rows as long as the output's: one copy per row of col
+    cdef bint planes = runs and sh == 1 and xs.size[3] == ow and xs.step[2] == ow
     for n in range(xs.size[0]):
         for c in range(xs.size[1]):
             base = plane(xs, n, c)
@@ -91,6 +126,15 @@ cdef void _im2col(const real* xp, const Shape4* xs, real* colp, Py_ssize_t kh,
                 for j in range(kw):
                     start = j * dw - pl
                     span(start, sw, xs.size[3], ow, &lo, &hi)
+                    if planes:
+                        span(i * dh - pt, 1, xs.size[2], oh, &y0, &y1)
+                        if y0 < y1 and lo < hi:
+                            _shifted_plane(xp + base, xs, colp, row, size,
+                                           (i * dh - pt) * ow + start, y0, y1, lo, hi, oh)
+                        else:
+                            _fill(colp, row, row + oh * ow, size)
+                        row += oh * ow
+                        continue
                     for y in range(oh):
                         ih = y * sh - pt + i * dh
                         if ih < 0 or ih >= xs.size[2] or lo == hi:

@@ -14,6 +14,7 @@ cimport numpy as cnp
 
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
+from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single, kernel_ready,
                                      sigmoid_forward_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
@@ -48,7 +49,9 @@ def relu(x, name=None):
     """
     x = real_tensor(x, "relu", "x", 1)
     a = (<Tensor>x)._array
-    return make_output(RELU, np.maximum(a, 0).astype(a.dtype, copy=False), (x,))
+    buffer = buffer_like(a) if a.dtype.kind == "f" else None   # large: pooled memory
+    out = np.maximum(a, 0) if buffer is None else np.maximum(a, 0, out=buffer)
+    return make_output(RELU, out.astype(a.dtype, copy=False), (x,))
 
 
 RELU_GRAD = Op("relu_grad", inputs=("y", "dy"), keeps=("y",),

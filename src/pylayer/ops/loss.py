@@ -157,23 +157,28 @@ def _fused_rows(a, label, axis, ignore_index):
     return losses, labels, probs
 
 
+def _divided(a, denominator):
+    """``a / denominator``, with numpy's nan or inf and no warning where it is 0 (setting
+    numpy's error state costs more than the division, so only then)."""
+    if denominator:
+        return a / denominator
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return a / denominator
+
+
 def _reduced(losses, denominator, reduction):
     """The (weighted) per-row ``losses`` reduced: kept, summed, or summed over ``denominator``."""
     if reduction == "none":
         return losses
     out = losses.sum()
-    if reduction == "mean":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = out / denominator
-    return out
+    return _divided(out, denominator) if reduction == "mean" else out
 
 
 def _reduce_rows(losses, row_weights, denominator, reduction):
     """The reduced loss of the (weighted) per-row ``losses``, and per row the factor
     d(loss)/d(row's unweighted loss): its weight, divided by ``denominator`` for the mean."""
     if reduction == "mean":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            row_weights = row_weights / denominator
+        row_weights = _divided(row_weights, denominator)
     return _reduced(losses, denominator, reduction), row_weights
 
 
@@ -287,7 +292,8 @@ def _hard_label_loss(input, label, axis, class_weight, ignore_index, reduction, 
                 log_probs, axis=axis, keepdims=True)
         losses = np.where(kept, losses, 0).astype(a.dtype, copy=False)
     if class_weight is None:                     # ignored rows have a loss of 0 already
-        out, row_weights = _reduce_rows(losses, kept.astype(a.dtype), kept.sum(), reduction)
+        out, row_weights = _reduce_rows(losses, kept.astype(a.dtype),
+                                        int(np.count_nonzero(kept)), reduction)
     else:
         weights = np.where(kept, class_weight[np.where(kept, labels, 0)], 0).astype(a.dtype)
         out, row_weights = _reduce_rows(losses * weights, weights, weights.sum(), reduction)

@@ -20,8 +20,9 @@ what the rules here need of them is imported where it is used.
 import numpy as np
 cimport numpy as cnp
 
+from pylayer._kernels.buffers cimport buffer_like
 from pylayer._core.graph cimport Op, make_output
-from pylayer._core.tensor cimport Tensor, has_shape
+from pylayer._core.tensor cimport Tensor, grad_enabled, has_shape
 from pylayer._core.tensor import make_tensor
 from pylayer._kernels.dtypes import convert_dtype
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
@@ -214,7 +215,16 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 def _mean_vjp(g, x_shape, axes, keepdim, count):
     from pylayer.ops.arithmetic import divide
-    return divide(expand_grad(g, x_shape, axes, keepdim), float(count))
+    g = divide(g, float(count))       # before it is spread: one division per result
+    if grad_enabled():                # to be differentiated again: a recorded broadcast
+        return expand_grad(g, x_shape, axes, keepdim)
+    # Written out, not a broadcast view: BLAS-backed rules (matmul, conv) need one.
+    spread = np.broadcast_to((<Tensor?>g)._array.reshape(kept_shape(x_shape, axes)), x_shape)
+    out = buffer_like(spread)
+    if out is None:
+        out = np.empty(x_shape, spread.dtype)
+    np.copyto(out, spread)
+    return make_tensor(out)
 
 
 MEAN = Op("mean", attrs=("x_shape", "axes", "keepdim", "count"), vjp=(_mean_vjp,))
