@@ -23,11 +23,12 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
+from pylayer._core.gradient_link import link_to_kept_inputs
 from pylayer._core.graph_walk import nodes_leading_to
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating
-from pylayer._core.tensor cimport Tensor, wrap, set_grad_mode, elementwise, installed
+from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, elementwise, installed
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)
 
@@ -289,9 +290,14 @@ cdef object _call_backward(GradNode node, object grads):
     loop checks each). ``grads`` is the gradient itself for a node with one output,
     else a list."""
     cdef Py_ssize_t n = len(node.next_nodes)
+    cdef tuple values = ()
     try:
+        if node.released:
+            raise_released(node)
+        if node.saved:
+            values = node.saved_tensors()
         results = run_rules(node, [grads] if node.n_outputs == 1 and node.op.multi_output
-                            else grads)
+                            else grads, values)
     except Exception as exc:
         if anomaly_enabled() and node.creation_stack:
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
@@ -299,6 +305,8 @@ cdef object _call_backward(GradNode node, object grads):
     if not isinstance(results, (tuple, list)) or len(results) != n:
         raise RuntimeError(f"{node.name()}: backward returned {results!r}, expected "
                            f"{n} gradient(s)")
+    if node.op.n_kept and grad_enabled():
+        results = link_to_kept_inputs(node.op, values, results)
     if anomaly_enabled():
         _nan_check(node, results)
     return results

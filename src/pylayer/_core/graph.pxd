@@ -65,7 +65,7 @@ cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs)
 cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=*)
 cdef object innermost_saved_hooks()
 cpdef Tensor make_output(object op, object array, object inputs, object attrs=*)
-cdef object run_rules(GradNode node, object grads)
+cdef object run_rules(GradNode node, object grads, tuple values)
 cdef bint anomaly_enabled() noexcept
 cdef raise_released(GradNode node)
 

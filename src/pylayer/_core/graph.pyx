@@ -20,7 +20,7 @@ import numpy as np
 cimport cython
 cimport numpy as cnp
 from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, result_array
-from pylayer._core.records import describe, names_text, node_name
+from pylayer._core.records import describe, node_name, refuse_call
 from pylayer._core import records
 from pylayer._core.graph_walk import next_functions
 
@@ -342,15 +342,13 @@ cdef object _call_rule(object rule, tuple reads, object g, tuple values, GradNod
     return PyObject_Vectorcall(rule, args, 1 + n, NULL)
 
 
-cdef object run_rules(GradNode node, object grads):
-    """Run the node's gradient rules: one gradient (or None) per input. ``grads`` is
-    the output's gradient, or a list per output for an op with ``multi_output``."""
+cdef object run_rules(GradNode node, object grads, tuple values):
+    """Run the node's gradient rules on what it kept (``values``, unpacked): one
+    gradient (or None) per input. ``grads`` is the output's gradient, or a list per
+    output for an op with ``multi_output``."""
     cdef Op op = node.op
     cdef Py_ssize_t i, n
-    cdef tuple results, rules, values
-    if node.released:
-        raise_released(node)
-    values = node.saved_tensors() if node.saved else ()
+    cdef tuple results, rules
     if not op.per_input:
         return _call_rule(op.vjp, <tuple?>op._reads[0], grads, values, node)
     rules = <tuple>op.vjp
@@ -365,43 +363,7 @@ cdef object run_rules(GradNode node, object grads):
             g = _call_rule(rule, <tuple?>op._reads[i], grads, values, node)
         Py_INCREF(g)
         PyTuple_SET_ITEM(results, i, g)
-    if op.n_kept and grad_enabled():
-        _link_to_kept_inputs(op, values, results)
     return results
-
-
-def _link_rule(g, like):
-    return (g,) + tuple([wrap(np.zeros(shape, dtype), True) for shape, dtype in like])
-
-
-# A gradient computed with create_graph=True depends on the inputs its op kept, as
-# in Paddle, where the gradient op consumes them: differentiating it again gives those
-# inputs a gradient (zeros where the formula does not use them), not none.
-cdef Op _LINK = Op("gradient_link", inputs=None, attrs=("like",), vjp=_link_rule)
-
-
-cdef void _link_to_kept_inputs(Op op, tuple values, tuple results) except *:
-    cdef Py_ssize_t i
-    cdef list kept = None
-    cdef Tensor r
-    for i in range(op.n_kept):
-        value = values[i]
-        if (op._keep_source[i] >= 0 and isinstance(value, Tensor)
-                and not (<Tensor>value)._stop_gradient):
-            if kept is None:
-                kept = []
-            kept.append(value)
-    if kept is None:
-        return
-    like = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype) for t in kept])
-    for i in range(len(results)):
-        g = results[i]
-        if isinstance(g, Tensor) and not (<Tensor>g)._stop_gradient:
-            r = wrap((<Tensor>g)._array, False)
-            r._node = new_grad_node(_LINK, (g,) + tuple(kept), (like,))
-            Py_INCREF(r)
-            Py_XDECREF(<PyObject*>g)
-            PyTuple_SET_ITEM(results, i, r)
 
 
 # ------------------------------------------------------------------ nodes
@@ -557,28 +519,13 @@ def needs_grad(*inputs):
 
 
 cdef inline int _check_call(str fn, object op, object inputs, object attrs) except -1:
-    if type(op) is not Op or type(inputs) is not tuple or type(attrs) is not tuple:
-        _refuse_call(fn, op, inputs, attrs)
-    if ((<Op>op).n_inputs >= 0 and len(<tuple>inputs) != (<Op>op).n_inputs) \
-            or len(<tuple>attrs) != (<Op>op).n_attrs:
-        _refuse_call(fn, op, inputs, attrs)
-    return 0
-
-
-cdef int _refuse_call(str fn, object op, object inputs, object attrs) except -1:
-    cdef Op record
     if type(op) is not Op:
         raise TypeError(f"{fn}(): argument 'op' must be an Op, got {type(op).__name__}")
-    for arg, value in (("inputs", inputs), ("attrs", attrs)):
-        if type(value) is not tuple:
-            raise TypeError(f"{fn}(): argument {arg!r} must be a tuple, got "
-                            f"{type(value).__name__}")
-    record = <Op>op
-    arg = "inputs" if record.n_inputs >= 0 and len(inputs) != record.n_inputs else "attrs"
-    raise ValueError(f"{fn}(): argument {arg!r}: {record.name} takes "
-                     f"{len(record.inputs or ())} input(s) ({names_text(record.inputs or ())}) "
-                     f"and {len(record.attrs)} attribute(s) ({names_text(record.attrs)}), got "
-                     f"{len(inputs)} and {len(attrs)}")
+    if type(inputs) is not tuple or type(attrs) is not tuple \
+            or ((<Op>op).n_inputs >= 0 and len(<tuple>inputs) != (<Op>op).n_inputs) \
+            or len(<tuple>attrs) != (<Op>op).n_attrs:
+        refuse_call(fn, op, inputs, attrs)
+    return 0
 
 
 cdef tuple _keep(Op op, tuple inputs, list outputs):

@@ -114,3 +114,24 @@ def describe(name, inputs, outputs, keeps, attrs, vjp, jvp):
                         f"tuple) or one rule for all inputs, got {type(vjp).__name__}")
     reads = tuple([None if rule is None else _reads(name, rule, slots) for rule in rules])
     return name, inputs, outputs, keeps, attrs, tuple(sources), reads
+
+
+def refuse_call(fn, op, inputs, attrs):
+    """Raise the error of a call of ``fn`` (``make_output``...) with an ``Op`` whose
+    ``inputs`` or ``attrs`` do not fit: not tuples, or not as many as the record names.
+
+    >>> from pylayer._core.graph import Op
+    >>> refuse_call("make_output", Op("double", vjp=(None,)), (), ())
+    Traceback (most recent call last):
+      ...
+    ValueError: make_output(): argument 'inputs': double takes 1 input(s) (x) and 0 attribute(s) (nothing), got 0 and 0
+    """
+    for arg, value in (("inputs", inputs), ("attrs", attrs)):
+        if type(value) is not tuple:
+            raise TypeError(f"{fn}(): argument {arg!r} must be a tuple, got "
+                            f"{type(value).__name__}")
+    expected = op.inputs or ()
+    arg = "inputs" if op.inputs is not None and len(inputs) != len(expected) else "attrs"
+    raise ValueError(f"{fn}(): argument {arg!r}: {op.name} takes {len(expected)} input(s) "
+                     f"({names_text(expected)}) and {len(op.attrs)} attribute(s) "
+                     f"({names_text(op.attrs)}), got {len(inputs)} and {len(attrs)}")
