@@ -123,6 +123,14 @@ _GEMM_EN = ("pylayer's convolutions are numpy's matrix products (OpenBLAS sgemm,
 _GEMM_ZH = ("pylayer 的卷积是在编译的 im2col 缓冲区上做 numpy 的矩阵乘法（OpenBLAS sgemm，在这台机器的"
             "单核上约 90 到 110 GFLOP/s），而 PyTorch 运行的是 oneDNN 的卷积内核，仅矩阵乘法的耗时就与 "
             "PyTorch 整个卷积的耗时相当。")
+# How the host of a run moves ratios between runs (measured on the run's machine).
+_HOST_EN = ("On this virtual machine a process runs at one of two speeds, fixed for seconds "
+            "at a time (one pylayer worker of workload 1 takes 6.5 µs per op, the next 11 µs, "
+            "whatever CPU it is pinned to, with or without address randomization), so a "
+            "ratio of two medians moves by 20 % or more between runs of the same code.")
+_HOST_ZH = ("在这台虚拟机上，一个进程以两种速度之一运行，每种速度持续数秒（工作负载 1 的一个 pylayer "
+            "工作进程每个算子耗时 6.5 微秒，下一个则是 11 微秒，与绑定到哪个 CPU、是否启用地址随机化"
+            "无关），因此同一份代码在不同运行之间，两个中位数之比会变动 20 % 或更多。")
 MISS_EXPLANATIONS = {
     "8": {"en": "Most of the step is its two convolutions. " + _GEMM_EN,
           "zh": "这一步的大部分时间花在两个卷积上。" + _GEMM_ZH},
@@ -133,17 +141,17 @@ MISS_EXPLANATIONS = {
           "zh": _GEMM_ZH + "比值取决于其余部分（im2col、偏置、损失的均值及其梯度），机器负载会让它变动"
                            "几个百分点。同一次运行中对比库在两种形状之间的比值：{peers}。"},
     "10": {"en": "The step is a few dozen small matrix products and elementwise ops on "
-                 "[8, 32, 64]: the cost is per op, and each op of pylayer's backward is a "
-                 "Python-level rule.",
-           "zh": "这一步由几十个在 [8, 32, 64] 上的小矩阵乘法和逐元素算子组成：开销按算子计，"
-                 "而 pylayer 反向中的每个算子都是 Python 层的规则。"},
+                 "[8, 32, 64]: about half of pylayer's instructions are OpenBLAS's sgemm, a "
+                 "tenth the compiled layer-norm loops, and the rest per-op costs (each op of "
+                 "pylayer's backward is a Python-level rule). " + _HOST_EN,
+           "zh": "这一步由几十个在 [8, 32, 64] 上的小矩阵乘法和逐元素算子组成：pylayer 的指令约一半"
+                 "在 OpenBLAS 的 sgemm 中，约十分之一在编译的层归一化循环中，其余是按算子计的开销"
+                 "（pylayer 反向中的每个算子都是 Python 层的规则）。" + _HOST_ZH},
     "7": {"en": "The static run calls one numpy function per op on a [64] array, and numpy's "
-                "call costs about as much as pylayer's dynamic op; the load of the machine "
-                "moves the ratio by several percent. The peers' ratios in the same run: "
-                "{peers}.",
+                "call costs about as much as pylayer's dynamic op. " + _HOST_EN + " The peers' "
+                "ratios in the same run: {peers}.",
           "zh": "静态图运行时对 [64] 数组的每个算子调用一次 numpy 函数，而 numpy 一次调用的开销与 "
-                "pylayer 动态图中一个算子相当；机器负载会让比值变动几个百分点。同一次运行中对比库的比值："
-                "{peers}。"},
+                "pylayer 动态图中一个算子相当。" + _HOST_ZH + "同一次运行中对比库的比值：{peers}。"},
     "3": {
         "en": "The reference is numpy running the same formulas by hand, and numpy writes "
               "1 - y² and the product into the temporary array that y² made (its "
@@ -159,15 +167,10 @@ MISS_EXPLANATIONS = {
     "4": {
         "en": "Most of the step is its matrix products (numpy's OpenBLAS sgemm for pylayer, "
               "PyTorch's own CPU kernels for PyTorch); the other ops (bias, ReLU, cross "
-              "entropy, SGD) are per-op costs, where pylayer is the faster. Between runs on "
-              "this machine PyTorch's step time moves by about 20 % (0.73 to 0.88 ms), and "
-              "the ratio with it: the previous run measured 0.90x. The peers' ratios in the "
-              "same run: {peers}.",
+              "entropy, SGD) are per-op costs, where pylayer is the faster. " + _HOST_EN,
         "zh": "这一步的大部分时间花在矩阵乘法上（pylayer 用 numpy 的 OpenBLAS sgemm，PyTorch "
               "用它自己的 CPU 内核）；其余算子（偏置、ReLU、交叉熵、SGD）是按算子计的开销，"
-              "pylayer 在这部分更快。在这台机器上，PyTorch 这一步的耗时在不同运行之间变动约 20 %"
-              "（0.73 到 0.88 毫秒），比值也随之变动：上一次运行测得 0.90 倍。同一次运行中对比库的"
-              "比值：{peers}。",
+              "pylayer 在这部分更快。" + _HOST_ZH,
     },
     "6": {
         "en": "A 10,000-node graph (about 10 MB of nodes, saved arrays and tensors) fits in "
