@@ -112,7 +112,8 @@ cdef class _Pass:
     node used once is reached once, so its slot needs no lookup. A node never
     comes back once it has run: every node still to come is older."""
     cdef bint create_graph
-    cdef list ready
+    cdef list ready                    # the heap of slots in ready[:n_ready] (see _push_ready)
+    cdef Py_ssize_t n_ready
     cdef tuple roots                   # the root nodes
     cdef dict pending
 
@@ -154,7 +155,7 @@ cdef class _Pass:
             per_output = [None] * node.n_outputs
             per_output[index] = g
             slot.buffer = per_output
-        _push_ready(self.ready, slot)
+        _push_ready(self, slot)
         if again:
             self.pending[node] = slot
             slot.pending = True
@@ -182,13 +183,19 @@ cdef _Pass _open_pass(bint create_graph):
     return p
 
 
-# The ready queue: a binary heap of slots, newest node (largest seq) first. Every index
-# below lies in [0, len(heap)) by the loop conditions, so Cython need not check it again.
+# The ready queue: a binary heap of slots in ``p.ready[:p.n_ready]``, newest node (largest
+# seq) first. The list never shrinks during a pass (a popped place holds None), so a chain,
+# where the heap goes from one slot to none at every node, does not free and regrow it.
+# Every index below lies in [0, p.n_ready) by the loop conditions, and p.n_ready <=
+# len(p.ready) (only these two functions change either), so Cython need not check them.
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef void _push_ready(list heap, _Slot slot) except *:
-    cdef Py_ssize_t i = len(heap), parent
-    heap.append(slot)
+cdef void _push_ready(_Pass p, _Slot slot) except *:
+    cdef list heap = p.ready
+    cdef Py_ssize_t i = p.n_ready, parent
+    if i == len(heap):
+        heap.append(slot)
+    p.n_ready = i + 1
     while i > 0:
         parent = (i - 1) >> 1
         if (<_Slot>heap[parent]).seq >= slot.seq:
@@ -200,10 +207,13 @@ cdef void _push_ready(list heap, _Slot slot) except *:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef _Slot _pop_ready(list heap):
+cdef _Slot _pop_ready(_Pass p):
+    cdef list heap = p.ready
+    cdef Py_ssize_t n = p.n_ready - 1, i = 0, child
     cdef _Slot top = <_Slot>heap[0]
-    cdef _Slot last = <_Slot>heap.pop()
-    cdef Py_ssize_t n = len(heap), i = 0, child
+    cdef _Slot last = <_Slot>heap[n]
+    heap[n] = None
+    p.n_ready = n
     if n == 0:
         return top
     while True:
@@ -460,9 +470,8 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict captu
     cdef _Slot slot
     cdef Py_ssize_t i, n
     cdef tuple nexts, indices
-    cdef list ready = p.ready
-    while ready:
-        slot = _pop_ready(ready)
+    while p.n_ready:
+        slot = _pop_ready(p)
         node = slot.node
         grads = p.take(slot)
         if node._output_hooks or capture_nodes is not None:
