@@ -158,3 +158,75 @@ def test_the_loops_that_run_in_production_are_span_checked_in_a_debug_build():
         assert not too_long and not strided
     else:
         assert too_long and strided
+
+
+def test_axpy_of_partly_overlapping_arrays_updates_like_numpy():
+    # Two views of one buffer, one element apart: the loop would read what it just wrote.
+    buffer = np.arange(10.0)
+    expected = buffer.copy()
+    expected[1:6] += expected[0:5].copy()
+    _kernels.axpy(1.0, buffer[0:5], buffer[1:6])
+    np.testing.assert_array_equal(buffer, expected)
+
+
+def test_axpy_of_an_array_onto_itself_doubles_it(dtype):
+    y = np.arange(5, dtype=dtype)
+    _kernels.axpy(1.0, y, y)
+    np.testing.assert_array_equal(y, np.arange(5, dtype=dtype) * 2)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (33, 64), (5, 0), (0, 4)])
+def test_column_sums_add_the_rows_as_numpy_does(dtype, shape):
+    m = rng.standard_normal(shape).astype(dtype)
+    out = np.full(shape[1], np.nan, dtype)
+    _kernels.column_sums(m, out)
+    np.testing.assert_array_equal(out, m.sum(axis=0))
+
+
+def test_column_sums_refuse_an_output_of_another_length():
+    with pytest.raises(ValueError, match="differ in length"):
+        _kernels.column_sums(np.ones((2, 3)), np.empty(2))
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("shape", [(1,), (7,), (3, 5), (2, 3, 17), (4, 1), (2, 9, 64)])
+def test_softmax_row_loops_against_numpy(dtype, shape):
+    # The last axis of a C-contiguous float array takes the row loops, forward and backward.
+    x = rng.standard_normal(shape).astype(dtype) * 4
+    dy = rng.standard_normal(shape).astype(dtype)
+    y = paddle.nn.functional.softmax(paddle.to_tensor(x), axis=-1).numpy()
+    expected = _softmax(x.astype(np.float64), -1)
+    assert y.dtype == dtype
+    np.testing.assert_allclose(y, expected, **tolerance(dtype))
+    g = gradient(lambda t: paddle.nn.functional.softmax(t, axis=-1), x, dy)
+    expected_g = expected * (dy - (dy * expected).sum(axis=-1, keepdims=True))
+    np.testing.assert_allclose(g, expected_g, **tolerance(dtype))
+
+
+def test_softmax_row_loops_agree_with_the_general_path(dtype):
+    # A transposed array takes numpy's path; its transpose back must agree with the loops.
+    x = rng.standard_normal((6, 5)).astype(dtype)
+    rows = paddle.nn.functional.softmax(paddle.to_tensor(x), axis=1).numpy()
+    columns = paddle.nn.functional.softmax(paddle.to_tensor(np.ascontiguousarray(x.T)),
+                                           axis=0).numpy()
+    np.testing.assert_allclose(rows, columns.T, **tolerance(dtype))
+
+
+def test_softmax_row_loops_spread_nan_and_infinity_over_the_row(dtype):
+    x = np.array([[1.0, np.nan, 2.0], [-np.inf] * 3, [1.0, np.inf, 0.0], [0.0, -np.inf, 0.0]],
+                 dtype)
+    y = paddle.nn.functional.softmax(paddle.to_tensor(x)).numpy()
+    assert np.isnan(y[:3]).all()
+    np.testing.assert_array_equal(y[3], [0.5, 0.0, 0.5])
+
+
+def test_softmax_gradient_of_the_row_loops_is_differentiable_again():
+    # With create_graph the rule records ops instead of running the loop.
+    x = paddle.to_tensor(rng.standard_normal((2, 4)), stop_gradient=False)
+    assert paddle.autograd.gradcheck(lambda t: paddle.nn.functional.softmax(t, axis=-1), [x])
+    assert paddle.autograd.gradgradcheck(lambda t: paddle.nn.functional.softmax(t, axis=-1),
+                                         [x])

@@ -280,3 +280,88 @@ cdef inline Py_ssize_t softmax_xent_backward_loop(const real* probs, const long 
         if labels[r] != ignore_index:
             out[r * classes + labels[r]] -= f
     return -1
+
+
+# ------------------------------------------------------------ softmax along rows
+# A sum over a run keeps eight partial sums in an array: one chain of dependent
+# additions would wait on the adder's latency at every element, and the compiler
+# turns the fixed inner loop over the array into vector instructions.
+cdef enum:
+    LANES = 8
+
+
+cdef inline double lanes_total(const double* acc) noexcept nogil:
+    """The sum of the LANES partial sums ``acc``."""
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+
+
+cdef inline double sum_loop(const real* p, Py_ssize_t n) noexcept nogil:
+    """The sum of ``p[0:n]``, accumulated in double."""
+    cdef double acc[LANES]
+    cdef double tail = 0
+    cdef Py_ssize_t i = 0, j
+    for j in range(LANES):
+        acc[j] = 0
+    while i + LANES <= n:
+        for j in range(LANES):
+            acc[j] += p[i + j]
+        i += LANES
+    while i < n:
+        tail += p[i]
+        i += 1
+    return lanes_total(acc) + tail
+
+
+cdef inline void softmax_shift_loop(const real* x, real* out, Py_ssize_t rows,
+                                    Py_ssize_t width) noexcept nogil:
+    """Each row of ``x`` (rows x width, width > 0) minus its largest element, into ``out``.
+    A NaN in a row, or an infinity that the shift turns into NaN, spreads over the row
+    through its sum in softmax_scale_loop."""
+    cdef Py_ssize_t r, j
+    cdef const real* row
+    cdef real top
+    for r in range(rows):
+        row = x + r * width
+        top = row[0]
+        for j in range(1, width):
+            if row[j] > top:
+                top = row[j]
+        for j in range(width):
+            out[r * width + j] = row[j] - top
+
+
+cdef inline void softmax_scale_loop(real* e, Py_ssize_t rows, Py_ssize_t width) noexcept nogil:
+    """Divide each row of ``e`` (rows x width) by its sum, rounded to ``real``."""
+    cdef Py_ssize_t r, j
+    cdef real total
+    for r in range(rows):
+        total = <real>sum_loop(e + r * width, width)
+        for j in range(width):
+            e[r * width + j] /= total
+
+
+cdef inline void softmax_backward_loop(const real* y, const real* g, real* out,
+                                       Py_ssize_t rows, Py_ssize_t width) noexcept nogil:
+    """``out = y * (g - sum(g * y))`` per row: the gradient of ``y = softmax(x)``."""
+    cdef Py_ssize_t r, j, k
+    cdef double acc[LANES]
+    cdef double tail
+    cdef real dot
+    cdef const real* yr
+    cdef const real* gr
+    for r in range(rows):
+        yr, gr = y + r * width, g + r * width
+        for j in range(LANES):
+            acc[j] = 0
+        tail = 0
+        j = 0
+        while j + LANES <= width:
+            for k in range(LANES):
+                acc[k] += <double>gr[j + k] * yr[j + k]
+            j += LANES
+        while j < width:
+            tail += <double>gr[j] * yr[j]
+            j += 1
+        dot = <real>(lanes_total(acc) + tail)
+        for j in range(width):
+            out[r * width + j] = yr[j] * (gr[j] - dot)

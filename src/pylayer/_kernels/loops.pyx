@@ -1,7 +1,7 @@
 # cython: wraparound=False
 """Typed-memoryview entry points for the fused loops of ``loops.pxd`` that Python code
-calls: the optimizers' ``axpy`` and the cross-entropy loss's two
-``softmax_cross_entropy`` loops. They check their arguments' lengths against each
+calls: the optimizers' ``axpy``, the cross-entropy loss's two
+``softmax_cross_entropy`` loops and linear's ``column_sums``. They check their arguments' lengths against each
 other. The compiled ops call the other loops directly (tests/core/test_kernels.py
 drives each through its op).
 """
@@ -16,7 +16,7 @@ cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug bu
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
 __all__ = ["BOUNDS_CHECKED", "span_fits", "axpy", "softmax_cross_entropy",
-           "softmax_cross_entropy_backward"]
+           "softmax_cross_entropy_backward", "column_sums"]
 
 
 def span_fits(array, Py_ssize_t n):
@@ -42,8 +42,8 @@ cdef inline void _same_length(Py_ssize_t a, Py_ssize_t b) except *:
 def axpy(alpha, x, y):
     """``y += alpha * x`` in place (an optimizer's update), for a real number ``alpha``
     and two numpy arrays of numbers of one shape, ``y`` writeable: one pass without a
-    temporary when both are C-contiguous float32 or float64 of one dtype, numpy
-    otherwise.
+    temporary when both are C-contiguous float32 or float64 of one dtype and do not
+    partly overlap, numpy otherwise.
 
     >>> import numpy as np
     >>> y = np.ones(3, np.float32)
@@ -51,32 +51,39 @@ def axpy(alpha, x, y):
     >>> y
     array([1., 3., 5.], dtype=float32)
     """
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, (int, float, np.integer,
-                                                                     np.floating)):
+    if not (type(alpha) is float or type(alpha) is int) and (
+            isinstance(alpha, (bool, np.bool_))
+            or not isinstance(alpha, (int, float, np.integer, np.floating))):
         raise TypeError(f"axpy(): argument 'alpha' must be a real number, got "
                         f"{type(alpha).__name__}")
     for arg, a in (("x", x), ("y", y)):
-        if not cnp.PyArray_CheckExact(a) or not (is_integer(a.dtype) or is_floating(a.dtype)):
+        if not cnp.PyArray_CheckExact(a) or not (is_float_array(a) or is_integer(a.dtype)
+                                                 or is_floating(a.dtype)):
             raise TypeError(f"axpy(): argument '{arg}' must be a numpy array of numbers, "
                             f"got {getattr(a, 'dtype', type(a).__name__)}")
-    if x.shape != y.shape:
+    if not cnp.PyArray_SAMESHAPE(<cnp.ndarray>x, <cnp.ndarray>y):
         raise ValueError(f"axpy(): arguments 'x' and 'y' must have one shape, got "
                          f"{list(x.shape)} and {list(y.shape)}")
-    if not y.flags.writeable:
+    if not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>y):
         raise ValueError("axpy(): argument 'y' must be writeable")
-    if (x.dtype == y.dtype
-            and cnp.PyArray_TYPE(<cnp.ndarray>x) in (cnp.NPY_FLOAT32, cnp.NPY_FLOAT64)
-            and x.flags.c_contiguous and y.flags.c_contiguous):
-        _axpy(alpha, x.reshape(-1), y.reshape(-1))
+    if same_layout(x, y) and not _partly_overlap(x, y):
+        check_spans(y, x, None)
+        if is_single(y):
+            axpy_loop(<float>alpha, <const float*>data_of(x), <float*>data_of(y),
+                      cnp.PyArray_SIZE(<cnp.ndarray>y))
+        else:
+            axpy_loop(<double>alpha, <const double*>data_of(x), <double*>data_of(y),
+                      cnp.PyArray_SIZE(<cnp.ndarray>y))
     else:
         y += (alpha * x).astype(y.dtype, copy=False)
 
 
-def _axpy(double alpha, const real[::1] x, real[::1] y):
-    _same_length(x.shape[0], y.shape[0])
-    if x.shape[0]:
-        with nogil:
-            axpy_loop(<real>alpha, &x[0], &y[0], x.shape[0])
+cdef bint _partly_overlap(object x, object y):
+    """Whether two arrays of one layout share some memory without being the same."""
+    cdef char* a = <char*>data_of(x)
+    cdef char* b = <char*>data_of(y)
+    cdef Py_ssize_t n = cnp.PyArray_NBYTES(<cnp.ndarray>x)
+    return a != b and a < b + n and b < a + n
 
 
 def softmax_cross_entropy(const real[:, ::1] logits, const long long[::1] labels,
@@ -116,3 +123,23 @@ def softmax_cross_entropy_backward(const real[:, ::1] probs, const long long[::1
         bad = softmax_xent_backward_loop(&probs[0, 0], &labels[0], &factors[0], rows, classes,
                                          ignore_index, &out[0, 0])
     return bad
+
+
+def column_sums(const real[:, ::1] m, real[::1] out):
+    """``out[j]`` = the sum of column ``j`` of the matrix ``m``, row after row, as numpy's
+    ``m.sum(axis=0)`` adds them, without its call of an inner loop per row.
+
+    >>> import numpy as np
+    >>> out = np.empty(2)
+    >>> column_sums(np.arange(6.0).reshape(3, 2), out)
+    >>> out
+    array([6., 9.])
+    """
+    cdef Py_ssize_t r, j, rows = m.shape[0], columns = m.shape[1]
+    _same_length(columns, out.shape[0])
+    out[:] = 0
+    if rows == 0 or columns == 0:
+        return
+    with nogil:
+        for r in range(rows):
+            add_into_loop(&out[0], &m[r, 0], columns)

@@ -18,6 +18,7 @@ cimport numpy as cnp
 from libc.math cimport sqrt
 
 from pylayer._kernels._common cimport at, check_index, real
+from pylayer._kernels.loops cimport LANES, lanes_total, sum_loop
 
 cnp.import_array()
 
@@ -30,60 +31,54 @@ cdef int _same(Py_ssize_t got, Py_ssize_t want, str what) except -1:
     return 0
 
 
-# Sums over runs use four partial sums: one chain of dependent additions would wait on
-# the adder's latency at every element.
-cdef inline double _sum(const real* p, Py_ssize_t n) noexcept nogil:
-    cdef double s0 = 0, s1 = 0, s2 = 0, s3 = 0
-    cdef Py_ssize_t i = 0
-    while i + 4 <= n:
-        s0 += p[i]
-        s1 += p[i + 1]
-        s2 += p[i + 2]
-        s3 += p[i + 3]
-        i += 4
-    while i < n:
-        s0 += p[i]
-        i += 1
-    return (s0 + s1) + (s2 + s3)
-
-
+# Sums over runs keep LANES partial sums (see sum_loop).
 cdef inline double _centred_squares(const real* p, Py_ssize_t n, double mean) noexcept nogil:
-    cdef double s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0, d1, d2, d3
-    cdef Py_ssize_t i = 0
-    while i + 4 <= n:
-        d0 = p[i] - mean
-        d1 = p[i + 1] - mean
-        d2 = p[i + 2] - mean
-        d3 = p[i + 3] - mean
-        s0 += d0 * d0
-        s1 += d1 * d1
-        s2 += d2 * d2
-        s3 += d3 * d3
-        i += 4
+    cdef double acc[LANES]
+    cdef double tail = 0, d
+    cdef Py_ssize_t i = 0, j
+    for j in range(LANES):
+        acc[j] = 0
+    while i + LANES <= n:
+        for j in range(LANES):
+            acc[j] += (p[i + j] - mean) * (p[i + j] - mean)
+        i += LANES
     while i < n:
-        d0 = p[i] - mean
-        s0 += d0 * d0
+        d = p[i] - mean
+        tail += d * d
         i += 1
-    return (s0 + s1) + (s2 + s3)
+    return lanes_total(acc) + tail
 
 
-cdef inline void _gradient_sums(const real* g, const real* x, Py_ssize_t n, double mean,
-                                double* sum_g, double* sum_gx) noexcept nogil:
-    """Add ``sum(g)`` and ``sum(g * (x - mean))`` over a run to ``sum_g`` and ``sum_gx``."""
-    cdef double a0 = 0, a1 = 0, b0 = 0, b1 = 0
-    cdef Py_ssize_t i = 0
-    while i + 2 <= n:
-        a0 += g[i]
-        a1 += g[i + 1]
-        b0 += g[i] * (x[i] - mean)
-        b1 += g[i + 1] * (x[i + 1] - mean)
-        i += 2
+cdef inline void _gradient_sums(const real* g, const real* w, const real* x, Py_ssize_t n,
+                                double mean, double* sum_g, double* sum_gx) noexcept nogil:
+    """Add ``sum(d)`` and ``sum(d * (x - mean))`` over a run to ``sum_g`` and ``sum_gx``,
+    ``d`` being ``g`` times ``w`` (an array of the run's length, or NULL for ones)."""
+    cdef double acc_g[LANES]
+    cdef double acc_gx[LANES]
+    cdef double tail_g = 0, tail_gx = 0, d
+    cdef Py_ssize_t i = 0, j
+    for j in range(LANES):
+        acc_g[j] = 0
+        acc_gx[j] = 0
+    if w == NULL:
+        while i + LANES <= n:
+            for j in range(LANES):
+                acc_g[j] += g[i + j]
+                acc_gx[j] += g[i + j] * (x[i + j] - mean)
+            i += LANES
+    else:
+        while i + LANES <= n:
+            for j in range(LANES):
+                acc_g[j] += g[i + j] * w[i + j]
+                acc_gx[j] += g[i + j] * w[i + j] * (x[i + j] - mean)
+            i += LANES
     while i < n:
-        a0 += g[i]
-        b0 += g[i] * (x[i] - mean)
+        d = g[i] if w == NULL else g[i] * w[i]
+        tail_g += d
+        tail_gx += d * (x[i] - mean)
         i += 1
-    sum_g[0] += a0 + a1
-    sum_gx[0] += b0 + b1
+    sum_g[0] += lanes_total(acc_g) + tail_g
+    sum_gx[0] += lanes_total(acc_gx) + tail_gx
 
 
 cdef int _check_channels(Py_ssize_t* shape, Py_ssize_t* other, str what) except -1:
@@ -126,7 +121,7 @@ def channel_forward(const real[:, :, ::1] x, const real[::1] weight, const real[
             for a in range(outer):        # run [a, c, 0:inner] starts at row
                 row = (a * channels + c) * inner
                 check_index(row + inner - 1, size)
-                total += _sum(xp + at(row, size), inner)
+                total += sum_loop(xp + at(row, size), inner)
             mean[c] = total / count
             total = 0
             for a in range(outer):
@@ -181,7 +176,8 @@ def channel_backward(const real[:, :, ::1] x, const real[:, :, ::1] g, const dou
             for a in range(outer):
                 row = (a * channels + c) * inner
                 check_index(row + inner - 1, size)
-                _gradient_sums(gp + at(row, size), xp + row, inner, mean[c], &sum_g, &sum_gx)
+                _gradient_sums(gp + at(row, size), NULL, xp + row, inner, mean[c], &sum_g,
+                               &sum_gx)
             sum_gx *= rstd[c]
             dweight[c] = sum_gx
             dbias[c] = sum_g
@@ -228,7 +224,7 @@ def row_forward(const real[:, ::1] x, const real[::1] weight, const real[::1] bi
     with nogil:
         for r in range(rows):
             xr, outr = &x[0, 0] + at(r, rows) * width, &out[0, 0] + r * width
-            m = _sum(xr, width) / width
+            m = sum_loop(xr, width) / width
             s = 1.0 / sqrt(_centred_squares(xr, width, m) / width + epsilon)
             mean[r], rstd[r] = m, s
             for d in range(width):
@@ -250,7 +246,7 @@ def row_backward(const real[:, ::1] x, const real[:, ::1] g, const double[::1] m
     (array([1., 1., 1.]), [[0.0, 0.0, 0.0]])
     """
     cdef Py_ssize_t r, d, rows = x.shape[0], width = x.shape[1]
-    cdef double sum_d, sum_dx, xhat, value, m, s
+    cdef double sum_d, sum_dx, m, s
     cdef const real* xr
     cdef const real* gr
     cdef real* dr
@@ -277,15 +273,12 @@ def row_backward(const real[:, ::1] x, const real[:, ::1] g, const double[::1] m
             m, s = mean[r], rstd[r]
             sum_d = 0
             sum_dx = 0
+            _gradient_sums(gr, wp, xr, width, m, &sum_d, &sum_dx)
             for d in range(width):
-                xhat = (xr[d] - m) * s
-                value = gr[d] * wp[d]
-                sum_d += value
-                sum_dx += value * xhat
-                dwp[d] += gr[d] * xhat
+                dwp[d] += gr[d] * ((xr[d] - m) * s)
                 dbp[d] += gr[d]
+            # dx = s * (d - mean(d) - xhat * mean(d * xhat)), xhat = (x - m) * s
             sum_d /= width
-            sum_dx /= width
+            sum_dx *= s * s / width
             for d in range(width):
-                xhat = (xr[d] - m) * s
-                dr[d] = <real>(s * (gr[d] * wp[d] - sum_d - xhat * sum_dx))
+                dr[d] = <real>(s * (gr[d] * wp[d] - sum_d - (xr[d] - m) * sum_dx))

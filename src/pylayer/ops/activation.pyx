@@ -13,10 +13,12 @@ import numpy as np
 cimport numpy as cnp
 
 from pylayer._core.graph cimport Op, make_output
-from pylayer._core.tensor cimport Tensor, wrap
+from pylayer._core.tensor cimport Tensor, grad_enabled, wrap
 from pylayer._kernels.buffers cimport buffer_like
-from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single, kernel_ready,
-                                     sigmoid_forward_loop)
+from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_float_array, is_single,
+                                     kernel_ready, same_layout, sigmoid_forward_loop,
+                                     softmax_backward_loop, softmax_scale_loop,
+                                     softmax_shift_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
 from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, accumulating, float_tensor,
                                     is_complex_array, output_gradient, pooled_unary, real_tensor,
@@ -250,9 +252,55 @@ def log_softmax_array(a, axis):
         return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
+cdef bint _along_rows(object a, object axis):
+    """Whether the row loops can run ``a`` along ``axis``: a C-contiguous float32 or
+    float64 array, not empty, and ``axis`` its last."""
+    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
+            and cnp.PyArray_SIZE(<cnp.ndarray>a) > 0
+            and axis == cnp.PyArray_NDIM(<cnp.ndarray>a) - 1)
+
+
+cdef object _softmax_rows(object a):
+    """softmax along the last axis of an array that _along_rows accepts: the row loops
+    shift each row by its largest element and divide it by its sum; numpy's vectorised
+    exp runs in between, in place."""
+    cdef cnp.ndarray out = empty_like(a)
+    cdef Py_ssize_t width = cnp.PyArray_DIM(<cnp.ndarray>a, cnp.PyArray_NDIM(<cnp.ndarray>a) - 1)
+    cdef Py_ssize_t rows = cnp.PyArray_SIZE(out) // width
+    check_spans(out, a, None)
+    if is_single(a):
+        softmax_shift_loop(<const float*>data_of(a), <float*>data_of(out), rows, width)
+        np.exp(out, out=out)
+        softmax_scale_loop(<float*>data_of(out), rows, width)
+    else:
+        softmax_shift_loop(<const double*>data_of(a), <double*>data_of(out), rows, width)
+        np.exp(out, out=out)
+        softmax_scale_loop(<double*>data_of(out), rows, width)
+    return out
+
+
+cdef object _softmax_grad(object g, object out, object axis):
+    """``out * (g - sum(g * out))`` along ``axis``: by the row loop, or with recorded ops
+    when the gradient is to be differentiated again."""
+    cdef cnp.ndarray dx
+    cdef Py_ssize_t width
+    ya, ga = (<Tensor?>out)._array, (<Tensor?>g)._array
+    if grad_enabled() or not (_along_rows(ya, axis) and same_layout(ya, ga)):
+        return multiply(out, subtract(g, reduce_sum(multiply(g, out), axis=axis, keepdim=True)))
+    dx = empty_like(ya)
+    width = cnp.PyArray_DIM(dx, cnp.PyArray_NDIM(dx) - 1)
+    check_spans(dx, ya, ga)
+    if is_single(ya):
+        softmax_backward_loop(<const float*>data_of(ya), <const float*>data_of(ga),
+                              <float*>data_of(dx), cnp.PyArray_SIZE(dx) // width, width)
+    else:
+        softmax_backward_loop(<const double*>data_of(ya), <const double*>data_of(ga),
+                              <double*>data_of(dx), cnp.PyArray_SIZE(dx) // width, width)
+    return wrap(dx)
+
+
 SOFTMAX = Op("softmax", keeps=("out",), attrs=("axis",),
-             vjp=(lambda g, out, axis: multiply(out, subtract(
-                 g, reduce_sum(multiply(g, out), axis=axis, keepdim=True))),))
+             vjp=(lambda g, out, axis: _softmax_grad(g, out, axis),))
 
 
 @op
@@ -266,8 +314,11 @@ def softmax(x, axis=-1, dtype=None, name=None):
     """
     x, axis = _softmax_input(x, axis, dtype, "softmax")
     a = (<Tensor>x)._array
-    e = np.exp(_shifted(accumulating(a), axis))
-    out = (e / np.sum(e, axis=axis, keepdims=True)).astype(a.dtype, copy=False)
+    if _along_rows(a, axis):
+        out = _softmax_rows(a)
+    else:
+        e = np.exp(_shifted(accumulating(a), axis))
+        out = (e / np.sum(e, axis=axis, keepdims=True)).astype(a.dtype, copy=False)
     return make_output(SOFTMAX, out, (x,), (axis,))
 
 

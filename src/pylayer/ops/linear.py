@@ -11,6 +11,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import is_grad_enabled, make_tensor
+from pylayer._kernels.loops import column_sums
 from pylayer.ops._arguments import float_tensor
 from pylayer.ops.arithmetic import add
 from pylayer.ops.linalg import matmul
@@ -46,7 +47,12 @@ def _weight_grad(g, x):
 def _bias_grad(g):
     if is_grad_enabled():
         return reduce_sum(g, axis=list(range(g.ndim - 1)))
-    return make_tensor(_matrix(g.numpy()).sum(axis=0))
+    dy = _matrix(g.numpy())
+    if dy.dtype not in _KERNEL_DTYPES:
+        return make_tensor(dy.sum(axis=0))
+    sums = np.empty(dy.shape[1], dy.dtype)
+    column_sums(np.ascontiguousarray(dy), sums)
+    return make_tensor(sums)
 
 
 LINEAR = Op("linear", inputs=("x", "weight", "bias"), keeps=("x", "weight"),
