@@ -234,6 +234,24 @@ def test_mean_gradient_is_the_output_gradient_divided_then_spread(axis, keepdim,
                                                              .reshape(kept), x.shape))
 
 
+def test_mean_gradient_of_a_large_tensor_is_spread_into_a_pooled_buffer():
+    # 2**17 float32 elements pass the pool's threshold: the spread takes a pooled buffer.
+    x = pylayer.to_tensor(np.ones([256, 512], np.float32), stop_gradient=False)
+    (g,) = pylayer.grad([pylayer.mean(x, axis=1)], [x], [pylayer.to_tensor(np.arange(
+        256, dtype=np.float32))])
+    np.testing.assert_array_equal(g.numpy(), np.broadcast_to(
+        (np.arange(256, dtype=np.float32) / np.float32(512))[:, None], [256, 512]))
+
+
+@pytest.mark.parametrize("values,expected", [([3e38, 3e38], np.inf), ([np.inf, -np.inf], np.nan),
+                                             ([np.nan, 1.0], np.nan)])
+def test_mean_past_the_largest_float_or_of_opposite_infinities_warns_nothing(values, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = pylayer.mean(pylayer.to_tensor(np.array(values, np.float32))).numpy()
+    np.testing.assert_array_equal(out, np.float32(expected))
+
+
 # ------------------------------------------------------------- manipulation
 def test_reshape_forward_gradient_and_special_sizes():
     a = rand(2, 3, 4)

@@ -8,6 +8,8 @@ statistics once, and the gradient is the closed form below, written with
 recorded ops when it must be differentiated again. Group normalization and
 the normalization by running statistics are written with recorded ops.
 """
+import math
+
 import numpy as np
 
 from pylayer._core.graph import Op, make_output
@@ -39,12 +41,11 @@ def _normalize(x, axes, epsilon):
 
 def _check_affine(weight, bias, shape, fn):
     """Refuse a weight or bias that is not a Tensor of ``prod(shape)`` elements."""
+    size = math.prod(shape)
     for arg, t in (("weight", weight), ("bias", bias)):
-        if t is not None and (not isinstance(t, Tensor)
-                              or int(np.prod(t.shape)) != int(np.prod(shape))):
-            raise ValueError(f"{fn}(): argument '{arg}' must be a Tensor of "
-                             f"{int(np.prod(shape))} elements, got "
-                             f"{t.shape if isinstance(t, Tensor) else type(t).__name__}")
+        if t is not None and (not isinstance(t, Tensor) or t.size != size):
+            raise ValueError(f"{fn}(): argument '{arg}' must be a Tensor of {size} elements, "
+                             f"got {t.shape if isinstance(t, Tensor) else type(t).__name__}")
 
 
 def _affine(y, weight, bias, shape, fn):
@@ -122,11 +123,10 @@ def _layout(shape, axes):
     else ``("channels", (A, C, B))`` around the one axis left out."""
     ndim = len(shape)
     if list(axes) == list(range(ndim - len(axes), ndim)):
-        width = int(np.prod(shape[ndim - len(axes):], dtype=np.int64))
-        return "rows", (int(np.prod(shape, dtype=np.int64)) // max(width, 1), width)
+        return "rows", (math.prod(shape[:ndim - len(axes)]), math.prod(shape[ndim - len(axes):]))
     (channel,) = [i for i in range(ndim) if i not in axes]
-    return "channels", (int(np.prod(shape[:channel], dtype=np.int64)), shape[channel],
-                        int(np.prod(shape[channel + 1:], dtype=np.int64)))
+    return "channels", (math.prod(shape[:channel]), shape[channel],
+                        math.prod(shape[channel + 1:]))
 
 
 def _parameters(weight, bias, layout, dtype):

@@ -17,10 +17,12 @@ the sum that takes a broadcast gradient back to an input's shape.
 The arithmetic ops cimport ``unbroadcast``, so this module is loaded while they are:
 what the rules here need of them is imported where it is used.
 """
+import math
+
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._kernels.buffers cimport buffer_like
+from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, grad_enabled, has_shape
 from pylayer._core.tensor import make_tensor
@@ -64,8 +66,8 @@ cpdef object reduced_count(object shape, object axes):
     8
     """
     if axes is None:
-        return int(np.prod(shape, dtype=np.int64))
-    return int(np.prod([shape[i] for i in axes], dtype=np.int64))
+        return math.prod(shape)
+    return math.prod([shape[i] for i in axes])
 
 
 cpdef object expand_grad(g, shape, axes, keepdim):
@@ -219,11 +221,13 @@ def _mean_vjp(g, x_shape, axes, keepdim, count):
     if grad_enabled():                # to be differentiated again: a recorded broadcast
         return expand_grad(g, x_shape, axes, keepdim)
     # Written out, not a broadcast view: BLAS-backed rules (matmul, conv) need one.
-    spread = np.broadcast_to((<Tensor?>g)._array.reshape(kept_shape(x_shape, axes)), x_shape)
-    out = buffer_like(spread)
+    source = (<Tensor?>g)._array.reshape(kept_shape(x_shape, axes))
+    out = None
+    if math.prod(x_shape) * source.itemsize >= POOL_MIN_BYTES:
+        out = buffer_like(np.broadcast_to(source, x_shape))
     if out is None:
-        out = np.empty(x_shape, spread.dtype)
-    np.copyto(out, spread)
+        out = np.empty(x_shape, source.dtype)
+    np.copyto(out, source)
     return make_tensor(out)
 
 
@@ -246,11 +250,11 @@ def mean(x, axis=None, keepdim=False, name=None):
     axes = _axes(axis, a.ndim, "mean")
     count = reduced_count(a.shape, axes)
     keep = bool(keepdim)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        # sum / count rather than np.mean, which warns on an empty slice.
-        total = np.sum(accumulating(a), axis=axes, keepdims=keep)
-        out = np.asarray(total / count if count else np.full(np.shape(total), np.nan),
-                         dtype=a.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):   # inf, or inf - inf = nan
+        total = _np_add_reduce(accumulating(a), axis=axes, keepdims=keep)
+    # sum / count rather than np.mean, which warns on an empty slice.
+    out = np.asarray(total / count if count else np.full(np.shape(total), np.nan),
+                     dtype=a.dtype)
     return make_output(MEAN, out, (x,), (a.shape, axes, keep, count))
 
 

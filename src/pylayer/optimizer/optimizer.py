@@ -134,6 +134,7 @@ class Optimizer:
         with no_grad():
             if self._grad_clip is not None and params_grads:
                 params_grads = self._grad_clip(params_grads)
+            rate = self.get_lr()
             for param, grad in params_grads:
                 array = param.numpy()
                 g = grad.numpy().astype(array.dtype, copy=False)
@@ -143,8 +144,7 @@ class Optimizer:
                     g = g + coeff * array
                 if not array.flags.writeable:
                     array = np.array(array, copy=True)
-                lr = self.get_lr() * getattr(param, "optimize_attr",
-                                                   {}).get("learning_rate", 1.0)
+                lr = rate * getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)
                 self._update_array(array, g, self._state_for(param), lr)
                 param._set_array_inplace(array)
         return params_grads
