@@ -141,11 +141,11 @@ MISS_EXPLANATIONS = {
           "zh": _GEMM_ZH + "比值取决于其余部分（im2col、偏置、损失的均值及其梯度），机器负载会让它变动"
                            "几个百分点。同一次运行中对比库在两种形状之间的比值：{peers}。"},
     "10": {"en": "The step is a few dozen small matrix products and elementwise ops on "
-                 "[8, 32, 64]: about half of pylayer's instructions are OpenBLAS's sgemm, a "
-                 "tenth the compiled layer-norm loops, and the rest per-op costs (each op of "
-                 "pylayer's backward is a Python-level rule). " + _HOST_EN,
-           "zh": "这一步由几十个在 [8, 32, 64] 上的小矩阵乘法和逐元素算子组成：pylayer 的指令约一半"
-                 "在 OpenBLAS 的 sgemm 中，约十分之一在编译的层归一化循环中，其余是按算子计的开销"
+                 "[8, 32, 64]: half of pylayer's instructions are OpenBLAS's sgemm, a tenth "
+                 "the compiled layer-norm and softmax loops, and the rest per-op costs (each "
+                 "op of pylayer's backward is a Python-level rule). " + _HOST_EN,
+           "zh": "这一步由几十个在 [8, 32, 64] 上的小矩阵乘法和逐元素算子组成：pylayer 的指令一半"
+                 "在 OpenBLAS 的 sgemm 中，约十分之一在编译的层归一化和 softmax 循环中，其余是按算子计的开销"
                  "（pylayer 反向中的每个算子都是 Python 层的规则）。" + _HOST_ZH},
     "7": {"en": "The static run calls one numpy function per op on a [64] array, and numpy's "
                 "call costs about as much as pylayer's dynamic op. " + _HOST_EN + " The peers' "
