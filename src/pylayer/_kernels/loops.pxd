@@ -282,7 +282,7 @@ cdef inline Py_ssize_t softmax_xent_backward_loop(const real* probs, const long 
     return -1
 
 
-# ------------------------------------------------------------ softmax along rows
+# ---------------------------------------- sums over runs, and softmax along rows
 # A sum over a run keeps eight partial sums in an array: one chain of dependent
 # additions would wait on the adder's latency at every element, and the compiler
 # turns the fixed inner loop over the array into vector instructions.
@@ -308,6 +308,23 @@ cdef inline double sum_loop(const real* p, Py_ssize_t n) noexcept nogil:
         i += LANES
     while i < n:
         tail += p[i]
+        i += 1
+    return lanes_total(acc) + tail
+
+
+cdef inline double dot_loop(const real* a, const real* b, Py_ssize_t n) noexcept nogil:
+    """The sum of ``a[i] * b[i]`` over ``i < n``, accumulated in double."""
+    cdef double acc[LANES]
+    cdef double tail = 0
+    cdef Py_ssize_t i = 0, j
+    for j in range(LANES):
+        acc[j] = 0
+    while i + LANES <= n:
+        for j in range(LANES):
+            acc[j] += <double>a[i + j] * b[i + j]
+        i += LANES
+    while i < n:
+        tail += <double>a[i] * b[i]
         i += 1
     return lanes_total(acc) + tail
 
@@ -343,25 +360,9 @@ cdef inline void softmax_scale_loop(real* e, Py_ssize_t rows, Py_ssize_t width) 
 cdef inline void softmax_backward_loop(const real* y, const real* g, real* out,
                                        Py_ssize_t rows, Py_ssize_t width) noexcept nogil:
     """``out = y * (g - sum(g * y))`` per row: the gradient of ``y = softmax(x)``."""
-    cdef Py_ssize_t r, j, k
-    cdef double acc[LANES]
-    cdef double tail
+    cdef Py_ssize_t r, j
     cdef real dot
-    cdef const real* yr
-    cdef const real* gr
     for r in range(rows):
-        yr, gr = y + r * width, g + r * width
-        for j in range(LANES):
-            acc[j] = 0
-        tail = 0
-        j = 0
-        while j + LANES <= width:
-            for k in range(LANES):
-                acc[k] += <double>gr[j + k] * yr[j + k]
-            j += LANES
-        while j < width:
-            tail += <double>gr[j] * yr[j]
-            j += 1
-        dot = <real>(lanes_total(acc) + tail)
+        dot = <real>dot_loop(g + r * width, y + r * width, width)
         for j in range(width):
-            out[r * width + j] = yr[j] * (gr[j] - dot)
+            out[r * width + j] = y[r * width + j] * (g[r * width + j] - dot)
