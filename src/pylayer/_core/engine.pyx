@@ -28,7 +28,8 @@ from pylayer._core.graph_walk import nodes_leading_to
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating
-from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, elementwise, installed
+from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
+                                   installed, refresh_view)
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)
 
@@ -369,11 +370,14 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     if len(tensors) != len(grad_tensors):
         raise ValueError(f"run_backward(): {len(tensors)} tensors but {len(grad_tensors)} "
                          f"gradients; pass one gradient (or None) per tensor")
+    for item in tensors:
+        refresh_view(<Tensor?>item)
     if inputs is not None:
         captured = {}
         capture_nodes = {}
         for item in inputs:
             t = <Tensor?>item
+            refresh_view(t)
             if t._node is not None:
                 capture_nodes.setdefault(t._node, []).append(t._out_index)
 

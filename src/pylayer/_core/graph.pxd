@@ -17,6 +17,7 @@ cdef class Op:
     cdef readonly object jvp           # forward-mode rule (a slot)
     cdef readonly bint multi_output    # rules get a list of output gradients
     cdef readonly bint user_code       # rules run user code, also without gradients
+    cdef readonly bint view            # the output may view the first input's memory
     cdef bint per_input                # vjp is a tuple of per-input rules
     cdef Py_ssize_t n_inputs           # -1: any number
     cdef Py_ssize_t n_attrs

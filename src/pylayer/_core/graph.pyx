@@ -19,7 +19,8 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._core.tensor cimport Tensor, wrap, grad_enabled, set_grad_mode, result_array
+from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, result_array,
+                                   current_version, refresh_view, make_alias)
 from pylayer._core.records import describe, node_name, refuse_call
 from pylayer._core import records
 from pylayer._core.graph_walk import next_functions
@@ -153,7 +154,8 @@ cdef class SavedTensor:
         cdef long current
         if node.released:
             raise_released(node)
-        current = self.counter.value if self.counter is not None else (<Tensor>self.tensor)._version
+        current = self.counter.value if self.counter is not None else \
+            current_version(<Tensor>self.tensor)
         if current != self.version:
             raise RuntimeError(
                 f"one of the tensors saved by {node.name()} for backward has been modified "
@@ -205,7 +207,7 @@ cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=-1):
         raise TypeError("save_tensor(): argument 't' must be a Tensor, got None")
     s = SavedTensor.__new__(SavedTensor)
     s.output_index = output_index
-    s.version = t._version
+    s.version = current_version(t)
     if pylayer_saved_hooks != NULL:
         entry = <tuple>pylayer_saved_hooks   # held here: pack_hook may pop it
         pack_hook = entry[0]
@@ -265,7 +267,8 @@ cdef class Op:
     """
 
     def __cinit__(self, name, inputs="x", outputs="out", keeps=(), attrs=(),
-                  vjp=None, jvp=None, bint multi_output=False, bint user_code=False):
+                  vjp=None, jvp=None, bint multi_output=False, bint user_code=False,
+                  bint view=False):
         cdef Py_ssize_t i, source
         cdef tuple sources
         self.name, self.inputs, self.outputs, self.keeps, self.attrs, sources, self._reads = \
@@ -275,6 +278,7 @@ cdef class Op:
         self.per_input = isinstance(vjp, tuple)
         self.multi_output = multi_output
         self.user_code = user_code
+        self.view = view
         self.n_inputs = -1 if self.inputs is None else len(self.inputs)
         self.n_attrs = len(self.attrs)
         self.n_kept = len(self.keeps)
@@ -294,7 +298,7 @@ cdef class Op:
                 raise RuntimeError(f"Op({name!r}): its rules' reads must be tuples")
 
     def __init__(self, name, inputs="x", outputs="out", keeps=(), attrs=(), vjp=None, jvp=None,
-                 multi_output=False, user_code=False):
+                 multi_output=False, user_code=False, view=False):
         pass            # __cinit__ set every field, once: a record does not change
 
     def define_jvp(self, rule):
@@ -470,6 +474,8 @@ cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs):
         edge = None
         if isinstance(item, Tensor):
             t = <Tensor>item
+            if t._base is not None:
+                refresh_view(t)
             if not t._stop_gradient:
                 if t._node is None:
                     edge = t
@@ -499,13 +505,44 @@ cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs):
     return node
 
 
-cdef inline bint _needs_grad(tuple inputs):
+cdef inline bint _needs_grad(tuple inputs) except -1:
     if not grad_enabled():
         return False
     for item in inputs:
-        if isinstance(item, Tensor) and not (<Tensor>item)._stop_gradient:
-            return True
+        if isinstance(item, Tensor):
+            if (<Tensor>item)._base is not None:
+                refresh_view(<Tensor>item)
+            if not (<Tensor>item)._stop_gradient:
+                return True
     return False
+
+
+cdef inline void _mark_view(Op op, Tensor out, object inputs):
+    """A view op's output that shares its first input's memory is an alias of it."""
+    cdef Tensor source
+    if len(inputs) and isinstance(inputs[0], Tensor):
+        source = <Tensor>inputs[0]
+        if _within(out._array, source._array):
+            make_alias(out, source, True)
+
+
+cdef bint _within(object view, object base):
+    """Whether ndarray ``view``'s first element lies in ``base``'s memory."""
+    cdef cnp.ndarray b = <cnp.ndarray>base
+    cdef char *start = <char*>cnp.PyArray_DATA(b)
+    cdef char *low = start
+    cdef char *high = start
+    cdef char *first = <char*>cnp.PyArray_DATA(<cnp.ndarray>view)
+    cdef Py_ssize_t i, reach
+    if cnp.PyArray_SIZE(b) == 0 or cnp.PyArray_SIZE(<cnp.ndarray>view) == 0:
+        return False
+    for i in range(cnp.PyArray_NDIM(b)):
+        reach = (cnp.PyArray_DIM(b, i) - 1) * cnp.PyArray_STRIDE(b, i)
+        if reach < 0:
+            low += reach
+        else:
+            high += reach
+    return low <= first < high + cnp.PyArray_ITEMSIZE(b)
 
 
 def needs_grad(*inputs):
@@ -564,12 +601,15 @@ cpdef Tensor make_output(object op, object array, object inputs, object attrs=()
     _check_call("make_output", op, inputs, attrs)
     array = result_array(array, "make_output", "array")
     if not _needs_grad(inputs):
-        return wrap(array, True)
-    out = wrap(array, False)
-    node = new_grad_node(op, inputs, attrs)
-    if (<Op>op).keeps:
-        node.saved = _keep(op, inputs, [out])
-    out._node = node
+        out = wrap(array, True)
+    else:
+        out = wrap(array, False)
+        node = new_grad_node(op, inputs, attrs)
+        if (<Op>op).keeps:
+            node.saved = _keep(op, inputs, [out])
+        out._node = node
+    if (<Op>op).view:
+        _mark_view(<Op>op, out, inputs)
     return out
 
 
@@ -598,7 +638,11 @@ def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
         raise TypeError(f"make_outputs(): argument 'non_differentiable' must be a tuple of "
                         f"output indices below {len(arrays)}, got {non_differentiable!r}")
     if not _needs_grad(inputs):
-        return [wrap(a, True) for a in arrays]
+        outs = [wrap(a, True) for a in arrays]
+        if (<Op>op).view:
+            for t in outs:
+                _mark_view(<Op>op, t, inputs)
+        return outs
     node = new_grad_node(op, inputs, attrs)
     node.n_outputs = len(arrays)
     node.out_meta = tuple([(a.shape, a.dtype) for a in arrays])
@@ -611,6 +655,9 @@ def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
         outs.append(t)
     if op.keeps:
         node.saved = _keep(op, inputs, outs)
+    if (<Op>op).view:
+        for t in outs:
+            _mark_view(<Op>op, t, inputs)
     return outs
 
 

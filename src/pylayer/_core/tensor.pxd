@@ -14,8 +14,13 @@ cdef class Tensor:
     cdef readonly object _grad         # Tensor or None (leaves only); set through .grad
     cdef readonly object _node         # GradNode that produced this tensor, or None
     cdef readonly Py_ssize_t _out_index  # which output of _node this tensor is
-    cdef readonly long _version        # bumped by every in-place change
-    cdef VersionCounter _vc            # shared with saved copies, made on demand
+    cdef long _version                 # in-place changes, while the tensor has no _vc
+    cdef VersionCounter _vc            # shared with views and saved copies, made on demand
+    # The tensor whose memory this one views (a view of a view names the first one), or
+    # None. _view_version: the shared version when a differentiable view's history
+    # was last made; -1 for an alias that is not differentiable (detach).
+    cdef readonly object _base
+    cdef long _view_version
     cdef object _name
     cdef readonly list _hooks          # gradient hooks of a leaf, or None
     # The leaf's .grad was assigned by the user (so clear_grad must not zero it in place).
@@ -26,7 +31,17 @@ cdef class Tensor:
     cdef object __weakref__
 
     cdef void bump_version(self)
+    cdef void _leave_memory(self)
     cdef VersionCounter shared_counter(self)
+
+
+cdef inline long current_version(Tensor t):
+    """How many in-place changes ``t``'s memory has had (through ``t`` or any alias)."""
+    return t._vc.value if t._vc is not None else t._version
+
+
+cdef int refresh_view(Tensor t) except -1
+cdef void make_alias(Tensor out, Tensor source, bint differentiable)
 
 
 cdef Tensor wrap(object array, bint stop_gradient=*)

@@ -228,6 +228,63 @@ cdef Tensor wrap(object array, bint stop_gradient=True):
     return t
 
 
+cdef void make_alias(Tensor out, Tensor source, bint differentiable):
+    """Make ``out``, whose array views ``source``'s memory, an alias of it: one base and
+    one version counter for all of them. A differentiable view's history is remade
+    from its base's after the memory changes in place (see refresh_view)."""
+    out._base = source._base if source._base is not None else source
+    out._vc = source.shared_counter()
+    out._view_version = out._vc.value if differentiable and source._view_version >= 0 else -1
+
+
+def alias_of(Tensor out not None, Tensor source not None, bint differentiable):
+    """Make ``out`` an alias of ``source`` (their arrays must share memory): used by
+    the view ops' make_output and by in-place writes. Refuses anything else."""
+    if not np.may_share_memory(out._array, source._array):
+        raise ValueError("alias_of(): the two tensors' arrays do not share memory")
+    make_alias(out, source, differentiable)
+
+
+def view_kind(Tensor t not None):
+    """``"view"`` for a differentiable view (``x[0]``, ``x.reshape(...)``), ``"alias"``
+    for one that is not (``x.detach()``), None for a tensor with memory of its own."""
+    if t._base is None:
+        return None
+    return "view" if t._view_version >= 0 else "alias"
+
+
+def mark_view_current(Tensor t not None):
+    """Record that view ``t``'s history was just made from its base's current state."""
+    if t._base is not None and t._view_version >= 0:
+        t._view_version = t._vc.value
+
+
+cdef int refresh_view(Tensor t) except -1:
+    """Remake a differentiable view's history when its memory changed in place since
+    it was made (through its base or another view): it is then a view of the base's
+    new state. Cheap when nothing changed."""
+    if t._base is None or t._view_version < 0 or t._view_version == t._vc.value:
+        return 0
+    if _remake_history is None:
+        raise RuntimeError("pylayer's core needs pylayer._core.views, which importing "
+                           "pylayer installs")
+    _remake_history(t)
+    t._view_version = t._vc.value
+    return 0
+
+
+cdef object _remake_history = None
+
+
+def install_view_history(function):
+    """Give the core the function that remakes a stale view's history (once, by
+    pylayer._core.views)."""
+    global _remake_history
+    if not callable(function):
+        raise TypeError("install_view_history(): argument 'function' must be callable")
+    _remake_history = function
+
+
 @cython.freelist(256)
 cdef class Tensor:
     """A multi-dimensional array that can record operations for backward.
@@ -272,9 +329,11 @@ cdef class Tensor:
         self._stop_gradient = stop_gradient
 
     cdef void bump_version(self):
-        self._version += 1
+        # Through the shared counter when there is one: every alias of the memory sees it.
         if self._vc is not None:
-            self._vc.value = self._version
+            self._vc.value += 1
+        else:
+            self._version += 1
 
     cdef VersionCounter shared_counter(self):
         # cdef, not cpdef: a cpdef method of a type with a __dict__ looks itself
@@ -293,6 +352,7 @@ cdef class Tensor:
     @property
     def stop_gradient(self):
         """Whether no gradient is computed for this tensor (True for a new tensor)."""
+        refresh_view(self)
         return self._stop_gradient
 
     @stop_gradient.setter
@@ -351,11 +411,21 @@ cdef class Tensor:
 
     @property
     def grad_fn(self):
+        refresh_view(self)
         return self._node
 
     @property
     def inplace_version(self):
-        return self._version
+        """How many in-place changes the tensor's memory has had, through this tensor or
+        any view or alias of it (they share one counter).
+
+        >>> import pylayer
+        >>> x = pylayer.zeros([2, 2])
+        >>> row = x[0]
+        >>> row.fill_(1.0).inplace_version, x.inplace_version
+        (1, 1)
+        """
+        return current_version(self)
 
     @property
     def T(self):
@@ -371,8 +441,19 @@ cdef class Tensor:
         return self._array
 
     def detach(self):
-        """A new tensor sharing the data, cut off the graph (stop_gradient=True)."""
-        return wrap(self._array, True)
+        """A new tensor sharing the data, cut off the graph (stop_gradient=True).
+
+        The two are aliases: an in-place change of either is seen by the other and
+        counts in the version both share.
+
+        >>> import pylayer
+        >>> x = pylayer.ones([2])
+        >>> x.detach().scale_(3.0).numpy(), x.numpy(), x.inplace_version
+        (array([3., 3.], dtype=float32), array([3., 3.], dtype=float32), 1)
+        """
+        cdef Tensor alias = wrap(self._array, True)
+        make_alias(alias, self, False)
+        return alias
 
     def detach_(self):
         self._node = None
@@ -426,9 +507,30 @@ cdef class Tensor:
     clear_gradient = clear_grad
 
     def _set_array_inplace(self, array):
-        """Replace the data with ``array`` as an in-place change (bumps the version)."""
-        self._array = checked_array(array, "Tensor._set_array_inplace", "array")
+        """Make the tensor hold ``array``'s values as an in-place change (bumps the version
+        it shares with its aliases). With the same shape and dtype, into writable memory,
+        the values are written into the tensor's own memory, so that every view sees
+        them; otherwise the tensor takes ``array`` itself, and stops being an alias unless
+        ``array`` is a view of its memory (a new shape: ``reshape_``)."""
+        array = checked_array(array, "Tensor._set_array_inplace", "array")
+        current = self._array
+        if array is not current:
+            if (array.shape == current.shape and array.dtype == current.dtype
+                    and current.flags.writeable):
+                np.copyto(current, array)
+            else:
+                if not np.may_share_memory(array, current):
+                    self._leave_memory()      # else: a new shape over the same memory
+                self._array = array
         self.bump_version()
+
+    cdef void _leave_memory(self):
+        """The tensor gets memory of its own: no base, a counter of its own."""
+        if self._base is None and self._vc is None:
+            return
+        self._version = current_version(self)
+        self._base = None
+        self._vc = None
 
     def _exchange_array(self, array):
         """Put ``array`` (same shape and dtype) in place of the data without a version

@@ -18,7 +18,7 @@ from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.arithmetic import multiply
 from pylayer.ops.dispatch import op
-from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.inplace import refuse_leaf, write_result
 from pylayer.ops.reduction import unbroadcast
 from pylayer.ops.shape import cast, reshape_exact
 
@@ -57,12 +57,18 @@ def normalize_index(index, fn):
 
 def _index_array(a, index, fn):
     try:
-        return np.asarray(a[index])
+        out = a[index]
+        if not isinstance(out, np.ndarray):
+            # numpy gives a scalar copy for one element; a 0-d view with Ellipsis
+            out = a[index + (Ellipsis,)] if Ellipsis not in index else np.asarray(out)
+        return out
     except IndexError as exc:
         raise IndexError(f"{fn}: {exc} (tensor shape {list(a.shape)})") from None
 
 
 _INDEX_RECORDS = {}
+# The ops that read ``x[index]`` with basic indexing, whose result views x's memory.
+BASIC_INDEX_OPS = frozenset(["getitem", "slice"])
 
 
 def index_records(op_name):
@@ -77,7 +83,8 @@ def index_records(op_name):
     if records is None:
         read = Op(op_name, attrs=("x_shape", "index", "advanced"),
                   vjp=(lambda g, x_shape, index, advanced:
-                       scatter_add(g, x_shape, index, advanced, op_name),))
+                       scatter_add(g, x_shape, index, advanced, op_name),),
+                  view=op_name in BASIC_INDEX_OPS)
         added = Op(op_name + "_grad", attrs=("index", "advanced"),
                    vjp=(lambda g, index, advanced: take(g, index, advanced, op_name),))
         records = _INDEX_RECORDS[op_name] = (read, added)
@@ -190,15 +197,19 @@ def setitem(x, index, value):
         raise TypeError(f"setitem: a complex value ({value_array.dtype}) cannot be written "
                         f"into a tensor of dtype {x.dtype.name}: cast the tensor to a complex "
                         f"dtype first")
-    if recording or not target.flags.writeable:
-        target = np.array(target, copy=True)
+    if not recording and target.flags.writeable:
+        _write(target, index, value_array)
+        x._set_array_inplace(target)      # written in its memory: bump the version
+        return x
+    target = np.array(target, copy=True)
     written = _write(target, index, value_array)
     if recording:
-        take_over(x, make_output(SET_VALUE, target, (x, value_tensor),
-                                 (index, advanced, value_array.shape, written.shape,
-                                  value_array.dtype)))
+        result = make_output(SET_VALUE, target, (x, value_tensor),
+                             (index, advanced, value_array.shape, written.shape,
+                              value_array.dtype))
     else:
-        x._set_array_inplace(target)
+        result = make_tensor(target)
+    write_result(x, result, recording, "setitem")
     return x
 
 

@@ -1,6 +1,14 @@
-"""In-place updates: ``x += y`` and the ``*_`` methods."""
+"""In-place updates: the ``*_`` methods and ``x[index] = value``.
+
+An in-place op computes its result out of place, then writes it into the
+tensor's own memory, so that every view and alias of that memory sees it, and
+bumps the version they all share. While a graph is recorded the tensor also
+takes the result's place in the graph; a view's base gets its history remade
+(``pylayer._core.views``), so gradients see the write wherever they come from.
+"""
 import numpy as np
 
+from pylayer._core import views
 from pylayer._core.graph import needs_grad, set_history
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.dispatch import has_static_variable
@@ -9,23 +17,73 @@ from pylayer.ops.shape import cast
 __all__ = ["inplace"]
 
 
-def _alias(x):
-    """A new Tensor object for x's current data and place in the graph."""
-    alias = make_tensor(x.numpy(), x.stop_gradient)
-    set_history(alias, x.grad_fn, x._out_index)
-    return alias
+def _snapshot(x):
+    """A new Tensor with a copy of x's current data and x's place in the graph: what an
+    op recorded in place reads (and may keep for backward) while x is overwritten."""
+    snapshot = make_tensor(np.array(x.numpy(), copy=True), x.stop_gradient)
+    set_history(snapshot, x.grad_fn, x._out_index)
+    return snapshot
 
 
 def refuse_leaf(x, recording, what):
-    """A leaf that needs a gradient cannot be changed in place while recording."""
-    if recording and x.is_leaf and not x.stop_gradient:
+    """A leaf that needs a gradient, or a view of one, cannot be changed in place while
+    recording."""
+    if not recording:
+        return
+    if x.is_leaf and not x.stop_gradient and x._base is None:
         raise ValueError(f"{what}: a leaf tensor that needs a gradient (stop_gradient=False) "
                          f"cannot be changed in place; change it under pylayer.no_grad() "
                          f"or change a copy")
+    base = x._base
+    if base is not None and base.is_leaf and not base.stop_gradient and _differentiable(x):
+        raise ValueError(f"{what}: x is a view of a leaf tensor that needs a gradient "
+                         f"(stop_gradient=False), which cannot be changed in place; change "
+                         f"it under pylayer.no_grad() or change a copy")
+
+
+def _differentiable(x):
+    return x._base is not None and views.is_differentiable_view(x)
+
+
+def write_result(x, result, recording, what):
+    """Make ``x`` hold ``result`` (a Tensor computed out of place from x's old value) in
+    place: its values written into x's memory (cast to x's dtype), the shared version
+    bumped, and, when ``recording``, x's place in the graph taken from ``result``
+    (through its base's history when x is a view). A result of another shape becomes
+    x's new shape (``reshape_``)."""
+    target = x.numpy()
+    values = result.numpy()
+    if values.shape != target.shape:
+        if x._base is not None and not np.may_share_memory(values, target):
+            raise ValueError(f"{what}: x is a view of another tensor's memory, whose shape "
+                             f"cannot change in place (the result has shape "
+                             f"{list(values.shape)}, x has {list(target.shape)})")
+        if values.dtype != target.dtype:
+            values = values.astype(target.dtype)
+        x._set_array_inplace(values)
+    elif target.flags.writeable:
+        np.copyto(target, values, casting="unsafe")
+        x._set_array_inplace(target)
+    elif x._base is not None:
+        raise ValueError(f"{what}: x is a view whose memory cannot be written (made by "
+                         f"expand or broadcast_to, where elements share memory); write into "
+                         f"a copy (x.clone()) instead")
+    else:
+        x._set_array_inplace(values.astype(target.dtype))
+    if not recording:
+        return
+    if _differentiable(x) and x.numpy() is target:
+        views.rebase(x, result, what)
+        return
+    if result.numpy().dtype != x.numpy().dtype:
+        result = cast(result, x.dtype)
+    set_history(x, result.grad_fn, result._out_index)
+    x.stop_gradient = result.stop_gradient
 
 
 def take_over(x, result):
-    """Make ``x`` hold ``result``'s data and place in the graph (an in-place change)."""
+    """Make ``x`` hold ``result``'s own data and place in the graph (``set_``: x leaves
+    the memory it shared with its views)."""
     x._set_array_inplace(result.numpy())
     set_history(x, result.grad_fn, result._out_index)
     x.stop_gradient = result.stop_gradient
@@ -34,12 +92,14 @@ def take_over(x, result):
 def inplace(x, op, *args, **kwargs):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself (bumps its version).
 
-    Without a graph to record, the data is written into ``x``'s own array.
-    With one, ``x`` takes the result's array and node, so backward sees the
-    change; a leaf that needs a gradient refuses.
+    The result is written into ``x``'s memory, which every view of ``x`` shares:
+    they see the new values. When a graph is recorded ``x`` takes the result's
+    place in it (a view's base too); a leaf that needs a gradient refuses.
 
     >>> import pylayer
-    >>> x = pylayer.ones([2]); x += 1
+    >>> x = pylayer.ones([2]); x.add_(pylayer.ones([2]))
+    ... # doctest: +ELLIPSIS
+    Tensor(...)
     >>> x.numpy(), x.inplace_version
     (array([2., 2.], dtype=float32), 1)
     """
@@ -53,28 +113,10 @@ def inplace(x, op, *args, **kwargs):
         raise TypeError(f"inplace(): argument 'x' (position 1) of the in-place {name} must be "
                         f"a Tensor, got {type(x).__name__}")
     recording = needs_grad(x, *args)
-    refuse_leaf(x, recording, f"in-place {name}")
-    # When recording, the op reads an alias of the old value: x's own array is
-    # replaced (not overwritten), so what the op saved stays valid.
+    what = f"in-place {name}"
+    refuse_leaf(x, recording, what)
+    source = _snapshot(x) if recording else x
     if recording:
-        source = _alias(x)
         args = tuple(source if a is x else a for a in args)
-    else:
-        source = x
-    result = op(source, *args, **kwargs)
-    if recording:
-        if result.numpy().dtype != x.numpy().dtype:
-            result = cast(result, x.dtype)
-        take_over(x, result)
-    else:
-        target = x.numpy()
-        if np.shape(result.numpy()) != target.shape:
-            raise ValueError(f"in-place {name}: the result has shape "
-                             f"{list(np.shape(result.numpy()))}, which does not fit x's shape "
-                             f"{list(target.shape)}")
-        if target.flags.writeable:
-            np.copyto(target, result.numpy(), casting="unsafe")
-            x._set_array_inplace(target)
-        else:
-            x._set_array_inplace(result.numpy().astype(target.dtype))
+    write_result(x, op(source, *args, **kwargs), recording, what)
     return x

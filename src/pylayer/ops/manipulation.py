@@ -115,7 +115,7 @@ def stack(x, axis=0, name=None):
 
 
 UNSTACK = Op("unstack", multi_output=True, attrs=("axis",),
-             vjp=(lambda grads, axis: stack(_pieces_grads(grads, axis), axis),))
+             vjp=(lambda grads, axis: stack(_pieces_grads(grads, axis), axis),), view=True)
 
 
 @op
@@ -139,7 +139,7 @@ def unstack(x, axis=0, num=None):
 
 
 SPLIT = Op("split", multi_output=True, attrs=("sizes", "axis"),
-           vjp=(lambda grads, sizes, axis: concat(_pieces_grads(grads, axis, sizes), axis),))
+           vjp=(lambda grads, sizes, axis: concat(_pieces_grads(grads, axis, sizes), axis),), view=True)
 
 
 def _section_sizes(num_or_sections, dim, fn, arg="num_or_sections"):

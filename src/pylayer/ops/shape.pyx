@@ -36,7 +36,7 @@ def _reshape_back(g, x_shape):
     return reshape_exact(g, x_shape)
 
 
-RESHAPE = Op("reshape", attrs=("x_shape",), vjp=(_reshape_back,))
+RESHAPE = Op("reshape", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 cdef object _reshape_as(Op record, Tensor x, tuple shape):
@@ -107,7 +107,7 @@ def reshape(x, shape, name=None):
     return make_output(RESHAPE, out, (x,), (a.shape,))
 
 
-FLATTEN = Op("flatten", attrs=("x_shape",), vjp=(_reshape_back,))
+FLATTEN = Op("flatten", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 @op
@@ -131,7 +131,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     return _reshape_as(FLATTEN, x, shape[:start] + (merged,) + shape[stop + 1:])
 
 
-SQUEEZE = Op("squeeze", attrs=("x_shape",), vjp=(_reshape_back,))
+SQUEEZE = Op("squeeze", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 @op
@@ -154,7 +154,7 @@ def squeeze(x, axis=None, name=None):
     return _reshape_as(SQUEEZE, x, tuple([size for i, size in enumerate(shape) if i not in drop]))
 
 
-UNSQUEEZE = Op("unsqueeze", attrs=("x_shape",), vjp=(_reshape_back,))
+UNSQUEEZE = Op("unsqueeze", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 @op
@@ -180,7 +180,7 @@ def _transpose_vjp(g, perm):
     return _permute(<Tensor?>g, tuple([int(p) for p in np.argsort(perm)]))
 
 
-TRANSPOSE = Op("transpose", attrs=("perm",), vjp=(_transpose_vjp,))
+TRANSPOSE = Op("transpose", attrs=("perm",), vjp=(_transpose_vjp,), view=True)
 
 
 cdef object _permute(Tensor x, tuple perm):
@@ -211,8 +211,8 @@ def _unbroadcast_vjp(g, x_shape):
     return unbroadcast(g, x_shape)
 
 
-BROADCAST_TO = Op("broadcast_to", attrs=("x_shape",), vjp=(_unbroadcast_vjp,))
-EXPAND = Op("expand", attrs=("x_shape",), vjp=(_unbroadcast_vjp,))
+BROADCAST_TO = Op("broadcast_to", attrs=("x_shape",), vjp=(_unbroadcast_vjp,), view=True)
+EXPAND = Op("expand", attrs=("x_shape",), vjp=(_unbroadcast_vjp,), view=True)
 
 
 cpdef object broadcast_exact(object x, tuple shape):
