@@ -232,24 +232,21 @@ cdef void make_alias(Tensor out, Tensor source, bint differentiable):
     """Make ``out``, whose array views ``source``'s memory, an alias of it: one base and
     one version counter for all of them. A differentiable view's history is remade
     from its base's after the memory changes in place (see refresh_view)."""
-    out._base = source._base if source._base is not None else source
     out._vc = source.shared_counter()
-    out._view_version = out._vc.value if differentiable and source._view_version >= 0 else -1
-
-
-def alias_of(Tensor out not None, Tensor source not None, bint differentiable):
-    """Make ``out`` an alias of ``source`` (their arrays must share memory): used by
-    the view ops' make_output and by in-place writes. Refuses anything else."""
-    if not np.may_share_memory(out._array, source._array):
-        raise ValueError("alias_of(): the two tensors' arrays do not share memory")
-    make_alias(out, source, differentiable)
+    if not differentiable:
+        # No reference to the source: a detached copy must not keep its graph alive.
+        out._view_version = -1
+        return
+    out._base = source._base if source._base is not None else source
+    out._view_version = out._vc.value if source._view_version >= 0 else -1
 
 
 def view_kind(Tensor t not None):
     """``"view"`` for a differentiable view (``x[0]``, ``x.reshape(...)``), ``"alias"``
-    for one that is not (``x.detach()``), None for a tensor with memory of its own."""
+    for another tensor that shares memory and version with others (``x.detach()``, a
+    view of it), None for a tensor with memory of its own."""
     if t._base is None:
-        return None
+        return "alias" if t._view_version < 0 else None
     return "view" if t._view_version >= 0 else "alias"
 
 
@@ -280,6 +277,9 @@ def install_view_history(function):
     """Give the core the function that remakes a stale view's history (once, by
     pylayer._core.views)."""
     global _remake_history
+    if _remake_history is not None:
+        raise RuntimeError("install_view_history(): the function is installed once, by "
+                           "importing pylayer")
     if not callable(function):
         raise TypeError("install_view_history(): argument 'function' must be callable")
     _remake_history = function
@@ -526,11 +526,12 @@ cdef class Tensor:
 
     cdef void _leave_memory(self):
         """The tensor gets memory of its own: no base, a counter of its own."""
-        if self._base is None and self._vc is None:
+        if self._vc is None:
             return
         self._version = current_version(self)
         self._base = None
         self._vc = None
+        self._view_version = 0
 
     def _exchange_array(self, array):
         """Put ``array`` (same shape and dtype) in place of the data without a version

@@ -24,7 +24,8 @@ from pylayer.ops.shape import cast
 from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._core.graph cimport (GradNode, Op, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)
-from pylayer._core.tensor cimport Tensor, grad_enabled, has_shape, set_grad_mode, wrap
+from pylayer._core.tensor cimport (Tensor, grad_enabled, has_shape, refresh_view, set_grad_mode,
+                                   wrap)
 from pylayer.ops.dispatch cimport is_variable, record
 
 cdef extern from "Python.h":
@@ -255,6 +256,7 @@ cdef tuple _gather_inputs(ContextBase ctx, tuple values, bint recording):
             if spans is not None:
                 spans.append(len(tensors))
             tensors.append(value)
+            refresh_view(<Tensor>value)
             needs.append(recording and not (<Tensor>value)._stop_gradient)
         elif is_variable(value):
             return None
@@ -265,6 +267,7 @@ cdef tuple _gather_inputs(ContextBase ctx, tuple values, bint recording):
                 if isinstance(item, Tensor):
                     span.append(len(tensors))
                     tensors.append(item)
+                    refresh_view(<Tensor>item)
                     needs_grad = needs_grad or (recording and not (<Tensor>item)._stop_gradient)
                 elif is_variable(item):
                     return None
