@@ -13,6 +13,12 @@ until the function is called.
 module [arguments]`` install the alias, then run the script or module as
 ``python`` would, with ``sys.argv`` set for it: a Paddle script, or
 ``python -m pylayer run -m pytest`` for a Paddle test suite.
+
+Either way the alias reaches the child processes the program starts through
+``multiprocessing`` (and ``concurrent.futures``): a child started with the
+spawn or forkserver method is a fresh interpreter, which receives with
+multiprocessing's preparation data an object whose unpickling installs the
+alias, before the child imports the main module or anything else.
 """
 import importlib
 import importlib.abc
@@ -110,6 +116,9 @@ def install_as_paddle():
     ``import paddle.nn.functional as F``, ``from paddle.autograd import
     PyLayer`` give pylayer's modules. A Paddle module that pylayer does not
     have raises a ``ModuleNotFoundError`` that names the migration guide.
+    The alias reaches the child processes the program starts through
+    ``multiprocessing`` and ``concurrent.futures`` (with any start
+    method: a spawned child installs it before it imports anything).
     Call it before anything imports ``paddle``: if the real Paddle is already
     imported it raises ``RuntimeError`` and changes nothing. Calling it again
     does nothing.
@@ -129,6 +138,38 @@ def install_as_paddle():
                            f"paddle, or run the program with python -m pylayer run")
     if not any(isinstance(finder, _PaddleFinder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _PaddleFinder())
+    _send_to_child_processes()
+
+
+# ------------------------------------------------- child processes (multiprocessing)
+class _AliasInChild:
+    """Sent to every child that ``multiprocessing`` starts as a fresh interpreter (the
+    spawn and forkserver methods, so ``Pool`` and ``ProcessPoolExecutor`` too), in the
+    preparation data: the child unpickles that first, before it imports the parent's
+    main module or unpickles what it is to run, and unpickling this installs the alias
+    there. (A forked child has the parent's ``sys.meta_path`` already.)"""
+
+    def __reduce__(self):
+        return install_as_paddle, ()
+
+
+_CHILD_KEY = "pylayer.install_as_paddle"    # a key multiprocessing's prepare() ignores
+
+
+def _send_to_child_processes():
+    """Add :class:`_AliasInChild` to multiprocessing's preparation data, once."""
+    from multiprocessing import spawn
+    original = spawn.get_preparation_data
+    if getattr(original, "_sends_the_paddle_alias", False):
+        return
+
+    def get_preparation_data(name):
+        data = original(name)
+        data[_CHILD_KEY] = _AliasInChild()
+        return data
+
+    get_preparation_data._sends_the_paddle_alias = True
+    spawn.get_preparation_data = get_preparation_data
 
 
 # ---------------------------------------------------------- python -m pylayer run

@@ -229,3 +229,119 @@ def test_the_matrices_and_products_agree_with_central_differences():
 
     np.testing.assert_allclose(H[:].numpy(), numeric_jacobian(gradient, flat, 1e-4),
                                rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------- results stay in the caller's graph (issue 31, part 9)
+# f(x) = sum(sin(x) * x**3), elementwise, so its derivatives have closed forms:
+# f' = x**3 cos x + 3 x**2 sin x, f'' = -x**3 sin x + 6 x**2 cos x + 6 x sin x and
+# f''' = -x**3 cos x - 9 x**2 sin x + 18 x cos x + 6 sin x.
+X0 = np.array([0.5, -1.0, 2.0])
+
+
+def f_sum(y):
+    return paddle.sum(paddle.sin(y) * y ** 3)
+
+
+def f_elementwise(y):
+    return paddle.sin(y) * y ** 3
+
+
+def first(x):
+    return x ** 3 * np.cos(x) + 3 * x ** 2 * np.sin(x)
+
+
+def second(x):
+    return -x ** 3 * np.sin(x) + 6 * x ** 2 * np.cos(x) + 6 * x * np.sin(x)
+
+
+def third(x):
+    return -x ** 3 * np.cos(x) - 9 * x ** 2 * np.sin(x) + 18 * x * np.cos(x) + 6 * np.sin(x)
+
+
+def leaf(values=X0, stop_gradient=False):
+    return paddle.to_tensor(np.array(values, dtype="float64"), stop_gradient=stop_gradient)
+
+
+@pytest.mark.parametrize("stop_gradient", [True, False])
+def test_nested_jvp_gives_the_hessian_vector_product_and_third_order_terms(stop_gradient):
+    x = leaf(stop_gradient=stop_gradient)
+    v = paddle.to_tensor(np.array([1.0, 2.0, -0.5]))
+
+    def directional(y):           # v . f'(y)
+        return ia.jvp(f_sum, y, v)[1]
+
+    def second_directional(y):    # v^T f''(y) v
+        return ia.jvp(directional, y, v)[1]
+
+    vn = v.numpy()
+    np.testing.assert_allclose(directional(x).numpy(), (first(X0) * vn).sum(), rtol=1e-12)
+    np.testing.assert_allclose(second_directional(x).numpy(), (second(X0) * vn ** 2).sum(),
+                               rtol=1e-12)
+    np.testing.assert_allclose(ia.jvp(second_directional, x, v)[1].numpy(),
+                               (third(X0) * vn ** 3).sum(), rtol=1e-12)
+    # The Hessian-vector product, a vector: jvp of the gradient, and vjp of the gradient.
+    hvp = ia.jvp(lambda y: ia.vjp(f_sum, y)[1], x, v)[1]
+    np.testing.assert_allclose(hvp.numpy(), second(X0) * vn, rtol=1e-12)
+    hvp = ia.vjp(lambda y: ia.vjp(f_sum, y)[1], x, v)[1]
+    np.testing.assert_allclose(hvp.numpy(), second(X0) * vn, rtol=1e-12)
+
+
+def test_backward_through_vjp_and_jvp_reaches_the_callers_tensors():
+    x = leaf()
+    _, g = ia.vjp(f_sum, x)
+    g.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), second(X0), rtol=1e-12)
+    x = leaf()
+    _, d = ia.jvp(f_elementwise, x)        # d = f'(x) elementwise
+    (d * d).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * first(X0) * second(X0), rtol=1e-12)
+    # The seed is differentiable too: jvp is linear in v.
+    x, v = leaf(), leaf([1.0, 1.0, 1.0])
+    _, d = ia.jvp(f_elementwise, x, v)
+    d.sum().backward()
+    np.testing.assert_allclose(v.grad.numpy(), first(X0), rtol=1e-12)
+    np.testing.assert_allclose(x.grad.numpy(), second(X0), rtol=1e-12)
+    assert x.stop_gradient is False and x.grad_fn is None    # the caller's leaf stays a leaf
+
+
+@pytest.mark.parametrize("is_batched", [False, True])
+def test_backward_through_jacobian_and_hessian_reaches_the_callers_tensors(is_batched):
+    x = leaf(X0.reshape([3, 1]) if is_batched else X0)
+    J = ia.Jacobian(f_elementwise, x, is_batched=is_batched)
+    J[:].sum().backward()
+    np.testing.assert_allclose(x.grad.numpy().ravel(), second(X0), rtol=1e-12)
+    x = leaf(X0.reshape([3, 1]) if is_batched else X0)
+    H = ia.Hessian(f_elementwise if is_batched else f_sum, x, is_batched=is_batched)
+    H[:].sum().backward()
+    np.testing.assert_allclose(x.grad.numpy().ravel(), third(X0), rtol=1e-12)
+    # Two inputs: each one's own gradient, through the joined matrix.
+    a, b = leaf(), leaf([0.3, 0.2, 0.1])
+    J = ia.Jacobian(lambda p, q: p * p * q, [a, b], is_batched=is_batched)
+    J[:].sum().backward()      # the sum of 2 p q and p**2
+    np.testing.assert_allclose(a.grad.numpy(), 2 * (a.numpy() + b.numpy()), rtol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), 2 * a.numpy(), rtol=1e-12)
+
+
+def test_a_helmholtz_style_residual_trains_through_the_nested_jvp():
+    # u(x) = w x**3, u'' = 6 w x; the residual u'' + k**2 u - s and its mean square,
+    # as PaddleScience's Helmholtz equation builds it with nested jvp. The loss
+    # depends on x both directly and through u'': its gradient has both terms.
+    w = paddle.to_tensor(np.array(0.7), stop_gradient=False)
+    x = leaf([0.2, -0.4, 0.9])
+    ones = paddle.ones([3], dtype="float64")
+    k2, s = 4.0, np.array([0.1, 0.0, -0.3])
+
+    def u(y):
+        return w * y ** 3
+
+    u_xx = ia.jvp(lambda y: ia.jvp(u, y, ones)[1], x, ones)[1]
+    residual = u_xx + k2 * u(x) - paddle.to_tensor(s)
+    loss = (residual * residual).mean()
+    loss.backward()
+    xn, wn = x.numpy(), 0.7
+    r = 6 * wn * xn + k2 * wn * xn ** 3 - s
+    np.testing.assert_allclose(u_xx.numpy(), 6 * wn * xn, rtol=1e-12)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * r * (6 * wn + 3 * k2 * wn * xn ** 2) / 3,
+                               rtol=1e-12)
+    np.testing.assert_allclose(w.grad.numpy(), (2 * r * (6 * xn + k2 * xn ** 3)).mean(),
+                               rtol=1e-12)

@@ -27,6 +27,7 @@ import io
 import math
 import pickle
 import reprlib
+import sys
 
 import numpy as np
 
@@ -89,6 +90,13 @@ class _Array:
         self.array = _array_from_bytes(data, dtype.dtype, shape, fortran)
 
 
+def addressable(shape, itemsize):
+    """Whether an array of ``shape`` and ``itemsize`` can exist: numpy refuses one whose
+    nonzero sizes multiply (with the item size) past the largest index, even when
+    another size is 0 and it would hold nothing."""
+    return math.prod(d for d in shape if d) * itemsize <= sys.maxsize
+
+
 def _array_from_bytes(data, dtype, shape, fortran):
     """The array of ``shape`` in ``data``, after checking that ``data`` holds exactly it."""
     if not (isinstance(shape, tuple) and len(shape) <= _MAX_DIMS
@@ -106,6 +114,9 @@ def _array_from_bytes(data, dtype, shape, fortran):
     if needed != len(data):
         raise _Refused(f"it declares an array of shape {list(shape)} and dtype "
                        f"{dtype.name} ({needed} bytes) but holds {len(data)} bytes for it")
+    if not addressable(shape, dtype.itemsize):      # empty, with sizes no array may have
+        raise _Refused(f"it declares an array of shape {list(shape)} and dtype {dtype.name}, "
+                       f"larger than any array can be")
     flat = np.frombuffer(data, dtype)
     return flat.reshape(shape, order="F" if fortran else "C").astype(dtype.newbyteorder("="))
 

@@ -18,6 +18,8 @@ import struct
 
 import numpy as np
 
+from pylayer.framework import _reader
+
 __all__ = []
 
 # Paddle's codes of the data types pylayer's Tensors hold.
@@ -115,6 +117,9 @@ def decode(data, source):
         if needed != len(body):
             raise _Malformed(f"it declares a {DATA_TYPES[code]} tensor of shape {dims} "
                              f"({needed} bytes) but holds {len(body)} bytes of data")
+        if not _reader.addressable(dims, dtype.itemsize):   # empty, with sizes too large
+            raise _Malformed(f"it declares a {DATA_TYPES[code]} tensor of shape {dims}, "
+                             f"larger than any array can be")
         return np.frombuffer(body, dtype).reshape(dims).astype(dtype.newbyteorder("="))
     except _Malformed as error:
         raise ValueError(f"load(): {source} is not a tensor file pylayer reads: "

@@ -16,8 +16,11 @@ way round. :func:`load` treats a file as untrusted input: its reader
 numbers, strings and plain containers only, checking each array against the
 bytes present before making it, and never runs code from the file.
 
-:func:`async_save` encodes at once and writes in a background thread;
-:func:`clear_async_save_task_queue` and :func:`load` wait for those writes.
+Files are written atomically (:mod:`pylayer.framework._files`): a killed
+save leaves the previous file whole. :func:`async_save` encodes at once and
+writes in a background thread; :func:`clear_async_save_task_queue` and
+:func:`load` wait for those writes, and writes to one path land in call
+order.
 
 Tensors and Parameters also support ``copy.copy``, ``copy.deepcopy`` and
 ``pickle``: the copy keeps the values, dtype, ``stop_gradient``, name and
@@ -35,7 +38,7 @@ import warnings
 import numpy as np
 
 from pylayer.extend import Tensor, make_tensor
-from pylayer.framework import _reader, _tensor_file
+from pylayer.framework import _files, _reader, _tensor_file
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import Parameter
 from pylayer.ops import dispatch
@@ -176,12 +179,8 @@ def _destination(path, fn):
 def _write(data, path):
     if hasattr(path, "write"):
         path.write(data)
-        return
-    directory = os.path.dirname(path)
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
+    else:
+        _files.write_atomically(path, data)
 
 
 def _save_options(configs, fn):
@@ -213,7 +212,12 @@ def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
     protocol, 2 to 4 as in Paddle (``pickle_protocol=``, Paddle's older
     name, also works). ``use_binary_format=True`` writes one Tensor in
     Paddle's binary tensor format instead of a pickle. The file is written
-    only when the whole object could be encoded.
+    only when the whole object could be encoded, and atomically: the data
+    goes to a temporary file in the same directory, is flushed to disk,
+    then replaces ``path``, so a crash or a kill at any moment leaves the
+    previous checkpoint or the new one, never a truncated file. A pending
+    :func:`async_save` to the same path is waited for first, so the file
+    holds what was saved last.
 
     >>> import os, tempfile, pylayer as paddle
     >>> model = paddle.nn.Linear(2, 1)
@@ -225,7 +229,9 @@ def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
     path = _destination(path, "save")
     binary, pickle_protocol = _save_options(configs, "save")
     protocol = protocol if pickle_protocol is None else pickle_protocol
-    _write(_encode(obj, protocol, binary, "save"), path)
+    data = _encode(obj, protocol, binary, "save")
+    _wait_for_async_writes_to(path)
+    _write(data, path)
 
 
 def _file_name(path, fn):
@@ -237,7 +243,24 @@ def _file_name(path, fn):
 
 # -------------------------------------------------------------- async save
 _pending = []                # [(thread, path, [error or None])] of unfinished async saves
+_latest = {}                 # destination -> the thread of its latest async save
 _pending_lock = threading.Lock()
+
+
+def _destination_key(path):
+    """One key per destination: the real path of a file name (two names of one file
+    are one destination), the identity of a file object."""
+    return ("object", id(path)) if hasattr(path, "write") else os.path.realpath(path)
+
+
+def _wait_for_async_writes_to(path):
+    """Return once every :func:`async_save` to ``path`` made so far has written it, so
+    that writes to one destination land in call order. Their errors are reported by
+    :func:`clear_async_save_task_queue`, as ever."""
+    with _pending_lock:
+        latest = _latest.get(_destination_key(path))
+    if latest is not None:
+        latest.join()
 
 
 def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
@@ -248,7 +271,10 @@ def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
     returns, so training may go on and change it. :func:`load` and
     :func:`clear_async_save_task_queue` wait for the writes (and raise the
     error of one that failed). ``sync_other_task=True`` first waits for the
-    earlier ones. Other keyword arguments are ignored with a warning, as in
+    earlier ones. Saves to one path land in call order: this write waits
+    for earlier async saves to the same path, and a later :func:`save` to
+    it waits for this one. The file is written atomically, as by
+    :func:`save`. Other keyword arguments are ignored with a warning, as in
     Paddle. Dynamic mode only.
 
     >>> import os, tempfile, pylayer as paddle
@@ -271,17 +297,26 @@ def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
     if sync_other_task:
         clear_async_save_task_queue()
     failure = []
+    key = _destination_key(path)
 
-    def write():
+    def write(earlier):
         try:
+            if earlier is not None:     # the earlier async save to this path lands first
+                earlier.join()
             _write(data, path)
         except BaseException as error:      # reported by the next wait
             failure.append(error)
+        finally:
+            with _pending_lock:
+                if _latest.get(key) is threading.current_thread():
+                    del _latest[key]
 
-    thread = threading.Thread(target=write, name="pylayer.async_save", daemon=False)
     with _pending_lock:
+        thread = threading.Thread(target=write, args=(_latest.get(key),),
+                                  name="pylayer.async_save", daemon=False)
+        _latest[key] = thread
         _pending.append((thread, path, failure))
-    thread.start()
+        thread.start()      # under the lock: no one joins it before it has started
 
 
 def clear_async_save_task_queue():

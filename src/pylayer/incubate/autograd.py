@@ -3,8 +3,12 @@
 Unlike :func:`pylayer.autograd.jacobian`, which differentiates tensors
 already computed, these take a function ``func`` and its inputs ``xs`` (a
 Tensor, or a list or tuple of Tensors passed as positional arguments) and
-call ``func`` on fresh copies of ``xs`` that require a gradient, as Paddle
-does. An input that an output does not depend on gets zeros.
+call ``func`` on copies of ``xs`` that require a gradient, as Paddle does.
+The copies stay in the caller's graph (Paddle's ``assign``), and the results
+are computed with ``create_graph=True``: they are differentiable with
+respect to the caller's tensors, so the functions nest (a ``jvp`` of a
+``jvp`` is a Hessian-vector product) and a loss built from them trains.
+An input that an output does not depend on gets zeros.
 
 * :func:`vjp` gives ``v^T J``, one backward pass; :func:`jvp` gives
   ``J v``, with two backward passes (the gradient of the gradient with
@@ -22,6 +26,7 @@ from pylayer.autograd import autograd as _autograd
 from pylayer.autograd.functional import grad
 from pylayer.ops.creation import ones_like, zeros_like
 from pylayer.ops.manipulation import concat, split
+from pylayer.ops.shape import assign
 
 __all__ = ["vjp", "jvp", "Jacobian", "Hessian"]
 
@@ -57,11 +62,17 @@ def _check_func(func, fn):
 
 
 def _fresh(xs):
-    """Copies of the inputs that require a gradient, cut off from their own graphs."""
+    """The inputs as new tensors that require a gradient, as Paddle makes them: a
+    differentiable copy (``assign``) of an input that requires one, so that the results
+    stay in the caller's graph (nested calls, backward through the results); a detached
+    one of an input that does not."""
     copies = []
     for x in xs:
-        copy = x.detach()
-        copy.stop_gradient = False
+        if x.stop_gradient:
+            copy = x.detach()
+            copy.stop_gradient = False
+        else:
+            copy = assign(x)
         copies.append(copy)
     return copies
 
@@ -168,8 +179,7 @@ def _lazy_matrix(func, xs, batched, fn):
             if x.ndim == 0 or x.shape[0] != inputs[0].shape[0]:
                 raise ValueError(f"{fn}(): with is_batched=True every input needs the same "
                                  f"batch axis first; input {i} has shape {x.shape}")
-    joined = _joined(inputs, batched).detach()
-    joined.stop_gradient = False
+    joined = _joined(_fresh(inputs), batched)
     sizes = [x.size // x.shape[0] if batched else x.size for x in inputs]
     parts = split(joined, sizes, axis=1 if batched else 0) if len(inputs) > 1 else [joined]
     parts = [p.reshape(x.shape) for p, x in zip(parts, inputs)]
