@@ -17,7 +17,6 @@ import textwrap
 import numpy as np
 import pytest
 
-import pylayer
 from opinfo import OPS
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
