@@ -271,7 +271,7 @@ def check_count(count, fn, arg, dtype=None):
     >>> check_count(2 ** 39, "f", "shape", "float32")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    MemoryError: f(): argument 'shape' asks for 549755813888 elements of float32 (2.0 TiB), more than the ... this process may allocate
+    MemoryError: f(): argument 'shape' asks for 549755813888 elements of float32 (2.0 TiB), ...
     """
     if not isinstance(count, (int, np.integer)) or isinstance(count, bool) or count < 0:
         raise TypeError(f"check_count(): argument 'count' must be a number of elements (an int "

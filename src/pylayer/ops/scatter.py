@@ -535,8 +535,9 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
 
     The last bin includes ``max``; values outside the range (and NaN) are not
     counted. ``min`` and ``max`` must be finite, and so must their difference
-    (a ``ValueError`` otherwise, as in Paddle). When ``min == max`` the range is the data's ``[min, max]`` (widened
-    by 1 on each side when those are equal too), as in Paddle. The result is int64
+    (a ``ValueError`` otherwise, as in Paddle). When ``min == max`` the range is
+    the data's ``[min, max]`` (widened by 1 on each side when those are equal
+    too), as in Paddle. The result is int64
     counts, or float32 with ``weight`` (summed weights, ``input``'s shape and
     dtype) or ``density`` (normalized so that it integrates to 1). It takes no
     gradient.

@@ -207,7 +207,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     check_count(kept * math.prod(out_sizes), fn, "size" if size is not None else "scale_factor",
                 dtype)
     # Shrinking axes first: no step holds more elements than the input or the output.
-    steps = sorted(zip(axes, in_sizes, out_sizes, ratios), key=lambda step: step[2] / max(step[1], 1))
+    steps = sorted(zip(axes, in_sizes, out_sizes, ratios),
+                   key=lambda step: step[2] / max(step[1], 1))
     for axis, in_size, out_size, ratio in steps:
         if mode == "nearest":
             positions = np.minimum(np.floor(np.arange(out_size) * ratio).astype(np.intp),
