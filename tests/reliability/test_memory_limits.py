@@ -218,3 +218,46 @@ def test_check_count_refuses_results_beyond_the_memory_a_process_may_have():
                                           r"elements of float32 \(2.0 TiB\), more than"):
         check_count(2 ** 39, "f", "n", np.float32)
     check_count(2 ** 20, "f", "n", np.float32)
+
+
+#: Creation calls whose result alone is far beyond the child's address space, though
+#: below ``MAX_ELEMENTS``: each must be refused by the bytes of its dtype, in its name.
+_HUGE_ARRAY = "np.broadcast_to(np.ones(1, np.float32), [2 ** 31])"
+HUGE_CREATIONS = [
+    ("zeros", "paddle.zeros([2 ** 31])"),
+    ("zeros", "paddle.zeros([2 ** 28], dtype='float64')"),
+    ("ones", "paddle.ones([2 ** 16, 2 ** 15])"),
+    ("full", "paddle.full([2 ** 31], 7.0)"),
+    ("empty", "paddle.empty([2 ** 31], dtype='int64')"),
+    ("rand", "paddle.rand([2 ** 31])"),
+    ("randn", "paddle.randn([2 ** 31])"),
+    ("randint", "paddle.randint(0, 5, [2 ** 31])"),
+    ("uniform", "paddle.uniform([2 ** 31])"),
+    ("normal", "paddle.normal(shape=[2 ** 31])"),
+    ("zeros_like", f"paddle.zeros_like({_HUGE_ARRAY})"),
+    ("ones_like", f"paddle.ones_like({_HUGE_ARRAY}, dtype='float64')"),
+    ("full_like", f"paddle.full_like({_HUGE_ARRAY}, 2.0)"),
+    ("empty_like", f"paddle.empty_like({_HUGE_ARRAY})"),
+    ("arange", "paddle.arange(2 ** 31)"),
+    ("arange", "paddle.arange(0.0, 2.0 ** 31)"),
+    ("linspace", "paddle.linspace(0, 1, 2 ** 31)"),
+    ("eye", "paddle.eye(2 ** 16)"),
+    ("eye", "paddle.eye(2, 2 ** 31, dtype='float64')"),
+]
+
+
+def test_creation_functions_refuse_results_beyond_the_address_space_in_their_name():
+    code = f"calls = {HUGE_CREATIONS!r}\n" + textwrap.dedent("""
+        results = []
+        for name, call in calls:
+            try:
+                eval(call)
+                results.append([name, call, "result", ""])
+            except (ValueError, MemoryError) as error:
+                results.append([name, call, type(error).__name__, str(error)])
+        print(json.dumps(results))
+        """)
+    results = json.loads(run_under_limit(code).strip().splitlines()[-1])
+    unclear = [(call, kind, message) for name, call, kind, message in results
+               if kind != "MemoryError" or not message.startswith(f"{name}(")]
+    assert not unclear, "creations not refused in their name:\n" + "\n".join(map(str, unclear))
