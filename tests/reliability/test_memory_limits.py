@@ -144,8 +144,6 @@ KNOWN_UNCLEAR = {
         "ops/convolution.py allocates its padded input unchecked",
     "F.conv2d_transpose(paddle.ones([1, 1, 2, 2]), paddle.ones([1, 1, 1, 1]), stride=2 ** 20)":
         "ops/convolution.py allocates its output unchecked",
-    "paddle.tile(paddle.ones([2]), [2 ** 18, 2 ** 18])":
-        "ops/manipulation.py checks the count of tile's result, not its bytes",
 }
 
 _SETUP = """
