@@ -140,10 +140,6 @@ KNOWN_UNCLEAR = {
     "F.adaptive_avg_pool2d(paddle.ones([1, 1, 2, 2]), [2 ** 14, 2 ** 14])": _NO_OUTPUT_CHECK,
     "F.avg_pool2d(paddle.ones([1, 1, 2, 2]), 2, padding=[2 ** 20, 2 ** 20])": _NO_OUTPUT_CHECK,
     "F.max_pool2d(paddle.ones([1, 1, 2, 2]), 2, padding=[2 ** 20, 2 ** 20])": _NO_OUTPUT_CHECK,
-    "F.conv2d(paddle.ones([1, 1, 2, 2]), paddle.ones([1, 1, 1, 1]), padding=2 ** 20)":
-        "ops/convolution.py allocates its padded input unchecked",
-    "F.conv2d_transpose(paddle.ones([1, 1, 2, 2]), paddle.ones([1, 1, 1, 1]), stride=2 ** 20)":
-        "ops/convolution.py allocates its output unchecked",
 }
 
 _SETUP = """
