@@ -133,14 +133,7 @@ NOT_RESULT_SIZING = {
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before
 #: it allocates), with the reason; checked strictly: a fix makes the sweep fail until
 #: its entry is removed.
-_NO_OUTPUT_CHECK = "ops/pooling.py computes the output size but does not check its bytes"
-KNOWN_UNCLEAR = {
-    "F.adaptive_avg_pool1d(paddle.ones([1, 1, 4]), 2 ** 28)": _NO_OUTPUT_CHECK,
-    "F.adaptive_avg_pool2d(paddle.ones([1, 1, 2, 2]), [2 ** 20, 2 ** 20])": _NO_OUTPUT_CHECK,
-    "F.adaptive_avg_pool2d(paddle.ones([1, 1, 2, 2]), [2 ** 14, 2 ** 14])": _NO_OUTPUT_CHECK,
-    "F.avg_pool2d(paddle.ones([1, 1, 2, 2]), 2, padding=[2 ** 20, 2 ** 20])": _NO_OUTPUT_CHECK,
-    "F.max_pool2d(paddle.ones([1, 1, 2, 2]), 2, padding=[2 ** 20, 2 ** 20])": _NO_OUTPUT_CHECK,
-}
+KNOWN_UNCLEAR = {}
 
 _SETUP = """
 def prod_backward(shape, axis=None):

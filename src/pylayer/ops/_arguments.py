@@ -25,6 +25,10 @@ except ImportError:             # Windows
 #: The largest number of elements a tensor may be asked to have.
 MAX_ELEMENTS = 2 ** 40
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+#: The room under an address-space limit that :func:`memory_limit` keeps back: an array
+#: taking all of it could not be allocated (the allocator rounds it up to whole pages and
+#: adds its own header), nor the op's small arrays beside it.
+ADDRESS_SPACE_RESERVE = 2 ** 26
 
 _KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or real numeric",
                "biufc": "bool or numeric", "fc": "floating-point or complex"}
@@ -229,7 +233,8 @@ def check_callable(value, fn, arg, allow_none=False):
 
 def memory_limit():
     """The most bytes one new array of this process may take: the machine's memory, or less
-    where an address-space limit (``RLIMIT_AS``) leaves less room; None where unknown.
+    where an address-space limit (``RLIMIT_AS``) leaves less room (less
+    ``ADDRESS_SPACE_RESERVE``); None where unknown.
 
     >>> memory_limit() is None or memory_limit() > 0
     True
@@ -241,7 +246,7 @@ def memory_limit():
     if resource is not None:
         soft = resource.getrlimit(resource.RLIMIT_AS)[0]
         if soft != resource.RLIM_INFINITY:
-            room = soft - _address_space()
+            room = soft - _address_space() - ADDRESS_SPACE_RESERVE
             limit = room if limit is None else min(limit, room)
     return limit
 
