@@ -6,6 +6,8 @@ type) or ``ValueError`` (right type, wrong value) with a message of the form
 of the function and the argument being checked. The settings of a check
 (bounds, choices, a rank) are checked too, in the check's own name.
 """
+import os
+
 import numpy as np
 
 from pylayer._kernels.dtypes import convert_dtype, is_bool, is_complex, is_integer, kind_of
@@ -15,9 +17,18 @@ from pylayer.ops._operands import (as_tensor_arg, float_tensor,  # noqa: F401 - 
 
 __all__ = []
 
+try:
+    import resource
+except ImportError:             # Windows
+    resource = None
+
 #: The largest number of elements a tensor may be asked to have.
 MAX_ELEMENTS = 2 ** 40
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+#: The room under an address-space limit that :func:`memory_limit` keeps back: an array
+#: taking all of it could not be allocated (the allocator rounds it up to whole pages and
+#: adds its own header), nor the op's small arrays beside it.
+ADDRESS_SPACE_RESERVE = 2 ** 26
 
 _KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or real numeric",
                "biufc": "bool or numeric", "fc": "floating-point or complex"}
@@ -220,10 +231,52 @@ def check_callable(value, fn, arg, allow_none=False):
     return value
 
 
-def check_count(count, fn, arg):
-    """Refuse a tensor of ``count`` elements, too many to allocate.
+def memory_limit():
+    """The most bytes one new array of this process may take: the machine's memory, or less
+    where an address-space limit (``RLIMIT_AS``) leaves less room (less
+    ``ADDRESS_SPACE_RESERVE``); None where unknown.
 
-    >>> check_count(6, "f", "shape")
+    >>> memory_limit() is None or memory_limit() > 0
+    True
+    """
+    try:
+        limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        limit = None
+    if resource is not None:
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            room = soft - _address_space() - ADDRESS_SPACE_RESERVE
+            limit = room if limit is None else min(limit, room)
+    return limit
+
+
+def _address_space():
+    """The bytes of address space this process maps now (0 where unknown)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return 0
+
+
+def _in_bytes(count):
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if count < 1024 or unit == "PiB":
+            return f"{count} bytes" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1024
+
+
+def check_count(count, fn, arg, dtype=None):
+    """Refuse a tensor of ``count`` elements, too many to allocate: ``ValueError`` beyond
+    ``MAX_ELEMENTS``, and, given its ``dtype``, ``MemoryError`` when it needs more bytes
+    than :func:`memory_limit`. Ops call it for their result before allocating anything.
+
+    >>> check_count(6, "f", "shape", "float32")
+    >>> check_count(2 ** 39, "f", "shape", "float32")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    MemoryError: f(): argument 'shape' asks for 549755813888 elements of float32 (2.0 TiB), ...
     """
     if not isinstance(count, (int, np.integer)) or isinstance(count, bool) or count < 0:
         raise TypeError(f"check_count(): argument 'count' must be a number of elements (an int "
@@ -231,6 +284,14 @@ def check_count(count, fn, arg):
     if count > MAX_ELEMENTS:
         raise ValueError(f"{fn}(): argument '{arg}' asks for {count} elements, more than the "
                          f"{MAX_ELEMENTS} a tensor may have")
+    if dtype is None:
+        return
+    dtype = np.dtype(dtype)
+    needed, limit = int(count) * dtype.itemsize, memory_limit()
+    if limit is not None and needed > limit:
+        raise MemoryError(f"{fn}(): argument '{arg}' asks for {count} elements of {dtype} "
+                          f"({_in_bytes(needed)}), more than the {_in_bytes(max(limit, 0))} "
+                          f"this process may allocate")
 
 
 def check_ints(value, fn, arg):

@@ -30,7 +30,7 @@ import numpy as np
 from pylayer._core.graph import Op, current_saved_tensors_hooks, make_output
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer._kernels.conv import col2im, im2col, pooled_empty
-from pylayer.ops._arguments import check_choice, check_int, check_ints
+from pylayer.ops._arguments import check_choice, check_count, check_int, check_ints
 from pylayer.ops.arithmetic import add
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.reduction import sum as reduce_sum
@@ -134,6 +134,17 @@ def _columns(image, geo, dtype):
         im2col(x, col, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
                geo.out_height, geo.out_width)
     return col.reshape(n, geo.groups, _group_rows(geo), geo.out_height * geo.out_width)
+
+
+def _check_buffers(geo, dtype, fn, arg):
+    """Refuse, in ``fn``'s name and blaming ``arg``, a geometry whose image, output or column
+    buffer is too large to allocate in the compute dtype of the caller's ``dtype``."""
+    dtype = _compute_dtype(np.dtype(dtype))
+    if not _is_pointwise(geo):
+        check_count(geo.batch * geo.channels * geo.kernel[0] * geo.kernel[1] * geo.out_height
+                    * geo.out_width, fn, arg, dtype)
+    check_count(geo.batch * geo.channels * geo.height * geo.width, fn, arg, dtype)
+    check_count(geo.batch * geo.out_channels * geo.out_height * geo.out_width, fn, arg, dtype)
 
 
 def _output_by_group(dy, geo, dtype):
@@ -319,6 +330,10 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, channel_last, coun
     bias = _check_bias(bias, out_channels, fn)
     geo = _geometry(count, channel_last, x.shape[0], [channels] + in_sizes,
                     [out_channels] + out_sizes, groups, kernel, stride, pairs, dilation)
+    # without padding the output is no larger than the input; the columns are the
+    # input's times the kernel's size
+    _check_buffers(geo, x.numpy().dtype, fn,
+                   "padding" if any(v for pair in pairs for v in pair) else "weight")
     return convolution(x, weight, bias, geo)
 
 
@@ -387,6 +402,9 @@ def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, 
     bias = _check_bias(bias, out_channels, fn)
     geo = _geometry(count, channel_last, x.shape[0], [out_channels] + out_sizes,
                     [in_channels] + in_sizes, groups, kernel, stride, pairs, dilation)
+    _check_buffers(geo, x.numpy().dtype, fn,
+                   "output_size" if output_size is not None else "stride" if max(stride) > 1
+                   else "dilation" if max(dilation) > 1 else "weight")
     out = conv_transpose(x, weight, geo)
     if bias is None:
         return out

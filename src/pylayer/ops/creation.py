@@ -9,6 +9,7 @@ program (a random one draws new values on each run).
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
@@ -16,8 +17,8 @@ import numpy as np
 from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
-from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
-                                    check_number, describe)
+from pylayer.ops._arguments import (check_count, check_dtype, check_int, check_number,
+                                    describe)
 from pylayer.ops._arguments import shape_arg
 from pylayer.ops.dispatch import op
 
@@ -52,11 +53,11 @@ def get_rng() -> np.random.Generator:
     return _rng
 
 
-def _shape(shape, fn):
-    """Non-negative sizes, refusing shapes too large to allocate."""
+def _shape(shape, fn, dtype=None):
+    """Non-negative sizes, refusing shapes too large to allocate in ``dtype`` (that of the
+    largest array the function makes; None: too many elements only)."""
     dims = shape_arg(shape, fn, "shape", 0)
-    if int(np.prod(dims, dtype=np.float64)) > MAX_ELEMENTS:
-        raise ValueError(f"{fn}(): argument 'shape' {dims} is too large to allocate")
+    check_count(math.prod(dims), fn, "shape", dtype)
     return dims
 
 
@@ -143,7 +144,8 @@ def zeros(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
     >>> pylayer.zeros([2]).numpy()
     array([0., 0.], dtype=float32)
     """
-    return make_tensor(np.zeros(_shape(shape, "zeros"), _dtype(dtype, "zeros")))
+    np_dtype = _dtype(dtype, "zeros")
+    return make_tensor(np.zeros(_shape(shape, "zeros", np_dtype), np_dtype))
 
 
 @op(records_without_variables=True)
@@ -155,7 +157,8 @@ def ones(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
     >>> pylayer.ones([2], dtype='int64').numpy()
     array([1, 1])
     """
-    return make_tensor(np.ones(_shape(shape, "ones"), _dtype(dtype, "ones")))
+    np_dtype = _dtype(dtype, "ones")
+    return make_tensor(np.ones(_shape(shape, "ones", np_dtype), np_dtype))
 
 
 @op(records_without_variables=True)
@@ -182,7 +185,7 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
         raise TypeError(f"full(): argument 'fill_value' {fill_value!r} is complex, which dtype "
                         f"{np_dtype} cannot hold")
     try:
-        return make_tensor(np.full(_shape(shape, "full"), fill_value, np_dtype))
+        return make_tensor(np.full(_shape(shape, "full", np_dtype), fill_value, np_dtype))
     except OverflowError:
         raise ValueError(f"full(): argument 'fill_value' {fill_value!r} is out of the range of "
                          f"{np_dtype}") from None
@@ -206,11 +209,13 @@ def empty(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
     >>> pylayer.empty([2, 3]).shape
     [2, 3]
     """
-    return make_tensor(np.empty(_shape(shape, "empty"), _dtype(dtype, "empty")))
+    np_dtype = _dtype(dtype, "empty")
+    return make_tensor(np.empty(_shape(shape, "empty", np_dtype), np_dtype))
 
 
 def _like(x, fn, dtype):
-    """The array of ``x`` and the dtype of the result (``dtype``, else x's)."""
+    """The array of ``x`` and the dtype of the result (``dtype``, else x's), refusing a
+    result too large to allocate (``x`` may be a broadcast view)."""
     if isinstance(x, Tensor):
         a = x.numpy()
     elif isinstance(x, np.ndarray) and holds_numbers(x.dtype):
@@ -218,7 +223,9 @@ def _like(x, fn, dtype):
     else:
         raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got "
                         f"{_data_type(x)}")
-    return a, a.dtype if dtype is None else _dtype(dtype, fn)
+    np_dtype = a.dtype if dtype is None else _dtype(dtype, fn)
+    check_count(a.size, fn, "x", np_dtype)
+    return a, np_dtype
 
 
 @op
@@ -305,7 +312,9 @@ def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = 
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
     np_dtype = _dtype(dtype, "arange", kinds="biuf")
-    check_count(max(0, int(np.ceil((float(end) - float(start)) / float(step)))), "arange", "end")
+    # numpy makes int64 or float64 values before the cast to the result's dtype
+    check_count(max(0, int(np.ceil((float(end) - float(start)) / float(step)))), "arange", "end",
+                np.float64)
     return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
 
@@ -320,8 +329,8 @@ def linspace(start: Union[Number, Tensor], stop: Union[Number, Tensor],
     array([0. , 0.5, 1. ], dtype=float32)
     """
     num = check_int(num, "linspace", "num", minimum=0)
-    check_count(num, "linspace", "num")
     np_dtype = _dtype(dtype, "linspace", kinds="biuf")
+    check_count(num, "linspace", "num", np.float64)     # numpy's float64 values, then the cast
     return make_tensor(np.linspace(_number(start, "linspace", "start"),
                                    _number(stop, "linspace", "stop"), num).astype(np_dtype))
 
@@ -339,9 +348,10 @@ def eye(num_rows: Union[int, Tensor], num_columns: Union[int, Tensor, None] = No
     rows = check_int(num_rows, "eye", "num_rows", minimum=0)
     cols = check_int(num_columns, "eye", "num_columns", minimum=0, allow_none=True)
     cols = rows if cols is None else cols
+    np_dtype = _dtype(dtype, "eye")
     check_count(rows, "eye", "num_rows")
-    check_count(rows * cols, "eye", "num_columns")
-    return make_tensor(np.eye(rows, cols, dtype=_dtype(dtype, "eye")))
+    check_count(rows * cols, "eye", "num_columns", np_dtype)
+    return make_tensor(np.eye(rows, cols, dtype=np_dtype))
 
 
 @op(records_without_variables=True)
@@ -354,7 +364,8 @@ def rand(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
     [2, 2]
     """
     np_dtype = _dtype(dtype, "rand", kinds="f")
-    return make_tensor(_rng.random(_shape(shape, "rand")).astype(np_dtype))
+    dims = _shape(shape, "rand", np.float64)     # numpy draws float64 values, then the cast
+    return make_tensor(_rng.random(dims).astype(np_dtype))
 
 
 @op(records_without_variables=True)
@@ -367,7 +378,8 @@ def randn(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
     pylayer.float32
     """
     np_dtype = _dtype(dtype, "randn", kinds="f")
-    return make_tensor(_rng.standard_normal(_shape(shape, "randn")).astype(np_dtype))
+    dims = _shape(shape, "randn", np.float64)
+    return make_tensor(_rng.standard_normal(dims).astype(np_dtype))
 
 
 @op(records_without_variables=True)
@@ -387,7 +399,8 @@ def randint(low: Union[int, Tensor] = 0, high: Union[int, Tensor, None] = None,
     if high <= low:
         raise ValueError(f"randint(): 'high' ({high}) must be greater than 'low' ({low})")
     np_dtype = _dtype(dtype, "randint", "int64", kinds="iu")
-    return make_tensor(_rng.integers(low, high, _shape(shape, "randint")).astype(np_dtype))
+    dims = _shape(shape, "randint", np.int64)
+    return make_tensor(_rng.integers(low, high, dims).astype(np_dtype))
 
 
 @op(records_without_variables=True)
@@ -407,7 +420,8 @@ def uniform(shape: ShapeLike, dtype: Optional[DTypeLike] = None,
     seed = check_int(seed, "uniform", "seed", minimum=0)
     np_dtype = _dtype(dtype, "uniform", kinds="f")
     rng = np.random.default_rng(seed) if seed else _rng
-    return make_tensor(rng.uniform(low, high, _shape(shape, "uniform")).astype(np_dtype))
+    dims = _shape(shape, "uniform", np.float64)
+    return make_tensor(rng.uniform(low, high, dims).astype(np_dtype))
 
 
 @op
@@ -446,4 +460,5 @@ def normal(mean: Union[Number, Tensor] = 0.0, std: Union[Number, Tensor] = 1.0,
     mean = check_number(mean, "normal", "mean")
     std = check_number(std, "normal", "std", minimum=0)
     shape = [1] if shape is None else shape
-    return make_tensor(_rng.normal(mean, std, _shape(shape, "normal")).astype(np.float32))
+    dims = _shape(shape, "normal", np.float64)
+    return make_tensor(_rng.normal(mean, std, dims).astype(np.float32))

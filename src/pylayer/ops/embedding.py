@@ -52,8 +52,10 @@ def one_hot(x, num_classes, name=None):
         raise ValueError(f"{fn}(): argument 'num_classes' must be positive (or -1 with some "
                          f"ids), got {num_classes}")
     ids = _ids(x, fn, num_classes)
-    check_count(ids.size * num_classes, fn, "num_classes")
-    return make_tensor(np.eye(num_classes, dtype=np.float32)[ids])
+    check_count(ids.size * num_classes, fn, "num_classes", np.float32)
+    out = np.zeros(ids.shape + (num_classes,), dtype=np.float32)
+    np.put_along_axis(out, ids[..., None], 1.0, axis=-1)
+    return make_tensor(out)
 
 
 @op

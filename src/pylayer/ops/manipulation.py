@@ -9,6 +9,7 @@ changes of shape alone (reshape, flatten, squeeze, transpose, broadcasts, cast..
 are ``ops/shape.pyx``; the reads and writes at an index, ``ops/indexing.py``.
 """
 import builtins
+import math
 
 import numpy as np
 
@@ -231,8 +232,7 @@ def tile(x, repeat_times, name=None):
     ndim = builtins.max(a.ndim, len(reps))
     padded = (1,) * (ndim - a.ndim) + a.shape
     reps = (1,) * (ndim - len(reps)) + tuple(reps)
-    check_count(int(np.prod(padded, dtype=np.float64) * np.prod(reps, dtype=np.float64)), "tile",
-                "repeat_times")
+    check_count(math.prod(padded) * math.prod(reps), "tile", "repeat_times", a.dtype)
     out = np.tile(a.reshape(padded), reps)
     return make_output(TILE, out, (x,), (a.shape, padded, reps))
 

@@ -35,6 +35,7 @@ kernels of :mod:`pylayer._kernels.pool`.
 are seen as images of height 1 and channel-last arrays through their
 transposed views, as for the convolutions.
 """
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -207,6 +208,10 @@ def _pool_geometry(x, kernel_size, stride, padding, ceil_mode, data_format, coun
     if min(out_sizes) < 0:
         raise ValueError(f"{fn}(): argument 'kernel_size' {kernel} does not fit the input of "
                          f"spatial size {in_sizes} padded by {[list(p) for p in pairs]}")
+    # the output grows beyond the input only by the padding (a max pooling's int32 mask is
+    # no larger than the output in its compute dtype)
+    check_count(x.shape[0] * channels * math.prod(out_sizes), fn, "padding",
+                _COMPUTE.get(x.numpy().dtype, np.float32))
     scale = 1.0
     if divisor_override is not None:
         divisor = check_number(divisor_override, fn, "divisor_override")
@@ -357,13 +362,21 @@ def _pool(x, output_size, axes, fn):
     if x.ndim != len(axes) + 2:
         raise ValueError(f"{fn}(): argument 'x' must be {len(axes) + 2}-D, got shape "
                          f"{x.shape}")
-    sizes = adaptive_output_sizes(output_size, len(axes), [x.shape[a] for a in axes], fn)
+    in_sizes = [x.shape[a] for a in axes]
+    sizes = adaptive_output_sizes(output_size, len(axes), in_sizes, fn)
+    a = x.numpy()
+    for size, in_size in zip(sizes, in_sizes):        # the averaging matrices, and the result
+        check_count(size * in_size, fn, "output_size", a.dtype)
+    check_count(a.size // max(math.prod(in_sizes), 1) * math.prod(sizes), fn, "output_size",
+                a.dtype)
     last = x.ndim - 1
-    for axis, out_size in zip(axes, sizes):
+    # shrinking axes first: no intermediate is larger than the input or the result
+    for axis, out_size, in_size in sorted(zip(axes, sizes, in_sizes),
+                                          key=lambda item: item[1] / max(item[2], 1)):
         order = list(range(x.ndim))
         order[axis], order[last] = last, axis
         moved = transpose(x, order) if axis != last else x
-        pooled = matmul(moved, _averaging(x.shape[axis], out_size, x.numpy().dtype))
+        pooled = matmul(moved, _averaging(in_size, out_size, a.dtype))
         x = transpose(pooled, order) if axis != last else pooled
     return x
 

@@ -324,24 +324,27 @@ def min(x, axis=None, keepdim=False, name=None):
 
 # ------------------------------------------------------------------- products
 def _products_of_others(x, axes):
-    """For each element, the product of the other elements of its reduced slice.
+    """For each element, the product of the other elements of its reduced slice, for an
+    ``x`` that holds zeros, in O(size) memory.
 
-    Built from recorded ops (so it can be differentiated again) on a
-    ``[..., K, K]`` copy whose diagonal is 1; used only when x holds zeros.
+    With ``p`` the product of a slice's non-zeros and ``e`` the product of its zeros
+    (recorded, so its value is 0 but its derivatives are not): a non-zero ``x_i``
+    gets ``p / x_i * e``; a zero gets ``p`` when it is its slice's only zero,
+    ``p`` times the other zero when there are two, and 0 with three or more. Built
+    from recorded ops, so the result is exact for the first two derivatives.
     """
+    from pylayer.ops.arithmetic import divide, multiply, subtract
     from pylayer.ops.math import where
-    from pylayer.ops.shape import transpose
-    shape = list(x.shape)
-    axes = tuple(range(len(shape))) if axes is None else axes
-    kept_axes = [i for i in range(len(shape)) if i not in axes]
-    perm = kept_axes + list(axes)
-    kept_dims = [shape[i] for i in kept_axes]
-    k = reduced_count(shape, axes)
-    rows = reshape_exact(transpose(x, perm) if shape else x, tuple(kept_dims + [1, k]))
-    square_rows = broadcast_exact(rows, tuple(kept_dims + [k, k]))
-    others = where(make_tensor(np.eye(k, dtype=bool)), 1.0, square_rows)
-    result = reshape_exact(prod(others, axis=-1), tuple(shape[i] for i in perm))
-    return transpose(result, list(np.argsort(perm))) if shape else result
+    zero = x.numpy() == 0
+    zeros = np.sum(zero, axis=axes, keepdims=True)
+    nonzeros = where(make_tensor(zero), 1.0, x)
+    p = prod(nonzeros, axis=axes, keepdim=True)
+    e = prod(where(make_tensor(~zero), 1.0, x), axis=axes, keepdim=True)
+    at_nonzeros = multiply(divide(p, nonzeros), e)
+    other_zero = subtract(sum(where(make_tensor(zero), x, 0.0), axis=axes, keepdim=True), x)
+    at_zeros = where(make_tensor(zeros == 1), p, where(make_tensor(zeros == 2),
+                                                         multiply(p, other_zero), 0.0))
+    return where(make_tensor(zero), at_zeros, at_nonzeros)
 
 
 def _prod_vjp(g, x, out, x_shape, axes, keepdim):

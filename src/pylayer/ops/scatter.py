@@ -271,7 +271,7 @@ def scatter_nd(index, updates, shape, name=None):
     updates = as_tensor_arg(updates, fn, "updates", 2)
     dims = [check_int(d, fn, "shape", minimum=0) for d in
             (shape if isinstance(shape, (list, tuple)) else [shape])]
-    check_count(math.prod(dims), fn, "shape")
+    check_count(math.prod(dims), fn, "shape", updates.numpy().dtype)
     zeros = make_tensor(np.zeros(dims, updates.numpy().dtype))
     return _nd_add(zeros, idx, updates, fn)
 
@@ -515,7 +515,7 @@ def bincount(x, weights=None, minlength=0, name=None):
                          f"got {idx.min()}")
     minlength = check_int(minlength, fn, "minlength", minimum=0)
     length = max(int(idx.max()) + 1 if idx.size else 0, minlength)
-    check_count(length, fn, "minlength")
+    check_count(length, fn, "minlength", np.int64 if weights is None else np.float64)
     if weights is None:
         return make_tensor(np.bincount(idx, minlength=length).astype(np.int64))
     weights = as_tensor_arg(weights, fn, "weights", 2)
@@ -534,8 +534,10 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     """Counts of the values of ``input`` in ``bins`` equal bins over ``[min, max]``.
 
     The last bin includes ``max``; values outside the range (and NaN) are not
-    counted. When ``min == max`` the range is the data's ``[min, max]`` (widened
-    by 1 on each side when those are equal too), as in Paddle. The result is int64
+    counted. ``min`` and ``max`` must be finite, and so must their difference
+    (a ``ValueError`` otherwise, as in Paddle). When ``min == max`` the range is
+    the data's ``[min, max]`` (widened by 1 on each side when those are equal
+    too), as in Paddle. The result is int64
     counts, or float32 with ``weight`` (summed weights, ``input``'s shape and
     dtype) or ``density`` (normalized so that it integrates to 1). It takes no
     gradient.
@@ -551,11 +553,17 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be a float or int Tensor, "
                         f"got dtype {input.dtype.name}")
     bins = check_int(bins, fn, "bins", minimum=1)
-    check_count(bins, fn, "bins")
+    check_count(bins, fn, "bins", np.float64)
     low = check_number(min, fn, "min")
     high = check_number(max, fn, "max")
+    for arg, value in (("min", low), ("max", high)):
+        if not np.isfinite(value):
+            raise ValueError(f"{fn}(): argument '{arg}' must be a finite number, got {value}")
     if high < low:
         raise ValueError(f"{fn}(): argument 'max' ({high}) must be at least 'min' ({low})")
+    if not np.isfinite(high - low):
+        raise ValueError(f"{fn}(): argument 'max' ({high}) is too far from 'min' ({low}): the "
+                         f"width of the range is not a finite number")
     if weight is not None:
         weight = as_tensor_arg(weight, fn, "weight", 5)
         if weight.numpy().dtype != input.numpy().dtype:
@@ -567,6 +575,9 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         if not (np.isfinite(low) and np.isfinite(high)):
             raise ValueError(f"{fn}(): the data's range [{low}, {high}] is not finite; give "
                              f"'min' and 'max'")
+        if not np.isfinite(high - low):
+            raise ValueError(f"{fn}(): the data's range [{low}, {high}] is too wide for its "
+                             f"width to be a finite number; give 'min' and 'max'")
     if low == high:
         low, high = low - 1, high + 1
     values = a.astype(np.float64)

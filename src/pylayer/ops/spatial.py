@@ -12,8 +12,8 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
-from pylayer.ops._arguments import (check_choice, check_int, check_ints, check_number, describe,
-                                    float_tensor)
+from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
+                                    check_number, describe, float_tensor)
 from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.shape import reshape, transpose
@@ -116,6 +116,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     widths = _pad_widths(x.ndim, check_ints(pad, fn, "pad"), mode, data_format,
                          bool(pad_from_left_axis), fn)
     a = x.numpy()
+    check_count(math.prod(size + before + after for size, (before, after)
+                          in zip(a.shape, widths)), fn, "pad", a.dtype)
     if mode == "constant":
         out = np.pad(a, widths, constant_values=np.asarray(value, a.dtype))
         crop = tuple(slice(before, before + size) for (before, _), size in zip(widths, a.shape))
@@ -201,7 +203,13 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
                              f"from the size {in_sizes}")
         ratios = [1.0 / s for s in scales]
     dtype = x.numpy().dtype
-    for axis, in_size, out_size, ratio in zip(axes, in_sizes, out_sizes, ratios):
+    kept = math.prod(s for i, s in enumerate(x.shape) if i not in axes)
+    check_count(kept * math.prod(out_sizes), fn, "size" if size is not None else "scale_factor",
+                dtype)
+    # Shrinking axes first: no step holds more elements than the input or the output.
+    steps = sorted(zip(axes, in_sizes, out_sizes, ratios),
+                   key=lambda step: step[2] / max(step[1], 1))
+    for axis, in_size, out_size, ratio in steps:
         if mode == "nearest":
             positions = np.minimum(np.floor(np.arange(out_size) * ratio).astype(np.intp),
                                    in_size - 1)

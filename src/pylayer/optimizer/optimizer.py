@@ -200,22 +200,93 @@ class Optimizer:
                 result[tensor.name] = tensor
         return result
 
+    def _accumulator_names(self):
+        """The keys of the accumulators this optimizer keeps per parameter, as
+        :meth:`state_dict` spells them (``moment1``, ``beta1_pow_acc``...): read from
+        one update of a scratch parameter."""
+        state = {}
+        with np.errstate(all="ignore"):
+            self._update_array(np.zeros(1), np.zeros(1), state, 0.0)
+        return [f"{key}_acc" if key.endswith("_pow") else key for key in state]
+
+    def _saved_accumulators(self, state_dict):
+        """``{parameter name: {accumulator key: value}}`` of a state dict, in its order,
+        and the keys that name no accumulator of this optimizer."""
+        names = sorted(self._accumulator_names(), key=len, reverse=True)
+        groups, unknown = {}, []
+        for key, value in state_dict.items():
+            if key == "LR_Scheduler" or not isinstance(value, (Tensor, np.ndarray)):
+                continue
+            name = next((n for n in names if key.endswith(f"_{n}_0")), None)
+            if name is None:
+                unknown.append(key)
+                continue
+            groups.setdefault(key[:-len(f"_{name}_0")], {})[name] = value
+        return groups, unknown
+
     def set_state_dict(self, state_dict):
-        """Restore what :meth:`state_dict` returned (or Paddle's optimizer state dict)."""
+        """Restore what :meth:`state_dict` returned (or Paddle's optimizer state dict).
+
+        The accumulators go to the parameters of the same names, as in Paddle. When
+        some names are not among the parameters (a model rebuilt in the same process
+        names its parameters anew), they go to the trainable parameters by position,
+        as in PyTorch, provided the saved parameters are as many and of the same
+        shapes; anything else is a ``ValueError`` naming the keys that match no
+        parameter, and nothing is restored.
+
+        >>> import pylayer
+        >>> first = pylayer.nn.Linear(2, 1)
+        >>> adam = pylayer.optimizer.Adam(parameters=first.parameters())
+        >>> first(pylayer.ones([1, 2])).sum().backward(); adam.step()
+        >>> rebuilt = pylayer.nn.Linear(2, 1)
+        >>> again = pylayer.optimizer.Adam(parameters=rebuilt.parameters())
+        >>> again.set_state_dict(adam.state_dict())
+        >>> sorted(again.state_dict()) == sorted(k.replace(first.weight.name, rebuilt.weight.name)
+        ...     .replace(first.bias.name, rebuilt.bias.name) for k in adam.state_dict())
+        True
+        """
+        fn = "set_state_dict"
         if not isinstance(state_dict, dict):
-            raise TypeError(f"set_state_dict(): argument 'state_dict' must be a dict (what "
+            raise TypeError(f"{fn}(): argument 'state_dict' must be a dict (what "
                             f"state_dict() returned), got {type(state_dict).__name__}")
+        groups, unknown = self._saved_accumulators(state_dict)
+        if unknown:
+            raise ValueError(f"{fn}(): the keys {unknown} hold no accumulator of "
+                             f"{type(self).__name__} (it keeps {self._accumulator_names()} "
+                             f"per parameter); nothing was restored")
+        params = list(self._parameter_list or ())
+        by_name = {p.name: p for p in params}
+        if all(name in by_name for name in groups):
+            targets = [by_name[name] for name in groups]
+        else:
+            targets = [p for p in params if not p.stop_gradient]
+            if not self._same_structure(groups, targets):
+                missing = [f"{name}_{key}_0" for name, state in groups.items()
+                           if name not in by_name for key in state]
+                raise ValueError(
+                    f"{fn}(): the keys {missing} name no parameter of this optimizer, and "
+                    f"the saved state of {len(groups)} parameters does not match its "
+                    f"{len(targets)} trainable parameters by position (count and shapes); "
+                    f"nothing was restored")
         if isinstance(self._learning_rate, LRScheduler) and "LR_Scheduler" in state_dict:
             self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
-        for p in self._parameter_list or ():
-            prefix = f"{p.name}_"
-            for key, value in state_dict.items():
-                if not (key.startswith(prefix) and key.endswith("_0")):
-                    continue
-                name = key[len(prefix):-len("_0")]
+        for param, state in zip(targets, groups.values()):
+            for name, value in state.items():
                 array = np.array(value.numpy() if isinstance(value, Tensor) else value,
                                  copy=True)
                 if name.endswith("_pow_acc"):
-                    self._state_for(p)[name[:-len("_acc")]] = float(array.reshape(()))
+                    self._state_for(param)[name[:-len("_acc")]] = float(array.reshape(()))
                 else:
-                    self._state_for(p)[name] = array
+                    self._state_for(param)[name] = array
+
+    @staticmethod
+    def _same_structure(groups, params):
+        """Whether the saved accumulators fit ``params`` in order: as many, each array
+        of its parameter's shape (powers of beta are one-element)."""
+        if len(groups) != len(params):
+            return False
+        for param, state in zip(params, groups.values()):
+            for name, value in state.items():
+                if not name.endswith("_pow_acc") and list(np.shape(value)) != list(param.shape):
+                    return False
+        return True
