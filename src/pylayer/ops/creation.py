@@ -9,11 +9,12 @@ program (a random one draws new values on each run).
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
 
-from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating
+from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating, number_in
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
@@ -181,11 +182,8 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
     if not is_complex(np_dtype) and isinstance(fill_value, (complex, np.complexfloating)):
         raise TypeError(f"full(): argument 'fill_value' {fill_value!r} is complex, which dtype "
                         f"{np_dtype} cannot hold")
-    try:
-        return make_tensor(np.full(_shape(shape, "full"), fill_value, np_dtype))
-    except OverflowError:
-        raise ValueError(f"full(): argument 'fill_value' {fill_value!r} is out of the range of "
-                         f"{np_dtype}") from None
+    fill = number_in(fill_value, np_dtype, "full", "fill_value")
+    return make_tensor(np.full(_shape(shape, "full"), fill, np_dtype))
 
 
 def _fill_value(value, fn):
@@ -257,7 +255,8 @@ def full_like(x: Union[Tensor, np.ndarray], fill_value: Union[Number, bool, Tens
     array([3., 3.], dtype=float32)
     """
     a, np_dtype = _like(x, "full_like", dtype)
-    return make_tensor(np.full(a.shape, _fill_value(fill_value, "full_like"), np_dtype))
+    fill = number_in(_fill_value(fill_value, "full_like"), np_dtype, "full_like", "fill_value")
+    return make_tensor(np.full(a.shape, fill, np_dtype))
 
 
 def empty_like(x: Union[Tensor, np.ndarray], dtype: Optional[DTypeLike] = None,
@@ -305,7 +304,11 @@ def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = 
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
     np_dtype = _dtype(dtype, "arange", kinds="biuf")
-    check_count(max(0, int(np.ceil((float(end) - float(start)) / float(step)))), "arange", "end")
+    count = (float(end) - float(start)) / float(step)
+    if count > MAX_ELEMENTS:
+        raise ValueError(f"arange(): argument 'step' {step!r} divides [{start!r}, {end!r}) "
+                         f"into more than the {MAX_ELEMENTS} elements a tensor may have")
+    check_count(max(0, math.ceil(count)), "arange", "end")
     return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
 
