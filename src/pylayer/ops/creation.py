@@ -9,7 +9,6 @@ program (a random one draws new values on each run).
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
@@ -304,11 +303,11 @@ def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = 
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
     np_dtype = _dtype(dtype, "arange", kinds="biuf")
-    count = (float(end) - float(start)) / float(step)
-    if count > MAX_ELEMENTS:
-        raise ValueError(f"arange(): argument 'step' {step!r} divides [{start!r}, {end!r}) "
-                         f"into more than the {MAX_ELEMENTS} elements a tensor may have")
-    check_count(max(0, math.ceil(count)), "arange", "end")
+    # The count as a float first: it may be inf (a tiny step over a huge range).
+    if (float(end) - float(start)) / float(step) > MAX_ELEMENTS:
+        raise ValueError(f"arange(): arguments 'start' {start!r}, 'end' {end!r} and 'step' "
+                         f"{step!r} ask for more than the {MAX_ELEMENTS} elements a tensor "
+                         f"may have")
     return make_tensor(np.arange(start, end, step).astype(np_dtype))
 
 
