@@ -47,7 +47,7 @@ WITH_INPLACE = (
 
 # The functions the core calls besides Tensor's methods: its operators' (OPERATORS)
 # and these (the engine sums and casts gradients with add and cast under create_graph).
-TENSOR_CALLS = ("assign", "cast", "getitem", "inplace", "setitem", "transpose")
+TENSOR_CALLS = ("assign", "cast", "getitem", "setitem", "transpose")
 
 
 def tensor_functions(namespace):
@@ -93,9 +93,9 @@ OPERATORS = {
     "__gt__": ("greater_than", "forward"), "__ge__": ("greater_equal", "forward"),
     "__neg__": ("neg", "unary"), "__abs__": ("abs", "unary"),
     "__invert__": ("bitwise_not", "unary"),
-    "__iadd__": ("add", "in_place"), "__isub__": ("subtract", "in_place"),
-    "__imul__": ("multiply", "in_place"), "__itruediv__": ("divide", "in_place"),
 }
+# No augmented operator (``__iadd__`` ...), as in Paddle: ``a += b`` binds ``a`` to the
+# new tensor ``a + b`` and leaves the old one alone; the ``*_`` methods write in place.
 
 
 def bound_operators(functions):
@@ -140,9 +140,6 @@ def operator_method(dunder, lookup):
     elif how == "reflected":
         def method(self, other):
             return lookup(name)(other, self)
-    elif how == "in_place":
-        def method(self, other):
-            return lookup("inplace")(self, lookup(name), other)
     else:
         def method(self, other):
             return lookup(name)(self, other)

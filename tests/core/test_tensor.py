@@ -129,16 +129,26 @@ def test_broadcasting_and_promotion():
     assert c.shape == [2, 4, 3] and c.dtype == paddle.float64
 
 
-def test_inplace_operator_bumps_version_and_keeps_identity():
+def test_inplace_method_bumps_version_and_keeps_identity():
     x = paddle.ones([2])
     before = x.numpy()
     y = x
-    x += 1
+    x.add_(paddle.to_tensor(1.0))
     assert y is x and x.inplace_version == 1
     assert before is x.numpy()  # written into the same array
     np.testing.assert_array_equal(before, [2.0, 2.0])
-    x *= 3
+    x.scale_(3)
     assert x.inplace_version == 2
+    np.testing.assert_array_equal(x.numpy(), [6.0, 6.0])
+
+
+def test_augmented_assignment_makes_a_new_tensor_as_in_paddle():
+    x = paddle.ones([2])
+    y = x
+    x += 1
+    x *= 3
+    assert x is not y and y.inplace_version == 0
+    np.testing.assert_array_equal(y.numpy(), [1.0, 1.0])
     np.testing.assert_array_equal(x.numpy(), [6.0, 6.0])
 
 
@@ -146,17 +156,17 @@ def test_inplace_on_leaf_that_needs_grad_is_refused():
     x = paddle.ones([2])
     x.stop_gradient = False
     with pytest.raises(ValueError, match="leaf tensor"):
-        x += 1
+        x.scale_(2)
     assert x.inplace_version == 0
     with paddle.no_grad():
-        x += 1
+        x.scale_(2)
     np.testing.assert_array_equal(x.numpy(), [2.0, 2.0])
 
 
 def test_inplace_on_non_leaf_is_recorded():
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     y = x * 1
-    y *= 3
+    y.multiply_(paddle.to_tensor(3.0))
     assert y.grad_fn.name() == "MultiplyGradNode"
     y.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])

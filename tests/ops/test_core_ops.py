@@ -351,6 +351,6 @@ def test_in_place_change_of_a_saved_input_is_detected():
     y = x * 1.0
     z = pylayer.square(y)
     with pylayer.no_grad():
-        y += 1.0
+        y.add_(pylayer.to_tensor(1.0))
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()

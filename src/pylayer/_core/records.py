@@ -116,6 +116,30 @@ def describe(name, inputs, outputs, keeps, attrs, vjp, jvp):
     return name, inputs, outputs, keeps, attrs, tuple(sources), reads
 
 
+def check_outputs(fn, op, count):
+    """Refuse ``count`` outputs made by ``fn`` (``make_output``: one, ``make_outputs``: one
+    per array) for the record ``op``: a record that names several outputs takes exactly
+    that many, one without ``multi_output`` takes one (its rules get one gradient), a
+    ``multi_output`` record of one name takes any number.
+
+    >>> from pylayer._core.graph import Op
+    >>> check_outputs("make_outputs", Op("double", vjp=(None,)), 2)
+    Traceback (most recent call last):
+      ...
+    ValueError: make_outputs(): argument 'arrays': double declares 1 output (out) and is not multi_output, got 2 arrays
+    """
+    declared = len(op.outputs)
+    if count == declared or (op.multi_output and declared == 1):
+        return
+    names = f"{declared} output{'s' if declared > 1 else ''} ({names_text(op.outputs)})"
+    if fn == "make_output":
+        raise ValueError(f"make_output(): argument 'op': {op.name} declares {names}: make "
+                         f"them with make_outputs")
+    single = "" if op.multi_output else " and is not multi_output"
+    raise ValueError(f"{fn}(): argument 'arrays': {op.name} declares {names}{single}, got "
+                     f"{count} arrays")
+
+
 def refuse_call(fn, op, inputs, attrs):
     """Raise the error of a call of ``fn`` (``make_output``...) with an ``Op`` whose
     ``inputs`` or ``attrs`` do not fit: not tuples, or not as many as the record names.

@@ -10,13 +10,15 @@ holds goes through these functions instead.
 >>> is_floating(BFLOAT16), is_floating(np.dtype("int64")), kind_of(BFLOAT16)
 (True, False, 'f')
 """
+import math
+
 import ml_dtypes
 import numpy as np
 
 __all__ = ["BFLOAT16", "kind_of", "is_bool", "is_integer", "is_floating", "is_complex",
            "is_inexact", "is_real", "holds_numbers", "DType", "bool_", "uint8", "int8", "int16",
            "int32", "int64", "float16", "bfloat16", "float32", "float64", "complex64",
-           "complex128", "convert_dtype", "dtype_of", "supported_array"]
+           "complex128", "convert_dtype", "dtype_of", "supported_array", "number_in"]
 
 #: numpy's dtype of bfloat16 (8 exponent bits, 7 mantissa bits), from ml_dtypes.
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
@@ -294,6 +296,34 @@ def _from_python(data, target, fn, arg):
     elif target is None and arr.dtype == np.int32:
         arr = arr.astype(np.int64)
     return arr
+
+
+def number_in(value, dtype, fn, arg, position=None):
+    """``value`` (a Python or numpy number) as a 0-d array of ``dtype``: the one place
+    where an op turns a number into a numpy scalar of a given dtype. A number the dtype
+    cannot hold (an int out of an integer dtype's range, a float that is not finite or
+    out of it, an int too large for a float) raises ValueError naming ``fn`` and ``arg``,
+    instead of numpy's bare OverflowError or a silent wrap-around.
+
+    >>> number_in(7, np.int32, "f", "x").dtype
+    dtype('int32')
+    >>> number_in(2 ** 63, np.int64, "add", "y", 2)
+    Traceback (most recent call last):
+      ...
+    ValueError: add(): argument 'y' (position 2) = 9223372036854775808 does not fit int64
+    """
+    dtype = np.dtype(dtype)
+    number = value.item() if isinstance(value, np.generic) else value
+    try:
+        if isinstance(number, float) and is_integer(dtype):
+            limits = np.iinfo(dtype)
+            if not (math.isfinite(number) and limits.min <= number < limits.max + 1):
+                raise OverflowError(number)
+        return np.asarray(number, dtype=dtype)
+    except OverflowError:
+        where = "" if position is None else f" (position {position})"
+        raise ValueError(f"{fn}(): argument '{arg}'{where} = {_shown(value)} does not fit "
+                         f"{dtype.name}") from None
 
 
 def _shown(data):

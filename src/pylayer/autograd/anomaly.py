@@ -1,9 +1,8 @@
 """``detect_anomaly``: find where a bad gradient came from."""
-import functools
-
 from pylayer._core import graph as _graph
 from pylayer._core.graph import set_anomaly_enabled
 from pylayer._reprs import settings_repr
+from pylayer.autograd.grad_mode import decorate_in_mode
 
 __all__ = ["detect_anomaly", "is_anomaly_enabled"]
 
@@ -25,7 +24,7 @@ def is_anomaly_enabled():
 class detect_anomaly:
     """Record each node's forward stack and check backward results for NaN.
 
-    Inside the block (or a decorated function), every recorded op keeps the
+    Inside the block (or a decorated function or generator), every recorded op keeps the
     Python stack of the call that created it. A NaN in the gradient a node
     returns raises RuntimeError with that stack; any other error raised in a
     node's backward (a PyLayer's ``backward`` included) carries the stack as
@@ -62,11 +61,7 @@ class detect_anomaly:
         return False
 
     def __call__(self, function):
-        @functools.wraps(function)
-        def run_detecting(*args, **kwargs):
-            with detect_anomaly():
-                return function(*args, **kwargs)
-        return run_detecting
+        return decorate_in_mode(function, detect_anomaly)
 
     def __repr__(self):
         return settings_repr(self, {})

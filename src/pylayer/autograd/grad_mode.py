@@ -1,5 +1,6 @@
 """Per-thread gradient recording switches."""
 import functools
+import inspect
 
 from pylayer._reprs import settings_repr
 from pylayer._core.tensor import is_grad_enabled, set_grad_enabled_flag
@@ -7,8 +8,52 @@ from pylayer._core.tensor import is_grad_enabled, set_grad_enabled_flag
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 
+def decorate_in_mode(function, make_guard):
+    """``function`` run inside a fresh ``make_guard()`` context at each call. A generator
+    function runs its body inside one at each resumption (``next``, ``send``, ``throw``,
+    ``close``), and its caller gets its own state back at every ``yield``.
+
+    >>> import pylayer
+    >>> def count():
+    ...     yield pylayer.is_grad_enabled()
+    ...     yield pylayer.is_grad_enabled()
+    >>> gen = decorate_in_mode(count, pylayer.no_grad)()
+    >>> next(gen), pylayer.is_grad_enabled(), next(gen)
+    (False, True, False)
+    """
+    if inspect.isgeneratorfunction(function):
+        @functools.wraps(function)
+        def resume_in_mode(*args, **kwargs):
+            gen = function(*args, **kwargs)
+            step, value = gen.send, None
+            while True:
+                try:
+                    with make_guard():
+                        item = step(value)
+                except StopIteration as stop:
+                    return stop.value
+                try:
+                    value = yield item
+                except GeneratorExit:
+                    with make_guard():
+                        gen.close()
+                    raise
+                except BaseException as error:  # noqa: BLE001 - thrown into the body
+                    step, value = gen.throw, error
+                else:
+                    step = gen.send
+        return resume_in_mode
+
+    @functools.wraps(function)
+    def run_in_mode(*args, **kwargs):
+        with make_guard():
+            return function(*args, **kwargs)
+    return run_in_mode
+
+
 class _GradModeGuard:
-    """Sets the grad mode for a ``with`` block or a decorated function, then restores it."""
+    """Sets the grad mode for a ``with`` block or a decorated function (or generator),
+    then restores it."""
     _mode = True
 
     def __enter__(self):
@@ -19,19 +64,20 @@ class _GradModeGuard:
         set_grad_enabled_flag(self._previous)
         return False
 
+    def _fresh(self):
+        """A new guard of the same mode, for one call of a decorated function."""
+        return self.__class__()
+
     def __call__(self, function):
-        @functools.wraps(function)
-        def run_in_mode(*args, **kwargs):
-            with self.__class__():
-                return function(*args, **kwargs)
-        return run_in_mode
+        return decorate_in_mode(function, self._fresh)
 
     def __repr__(self):
         return settings_repr(self, {})
 
 
 class no_grad(_GradModeGuard):
-    """Turn gradient recording off, as a context manager or a decorator.
+    """Turn gradient recording off, as a context manager or a decorator (of a function,
+    or of a generator, whose body then runs without recording).
 
     >>> import pylayer
     >>> x = pylayer.ones([1]); x.stop_gradient = False
@@ -56,12 +102,18 @@ class enable_grad(_GradModeGuard):
 
 
 class set_grad_enabled(_GradModeGuard):
-    """Set gradient recording on or off; usable as a context manager.
+    """Set gradient recording on or off: at once when called, until the end of a
+    ``with`` block, or for each call of a decorated function.
 
     >>> import pylayer
     >>> with pylayer.set_grad_enabled(False):
     ...     print(pylayer.is_grad_enabled())
     False
+    >>> @pylayer.set_grad_enabled(False)
+    ... def frozen():
+    ...     return pylayer.is_grad_enabled()
+    >>> frozen(), pylayer.is_grad_enabled()
+    (False, True)
     """
 
     def __init__(self, mode):
@@ -70,6 +122,11 @@ class set_grad_enabled(_GradModeGuard):
 
     def __enter__(self):
         return self
+
+    def _fresh(self):
+        guard = _GradModeGuard()
+        guard._mode = self._mode
+        return guard
 
     def __call__(self, function):
         set_grad_enabled_flag(self._previous)

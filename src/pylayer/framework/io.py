@@ -61,9 +61,11 @@ def _rebuild(cls, array, stop_gradient, name, attributes):
 
 def _reduce_tensor(tensor):
     """How copy and pickle rebuild a Tensor: data (copied, as Paddle's copy.copy does:
-    the copy is a leaf of its own), flags, name and attributes."""
-    return _rebuild, (type(tensor), tensor.numpy().copy(), tensor.stop_gradient, tensor.name,
-                      dict(tensor.__dict__))
+    the copy is a leaf of its own), flags and name; then the attributes, as the state
+    set on the new tensor, so that an attribute leading back to the tensor (``t.me =
+    t``, tied parameters) finds the copy in the memo instead of copying it again."""
+    return (_rebuild, (type(tensor), tensor.numpy().copy(), tensor.stop_gradient, tensor.name,
+                       {}), dict(tensor.__dict__) or None)
 
 
 copyreg.pickle(Tensor, _reduce_tensor)

@@ -11,6 +11,7 @@ cpdef object float_tensor(object value, object fn, object arg=*, object position
                           bint integers_as_float32=*, bint complex_too=*)
 cpdef object real_tensor(object value, object fn, object arg=*, object position=*)
 cpdef object operand(object value, str fn, str arg, int position)
+cpdef tuple operands(object x, object y, str fn, int position=*)
 cpdef tuple shape_of(object x)
 cdef object float32_unless_float64(object out, tuple operands)
 cdef bint is_bfloat16_array(object a)

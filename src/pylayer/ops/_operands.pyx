@@ -11,12 +11,12 @@ from pylayer._core.tensor cimport Tensor, wrap
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
                                      is_float_array, is_single, relu_backward_loop, same_layout,
                                      sigmoid_backward_loop, tanh_backward_loop)
-from pylayer._kernels.dtypes import BFLOAT16, is_complex, is_floating, is_integer
+from pylayer._kernels.dtypes import BFLOAT16, is_complex, is_floating, is_integer, number_in
 from pylayer._core.tensor import to_array
 
 cnp.import_array()
 
-__all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "operand", "shape_of",
+__all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "operand", "operands", "shape_of",
            "float32_default"]
 
 
@@ -85,6 +85,49 @@ cpdef object operand(object value, str fn, str arg, int position):
     if isinstance(value, (int, float, complex)) and not isinstance(value, bool):
         return value
     return (<Tensor>as_tensor_arg(value, fn, arg, position))._array
+
+
+cdef object _INT64_MIN = -2 ** 63
+cdef object _INT64_MAX = 2 ** 63 - 1
+
+
+cdef inline bint _unchecked(object value):
+    """Whether ``value`` needs no range check: anything but an int outside 0..127 (which
+    every dtype holds); a float never fails (it overflows to inf, as in numpy)."""
+    return not isinstance(value, int) or 0 <= value <= 127
+
+
+cdef int _check_fits(object number, object other, str fn, str arg, int position) except -1:
+    """Refuse a Python int that the dtype numpy computes it in next to the array ``other``
+    (its dtype; int64 for bools) cannot hold."""
+    if not cnp.PyArray_Check(other):
+        return 0
+    t = cnp.PyArray_TYPE(<cnp.ndarray>other)
+    if (t == cnp.NPY_INT64 or t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
+            or t == cnp.NPY_COMPLEX64 or t == cnp.NPY_COMPLEX128) \
+            and _INT64_MIN <= number <= _INT64_MAX:
+        return 0            # the common cases, without a numpy call
+    dtype = (<cnp.ndarray>other).dtype
+    number_in(number, np.int64 if t == cnp.NPY_BOOL else dtype, fn, arg, position)
+    return 0
+
+
+cpdef tuple operands(object x, object y, str fn, int position=1):
+    """``operand`` of ``x`` and ``y``, the operands of the binary op ``fn`` (at
+    ``position`` and the next), with a Python int checked against the other's dtype:
+    ``add(int64 tensor, 2 ** 63)`` raises ValueError naming add and y.
+
+    >>> import pylayer
+    >>> operands(pylayer.to_tensor([1, 2]), 3, "add")
+    (array([1, 2]), 3)
+    """
+    xa = operand(x, fn, "x", position)
+    ya = operand(y, fn, "y", position + 1)
+    if not _unchecked(ya):
+        _check_fits(ya, xa, fn, "y", position + 1)
+    elif not _unchecked(xa):
+        _check_fits(xa, ya, fn, "x", position)
+    return xa, ya
 
 
 cpdef tuple shape_of(object x):

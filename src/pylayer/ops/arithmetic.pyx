@@ -21,7 +21,7 @@ import math
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._kernels.dtypes import is_floating, is_integer
+from pylayer._kernels.dtypes import is_floating, is_integer, number_in
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, elementwise, install_arithmetic, wrap
 from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLICATION,
@@ -30,7 +30,7 @@ from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLI
 from pylayer.ops._common import binary_array, tensor_pair
 from pylayer.ops._arguments import broadcast_error, refuse_complex
 from pylayer.ops._operands cimport (float32_unless_float64, is_complex_array, is_complex_result,
-                                    operand, pooled_unary, shape_of, tensor_arg)
+                                    operands, pooled_unary, shape_of, tensor_arg)
 from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
 from pylayer.ops.dispatch import op
 
@@ -131,8 +131,7 @@ cdef tuple _complex_attrs(object x, object y, object xa, object ya):
 
 
 cdef object add_op(object x, object y):
-    xa = operand(x, "add", "x", 1)
-    ya = operand(y, "add", "y", 2)
+    xa, ya = operands(x, y, "add")
     out = _arithmetic_array(ADDITION, "add", xa, ya)
     if is_complex_result(out):
         return make_output(ADD_TO_COMPLEX, out, (x, y), _complex_attrs(x, y, xa, ya))
@@ -161,8 +160,7 @@ SUBTRACT_FROM_COMPLEX = Op(
 
 
 cdef object subtract_op(object x, object y):
-    xa = operand(x, "subtract", "x", 1)
-    ya = operand(y, "subtract", "y", 2)
+    xa, ya = operands(x, y, "subtract")
     out = _arithmetic_array(SUBTRACTION, "subtract", xa, ya)
     if is_complex_result(out):
         return make_output(SUBTRACT_FROM_COMPLEX, out, (x, y), _complex_attrs(x, y, xa, ya))
@@ -198,8 +196,7 @@ MULTIPLY_BY_NUMBER_TO_COMPLEX = Op(
 
 
 cdef object multiply_op(object x, object y):
-    xa = operand(x, "multiply", "x", 1)
-    ya = operand(y, "multiply", "y", 2)
+    xa, ya = operands(x, y, "multiply")
     out = _arithmetic_array(MULTIPLICATION, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(MULTIPLY, out, (x, y))
@@ -245,8 +242,7 @@ DIVIDE_BY_NUMBER_TO_COMPLEX = Op(
 
 
 cdef object divide_op(object x, object y):
-    xa = operand(x, "divide", "x", 1)
-    ya = operand(y, "divide", "y", 2)
+    xa, ya = operands(x, y, "divide")
     out = _arithmetic_array(DIVISION, "divide", xa, ya)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         if is_complex_result(out):
@@ -319,6 +315,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         scale, bias = int(scale), int(bias)
     if not bias_after_scale:
         bias = bias * scale
+    for arg, position, value in (("scale", 2, scale), ("bias", 3, bias)):
+        if isinstance(value, int):
+            number_in(value, a.dtype, "scale", arg, position)
     out = a * scale
     if bias:
         out = out + bias
@@ -337,8 +336,7 @@ cdef object zero_gradient(object g, object shape):
 cdef object _integer_style(str fn, object ufunc, object x, object y):
     """``ufunc(x, y)`` for floor_divide and remainder: their operands, broadcasting,
     dtype, and the refusal of an integer division by zero."""
-    xa = operand(x, fn, "x", 1)
-    ya = operand(y, fn, "y", 2)
+    xa, ya = operands(x, y, fn)
     refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
     if is_integer(np.result_type(xa, ya)) and np.any(np.equal(ya, 0)):
@@ -423,8 +421,7 @@ MINIMUM = Op("minimum", inputs=("x", "y"), keeps=("x", "y"),
 
 cdef object _extreme(Op record, str fn, object ufunc, object x, object y):
     x, y = tensor_pair(x, y, fn)
-    xa = operand(x, fn, "x", 1)
-    ya = operand(y, fn, "y", 2)
+    xa, ya = operands(x, y, fn)
     refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
     return make_output(record, out, (x, y))

@@ -11,7 +11,7 @@ from pylayer._kernels.dtypes import is_bool, is_inexact, is_integer
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
 from pylayer.ops._arguments import refuse_complex
-from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops._operands import as_tensor_arg, operands
 from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
@@ -153,7 +153,7 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 # -------------------------------------------------------------------- logic
 def _logical(fn, ufunc, x, y, out):
     x, y = tensor_pair(x, y, fn)
-    result = binary_array(fn, ufunc, operand(x, fn, "x", 1), operand(y, fn, "y", 2))
+    result = binary_array(fn, ufunc, *operands(x, y, fn))
     return _into(out, result, fn)
 
 
@@ -211,7 +211,7 @@ def _integer_or_bool(x, fn, arg, position):
 def _bitwise(fn, ufunc, x, y, out):
     x = _integer_or_bool(x, fn, "x", 1)
     if not isinstance(y, Tensor) and isinstance(y, (int, bool)):
-        y_array = y
+        y_array = operands(x, y, fn)[1]
     else:
         y_array = _integer_or_bool(y, fn, "y", 2)._array
     return _into(out, binary_array(fn, ufunc, x._array, y_array), fn)

@@ -14,11 +14,11 @@ from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
 
-from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating
+from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating, number_in
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
-from pylayer.ops._arguments import (check_count, check_dtype, check_int, check_number,
-                                    describe)
+from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
+                                    check_number, describe)
 from pylayer.ops._arguments import shape_arg
 from pylayer.ops.dispatch import op
 
@@ -184,11 +184,8 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
     if not is_complex(np_dtype) and isinstance(fill_value, (complex, np.complexfloating)):
         raise TypeError(f"full(): argument 'fill_value' {fill_value!r} is complex, which dtype "
                         f"{np_dtype} cannot hold")
-    try:
-        return make_tensor(np.full(_shape(shape, "full", np_dtype), fill_value, np_dtype))
-    except OverflowError:
-        raise ValueError(f"full(): argument 'fill_value' {fill_value!r} is out of the range of "
-                         f"{np_dtype}") from None
+    fill = number_in(fill_value, np_dtype, "full", "fill_value")
+    return make_tensor(np.full(_shape(shape, "full", np_dtype), fill, np_dtype))
 
 
 def _fill_value(value, fn):
@@ -264,7 +261,8 @@ def full_like(x: Union[Tensor, np.ndarray], fill_value: Union[Number, bool, Tens
     array([3., 3.], dtype=float32)
     """
     a, np_dtype = _like(x, "full_like", dtype)
-    return make_tensor(np.full(a.shape, _fill_value(fill_value, "full_like"), np_dtype))
+    fill = number_in(_fill_value(fill_value, "full_like"), np_dtype, "full_like", "fill_value")
+    return make_tensor(np.full(a.shape, fill, np_dtype))
 
 
 def empty_like(x: Union[Tensor, np.ndarray], dtype: Optional[DTypeLike] = None,
@@ -312,6 +310,11 @@ def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = 
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
     np_dtype = _dtype(dtype, "arange", kinds="biuf")
+    # The count as a float first: it may be inf (a tiny step over a huge range).
+    if (float(end) - float(start)) / float(step) > MAX_ELEMENTS:
+        raise ValueError(f"arange(): arguments 'start' {start!r}, 'end' {end!r} and 'step' "
+                         f"{step!r} ask for more than the {MAX_ELEMENTS} elements a tensor "
+                         f"may have")
     # numpy makes int64 or float64 values before the cast to the result's dtype
     check_count(max(0, int(np.ceil((float(end) - float(start)) / float(step)))), "arange", "end",
                 np.float64)

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
+from pylayer._kernels.dtypes import is_bool, is_floating, is_integer, number_in
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_ints, describe
@@ -535,7 +535,7 @@ def masked_fill(x, mask, value, name=None):
         if value.numpy().dtype != dtype:
             value = cast(value, dtype)
     elif isinstance(value, (bool, int, float, np.number)):
-        value = np.asarray(value).astype(dtype)
+        value = number_in(value, dtype, fn, "value")
     else:
         raise TypeError(f"{fn}(): argument 'value' must be a number or a Tensor, got "
                         f"{describe(value)}")

@@ -32,7 +32,7 @@ from pylayer.ops._common import binary_array, is_number, shape_text, tensor_pair
 from pylayer.ops._operands cimport (TANH_GRADIENT, as_tensor_arg,
                                     float32_unless_float64, float_tensor, is_complex_array,
                                     is_complex_result,
-                                    operand, output_gradient, pooled_unary, shape_of,
+                                    operands, output_gradient, pooled_unary, shape_of,
                                     tensor_arg)
 from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
 from pylayer.ops.arithmetic cimport (add_op as add, divide_op as divide,
@@ -207,8 +207,7 @@ POW = Op("pow", inputs=("x", "y"), keeps=("x", "y"),
 
 cdef object _pow(object x, object y):
     x, y = tensor_pair(x, y, "pow")
-    xa = operand(x, "pow", "x", 1)
-    ya = operand(y, "pow", "y", 2)
+    xa, ya = operands(x, y, "pow")
     try:
         out = binary_array("pow", np.power, xa, ya)
     except ValueError as exc:
@@ -623,8 +622,7 @@ WHERE = Op("where", inputs=("condition", "x", "y"), keeps=("condition",),
 cdef object _where(object condition, object x, object y):
     """``x`` where ``condition``, else ``y``: ``condition`` a Tensor of bools."""
     condition = tensor_arg(condition, "where", "condition", 1)
-    xa = operand(x, "where", "x", 2)
-    ya = operand(y, "where", "y", 3)
+    xa, ya = operands(x, y, "where", 2)
     try:
         out = np.asarray(np.where((<Tensor>condition)._array, xa, ya))
     except ValueError:
