@@ -29,7 +29,8 @@ from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
-                                   installed, refresh_view)
+                                   has_no_data, installed, refresh_view)
+from pylayer._core.tensor import unmade_tensor_error
 from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
                                   run_rules)
 
@@ -248,6 +249,10 @@ cdef object _run_hooks(list hooks, object g):
             if not isinstance(result, Tensor):
                 raise TypeError(f"a tensor hook must return a Tensor or None, "
                                 f"got {type(result).__name__}")
+            if has_no_data(<Tensor>result):
+                raise unmade_tensor_error(result, f"the gradient that the tensor hook "
+                                                  f"{getattr(hook, '__qualname__', hook)!r} "
+                                                  f"returned")
             g = result
     return g
 
@@ -451,6 +456,9 @@ cdef object _root_grad(Tensor t, object g, bint create_graph):
     if not isinstance(g, Tensor):
         raise TypeError(f"run_backward(): a starting gradient must be a Tensor or None, "
                         f"got {type(g).__name__}")
+    if has_no_data(<Tensor>g):
+        raise unmade_tensor_error(g, "run_backward(): a starting gradient (grad_tensor or "
+                                     "grad_outputs)")
     if not is_floating((<Tensor>g)._array.dtype) and (<Tensor>g)._array.dtype != t._array.dtype:
         if create_graph:
             return installed("cast")(g, t._array.dtype)
@@ -495,7 +503,10 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict captu
             if child is None:
                 continue
             g = results[i] if results is not None else None
-            if g is not None and not isinstance(g, Tensor):
+            if g is not None and (not isinstance(g, Tensor) or has_no_data(<Tensor>g)):
+                if isinstance(g, Tensor):
+                    raise unmade_tensor_error(g, f"gradient {i} that {node.name()}'s backward "
+                                                f"returned")
                 raise TypeError(f"{node.name()}: backward returned a {type(g).__name__} as "
                                 f"gradient {i}, expected a Tensor or None")
             if cut is not None and g is not None and (

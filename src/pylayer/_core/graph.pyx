@@ -19,8 +19,9 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, result_array,
-                                   current_version, refresh_view, make_alias)
+from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, has_no_data, set_grad_mode,
+                                   result_array, current_version, refresh_view, make_alias)
+from pylayer._core.tensor import unmade_tensor_error
 from pylayer._core.records import describe, node_name, refuse_call
 from pylayer._core import records
 from pylayer._core.graph_walk import next_functions
@@ -139,6 +140,7 @@ cdef object innermost_saved_hooks():
 
 
 @cython.freelist(64)
+@cython.trashcan(True)      # a chain of saved inputs (each holding its node) is freed flat
 cdef class SavedTensor:
     """A tensor kept for backward: held directly, or packed by a hook.
 
@@ -171,6 +173,8 @@ cdef class SavedTensor:
                 value = wrap(value)
             elif not isinstance(value, Tensor):
                 raise TypeError(f"unpack_hook must return a Tensor, got {type(value).__name__}")
+            elif has_no_data(<Tensor>value):
+                raise unmade_tensor_error(value, "the value that unpack_hook returned")
         else:
             value = self.tensor
         if self.source is not None and grad_enabled():
@@ -393,6 +397,7 @@ cdef raise_released(GradNode node):
 
 
 @cython.freelist(64)
+@cython.trashcan(True)      # a long graph (nodes holding nodes) is freed flat
 cdef class GradNode:
     """One recorded call of an op: its record, where its gradients go, what it kept."""
 

@@ -10,6 +10,7 @@ cdef class VersionCounter:
 # methods below and _graph.set_history.
 cdef class Tensor:
     cdef readonly object _array        # the numpy storage: always an exact, supported ndarray
+                                       # (NO_DATA until __init__ or wrap gives it one)
     cdef bint _stop_gradient         # see the stop_gradient property
     cdef readonly object _grad         # Tensor or None (leaves only); set through .grad
     cdef readonly object _node         # GradNode that produced this tensor, or None
@@ -45,6 +46,7 @@ cdef void make_alias(Tensor out, Tensor source, bint differentiable)
 
 
 cdef Tensor wrap(object array, bint stop_gradient=*)
+cdef bint has_no_data(Tensor t) noexcept
 cdef bint grad_enabled() noexcept
 cdef bint set_grad_mode(bint enabled) noexcept
 cdef object checked_array(object array, str fn, str arg)

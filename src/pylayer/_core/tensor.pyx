@@ -79,6 +79,8 @@ cdef object checked_array(object array, str fn, str arg):
     if array.dtype not in BY_NUMPY:
         raise TypeError(f"{fn}(): argument '{arg}' must hold one of {DTYPE_NAMES}, got "
                         f"data of numpy dtype {array.dtype}")
+    if not cnp.PyArray_ISALIGNED(<cnp.ndarray>array):
+        array = array.copy()        # compiled loops read aligned elements only
     return array
 
 
@@ -90,7 +92,8 @@ cdef object result_array(object array, str fn, str arg):
     """An op's result as a Tensor may store it: a supported ndarray passes untouched,
     a numpy scalar becomes a 0-d array, anything else goes through checked_array."""
     cdef int typenum
-    if cnp.PyArray_CheckExact(array) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>array):
+    if (cnp.PyArray_CheckExact(array) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>array)
+            and cnp.PyArray_ISALIGNED(<cnp.ndarray>array)):
         typenum = cnp.PyArray_TYPE(<cnp.ndarray>array)
         if typenum in (cnp.NPY_FLOAT, cnp.NPY_DOUBLE, cnp.NPY_BOOL, cnp.NPY_INT64,
                        cnp.NPY_INT32, cnp.NPY_FLOAT16, cnp.NPY_UINT8, cnp.NPY_INT8, cnp.NPY_INT16,
@@ -221,6 +224,33 @@ cdef bint has_shape(object array, tuple shape):
     return True
 
 
+# The data of a tensor whose __init__ has not run (a subclass's __init__ that skipped
+# Tensor.__init__, ``Tensor.__new__``): empty float32, as PyTorch's ``Tensor()`` is, so
+# compiled code never meets a tensor without an array.
+cdef object NO_DATA = np.zeros([0], np.float32)
+NO_DATA.flags.writeable = False
+
+
+cdef bint has_no_data(Tensor t) noexcept:
+    """Whether ``t``'s __init__ never ran (user code handed back such a tensor)."""
+    return t._array is NO_DATA
+
+
+def unmade_tensor_error(value, str what):
+    """The TypeError for a value user code handed back (``what`` says which: "the
+    gradient that the tensor hook 'f' returned", ...) when it is a Tensor whose
+    __init__ never ran; None for any other value.
+
+    >>> unmade_tensor_error(Tensor.__new__(Tensor), "the gradient") is not None
+    True
+    """
+    if not isinstance(value, Tensor) or not has_no_data(<Tensor>value):
+        return None
+    return TypeError(f"{what} is a {type(value).__name__} whose __init__ did not call "
+                     f"Tensor.__init__, so it holds no data: call super().__init__(data) in "
+                     f"the subclass's __init__, or return a Tensor made by an op")
+
+
 cdef Tensor wrap(object array, bint stop_gradient=True):
     cdef Tensor t = Tensor.__new__(Tensor)
     t._array = array
@@ -286,6 +316,7 @@ def install_view_history(function):
 
 
 @cython.freelist(256)
+@cython.trashcan(True)      # freeing a chain (.grad, attributes, hooks) stays flat
 cdef class Tensor:
     """A multi-dimensional array that can record operations for backward.
 
@@ -307,6 +338,7 @@ cdef class Tensor:
         raise TypeError(ufunc_refusal(type(self), ufunc, method, kwargs))
 
     def __cinit__(self):
+        self._array = NO_DATA
         self._stop_gradient = True
         self._out_index = 0
 
@@ -319,7 +351,7 @@ cdef class Tensor:
         return PyObject_GenericGetDict(self, NULL)
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
-        if self._array is not None:
+        if self._array is not NO_DATA:
             # Swapping the data of a tensor that a node may have saved would change a
             # gradient without the version check seeing it.
             raise RuntimeError("Tensor.__init__() runs once, when the tensor is made; to "

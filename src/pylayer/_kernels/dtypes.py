@@ -252,6 +252,10 @@ def supported_array(data, dtype=None, fn="to_tensor", arg="data"):
     if not holds_numbers(arr.dtype):
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers or booleans, got "
                         f"data of numpy dtype {arr.dtype}")
+    if not (arr.dtype.isnative and arr.flags.aligned):
+        # A copy in the machine's byte order, aligned, as compiled loops read it (a
+        # big-endian float32 array is float32 data, not an unknown dtype).
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     if target is not None:
         if is_complex(arr.dtype) and not is_complex(target):
             raise TypeError(f"{fn}(): argument '{arg}' holds complex numbers, which dtype "

@@ -118,8 +118,10 @@ cdef inline void binary_loop(int op, const real* a, const real* b, real* out,
 
 
 # ------------------------------------------------------------ choosing a loop
-# What a caller proves before a loop runs over raw pointers: float32 or float64
-# data, C-contiguous, and for two arrays one dtype and one shape.
+# What a caller proves before a loop runs over raw pointers (loop_ready, the one test
+# every raw loop's caller makes for every array it reads): float32 or float64 data in
+# the machine's byte order, aligned, C-contiguous; and for two arrays one dtype and
+# one shape. An array that fails it goes to numpy, which reads any layout.
 cdef inline bint is_float_array(object a):
     if not cnp.PyArray_Check(a):
         return False
@@ -127,25 +129,38 @@ cdef inline bint is_float_array(object a):
     return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
 
 
+cdef inline bint loop_ready(object a):
+    """A float32/float64 array a loop may read as ``const float*`` / ``const double*``:
+    native byte order (a big-endian array has the same dtype number), aligned and
+    C-contiguous."""
+    return (is_float_array(a) and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>a)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>a))
+
+
+cdef inline bint loop_writable(object a):
+    """``loop_ready`` for an array a loop writes into: writeable as well."""
+    return loop_ready(a) and cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a)
+
+
 cdef inline bint kernel_ready(object a):
-    """A small float32/float64 C-contiguous array: a C loop beats numpy on it."""
-    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
-            and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY)
+    """A small array that loop_ready accepts: a C loop beats numpy on it."""
+    return loop_ready(a) and cnp.PyArray_SIZE(<cnp.ndarray>a) <= SMALL_ARRAY
+
+
+cdef inline bint _one_layout(object a, object b):
+    """``b`` is loop_ready with ``a``'s dtype and shape (``a`` already is)."""
+    return (loop_ready(b) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.PyArray_TYPE(<cnp.ndarray>b)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
 
 
 cdef inline bint same_layout(object a, object b):
-    """Two float arrays of one dtype and shape, both C-contiguous (any size)."""
-    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_Check(b)
-            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
-            and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+    """Two loop_ready arrays of one dtype and shape (any size)."""
+    return loop_ready(a) and _one_layout(a, b)
 
 
 cdef inline bint fusable(object a, object b):
-    return (kernel_ready(a) and cnp.PyArray_Check(b)
-            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
-            and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, <cnp.ndarray>b))
+    """Two loop_ready arrays of one dtype and shape, small enough for a C loop."""
+    return kernel_ready(a) and _one_layout(a, b)
 
 
 cdef inline cnp.ndarray empty_like(object a):
@@ -178,8 +193,9 @@ cdef inline object small_binary(int op, object a, object b):
 
 
 cdef inline bint small_add_into(object acc, object b) except -1:
-    """``acc += b`` by add_into_loop when ``fusable(acc, b)``; False when it did nothing."""
-    if not fusable(acc, b):
+    """``acc += b`` by add_into_loop when ``fusable(acc, b)`` and ``acc`` is writeable; False
+    when it did nothing."""
+    if not (fusable(acc, b) and loop_writable(acc)):
         return False
     check_spans(acc, acc, b)
     if is_single(acc):

@@ -66,7 +66,7 @@ def axpy(alpha, x, y):
                          f"{list(x.shape)} and {list(y.shape)}")
     if not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>y):
         raise ValueError("axpy(): argument 'y' must be writeable")
-    if same_layout(x, y) and not _partly_overlap(x, y):
+    if same_layout(x, y) and loop_writable(y) and not _partly_overlap(x, y):
         check_spans(y, x, None)
         if is_single(y):
             axpy_loop(<float>alpha, <const float*>data_of(x), <float*>data_of(y),

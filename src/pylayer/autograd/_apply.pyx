@@ -24,8 +24,8 @@ from pylayer.ops.shape import cast
 from pylayer._core.graph import pop_saved_tensors_hooks, push_saved_tensors_hooks
 from pylayer._core.graph cimport (GradNode, Op, SavedTensor, innermost_saved_hooks, new_grad_node,
                              save_tensor)
-from pylayer._core.tensor cimport (Tensor, grad_enabled, has_shape, refresh_view, set_grad_mode,
-                                   wrap)
+from pylayer._core.tensor cimport (Tensor, grad_enabled, has_no_data, has_shape, refresh_view,
+                                   set_grad_mode, wrap)
 from pylayer.ops.dispatch cimport is_variable, record
 
 cdef extern from "Python.h":
@@ -595,7 +595,7 @@ cdef object _incoming_grad(ContextBase ctx, Py_ssize_t k, object g):
 cdef object _input_grads(ContextBase ctx, result):
     """What the user's backward returned, one gradient (or None) per flat input."""
     if (len(ctx._needs) == 1 and ctx._spans is None and ctx._needs[0]
-            and isinstance(result, Tensor)
+            and isinstance(result, Tensor) and not has_no_data(<Tensor>result)
             and has_shape((<Tensor>result)._array, ctx._input_shapes[0])):
         return (result,)            # one input, one gradient of its shape: nothing to spread
     return spread_gradients(ctx.node_name(), ctx._needs, ctx._spans, ctx._input_shapes, result)

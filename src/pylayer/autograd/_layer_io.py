@@ -3,7 +3,7 @@ where each output Tensor sits (:class:`Outputs`), and how backward's result is
 checked and spread over the inputs (:func:`spread_gradients`). ``_apply`` calls
 them; what they hand back is used only through checked operations.
 """
-from pylayer._core.tensor import Tensor
+from pylayer._core.tensor import Tensor, unmade_tensor_error
 from pylayer.ops.reduction import unbroadcast
 from pylayer.ops.shape import reshape
 
@@ -147,6 +147,9 @@ def _shaped(value, shape, name, where):
     if not isinstance(value, Tensor):
         raise ValueError(f"{name}: backward must return a Tensor or None at {where}, "
                          f"but it returned {type(value).__name__}")
+    unmade = unmade_tensor_error(value, f"{name}: the gradient backward returned at {where}")
+    if unmade is not None:
+        raise unmade
     got = tuple(value.shape)
     if got == tuple(shape):
         return value

@@ -15,8 +15,8 @@ cimport numpy as cnp
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, grad_enabled, wrap
 from pylayer._kernels.buffers cimport buffer_like
-from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_float_array, is_single,
-                                     kernel_ready, same_layout, sigmoid_forward_loop,
+from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single, kernel_ready,
+                                     loop_ready, same_layout, sigmoid_forward_loop,
                                      softmax_backward_loop, softmax_scale_loop,
                                      softmax_shift_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
@@ -255,8 +255,7 @@ def log_softmax_array(a, axis):
 cdef bint _along_rows(object a, object axis):
     """Whether the row loops can run ``a`` along ``axis``: a C-contiguous float32 or
     float64 array, not empty, and ``axis`` its last."""
-    return (is_float_array(a) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
-            and cnp.PyArray_SIZE(<cnp.ndarray>a) > 0
+    return (loop_ready(a) and cnp.PyArray_SIZE(<cnp.ndarray>a) > 0
             and axis == cnp.PyArray_NDIM(<cnp.ndarray>a) - 1)
 
 
