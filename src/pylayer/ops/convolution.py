@@ -193,8 +193,13 @@ def convolve_weight_gradient(x, dy, geo, col=None):
     if col is None:
         col = _columns(x, geo, dtype)
     # col @ dy^T, transposed at the end, runs faster in BLAS than dy @ col^T
-    per_sample = np.matmul(col, np.swapaxes(_output_by_group(dy, geo, dtype), 2, 3))
-    dw = per_sample.sum(axis=0) if geo.batch else np.zeros(per_sample.shape[1:], dtype)
+    dy_t = np.swapaxes(_output_by_group(dy, geo, dtype), 2, 3)
+    dw = np.zeros(col.shape[1:3] + dy_t.shape[3:], dtype)
+    # One product per sample is summed over the batch; samples go in chunks so that
+    # the per-sample products never take more memory than the column buffer.
+    chunk = max(1, max(col.size, dy_t.size) // max(dw.size, 1))
+    for start in range(0, geo.batch, chunk):
+        dw += np.matmul(col[start:start + chunk], dy_t[start:start + chunk]).sum(axis=0)
     return np.swapaxes(dw, 1, 2).reshape(geo.weight_shape()).astype(x.dtype, copy=False)
 
 
