@@ -80,7 +80,8 @@ def public_exports(obj):
         return {name for name in dir(obj) if not name.startswith("_")}
     declared = getattr(obj, "__all__", None)
     return {name for name in (dir(obj) if declared is None else declared)
-            if not name.startswith("_") and not isinstance(getattr(obj, name, None), types.ModuleType)}
+            if not name.startswith("_")
+            and not isinstance(getattr(obj, name, None), types.ModuleType)}
 
 
 def matching(patterns, qualified):
