@@ -14,8 +14,9 @@ author = "the pylayer authors"
 copyright = "the pylayer authors"
 release = version = "0.1.0"
 
-# bilingual: docs/_shared/bilingual.py (conf.py put this folder on sys.path).
-extensions = ["bilingual", "sphinx_copybutton"]
+# bilingual and paddle_coverage_table (the migration guide's table of Paddle's
+# namespaces): docs/_shared/ (conf.py put this folder on sys.path).
+extensions = ["bilingual", "sphinx_copybutton", "paddle_coverage_table"]
 
 # The copy button copies the code of an example without its ">>> " and "... "
 # prompts and without the output lines.
