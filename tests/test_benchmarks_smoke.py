@@ -9,6 +9,9 @@ import pytest
 
 import pylayer
 
+# The runner runs every workload in a child process: the slow tier.
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "benchmarks", "run.py")
 

@@ -22,6 +22,9 @@ import sys
 
 import pytest
 
+# Runs a pytest session over the docs and the tests: the slow tier.
+pytestmark = pytest.mark.slow
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 
@@ -161,7 +164,7 @@ def corpus(tmp_path_factory):
                        PYTHONPATH=os.pathsep.join(filter(None, [
                            str(TESTS / "autograd"), os.environ.get("PYTHONPATH")])))
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-p", "_opcheck_corpus", *corpus_paths()],
+                           "-m", "slow or not slow", "-p", "_opcheck_corpus", *corpus_paths()],
                           cwd=ROOT, env=environment, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

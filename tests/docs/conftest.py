@@ -12,6 +12,14 @@ from browser import QuietHandler, start_chromium
 from docs_source import DOCS, LANGUAGES
 
 
+def pytest_collection_modifyitems(items):
+    """Every test that needs the built sites (the Sphinx builds, and the browser on
+    them) is in the slow tier."""
+    for item in items:
+        if "sites" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def sites(tmp_path_factory):
     """``{lang: (output directory, sphinx-build's return code, its output)}``.

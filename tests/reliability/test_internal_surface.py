@@ -36,6 +36,7 @@ def test_the_sweep_sees_every_compiled_module():
             "pylayer.autograd._apply", "pylayer.ops.dispatch"} <= set(compiled_modules())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", compiled_modules())
 def test_hostile_use_of_the_internal_surface_never_crashes(module):
     done = subprocess.run([sys.executable, str(SWEEP), module], capture_output=True,

@@ -209,6 +209,7 @@ def test_double_backward_graphs_are_freed_too():
         assert cyclic_garbage() == 0
 
 
+@pytest.mark.slow
 def test_five_thousand_training_steps_of_the_demo_model_do_not_grow_memory():
     pylayer.seed(0)
     model = MLP(2, 8, 3)
@@ -239,6 +240,7 @@ def test_five_thousand_training_steps_of_the_demo_model_do_not_grow_memory():
     assert grown < 64 * 1024, f"memory grew by {grown} bytes over 4,000 steps"
 
 
+@pytest.mark.slow
 def test_running_a_static_program_with_py_func_many_times_does_not_grow_memory():
     main, startup = pylayer.static.Program(), pylayer.static.Program()
     pylayer.enable_static()

@@ -49,6 +49,7 @@ SAVER = textwrap.dedent("""
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.slow
 def test_a_save_killed_at_any_moment_leaves_the_previous_checkpoint_loadable(tmp_path):
     script = tmp_path / "saver.py"
     script.write_text(SAVER)
@@ -243,6 +244,7 @@ def run_in_own_group(*args, cwd):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="forkserver is POSIX only")
+@pytest.mark.slow
 def test_children_started_through_multiprocessing_import_paddle(tmp_path):
     script = tmp_path / "children.py"
     script.write_text(CHILDREN)

@@ -218,7 +218,8 @@ CHAINS = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(CHAINS))
+@pytest.mark.parametrize("kind", [
+    pytest.param(kind, marks=() if kind == "graph" else pytest.mark.slow) for kind in sorted(CHAINS)])
 def test_freeing_a_long_chain_does_not_overflow_the_c_stack(kind):
     # A limit on the C stack far below the default makes a recursion of one frame
     # per link fail at any length worth testing; the trashcan keeps it flat.

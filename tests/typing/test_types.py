@@ -35,6 +35,7 @@ def test_the_package_says_it_is_typed():
     assert (pathlib.Path(pylayer.__file__).parent / "py.typed").is_file()
 
 
+@pytest.mark.slow
 def test_the_typed_example_passes_mypy_strict(cache):
     status, output = mypy(cache, EXAMPLE)
     assert status == 0, output
@@ -48,6 +49,7 @@ def test_the_typed_example_runs():
     assert ran.stdout.strip() == "the typed example ran"
 
 
+@pytest.mark.slow
 def test_mypy_reports_every_known_type_error(cache):
     """Each line marked ``# error: <code>`` gets that error, and no other line any:
     were to_tensor, grad or saved_tensors_hooks untyped, these would pass silently."""
