@@ -29,12 +29,11 @@ from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, wrap
 from pylayer.ops._arguments import check_int, numeric_tensor
 from pylayer.ops._common import binary_array, is_number, shape_text, tensor_pair
-from pylayer.ops._operands cimport (TANH_GRADIENT, as_tensor_arg,
+from pylayer.ops._operands cimport (TANH_GRADIENT, as_tensor_arg, conjugate,
                                     float32_unless_float64, float_tensor, is_complex_array,
-                                    is_complex_result,
-                                    operands, output_gradient, pooled_unary, shape_of,
-                                    tensor_arg)
-from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
+                                    is_complex_result, operands, output_gradient, pooled_unary,
+                                    real_part_if, shape_of, tensor_arg, unbroadcast,
+                                    unbroadcast_like)
 from pylayer.ops.arithmetic cimport (add_op as add, divide_op as divide,
                                      multiply_op as multiply, neg_op as neg,
                                      subtract_op as subtract, zero_gradient)
