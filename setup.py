@@ -39,7 +39,7 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 # stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
 MODULES = ["_kernels/buffers.pyx", "ops/dispatch.pyx", "_core/tensor.pyx", "_kernels/loops.pyx",
            "_core/graph.pyx", "_core/engine.pyx", "ops/_operands.pyx", "ops/arithmetic.pyx",
-           "ops/math.pyx", "ops/activation.pyx", "autograd/_apply.pyx",
+           "ops/activation.pyx", "autograd/_apply.pyx",
            "_kernels/conv.pyx", "_kernels/pool.pyx", "_kernels/norm.pyx"]
 
 # Each variant keeps its generated C (and so its object files) apart, so a debug

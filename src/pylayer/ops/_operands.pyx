@@ -9,6 +9,7 @@ import importlib
 import numpy as np
 cimport numpy as cnp
 
+from pylayer._core.graph cimport make_output
 from pylayer._core.tensor cimport Tensor, has_shape, wrap
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
                                      is_float_array, is_single, relu_backward_loop, same_layout,
@@ -20,7 +21,8 @@ cnp.import_array()
 
 __all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "operand", "operands", "shape_of",
            "float32_default", "accumulating", "is_bfloat16_array", "holds_complex", "unbroadcast",
-           "real_part_if", "conjugate"]
+           "real_part_if", "conjugate", "unbroadcast_to", "pooled_ufunc", "unary_forward",
+           "tanh_rule", "tanh_gradient"]
 
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position):
@@ -361,3 +363,71 @@ cdef object _area(str name):
     if module is None:
         module = _areas[name] = importlib.import_module("pylayer.ops." + name)
     return module
+
+
+# ------------------------------------ what the Python areas' hot ops need compiled
+def unbroadcast_to(g, x):
+    """``g`` summed back to the shape of the input ``x`` (a Tensor or a number), its real
+    part when ``x`` is real but ``g`` complex; no shapes are built when they agree.
+
+    >>> import pylayer
+    >>> unbroadcast_to(pylayer.ones([2, 3]), pylayer.ones([3])).numpy()
+    array([2., 2., 2.], dtype=float32)
+    """
+    return unbroadcast_like(g, x)
+
+
+def pooled_ufunc(ufunc, a):
+    """``ufunc(a)``, written into a pooled buffer when a large one of ``a``'s size is free.
+
+    >>> import numpy as np
+    >>> pooled_ufunc(np.negative, np.ones(2))
+    array([-1., -1.])
+    """
+    return pooled_unary(ufunc, a)
+
+
+def unary_forward(record, complex_record, str fn, ufunc):
+    """The compiled forward ``forward(x, name=None)`` of an elementwise op on floats whose
+    ufunc warns of nothing (tanh): ``x`` taken as a float tensor (integers in float32,
+    bool refused, complex kept), ``ufunc`` of its array in a pooled buffer, recorded with
+    ``record``, or ``complex_record`` for a complex result. A Python area makes it its
+    public op, so a call runs no Python frame.
+
+    >>> import numpy as np, pylayer
+    >>> from pylayer.ops.math import TANH, TANH_OF_COMPLEX
+    >>> forward = unary_forward(TANH, TANH_OF_COMPLEX, "tanh", np.tanh)
+    >>> forward(pylayer.to_tensor([0.0])).numpy()
+    array([0.], dtype=float32)
+    """
+    def forward(x, name=None):
+        x = float_tensor(x, fn, "x", 1, True, True)
+        out = pooled_unary(ufunc, (<Tensor>x)._array)
+        return make_output(complex_record if is_complex_result(out) else record, out, (x,))
+    return forward
+
+
+def tanh_rule(record):
+    """The compiled rule ``rule(g, out)`` of tanh: ``g * (1 - out * out)`` in one pass,
+    recorded with ``record`` (tanh's gradient op) on ``(out, g)``.
+
+    >>> import pylayer
+    >>> from pylayer.ops.math import TANH_GRAD
+    >>> tanh_rule(TANH_GRAD)(pylayer.to_tensor([2.0]), pylayer.to_tensor([0.5])).numpy()
+    array([1.5], dtype=float32)
+    """
+    def rule(g, out):
+        return make_output(record, output_gradient(TANH_GRADIENT, out, g), (out, g))
+    return rule
+
+
+def tanh_gradient(record, y, dy):
+    """``dy * (1 - y * y)`` in one pass (tanh's gradient from its output ``y``), recorded
+    with ``record`` on the inputs ``(y, dy)``.
+
+    >>> import pylayer
+    >>> from pylayer.ops.math import TANH_GRAD
+    >>> tanh_gradient(TANH_GRAD, pylayer.to_tensor([0.5]), pylayer.to_tensor([2.0])).numpy()
+    array([1.5], dtype=float32)
+    """
+    return make_output(record, output_gradient(TANH_GRADIENT, y, dy), (y, dy))

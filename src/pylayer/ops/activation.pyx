@@ -28,8 +28,8 @@ from pylayer.ops.shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,
                                      subtract_op as subtract)
 from pylayer.ops.dispatch import op
-from pylayer.ops.math cimport erf_array, erf_op as erf, exp_op as exp, square_op as square
-from pylayer.ops.math cimport tanh_op as tanh
+from pylayer.ops.math import erf_array, erf_op as erf, exp_op as exp, square_op as square
+from pylayer.ops.math import tanh_op as tanh
 
 cnp.import_array()
 
