@@ -38,9 +38,8 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 # Compiled modules: the .pyx core. PyLayer and PyLayerContext (autograd/py_layer.py)
 # stay plain Python; the per-call machinery they use is autograd/_apply.pyx.
 MODULES = ["_kernels/buffers.pyx", "ops/dispatch.pyx", "_core/tensor.pyx", "_kernels/loops.pyx",
-           "_core/graph.pyx", "_core/engine.pyx", "ops/_operands.pyx", "ops/shape.pyx",
-           "ops/reduction.pyx", "ops/arithmetic.pyx", "ops/math.pyx",
-           "ops/activation.pyx", "ops/linalg.pyx", "autograd/_apply.pyx",
+           "_core/graph.pyx", "_core/engine.pyx", "ops/_operands.pyx", "ops/arithmetic.pyx",
+           "ops/activation.pyx", "autograd/_apply.pyx",
            "_kernels/conv.pyx", "_kernels/pool.pyx", "_kernels/norm.pyx"]
 
 # Each variant keeps its generated C (and so its object files) apart, so a debug
@@ -85,7 +84,16 @@ def build():
     from setuptools import Extension, setup
     from setuptools.command.build_ext import build_ext
 
+    # Both the C generation and the C compilation run one module per core (pip
+    # install ., pip install -e . and build_ext --inplace alike).
+    jobs = os.cpu_count() or 1
+
     class BuildExt(build_ext):
+        def finalize_options(self):
+            if self.parallel is None:
+                self.parallel = jobs
+            super().finalize_options()
+
         def build_extensions(self):
             # MSVC has no compiler_so; its own error already says what to install.
             problem = missing_build_tools(getattr(self.compiler, "compiler_so", None))
@@ -103,7 +111,8 @@ def build():
         for name in MODULES
     ]
 
-    setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR),
+    setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, build_dir=BUILD_DIR,
+                                     nthreads=jobs),
           cmdclass={"build_ext": BuildExt})
 
 

@@ -259,7 +259,7 @@ def _small_and_not_tiny(v):
 
 
 OPS = [
-    # ------------------- hot compiled ops (ops/arithmetic.pyx, math.pyx, activation.pyx ...)
+    # ------------------- hot ops (ops/arithmetic.pyx, math.py, activation.pyx ...)
     _binary("add", np.add, dtypes=NUMBERS + COMPLEX, call=binary_call()),
     _binary("subtract", np.subtract, dtypes=NUMBERS + COMPLEX, call=binary_call()),
     _binary("multiply", np.multiply, dtypes=NUMBERS + COMPLEX, call=binary_call(),

@@ -1,5 +1,5 @@
-"""The hot compiled ops (``ops/arithmetic.pyx``, ``math.pyx``, ``activation.pyx``,
-``shape.pyx``, ``reduction.pyx``, ``linalg.pyx``), beyond what the op database
+"""The hot ops (``ops/arithmetic.pyx`` and ``activation.pyx``, compiled; ``math.py``,
+``shape.py``, ``reduction.py``, ``linalg.py``), beyond what the op database
 checks for every op (tests/ops/opinfo.py: forward against numpy, gradcheck,
 gradgradcheck, static mode): gradients summed back to broadcast shapes, numbers on
 either side, non-contiguous inputs, dtype rules, edge values, saved tensors and

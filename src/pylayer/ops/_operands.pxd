@@ -14,8 +14,13 @@ cpdef object operand(object value, str fn, str arg, int position)
 cpdef tuple operands(object x, object y, str fn, int position=*)
 cpdef tuple shape_of(object x)
 cdef object float32_unless_float64(object out, tuple operands)
-cdef bint is_bfloat16_array(object a)
-cdef object accumulating(object a)
+cpdef bint is_bfloat16_array(object a)
+cpdef object accumulating(object a)
+cpdef bint holds_complex(object a)
+cpdef object unbroadcast(object g, object shape)
+cdef object unbroadcast_like(object g, object x)
+cpdef object real_part_if(object g, bint real_input)
+cpdef object conjugate(object x)
 
 
 cdef inline object tensor_arg(object value, object fn, object arg, object position):

@@ -4,10 +4,13 @@ The Python ops use the same functions (``ops/_arguments.py`` and ``ops/_common.p
 re-export them), so each rule exists once; the checks that need no compiled code
 (shapes, refusals, messages) are ``_arguments.py``'s.
 """
+import importlib
+
 import numpy as np
 cimport numpy as cnp
 
-from pylayer._core.tensor cimport Tensor, wrap
+from pylayer._core.graph cimport make_output
+from pylayer._core.tensor cimport Tensor, has_shape, wrap
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
                                      is_float_array, is_single, relu_backward_loop, same_layout,
                                      sigmoid_backward_loop, tanh_backward_loop)
@@ -17,7 +20,9 @@ from pylayer._core.tensor import to_array
 cnp.import_array()
 
 __all__ = ["as_tensor_arg", "float_tensor", "real_tensor", "operand", "operands", "shape_of",
-           "float32_default"]
+           "float32_default", "accumulating", "is_bfloat16_array", "holds_complex", "unbroadcast",
+           "real_part_if", "conjugate", "unbroadcast_to", "pooled_ufunc", "unary_forward",
+           "tanh_rule", "tanh_gradient"]
 
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position):
@@ -130,6 +135,16 @@ cpdef tuple operands(object x, object y, str fn, int position=1):
     return xa, ya
 
 
+cpdef bint holds_complex(object a):
+    """Whether ``a`` is a complex64 or complex128 array (the Python areas' is_complex_array).
+
+    >>> import numpy as np
+    >>> holds_complex(np.ones(2, np.complex64)), holds_complex(1j)
+    (True, False)
+    """
+    return is_complex_array(a)
+
+
 cpdef tuple shape_of(object x):
     """A Tensor's shape; a number counts as 0-d."""
     return (<Tensor>x)._array.shape if isinstance(x, Tensor) else ()
@@ -138,14 +153,25 @@ cpdef tuple shape_of(object x):
 cdef int BFLOAT16_NUMBER = BFLOAT16.num
 
 
-cdef bint is_bfloat16_array(object a):
+cpdef bint is_bfloat16_array(object a):
+    """Whether ``a`` is a bfloat16 array.
+
+    >>> import numpy as np
+    >>> is_bfloat16_array(np.ones(2, np.float32))
+    False
+    """
     return cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == BFLOAT16_NUMBER
 
 
-cdef object accumulating(object a):
+cpdef object accumulating(object a):
     """The array ``a``, or for bfloat16 a float32 copy: sums, means, products and matrix
     products of bfloat16 accumulate in float32 and round their result once, as Paddle's
-    kernels do (numpy, adding in bfloat16, stops growing a long sum early)."""
+    kernels do (numpy, adding in bfloat16, stops growing a long sum early).
+
+    >>> import numpy as np
+    >>> accumulating(np.ones(2, np.float32)).dtype
+    dtype('float32')
+    """
     return a.astype(np.float32) if is_bfloat16_array(a) else a
 
 
@@ -244,3 +270,164 @@ cdef cnp.ndarray _output_gradient_loop(OutputGradient which, object y, object dy
         relu_backward_loop(<const double*>data_of(y), <const double*>data_of(dy),
                            <double*>data_of(out), n)
     return out
+
+
+# ----------------------------------------- gradients back to an operand
+# Every binary op's rule runs these, so their common case (shapes agree, real
+# numbers) stays here, compiled; the sum that unbroadcasts is reduction's.
+cpdef object unbroadcast(object g, object shape):
+    """Sum a broadcast gradient back to ``shape`` (recorded, so it can be differentiated again).
+
+    >>> import pylayer
+    >>> unbroadcast(pylayer.ones([3, 2]), (2,)).numpy()
+    array([3., 3.], dtype=float32)
+    """
+    if not isinstance(g, Tensor):
+        raise TypeError(f"unbroadcast(): argument 'g' must be a Tensor, got {type(g).__name__}")
+    if type(shape) is not tuple:
+        if type(shape) is not list:
+            raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple or list of "
+                            f"ints, got {type(shape).__name__}")
+        shape = tuple(shape)
+    if has_shape((<Tensor>g)._array, shape):
+        return g
+    gshape = (<Tensor>g)._array.shape
+    lead = len(gshape) - len(shape)
+    if lead < 0:
+        _refuse_target(gshape, shape)
+    axes = list(range(lead))
+    for i, size in enumerate(shape):
+        if type(size) is not int or size not in (1, gshape[i + lead]):
+            _refuse_target(gshape, shape)
+        if size == 1 and gshape[i + lead] != 1:
+            axes.append(i + lead)
+    if axes:
+        g = _area("reduction").sum_kept(g, tuple(axes))
+    return _area("shape").reshape_exact(g, shape)
+
+
+cdef int _refuse_target(tuple gshape, tuple shape) except -1:
+    raise ValueError(f"unbroadcast(): argument 'shape' must be a shape that broadcasts to the "
+                     f"gradient's {list(gshape)}, got {shape}")
+
+
+cdef object unbroadcast_like(object g, object x):
+    """The gradient ``g`` of a result made for the input ``x``: summed back to x's shape
+    (without building shapes when they already agree), and its real part when x is
+    real but the result complex."""
+    if isinstance(x, Tensor):
+        if is_complex_array((<Tensor?>g)._array) and not is_complex_array((<Tensor>x)._array):
+            g = _area("complex").real(g)
+        if cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
+                                 <cnp.ndarray>(<Tensor>x)._array):
+            return g
+    return unbroadcast(g, shape_of(x))
+
+
+cpdef object real_part_if(object g, bint real_input):
+    """For rules: the real part of the complex gradient ``g`` when it goes to a
+    ``real_input`` (a real operand of an op whose result is complex), else ``g``.
+
+    >>> import pylayer
+    >>> real_part_if(pylayer.to_tensor([1 + 2j]), True).numpy()
+    array([1.], dtype=float32)
+    """
+    if real_input and is_complex_array((<Tensor?>g)._array):
+        return _area("complex").real(g)
+    return g
+
+
+cpdef object conjugate(object x):
+    """For rules: the complex conjugate of ``x`` (a Tensor, recorded, or an array or a
+    number); ``x`` itself when it is real.
+
+    >>> import pylayer
+    >>> conjugate(pylayer.to_tensor([1 + 2j])).numpy(), conjugate(2.0)
+    (array([1.-2.j], dtype=complex64), 2.0)
+    """
+    if isinstance(x, Tensor):
+        return _area("complex").conj(x) if is_complex_array((<Tensor>x)._array) else x
+    if isinstance(x, complex):
+        return x.conjugate()
+    if isinstance(x, np.complexfloating) or is_complex_array(x):
+        return np.conj(x)
+    return x
+
+
+cdef dict _areas = {}
+
+
+cdef object _area(str name):
+    """The op area ``pylayer.ops.<name>``, imported on first use (each imports this module)."""
+    module = _areas.get(name)
+    if module is None:
+        module = _areas[name] = importlib.import_module("pylayer.ops." + name)
+    return module
+
+
+# ------------------------------------ what the Python areas' hot ops need compiled
+def unbroadcast_to(g, x):
+    """``g`` summed back to the shape of the input ``x`` (a Tensor or a number), its real
+    part when ``x`` is real but ``g`` complex; no shapes are built when they agree.
+
+    >>> import pylayer
+    >>> unbroadcast_to(pylayer.ones([2, 3]), pylayer.ones([3])).numpy()
+    array([2., 2., 2.], dtype=float32)
+    """
+    return unbroadcast_like(g, x)
+
+
+def pooled_ufunc(ufunc, a):
+    """``ufunc(a)``, written into a pooled buffer when a large one of ``a``'s size is free.
+
+    >>> import numpy as np
+    >>> pooled_ufunc(np.negative, np.ones(2))
+    array([-1., -1.])
+    """
+    return pooled_unary(ufunc, a)
+
+
+def unary_forward(record, complex_record, str fn, ufunc):
+    """The compiled forward ``forward(x, name=None)`` of an elementwise op on floats whose
+    ufunc warns of nothing (tanh): ``x`` taken as a float tensor (integers in float32,
+    bool refused, complex kept), ``ufunc`` of its array in a pooled buffer, recorded with
+    ``record``, or ``complex_record`` for a complex result. A Python area makes it its
+    public op, so a call runs no Python frame.
+
+    >>> import numpy as np, pylayer
+    >>> from pylayer.ops.math import TANH, TANH_OF_COMPLEX
+    >>> forward = unary_forward(TANH, TANH_OF_COMPLEX, "tanh", np.tanh)
+    >>> forward(pylayer.to_tensor([0.0])).numpy()
+    array([0.], dtype=float32)
+    """
+    def forward(x, name=None):
+        x = float_tensor(x, fn, "x", 1, True, True)
+        out = pooled_unary(ufunc, (<Tensor>x)._array)
+        return make_output(complex_record if is_complex_result(out) else record, out, (x,))
+    return forward
+
+
+def tanh_rule(record):
+    """The compiled rule ``rule(g, out)`` of tanh: ``g * (1 - out * out)`` in one pass,
+    recorded with ``record`` (tanh's gradient op) on ``(out, g)``.
+
+    >>> import pylayer
+    >>> from pylayer.ops.math import TANH_GRAD
+    >>> tanh_rule(TANH_GRAD)(pylayer.to_tensor([2.0]), pylayer.to_tensor([0.5])).numpy()
+    array([1.5], dtype=float32)
+    """
+    def rule(g, out):
+        return make_output(record, output_gradient(TANH_GRADIENT, out, g), (out, g))
+    return rule
+
+
+def tanh_gradient(record, y, dy):
+    """``dy * (1 - y * y)`` in one pass (tanh's gradient from its output ``y``), recorded
+    with ``record`` on the inputs ``(y, dy)``.
+
+    >>> import pylayer
+    >>> from pylayer.ops.math import TANH_GRAD
+    >>> tanh_gradient(TANH_GRAD, pylayer.to_tensor([0.5]), pylayer.to_tensor([2.0])).numpy()
+    array([1.5], dtype=float32)
+    """
+    return make_output(record, output_gradient(TANH_GRADIENT, y, dy), (y, dy))

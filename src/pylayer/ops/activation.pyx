@@ -20,17 +20,16 @@ from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single
                                      softmax_backward_loop, softmax_scale_loop,
                                      softmax_shift_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
-from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, accumulating, float_tensor,
-                                    is_complex_array, output_gradient, pooled_unary, real_tensor,
-                                    tensor_arg)
+from pylayer.ops._operands cimport (RELU_GRADIENT, SIGMOID_GRADIENT, accumulating, conjugate,
+                                    float_tensor, is_complex_array, output_gradient, pooled_unary,
+                                    real_tensor, tensor_arg)
 from pylayer.ops.reduction import sum as reduce_sum
-from pylayer.ops.reduction cimport conjugate
 from pylayer.ops.shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,
                                      subtract_op as subtract)
 from pylayer.ops.dispatch import op
-from pylayer.ops.math cimport erf_array, erf_op as erf, exp_op as exp, square_op as square
-from pylayer.ops.math cimport tanh_op as tanh
+from pylayer.ops.math import erf_array, erf_op as erf, exp_op as exp, square_op as square
+from pylayer.ops.math import tanh_op as tanh
 
 cnp.import_array()
 

@@ -29,9 +29,9 @@ from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLI
                                      kernel_ready, scalar_loop, small_binary)
 from pylayer.ops._common import binary_array, tensor_pair
 from pylayer.ops._arguments import broadcast_error, refuse_complex
-from pylayer.ops._operands cimport (float32_unless_float64, is_complex_array, is_complex_result,
-                                    operands, pooled_unary, shape_of, tensor_arg)
-from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
+from pylayer.ops._operands cimport (conjugate, float32_unless_float64, is_complex_array,
+                                    is_complex_result, operands, pooled_unary, real_part_if,
+                                    shape_of, tensor_arg, unbroadcast, unbroadcast_like)
 from pylayer.ops.dispatch import op
 
 cnp.import_array()

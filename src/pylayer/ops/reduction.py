@@ -14,43 +14,42 @@ the sum that takes a broadcast gradient back to an input's shape.
   on integers and keep an integer dtype.
 * ``argmax argmin all any`` return index or bool tensors and record no graph.
 
-The arithmetic ops cimport ``unbroadcast``, so this module is loaded while they are:
-what the rules here need of them is imported where it is used.
+``unbroadcast`` (with ``real_part_if`` and ``conjugate``) runs in every binary op's
+rule: it is compiled, in ``ops/_operands.pyx``, and calls ``sum_kept`` here when the
+shapes differ. The arithmetic ops import this module, so what the rules here need of
+them is imported where it is used.
 """
 import math
 
 import numpy as np
-cimport numpy as cnp
 
-from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
-from pylayer._core.graph cimport Op, make_output
-from pylayer._core.tensor cimport Tensor, grad_enabled, has_shape
-from pylayer._core.tensor import make_tensor
+from pylayer._kernels.conv import pooled_empty
+from pylayer._core.graph import Op, make_output
+from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer._kernels.dtypes import convert_dtype
 from pylayer.ops._arguments import check_axes, check_dtype, float_tensor
 from pylayer._kernels.dtypes import is_bool, is_floating, is_inexact, is_integer
-from pylayer.ops._operands cimport (accumulating, is_bfloat16_array, is_complex_array,
-                                    real_tensor, shape_of, tensor_arg)
+from pylayer.ops._operands import (accumulating, as_tensor_arg as tensor_arg, conjugate,
+                                   holds_complex, is_bfloat16_array, real_part_if, real_tensor,
+                                   unbroadcast)
 from pylayer.ops.dispatch import op
-from pylayer.ops.shape cimport broadcast_exact, reshape_exact
-
-cnp.import_array()
+from pylayer.ops.shape import broadcast_exact, reshape_exact
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax",
            "argmin", "all", "any"]
 
-cdef object _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
+_np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 
 
 # ------------------------------------------------------ shapes of reductions
-cdef object _axes(object axis, int ndim, str fn):
+def _axes(axis, ndim, fn):
     """The reduced axes as a sorted tuple, or None for all (the shared check and wording)."""
     if axis is None:
         return None
     return check_axes(axis, ndim, fn)
 
 
-cpdef list kept_shape(object shape, object axes):
+def kept_shape(shape, axes):
     """``shape`` with the reduced ``axes`` (None: all) kept as size 1.
 
     >>> kept_shape((2, 3, 4), (0, 2))
@@ -59,7 +58,7 @@ cpdef list kept_shape(object shape, object axes):
     return [1 if axes is None or i in axes else s for i, s in enumerate(shape)]
 
 
-cpdef object reduced_count(object shape, object axes):
+def reduced_count(shape, axes):
     """How many elements each result of a reduction over ``axes`` (None: all) takes.
 
     >>> reduced_count((2, 3, 4), (0, 2))
@@ -70,7 +69,7 @@ cpdef object reduced_count(object shape, object axes):
     return math.prod([shape[i] for i in axes])
 
 
-cpdef object expand_grad(g, shape, axes, keepdim):
+def expand_grad(g, shape, axes, keepdim):
     """Broadcast a reduction's gradient back over the reduced axes (recorded ops).
 
     >>> import pylayer
@@ -82,102 +81,10 @@ cpdef object expand_grad(g, shape, axes, keepdim):
     return broadcast_exact(g, tuple(shape))
 
 
-# ------------------------------------------------------------------- unbroadcast
-cpdef object unbroadcast(object g, object shape):
-    """Sum a broadcast gradient back to ``shape`` (recorded, so it can be differentiated again).
-
-    >>> import pylayer
-    >>> unbroadcast(pylayer.ones([3, 2]), (2,)).numpy()
-    array([3., 3.], dtype=float32)
-    """
-    if not isinstance(g, Tensor):
-        raise TypeError(f"unbroadcast(): argument 'g' must be a Tensor, got {type(g).__name__}")
-    if type(shape) is not tuple:
-        if type(shape) is not list:
-            raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple or list of "
-                            f"ints, got {type(shape).__name__}")
-        shape = tuple(shape)
-    if has_shape((<Tensor>g)._array, shape):
-        return g
-    gshape = (<Tensor>g)._array.shape
-    lead = len(gshape) - len(shape)
-    if lead < 0:
-        _refuse_target(gshape, shape)
-    axes = list(range(lead))
-    for i, size in enumerate(shape):
-        if type(size) is not int or size not in (1, gshape[i + lead]):
-            _refuse_target(gshape, shape)
-        if size == 1 and gshape[i + lead] != 1:
-            axes.append(i + lead)
-    if axes:
-        g = _sum(g, tuple(axes), None, True)
-    return reshape_exact(g, shape)
-
-
-cdef int _refuse_target(tuple gshape, tuple shape) except -1:
-    raise ValueError(f"unbroadcast(): argument 'shape' must be a shape that broadcasts to the "
-                     f"gradient's {list(gshape)}, got {shape}")
-
-
-cdef object unbroadcast_like(object g, object x):
-    """The gradient ``g`` of a result made for the input ``x``: summed back to x's shape
-    (without building shapes when they already agree), and its real part when x is
-    real but the result complex."""
-    if isinstance(x, Tensor):
-        if is_complex_array((<Tensor?>g)._array) and not is_complex_array((<Tensor>x)._array):
-            g = _complex_ops().real(g)
-        if cnp.PyArray_SAMESHAPE(<cnp.ndarray>(<Tensor?>g)._array,
-                                 <cnp.ndarray>(<Tensor>x)._array):
-            return g
-    return unbroadcast(g, shape_of(x))
-
-
-cpdef object real_part_if(object g, bint real_input):
-    """For rules: the real part of the complex gradient ``g`` when it goes to a
-    ``real_input`` (a real operand of an op whose result is complex), else ``g``.
-
-    >>> import pylayer
-    >>> real_part_if(pylayer.to_tensor([1 + 2j]), True).numpy()
-    array([1.], dtype=float32)
-    """
-    if real_input and is_complex_array((<Tensor?>g)._array):
-        return _complex_ops().real(g)
-    return g
-
-
-cpdef object conjugate(object x):
-    """For rules: the complex conjugate of ``x`` (a Tensor, recorded, or an array or a
-    number); ``x`` itself when it is real.
-
-    >>> import pylayer
-    >>> conjugate(pylayer.to_tensor([1 + 2j])).numpy(), conjugate(2.0)
-    (array([1.-2.j], dtype=complex64), 2.0)
-    """
-    if isinstance(x, Tensor):
-        return _complex_ops().conj(x) if is_complex_array((<Tensor>x)._array) else x
-    if isinstance(x, complex):
-        return x.conjugate()
-    if isinstance(x, np.complexfloating) or is_complex_array(x):
-        return np.conj(x)
-    return x
-
-
-cdef object _complex_module = None
-
-
-cdef object _complex_ops():
-    """pylayer.ops.complex (real, conj), imported on first use: it imports this module."""
-    global _complex_module
-    if _complex_module is None:
-        from pylayer.ops import complex as module
-        _complex_module = module
-    return _complex_module
-
-
 # ------------------------------------------------------------------ sum, mean
 def _sum_vjp(g, x_shape, axes, keepdim, x_dtype):
     g = expand_grad(g, x_shape, axes, keepdim)
-    if (<Tensor?>g)._array.dtype == x_dtype:
+    if g._array.dtype == x_dtype:
         return g
     from pylayer.ops.shape import cast   # sum(x, dtype=...) changed the dtype: back to x's
     return cast(g, x_dtype)
@@ -186,18 +93,31 @@ def _sum_vjp(g, x_shape, axes, keepdim, x_dtype):
 SUM = Op("sum", attrs=("x_shape", "axes", "keepdim", "x_dtype"), vjp=(_sum_vjp,))
 
 
-cdef object _sum(Tensor x, object axes, object np_dtype, bint keepdim):
+_WIDENED_SUMS = frozenset(map(np.dtype, (np.bool_, np.int8, np.int16, np.int32)))
+
+
+def sum_kept(g, axes):
+    """For ``unbroadcast``: the recorded sum of the Tensor ``g`` over ``axes`` (a tuple),
+    keeping them as size 1.
+
+    >>> import pylayer
+    >>> sum_kept(pylayer.ones([2, 3]), (0,)).shape
+    [1, 3]
+    """
+    return _sum(g, axes, None, True)
+
+
+def _sum(x, axes, np_dtype, keepdim):
     """The sum of ``x`` over the checked ``axes`` (None: all, as for a 0-d ``x``)."""
     a = x._array
-    cdef int typenum = cnp.PyArray_TYPE(<cnp.ndarray>a)
-    if np_dtype is None and typenum in (cnp.NPY_BOOL, cnp.NPY_INT8, cnp.NPY_INT16, cnp.NPY_INT32):
+    if np_dtype is None and a.dtype in _WIDENED_SUMS:
         np_dtype = np.dtype(np.int64)       # bools and narrower signed integers sum in int64
     if is_bfloat16_array(a) and (np_dtype is None or np_dtype == a.dtype):
         out = np.asarray(_np_add_reduce(a, axis=axes, dtype=np.float32, keepdims=keepdim),
                          dtype=a.dtype)
     else:
         out = _np_add_reduce(a, axis=axes, dtype=np_dtype, keepdims=keepdim)
-    if not cnp.PyArray_Check(out):
+    if type(out) is not np.ndarray:
         out = np.asarray(out)
     return make_output(SUM, out, (x,), (a.shape, axes, keepdim, a.dtype))
 
@@ -211,22 +131,18 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     array([4., 6.], dtype=float32)
     """
     x = tensor_arg(x, "sum", "x", 1)
-    axes = _axes(axis, (<Tensor>x)._array.ndim, "sum")
+    axes = _axes(axis, x._array.ndim, "sum")
     return _sum(x, axes, convert_dtype(dtype, "sum"), bool(keepdim))
 
 
 def _mean_vjp(g, x_shape, axes, keepdim, count):
     from pylayer.ops.arithmetic import divide
     g = divide(g, float(count))       # before it is spread: one division per result
-    if grad_enabled():                # to be differentiated again: a recorded broadcast
+    if is_grad_enabled():                # to be differentiated again: a recorded broadcast
         return expand_grad(g, x_shape, axes, keepdim)
     # Written out, not a broadcast view: BLAS-backed rules (matmul, conv) need one.
-    source = (<Tensor?>g)._array.reshape(kept_shape(x_shape, axes))
-    out = None
-    if math.prod(x_shape) * source.itemsize >= POOL_MIN_BYTES:
-        out = buffer_like(np.broadcast_to(source, x_shape))
-    if out is None:
-        out = np.empty(x_shape, source.dtype)
+    source = g._array.reshape(kept_shape(x_shape, axes))
+    out = pooled_empty(x_shape, source.dtype)
     np.copyto(out, source)
     return make_tensor(out)
 
@@ -243,7 +159,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     array(3., dtype=float32)
     """
     x = tensor_arg(x, "mean", "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     if not is_inexact(a.dtype):
         raise TypeError(f"mean(): argument 'x' (position 1) must be a floating-point or "
                         f"complex Tensor, got dtype {a.dtype}")
@@ -277,9 +193,9 @@ MAX = Op("max", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_
 MIN = Op("min", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_extreme_vjp,))
 
 
-cdef object _extreme(Op record, str fn, object np_fn, object x, object axis, object keepdim):
+def _extreme(record, fn, np_fn, x, axis, keepdim):
     x = real_tensor(x, fn, "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     axes = _axes(axis, a.ndim, fn)
     try:
         out = np.asarray(np_fn(a, axis=axes, keepdims=bool(keepdim)))
@@ -351,7 +267,7 @@ def _prod_vjp(g, x, out, x_shape, axes, keepdim):
     from pylayer.ops.arithmetic import divide, multiply
     g = expand_grad(g, x_shape, axes, keepdim)
     if not np.any(x.numpy() == 0):
-        if is_complex_array(x.numpy()):
+        if holds_complex(x.numpy()):
             return multiply(g, conjugate(divide(expand_grad(out, x_shape, axes, keepdim), x)))
         return divide(multiply(g, expand_grad(out, x_shape, axes, keepdim)), x)
     return multiply(g, conjugate(_products_of_others(x, axes)))
@@ -377,7 +293,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     x = tensor_arg(x, "prod", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "prod"))
-    a = (<Tensor?>x)._array
+    a = x._array
     axes = _axes(axis, a.ndim, "prod")
     out_dtype = np.int64 if is_bool(a.dtype) else a.dtype
     with np.errstate(all="ignore"):
@@ -388,7 +304,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 
 # ------------------------------------------------------- variance, deviation
-cdef tuple _variance(object a, object axes, object keepdim, int ddof):
+def _variance(a, axes, keepdim, ddof):
     """(the variance of the array ``a`` over ``axes``, its divisor ``N - ddof``)."""
     count = reduced_count(a.shape, axes)
     work = accumulating(a)
@@ -427,7 +343,7 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     array(1.6666666, dtype=float32)
     """
     x = float_tensor(x, "var")
-    a = (<Tensor?>x)._array
+    a = x._array
     axes = _axes(axis, a.ndim, "var")
     out, divisor = _variance(a, axes, keepdim, 1 if unbiased else 0)
     return make_output(VAR, out, (x,), (a.shape, axes, bool(keepdim), divisor))
@@ -460,7 +376,7 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     array(1., dtype=float32)
     """
     x = float_tensor(x, "std", integers_as_float32=True)
-    a = (<Tensor?>x)._array
+    a = x._array
     axes = _axes(axis, a.ndim, "std")
     variance, divisor = _variance(a, axes, keepdim, 1 if unbiased else 0)
     with np.errstate(all="ignore"):
@@ -492,7 +408,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     array(1000.69314718)
     """
     x = float_tensor(x, "logsumexp", integers_as_float32=True)
-    a = (<Tensor?>x)._array
+    a = x._array
     work = accumulating(a)
     axes = _axes(axis, a.ndim, "logsumexp")
     with np.errstate(all="ignore"):
@@ -513,7 +429,7 @@ CUMSUM = Op("cumsum", attrs=("axis", "reverse"),
             vjp=(lambda g, axis, reverse: _cumsum(g, axis, not reverse),))
 
 
-cdef object _cumsum(Tensor x, object axis, bint reverse):
+def _cumsum(x, axis, reverse):
     """Running sum along ``axis`` of a 1-D-or-more tensor, from the end when ``reverse``;
     its gradient is the running sum the other way."""
     a = x._array
@@ -545,13 +461,13 @@ def cumsum(x, axis=None, dtype=None, name=None):
     x = tensor_arg(x, "cumsum", "x", 1)
     if dtype is not None:
         x = cast(x, check_dtype(dtype, "cumsum"))
-    elif (is_bool((<Tensor>x)._array.dtype) or is_integer((<Tensor>x)._array.dtype)) \
-            and (<Tensor>x)._array.dtype != np.int64:
+    elif (is_bool(x._array.dtype) or is_integer(x._array.dtype)) \
+            and x._array.dtype != np.int64:
         x = cast(x, "int64")
     if axis is not None and (not isinstance(axis, (int, np.integer)) or isinstance(axis, bool)):
         raise TypeError(f"cumsum(): argument 'axis' (position 2) must be an int or None, "
                         f"got {type(axis).__name__}")
-    shape = list((<Tensor?>x)._array.shape)
+    shape = list(x._array.shape)
     axes = _axes(axis, len(shape), "cumsum")
     if axis is None or not shape:
         out = _cumsum(reshape(x, [-1]), 0, False)
@@ -560,10 +476,10 @@ def cumsum(x, axis=None, dtype=None, name=None):
 
 
 # ------------------------------------------------------------- index reductions
-cdef object _arg_extreme(str fn, object np_fn, object x, object axis, object keepdim,
-                         object dtype):
+def _arg_extreme(fn, np_fn, x, axis, keepdim,
+                         dtype):
     x = real_tensor(x, fn, "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     try:
         out_dtype = convert_dtype(dtype)
     except TypeError:
@@ -610,10 +526,10 @@ def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     return _arg_extreme("argmin", np.argmin, x, axis, keepdim, dtype)
 
 
-cdef object _truth(str fn, object np_fn, object x, object axis, object keepdim):
+def _truth(fn, np_fn, x, axis, keepdim):
     x = tensor_arg(x, fn, "x", 1)
-    axes = _axes(axis, (<Tensor>x)._array.ndim, fn)
-    return make_tensor(np.asarray(np_fn((<Tensor>x)._array, axis=axes, keepdims=bool(keepdim))))
+    axes = _axes(axis, x._array.ndim, fn)
+    return make_tensor(np.asarray(np_fn(x._array, axis=axes, keepdims=bool(keepdim))))
 
 
 @op

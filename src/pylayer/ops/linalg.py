@@ -10,20 +10,16 @@ an einsum); ``dot`` keeps both inputs.
 import string
 
 import numpy as np
-cimport numpy as cnp
 
-from pylayer._core.graph cimport Op, make_output
-from pylayer._core.tensor cimport Tensor
-from pylayer._core.tensor import make_tensor
+from pylayer._core.graph import Op, make_output
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
-from pylayer.ops._operands cimport (accumulating, float32_unless_float64, is_bfloat16_array,
-                                    is_complex_array, is_complex_result, tensor_arg)
+from pylayer.ops._operands import (accumulating, as_tensor_arg as tensor_arg, conjugate,
+                                   float32_default, holds_complex, is_bfloat16_array, real_part_if,
+                                   unbroadcast)
 from pylayer.ops.arithmetic import add, multiply, scale
 from pylayer.ops.dispatch import op
-from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast
-from pylayer.ops.shape cimport reshape_exact
-
-cnp.import_array()
+from pylayer.ops.shape import reshape_exact
 
 __all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
 
@@ -32,9 +28,9 @@ __all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
 def _matmul_vjp(g, x, y, transpose_x, transpose_y, needs_input_grad):
     """Both gradients of matmul (the matrix forms they share are worked out once)."""
     tx, ty, needs = transpose_x, transpose_y, needs_input_grad
-    xs = (<Tensor?>x)._array.shape
-    ys = (<Tensor?>y)._array.shape
-    gs = (<Tensor?>g)._array.shape
+    xs = x._array.shape
+    ys = y._array.shape
+    gs = g._array.shape
     # Work with matrices: a vector x is a row [1, k], a vector y a column [k, 1].
     a = reshape_exact(x, (1,) + xs) if len(xs) == 1 else x
     b = reshape_exact(y, ys + (1,)) if len(ys) == 1 else y
@@ -51,16 +47,16 @@ def _matmul_vjp(g, x, y, transpose_x, transpose_y, needs_input_grad):
             gx = _matmul(conjugate_b, g, ty, True)
         else:
             gx = _matmul(g, conjugate_b, False, not ty)
-        gx = real_part_if(gx, not is_complex_array((<Tensor?>x)._array))
-        gx = reshape_exact(unbroadcast(gx, (<Tensor?>a)._array.shape), xs)
+        gx = real_part_if(gx, not holds_complex(x._array))
+        gx = reshape_exact(unbroadcast(gx, a._array.shape), xs)
     if needs[1]:
         conjugate_a = conjugate(a)
         if ty:
             gy = _matmul(g, conjugate_a, True, tx)
         else:
             gy = _matmul(conjugate_a, g, not tx, False)
-        gy = real_part_if(gy, not is_complex_array((<Tensor?>y)._array))
-        gy = reshape_exact(unbroadcast(gy, (<Tensor?>b)._array.shape), ys)
+        gy = real_part_if(gy, not holds_complex(y._array))
+        gy = reshape_exact(unbroadcast(gy, b._array.shape), ys)
     return (gx, gy)
 
 
@@ -80,11 +76,11 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     return _matmul(x, y, transpose_x, transpose_y)
 
 
-cdef object _matmul(object x, object y, object transpose_x, object transpose_y):
+def _matmul(x, y, transpose_x, transpose_y):
     x = tensor_arg(x, "matmul", "x", 1)
     y = tensor_arg(y, "matmul", "y", 2)
-    a = (<Tensor>x)._array
-    b = (<Tensor>y)._array
+    a = x._array
+    b = y._array
     if transpose_x and a.ndim > 1:
         a = np.swapaxes(a, -1, -2)
     if transpose_y and b.ndim > 1:
@@ -92,13 +88,13 @@ cdef object _matmul(object x, object y, object transpose_x, object transpose_y):
     try:
         out = np.matmul(a, b)
     except ValueError:
-        raise ValueError(f"matmul(): x of shape {list((<Tensor>x)._array.shape)} and y of shape "
-                         f"{list((<Tensor>y)._array.shape)} do not fit a matrix product: the "
+        raise ValueError(f"matmul(): x of shape {list(x._array.shape)} and y of shape "
+                         f"{list(y._array.shape)} do not fit a matrix product: the "
                          f"last dimension of x must equal the first matrix dimension of y "
                          f"(transpose_x={transpose_x}, transpose_y={transpose_y})") from None
-    if is_complex_result(out) or is_bfloat16_array(a) or is_bfloat16_array(b):
+    if out.dtype.kind == "c" or is_bfloat16_array(a) or is_bfloat16_array(b):
         # int64 @ complex64 is complex64; numpy multiplies bfloat16 in float32
-        out = float32_unless_float64(out, (a, b))
+        out = float32_default(out, a, b)
     return make_output(MATMUL, out, (x, y), (bool(transpose_x and a.ndim > 1),
                                              bool(transpose_y and b.ndim > 1)))
 
@@ -170,16 +166,16 @@ def bmm(x, y, name=None):
 
 
 # ---------------------------------------------------------------------- dot
-cdef object _column(object g):
+def _column(g):
     """The gradient of ``dot`` with a trailing axis of size 1, to scale the other operand's rows."""
-    return reshape_exact(g, (<Tensor?>g)._array.shape + (1,))
+    return reshape_exact(g, g._array.shape + (1,))
 
 
 DOT = Op("dot", inputs=("x", "y"), keeps=("x", "y"),
          vjp=(lambda g, x, y: real_part_if(multiply(_column(g), conjugate(y)),
-                                           not is_complex_array(x.numpy())),
+                                           not holds_complex(x.numpy())),
               lambda g, x, y: real_part_if(multiply(_column(g), conjugate(x)),
-                                           not is_complex_array(y.numpy()))))
+                                           not holds_complex(y.numpy()))))
 
 
 @op
@@ -195,7 +191,7 @@ def dot(x, y, name=None):
     """
     x = tensor_arg(x, "dot", "x", 1)
     y = tensor_arg(y, "dot", "y", 2)
-    a, b = (<Tensor>x)._array, (<Tensor>y)._array
+    a, b = x._array, y._array
     if a.ndim not in (1, 2) or b.ndim not in (1, 2):
         raise ValueError(f"dot(): x and y must be 1-D or 2-D tensors, got shapes "
                          f"{list(a.shape)} and {list(b.shape)}")
@@ -204,8 +200,8 @@ def dot(x, y, name=None):
                          f"and {list(b.shape)}")
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum("...k,...k->...", accumulating(a), accumulating(b)))
-    if is_complex_result(out) or is_bfloat16_array(a) or is_bfloat16_array(b):
-        out = float32_unless_float64(out, (a, b))
+    if out.dtype.kind == "c" or is_bfloat16_array(a) or is_bfloat16_array(b):
+        out = float32_default(out, a, b)
     return make_output(DOT, out, (x, y))
 
 
@@ -320,7 +316,7 @@ EINSUM_OF_ONE = Op("einsum", attrs=("x_subs", "out_subs", "x_shape"),
                             _operand_grad(g, out_subs, (), (), x_subs, x_shape),))
 
 
-cdef object _contract(list subs, str out_subs, list tensors):
+def _contract(subs, out_subs, tensors):
     """The einsum of ``tensors`` (subscripts ``subs``, one letter per dimension) into
     ``out_subs``, recorded one contraction of two operands at a time: the first two
     become one that has the letters the others and the output still need."""
@@ -332,13 +328,13 @@ cdef object _contract(list subs, str out_subs, list tensors):
     return _einsum(subs, out_subs, tensors)
 
 
-cdef object _einsum(list subs, str out_subs, list tensors):
+def _einsum(subs, out_subs, tensors):
     """One recorded einsum of one or two operands."""
     arrays = [t.numpy() for t in tensors]
     with np.errstate(all="ignore"):
         out = np.asarray(np.einsum(",".join(subs) + "->" + out_subs,
                                    *[accumulating(a) for a in arrays]))
-    out = float32_unless_float64(out, tuple(arrays))    # bfloat16, summed in float32
+    out = float32_default(out, *arrays)    # bfloat16, summed in float32
     if len(tensors) == 1:
         return make_output(EINSUM_OF_ONE, out, tuple(tensors), (subs[0], out_subs, arrays[0].shape))
     return make_output(EINSUM, out, tuple(tensors),

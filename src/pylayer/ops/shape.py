@@ -8,24 +8,21 @@ them keeps a tensor for backward: shapes, permutations and dtypes are
 attributes. ``reshape_exact`` and ``broadcast_exact`` are the forms gradient
 rules use: to exactly a given shape, and no node when the shape is already right.
 
-``ops/reduction.pyx`` cimports this module, so the broadcasts' rule imports
+``ops/reduction.py`` imports this module, so the broadcasts' rule imports
 ``unbroadcast`` where it runs.
 """
 import math
 
 import numpy as np
-cimport numpy as cnp
 
-from pylayer._core.graph cimport Op, make_output
-from pylayer._core.tensor cimport Tensor, has_shape, wrap
+from pylayer._core.graph import Op, make_output
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer._kernels.dtypes import is_bool, is_complex, is_inexact
 from pylayer._kernels.dtypes import convert_dtype
 from pylayer.ops._arguments import check_axis, check_ints
 from pylayer.ops._arguments import shape_arg
-from pylayer.ops._operands cimport tensor_arg
+from pylayer.ops._operands import as_tensor_arg as tensor_arg
 from pylayer.ops.dispatch import op
-
-cnp.import_array()
 
 __all__ = ["reshape", "flatten", "squeeze", "unsqueeze", "transpose", "broadcast_to", "expand",
            "expand_as", "cast", "assign"]
@@ -39,12 +36,12 @@ def _reshape_back(g, x_shape):
 RESHAPE = Op("reshape", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
-cdef object _reshape_as(Op record, Tensor x, tuple shape):
+def _reshape_as(record, x, shape):
     """``x`` reshaped to exactly ``shape``, recorded as ``record`` (a reshape by another name)."""
     return make_output(record, x._array.reshape(shape), (x,), (x._array.shape,))
 
 
-cpdef object reshape_exact(object x, tuple shape):
+def reshape_exact(x, shape):
     """Differentiable reshape to exactly ``shape`` (no 0/-1 rules; for gradient rules):
     ``x`` itself when it has that shape already.
 
@@ -52,13 +49,13 @@ cpdef object reshape_exact(object x, tuple shape):
     >>> reshape_exact(pylayer.zeros([2, 3]), (3, 2)).shape
     [3, 2]
     """
-    cdef Tensor t = <Tensor?>x
-    if has_shape(t._array, shape):
+    t = x
+    if t._array.shape == shape:
         return x
     return _reshape_as(RESHAPE, t, shape)
 
 
-cdef list _zero_size_dims(tuple shape, list dims):
+def _zero_size_dims(shape, dims):
     """Paddle's reading of a target shape for a tensor without elements.
 
     A 0 is a size of 0 (not "keep this dimension"). A -1 is 0 when no 0 is
@@ -93,7 +90,7 @@ def reshape(x, shape, name=None):
     [2, 3]
     """
     x = tensor_arg(x, "reshape", "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     dims = shape_arg(shape, "reshape")
     if a.size == 0:
         dims = _zero_size_dims(a.shape, dims)
@@ -121,7 +118,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     [2, 12]
     """
     x = tensor_arg(x, "flatten", "x", 1)
-    shape = (<Tensor>x)._array.shape
+    shape = x._array.shape
     start = check_axis(start_axis, len(shape), "flatten", "start_axis")
     stop = check_axis(stop_axis, len(shape), "flatten", "stop_axis")
     if start > stop:
@@ -145,7 +142,7 @@ def squeeze(x, axis=None, name=None):
     [3, 1]
     """
     x = tensor_arg(x, "squeeze", "x", 1)
-    shape = (<Tensor>x)._array.shape
+    shape = x._array.shape
     if axis is None:
         drop = {i for i, size in enumerate(shape) if size == 1}
     else:
@@ -166,7 +163,7 @@ def unsqueeze(x, axis, name=None):
     [1, 5, 1, 10]
     """
     x = tensor_arg(x, "unsqueeze", "x", 1)
-    shape = list((<Tensor>x)._array.shape)
+    shape = list(x._array.shape)
     for a in check_ints(axis, "unsqueeze", "axis"):
         if not -len(shape) - 1 <= a <= len(shape):
             raise ValueError(f"unsqueeze(): axis {a} is out of range for inserting into a "
@@ -177,13 +174,13 @@ def unsqueeze(x, axis, name=None):
 
 # ------------------------------------------------------------ transpose
 def _transpose_vjp(g, perm):
-    return _permute(<Tensor?>g, tuple([int(p) for p in np.argsort(perm)]))
+    return _permute(g, tuple([int(p) for p in np.argsort(perm)]))
 
 
 TRANSPOSE = Op("transpose", attrs=("perm",), vjp=(_transpose_vjp,), view=True)
 
 
-cdef object _permute(Tensor x, tuple perm):
+def _permute(x, perm):
     return make_output(TRANSPOSE, np.transpose(x._array, perm), (x,), (perm,))
 
 
@@ -196,7 +193,7 @@ def transpose(x, perm, name=None):
     [3, 2]
     """
     x = tensor_arg(x, "transpose", "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     perm = shape_arg(perm, "transpose", "perm", -(1 << 62))
     if any(not -a.ndim <= p < a.ndim for p in perm) or \
             sorted(p % a.ndim for p in perm) != list(range(a.ndim)):
@@ -215,7 +212,7 @@ BROADCAST_TO = Op("broadcast_to", attrs=("x_shape",), vjp=(_unbroadcast_vjp,), v
 EXPAND = Op("expand", attrs=("x_shape",), vjp=(_unbroadcast_vjp,), view=True)
 
 
-cpdef object broadcast_exact(object x, tuple shape):
+def broadcast_exact(x, shape):
     """Differentiable broadcast to exactly ``shape`` (for gradient rules): ``x`` itself
     when it has that shape already.
 
@@ -223,16 +220,16 @@ cpdef object broadcast_exact(object x, tuple shape):
     >>> broadcast_exact(pylayer.ones([3]), (2, 3)).shape
     [2, 3]
     """
-    cdef Tensor t = <Tensor?>x
-    if has_shape(t._array, shape):
+    t = x
+    if t._array.shape == shape:
         return x
     return make_output(BROADCAST_TO, np.broadcast_to(t._array, shape), (x,), (t._array.shape,))
 
 
-cdef object _broadcast(Op record, object x, object shape, str fn):
+def _broadcast(record, x, shape, fn):
     """broadcast_to / expand / expand_as: ``-1`` keeps a dimension of x."""
     x = tensor_arg(x, fn, "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     dims = shape_arg(shape, fn)
     lead = len(dims) - a.ndim
     dims = [a.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(dims)]
@@ -276,9 +273,9 @@ def expand_as(x, y, name=None):
     """
     x = tensor_arg(x, "expand_as", "x", 1)
     y = tensor_arg(y, "expand_as", "y", 2)
-    target = (<Tensor>y)._array.shape
+    target = y._array.shape
     try:
-        fits = np.broadcast_shapes((<Tensor>x)._array.shape, target) == target
+        fits = np.broadcast_shapes(x._array.shape, target) == target
     except ValueError:
         fits = False
     if not fits:
@@ -291,9 +288,9 @@ def expand_as(x, y, name=None):
 CAST = Op("cast", attrs=("x_dtype",), vjp=(lambda g, x_dtype: _cast(g, x_dtype),))
 
 
-cdef object _cast(object x, object dtype):
+def _cast(x, dtype):
     x = tensor_arg(x, "cast", "x", 1)
-    a = (<Tensor>x)._array
+    a = x._array
     if dtype is None:
         raise TypeError("cast(): argument 'dtype' (position 2) must be a dtype such as "
                         "'float32', got None")
@@ -302,8 +299,8 @@ cdef object _cast(object x, object dtype):
         a = a.real          # a complex number cast to a real dtype keeps its real part
     out = a.astype(target)
     if not is_inexact(target):
-        return wrap(out, True)
-    return make_output(CAST, out, (x,), ((<Tensor>x)._array.dtype,))
+        return make_tensor(out)
+    return make_output(CAST, out, (x,), (x._array.dtype,))
 
 
 @op
@@ -336,8 +333,8 @@ def assign(x, output=None):
     if output is not None and not isinstance(output, Tensor):
         raise TypeError(f"assign(): argument 'output' (position 2) must be a Tensor or None, "
                         f"got {type(output).__name__}")
-    out = make_output(ASSIGN, np.array((<Tensor>x)._array, copy=True), (x,))
+    out = make_output(ASSIGN, np.array(x._array, copy=True), (x,))
     if output is not None:
-        (<Tensor>output)._set_array_inplace(out._array)
+        output._set_array_inplace(out._array)
         return output
     return out

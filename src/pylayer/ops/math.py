@@ -18,61 +18,52 @@ records them):
 Each op is declared once as a record (``Op``) next to its forward; the public
 function is the forward wrapped by :func:`pylayer.ops.dispatch.op`.
 """
+import functools
 import math
 
 import numpy as np
-cimport numpy as cnp
 from numpy.polynomial import chebyshev as _cheb
 
 from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
-from pylayer._core.graph cimport Op, make_output
-from pylayer._core.tensor cimport Tensor, wrap
+from pylayer._core.graph import Op, make_output
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_int, numeric_tensor
 from pylayer.ops._common import binary_array, is_number, shape_text, tensor_pair
-from pylayer.ops._operands cimport (TANH_GRADIENT, as_tensor_arg,
-                                    float32_unless_float64, float_tensor, is_complex_array,
-                                    is_complex_result,
-                                    operands, output_gradient, pooled_unary, shape_of,
-                                    tensor_arg)
-from pylayer.ops.reduction cimport conjugate, real_part_if, unbroadcast, unbroadcast_like
-from pylayer.ops.arithmetic cimport (add_op as add, divide_op as divide,
-                                     multiply_op as multiply, neg_op as neg,
-                                     subtract_op as subtract, zero_gradient)
+from pylayer.ops._operands import (as_tensor_arg, conjugate, float32_default, float_tensor,
+                                   holds_complex, operands, pooled_ufunc, real_part_if,
+                                   shape_of, tanh_gradient, tanh_rule, unary_forward,
+                                   unbroadcast, unbroadcast_to)
+from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
 from pylayer.ops.compare import equal, logical_and
 from pylayer.ops.dispatch import op
-
-cnp.import_array()
 
 __all__ = ["tanh", "exp", "log", "sqrt", "square", "pow", "reciprocal", "rsqrt", "log1p",
            "sin", "cos", "tan", "erf", "abs", "sign", "floor", "ceil", "round", "clip",
            "where"]
 
-cdef object _np_tanh = np.tanh   # looked up once instead of on every call
 
-
-cdef object _float_math(Op record, str fn, object compute, object x, bint complex_too=True):
+def _float_math(record, fn, compute, x, complex_too=True):
     """``compute`` of ``x``'s array, ``x`` taken as a float tensor (integers in float32,
     bool refused; complex accepted with ``complex_too``), recorded with ``record``. NaN
     and inf propagate without warnings."""
     x = float_tensor(x, fn, "x", 1, True, complex_too)
     with np.errstate(all="ignore"):
-        out = np.asarray(compute((<Tensor>x)._array))
+        out = np.asarray(compute(x._array))
     return make_output(record, out, (x,))
 
 
 # ------------------------------------------------------------------ tanh
-TANH = Op("tanh", keeps=("out",), vjp=(lambda g, out: _tanh_grad(out, g),))
+TANH_GRAD = Op("tanh_grad", inputs=("y", "dy"), keeps=("y", "dy"),
+               vjp=(lambda gg, dy, y: multiply(multiply(gg, dy), multiply(y, -2.0)),
+                    lambda gg, y: tanh_gradient(TANH_GRAD, y, gg)))
+# Workloads run tanh and its rule hundreds of times a step: both are compiled helpers,
+# so neither runs a Python frame (one would cost 5 % of a chain of tanh, measured).
+TANH = Op("tanh", keeps=("out",), vjp=(tanh_rule(TANH_GRAD),))
 TANH_OF_COMPLEX = Op("tanh", keeps=("out",),
                      vjp=(lambda g, out: multiply(g, conjugate(subtract(1.0, square_op(out)))),))
+tanh_op = unary_forward(TANH, TANH_OF_COMPLEX, "tanh", np.tanh)
 
 
-cdef object tanh_op(object x):
-    x = float_tensor(x, "tanh", "x", 1, True, True)
-    out = pooled_unary(_np_tanh, (<Tensor>x)._array)
-    return make_output(TANH_OF_COMPLEX if is_complex_result(out) else TANH, out, (x,))
-
-
-@op
 def tanh(x, name=None):
     """Elementwise hyperbolic tangent; saves its output for backward.
 
@@ -83,24 +74,19 @@ def tanh(x, name=None):
     return tanh_op(x)
 
 
-TANH_GRAD = Op("tanh_grad", inputs=("y", "dy"), keeps=("y", "dy"),
-               vjp=(lambda gg, dy, y: multiply(multiply(gg, dy), multiply(y, -2.0)),
-                    lambda gg, y: _tanh_grad(y, gg)))
-
-
-cdef object _tanh_grad(object y, object dy):
-    """``dy * (1 - y**2)`` in one pass: the gradient of tanh given its output."""
-    return make_output(TANH_GRAD, output_gradient(TANH_GRADIENT, y, dy), (y, dy))
+# The public op runs the compiled forward itself (no Python frame); the function above
+# gives it its name, signature and documentation.
+tanh = op(functools.update_wrapper(tanh_op, tanh))
 
 
 # ------------------------------------------------------- exp, log, sqrt, square
 EXP = Op("exp", keeps=("out",), vjp=(lambda g, out: multiply(g, conjugate(out)),))
 
 
-cdef object exp_op(object x):
+def exp_op(x):
     x = float_tensor(x, "exp", "x", 1, True, True)
     with np.errstate(over="ignore"):
-        out = pooled_unary(np.exp, (<Tensor>x)._array)
+        out = pooled_ufunc(np.exp, x._array)
     return make_output(EXP, out, (x,))
 
 
@@ -118,10 +104,10 @@ def exp(x, name=None):
 LOG = Op("log", keeps=("x",), vjp=(lambda g, x: divide(g, conjugate(x)),))
 
 
-cdef object log_op(object x):
+def log_op(x):
     x = float_tensor(x, "log", "x", 1, True, True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = pooled_unary(np.log, (<Tensor>x)._array)
+        out = pooled_ufunc(np.log, x._array)
     return make_output(LOG, out, (x,))
 
 
@@ -149,7 +135,7 @@ def sqrt(x, name=None):
     """
     x = float_tensor(x, "sqrt", "x", 1, True, True)
     with np.errstate(invalid="ignore"):
-        out = pooled_unary(np.sqrt, (<Tensor>x)._array)
+        out = pooled_ufunc(np.sqrt, x._array)
     return make_output(SQRT, out, (x,))
 
 
@@ -157,9 +143,9 @@ SQUARE = Op("square", keeps=("x",),
             vjp=(lambda g, x: multiply(g, multiply(conjugate(x), 2.0)),))
 
 
-cdef object square_op(object x):
-    x = tensor_arg(x, "square", "x", 1)
-    a = (<Tensor>x)._array
+def square_op(x):
+    x = as_tensor_arg(x, "square", "x", 1)
+    a = x._array
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.multiply(a, a)
     return make_output(SQUARE, out, (x,))
@@ -177,7 +163,7 @@ def square(x, name=None):
 
 
 # ---------------------------------------------------------------- powers
-cdef object _pow_x_grad(object g, object x, object y):
+def _pow_x_grad(g, x, y):
     # d/dx x**y = y * x**(y-1). Where x == y == 0 that reads 0 * 0**-1: the base is
     # taken as 1 there, so the slope is 0 and keeps its own derivative in y (selecting
     # a constant 0 wherever y == 0 would cut it).
@@ -185,27 +171,27 @@ cdef object _pow_x_grad(object g, object x, object y):
         base = _where(logical_and(equal(x, 0), equal(y, 0)), 1.0, x)
         slope = multiply(y, _pow(base, subtract(y, 1)))
     elif y == 0:
-        slope = wrap(np.zeros_like((<Tensor?>x)._array), True)
+        slope = make_tensor(np.zeros_like(x._array), True)
     else:
         slope = multiply(_pow(x, y - 1), y)
-    return unbroadcast_like(multiply(g, conjugate(slope)), x)
+    return unbroadcast_to(multiply(g, conjugate(slope)), x)
 
 
-cdef object _pow_y_grad(object g, object x, object y):
+def _pow_y_grad(g, x, y):
     # d/dy x**y = x**y * log(x); at x == 0 the product is taken as 0.
     if isinstance(x, Tensor):
         log_x = log_op(_where(equal(x, 0), 1.0, x))
     else:
         with np.errstate(all="ignore"):
             log_x = 0.0 if x == 0 else np.log(x).item()
-    return unbroadcast_like(multiply(g, conjugate(multiply(_pow(x, y), log_x))), y)
+    return unbroadcast_to(multiply(g, conjugate(multiply(_pow(x, y), log_x))), y)
 
 
 POW = Op("pow", inputs=("x", "y"), keeps=("x", "y"),
          vjp=(lambda g, x, y: _pow_x_grad(g, x, y), lambda g, x, y: _pow_y_grad(g, x, y)))
 
 
-cdef object _pow(object x, object y):
+def _pow(x, y):
     x, y = tensor_pair(x, y, "pow")
     xa, ya = operands(x, y, "pow")
     try:
@@ -215,7 +201,7 @@ cdef object _pow(object x, object y):
             raise
         raise ValueError("pow(): an integer tensor cannot be raised to a negative integer "
                          "power; cast x to a float dtype first") from None
-    return make_output(POW, float32_unless_float64(out, (xa, ya)), (x, y))
+    return make_output(POW, float32_default(out, xa, ya), (x, y))
 
 
 @op
@@ -285,11 +271,11 @@ COS = Op("cos", keeps=("x",), vjp=(lambda g, x: neg(multiply(g, conjugate(_sin(x
 TAN = Op("tan", keeps=("x",), vjp=(lambda g, x: divide(g, conjugate(square_op(_cos(x)))),))
 
 
-cdef object _sin(object x):
+def _sin(x):
     return _float_math(SIN, "sin", np.sin, x)
 
 
-cdef object _cos(object x):
+def _cos(x):
     return _float_math(COS, "cos", np.cos, x)
 
 
@@ -353,7 +339,7 @@ def _erfc_scaled_at(s):
 _ERFC_SCALED_CHEB = _cheb.chebinterpolate(_erfc_scaled_at, 24)
 
 
-cdef object erf_array(object a):
+def erf_array(a):
     """erf of the float array ``a``, computed in float64 and given back in ``a``'s dtype."""
     work = np.asarray(a, dtype=np.float64)
     out = np.empty_like(work)
@@ -379,7 +365,7 @@ ERF = Op("erf", keeps=("x",),
          vjp=(lambda g, x: multiply(g, multiply(exp_op(neg(square_op(x))), _TWO_OVER_SQRT_PI)),))
 
 
-cdef object erf_op(object x):
+def erf_op(x):
     return _float_math(ERF, "erf", erf_array, x, False)
 
 
@@ -402,16 +388,16 @@ ABS = Op("abs", keeps=("x",), vjp=(lambda g, x: multiply(g, _sign(x)),))
 ABS_OF_COMPLEX = Op("abs", keeps=("x",), vjp=(lambda g, x: multiply(g, _unit(x)),))
 
 
-cdef object _unit(object x):
+def _unit(x):
     """``x / |x|`` for a complex tensor (0 where x is 0): the gradient of its modulus."""
     modulus = _abs(x)
     return divide(x, _where(equal(modulus, 0), 1.0, modulus))
 
 
-cdef object _abs(object x):
+def _abs(x):
     x = numeric_tensor(x, "abs", complex_too=True)
-    out = np.asarray(np.abs((<Tensor>x)._array))
-    return make_output(ABS_OF_COMPLEX if is_complex_array((<Tensor>x)._array) else ABS, out,
+    out = np.asarray(np.abs(x._array))
+    return make_output(ABS_OF_COMPLEX if holds_complex(x._array) else ABS, out,
                        (x,))
 
 
@@ -433,15 +419,15 @@ def abs(x, name=None):
 
 def _zero_rule(g, x_shape):
     """The rule of a piecewise-constant op: a gradient of zeros."""
-    return zero_gradient(g, x_shape)
+    return make_tensor(np.zeros(x_shape, g._array.dtype), True)
 
 
 SIGN = Op("sign", attrs=("x_shape",), vjp=(_zero_rule,))
 
 
-cdef object _sign(object x):
+def _sign(x):
     x = numeric_tensor(x, "sign")
-    a = (<Tensor>x)._array
+    a = x._array
     return make_output(SIGN, np.asarray(np.sign(a)), (x,), (a.shape,))
 
 
@@ -462,9 +448,9 @@ CEIL = Op("ceil", attrs=("x_shape",), vjp=(_zero_rule,))
 ROUND = Op("round", attrs=("x_shape",), vjp=(_zero_rule,))
 
 
-cdef object _to_whole(Op record, str fn, object ufunc, object x):
+def _to_whole(record, fn, ufunc, x):
     x = numeric_tensor(x, fn)
-    a = (<Tensor>x)._array
+    a = x._array
     out = np.asarray(ufunc(a)) if is_floating(a.dtype) else a.copy()
     return make_output(record, out, (x,), (a.shape,))
 
@@ -516,7 +502,7 @@ def round(x, decimals=0, name=None):
                         f"got {type(decimals).__name__}")
     decimals = check_int(decimals, "round", "decimals")
     x = numeric_tensor(x, "round")
-    a = (<Tensor>x)._array
+    a = x._array
     with np.errstate(all="ignore"):
         if decimals >= 0 and not is_floating(a.dtype):
             out = a.copy()
@@ -528,11 +514,11 @@ def round(x, decimals=0, name=None):
 
 
 # ------------------------------------------------------------------ clip
-cdef object _clip_bound(object value, str arg, int position, object dtype, object shape):
+def _clip_bound(value, arg, position, dtype, shape):
     if value is None:
         return None
     if isinstance(value, Tensor):
-        array = (<Tensor>value)._array
+        array = value._array
         if not (is_integer(array.dtype) or is_floating(array.dtype)):
             raise TypeError(f"clip(): argument '{arg}' (position {position}) must be a number "
                             f"or a numeric Tensor, got dtype {value.dtype.name}")
@@ -562,16 +548,16 @@ cdef object _clip_bound(object value, str arg, int position, object dtype, objec
     return int(min(max(rounded, info.min), info.max))
 
 
-cdef object _clip_grad(object g, object x, object low, object high):
+def _clip_grad(g, x, low, high):
     """``g`` where ``low <= x <= high`` (bounds included, as in Paddle), else 0."""
-    a = (<Tensor?>x)._array
+    a = x._array
     inside = np.ones(a.shape, dtype=bool)
     with np.errstate(all="ignore"):
         if low is not None:
             inside &= a >= low
         if high is not None:
             inside &= a <= high
-    return multiply(g, wrap(inside.astype((<Tensor?>g)._array.dtype), True))
+    return multiply(g, make_tensor(inside.astype(g._array.dtype), True))
 
 
 CLIP = Op("clip", keeps=("x",), attrs=("low", "high"),
@@ -593,7 +579,7 @@ def clip(x, min=None, max=None, name=None):
     array([-1. ,  0.5,  1. ], dtype=float32)
     """
     x = numeric_tensor(x, "clip")
-    a = (<Tensor>x)._array
+    a = x._array
     low = _clip_bound(min, "min", 2, a.dtype, a.shape)
     high = _clip_bound(max, "max", 3, a.dtype, a.shape)
     if low is not None and high is not None and np.any(np.greater(low, high)):
@@ -619,21 +605,21 @@ WHERE = Op("where", inputs=("condition", "x", "y"), keeps=("condition",),
                     real_part_if(_where(condition, 0.0, g), y_real), y_shape)))
 
 
-cdef object _where(object condition, object x, object y):
+def _where(condition, x, y):
     """``x`` where ``condition``, else ``y``: ``condition`` a Tensor of bools."""
-    condition = tensor_arg(condition, "where", "condition", 1)
+    condition = as_tensor_arg(condition, "where", "condition", 1)
     xa, ya = operands(x, y, "where", 2)
     try:
-        out = np.asarray(np.where((<Tensor>condition)._array, xa, ya))
+        out = np.asarray(np.where(condition._array, xa, ya))
     except ValueError:
         raise ValueError(f"where(): condition of shape "
-                         f"{list((<Tensor>condition)._array.shape)}, x of shape "
+                         f"{list(condition._array.shape)}, x of shape "
                          f"{shape_text(xa)} and y of shape {shape_text(ya)} cannot be "
                          f"broadcast together") from None
-    out = float32_unless_float64(out, (xa, ya))
+    out = float32_default(out, xa, ya)
     return make_output(WHERE, out, (condition, x, y), (shape_of(x), shape_of(y),
-                                                        not is_complex_array(xa),
-                                                        not is_complex_array(ya)))
+                                                        not holds_complex(xa),
+                                                        not holds_complex(ya)))
 
 
 @op
@@ -655,14 +641,14 @@ def where(condition, x=None, y=None, name=None):
     [[0, 2]]
     """
     condition = as_tensor_arg(condition, "where", "condition", 1)
-    if not is_bool((<Tensor>condition)._array.dtype):
-        condition = wrap((<Tensor>condition)._array.astype(bool), True)
+    if not is_bool(condition._array.dtype):
+        condition = make_tensor(condition._array.astype(bool), True)
     if x is None and y is None:
-        if (<Tensor>condition)._array.ndim == 0:
+        if condition._array.ndim == 0:
             raise ValueError("where(): with one argument, 'condition' must have at least one "
                              "dimension, got a 0-D tensor")
-        return tuple(wrap(index.astype(np.int64), True)
-                     for index in np.nonzero((<Tensor>condition)._array))
+        return tuple(make_tensor(index.astype(np.int64), True)
+                     for index in np.nonzero(condition._array))
     if x is None or y is None:
         raise ValueError("where(): give both 'x' and 'y', or neither (then the indices of "
                          "the true elements are returned)")
