@@ -6,7 +6,7 @@ cimport numpy as cnp
 from pylayer._kernels.buffers cimport Block, buffer_for
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
-from cpython.ref cimport PyObject, Py_CLEAR, Py_INCREF
+from cpython.ref cimport PyObject, Py_CLEAR, Py_INCREF, Py_REFCNT
 from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
 from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
@@ -316,7 +316,6 @@ def install_view_history(function):
 
 
 @cython.freelist(256)
-@cython.trashcan(True)      # freeing a chain (.grad, attributes, hooks) stays flat
 cdef class Tensor:
     """A multi-dimensional array that can record operations for backward.
 
@@ -344,6 +343,18 @@ cdef class Tensor:
 
     def __dealloc__(self):
         Py_CLEAR(self._attributes)
+        # A chain of tensors linked through .grad is freed one link at a time, not by
+        # recursion (which a long chain would take past the C stack). Chains through
+        # the graph, attributes and hooks pass through tuples, dicts and lists, which
+        # CPython frees flat already; a Python subclass is freed flat by CPython too.
+        cdef object link = self._grad
+        cdef object following
+        self._grad = None
+        while type(link) is Tensor and Py_REFCNT(link) == 1:
+            following = (<Tensor>link)._grad
+            (<Tensor>link)._grad = None
+            link = following          # frees the previous link, which holds no .grad now
+            following = None
 
     @property
     def __dict__(self):

@@ -12,6 +12,7 @@ cpdef object float_tensor(object value, object fn, object arg=*, object position
 cpdef object real_tensor(object value, object fn, object arg=*, object position=*)
 cpdef object operand(object value, str fn, str arg, int position)
 cpdef tuple operands(object x, object y, str fn, int position=*)
+cdef int check_fits(object number, object other, str fn, str arg, int position) except -1
 cpdef tuple shape_of(object x)
 cdef object float32_unless_float64(object out, tuple operands)
 cpdef bint is_bfloat16_array(object a)
@@ -80,3 +81,20 @@ cdef enum OutputGradient:
 
 
 cdef object output_gradient(OutputGradient which, object y, object dy)
+
+
+cdef inline object operand_of(object value, str fn, str arg, int position):
+    """operand without a Python call when value already is a Tensor."""
+    if type(value) is Tensor:
+        return (<Tensor>value)._array
+    return operand(value, fn, arg, position)
+
+
+cdef inline int check_numbers(object xa, object ya, str fn, int position) except -1:
+    """What ``operands`` checks, for callers that read the operands with operand_of: a
+    Python int outside 0..127 against the other operand's dtype."""
+    if isinstance(ya, int) and not 0 <= ya <= 127:
+        check_fits(ya, xa, fn, "y", position + 1)
+    elif isinstance(xa, int) and not 0 <= xa <= 127:
+        check_fits(xa, ya, fn, "x", position)
+    return 0

@@ -96,13 +96,7 @@ cdef object _INT64_MIN = -2 ** 63
 cdef object _INT64_MAX = 2 ** 63 - 1
 
 
-cdef inline bint _unchecked(object value):
-    """Whether ``value`` needs no range check: anything but an int outside 0..127 (which
-    every dtype holds); a float never fails (it overflows to inf, as in numpy)."""
-    return not isinstance(value, int) or 0 <= value <= 127
-
-
-cdef int _check_fits(object number, object other, str fn, str arg, int position) except -1:
+cdef int check_fits(object number, object other, str fn, str arg, int position) except -1:
     """Refuse a Python int that the dtype numpy computes it in next to the array ``other``
     (its dtype; int64 for bools) cannot hold."""
     if not cnp.PyArray_Check(other):
@@ -126,12 +120,9 @@ cpdef tuple operands(object x, object y, str fn, int position=1):
     >>> operands(pylayer.to_tensor([1, 2]), 3, "add")
     (array([1, 2]), 3)
     """
-    xa = operand(x, fn, "x", position)
-    ya = operand(y, fn, "y", position + 1)
-    if not _unchecked(ya):
-        _check_fits(ya, xa, fn, "y", position + 1)
-    elif not _unchecked(xa):
-        _check_fits(xa, ya, fn, "x", position)
+    xa = operand_of(x, fn, "x", position)
+    ya = operand_of(y, fn, "y", position + 1)
+    check_numbers(xa, ya, fn, position)
     return xa, ya
 
 

@@ -29,9 +29,10 @@ from pylayer._kernels.loops cimport (Arithmetic, ADDITION, SUBTRACTION, MULTIPLI
                                      kernel_ready, scalar_loop, small_binary)
 from pylayer.ops._common import binary_array, tensor_pair
 from pylayer.ops._arguments import broadcast_error, refuse_complex
-from pylayer.ops._operands cimport (conjugate, float32_unless_float64, is_complex_array,
-                                    is_complex_result, operands, pooled_unary, real_part_if,
-                                    shape_of, tensor_arg, unbroadcast, unbroadcast_like)
+from pylayer.ops._operands cimport (check_numbers, conjugate, float32_unless_float64,
+                                    is_complex_array, is_complex_result, operand_of,
+                                    pooled_unary, real_part_if, shape_of, tensor_arg,
+                                    unbroadcast, unbroadcast_like)
 from pylayer.ops.dispatch import op
 
 cnp.import_array()
@@ -131,7 +132,9 @@ cdef tuple _complex_attrs(object x, object y, object xa, object ya):
 
 
 cdef object add_op(object x, object y):
-    xa, ya = operands(x, y, "add")
+    xa = operand_of(x, "add", "x", 1)
+    ya = operand_of(y, "add", "y", 2)
+    check_numbers(xa, ya, "add", 1)
     out = _arithmetic_array(ADDITION, "add", xa, ya)
     if is_complex_result(out):
         return make_output(ADD_TO_COMPLEX, out, (x, y), _complex_attrs(x, y, xa, ya))
@@ -160,7 +163,9 @@ SUBTRACT_FROM_COMPLEX = Op(
 
 
 cdef object subtract_op(object x, object y):
-    xa, ya = operands(x, y, "subtract")
+    xa = operand_of(x, "subtract", "x", 1)
+    ya = operand_of(y, "subtract", "y", 2)
+    check_numbers(xa, ya, "subtract", 1)
     out = _arithmetic_array(SUBTRACTION, "subtract", xa, ya)
     if is_complex_result(out):
         return make_output(SUBTRACT_FROM_COMPLEX, out, (x, y), _complex_attrs(x, y, xa, ya))
@@ -196,7 +201,9 @@ MULTIPLY_BY_NUMBER_TO_COMPLEX = Op(
 
 
 cdef object multiply_op(object x, object y):
-    xa, ya = operands(x, y, "multiply")
+    xa = operand_of(x, "multiply", "x", 1)
+    ya = operand_of(y, "multiply", "y", 2)
+    check_numbers(xa, ya, "multiply", 1)
     out = _arithmetic_array(MULTIPLICATION, "multiply", xa, ya)
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         return make_output(MULTIPLY, out, (x, y))
@@ -242,7 +249,9 @@ DIVIDE_BY_NUMBER_TO_COMPLEX = Op(
 
 
 cdef object divide_op(object x, object y):
-    xa, ya = operands(x, y, "divide")
+    xa = operand_of(x, "divide", "x", 1)
+    ya = operand_of(y, "divide", "y", 2)
+    check_numbers(xa, ya, "divide", 1)
     out = _arithmetic_array(DIVISION, "divide", xa, ya)
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         if is_complex_result(out):
@@ -336,7 +345,9 @@ cdef object zero_gradient(object g, object shape):
 cdef object _integer_style(str fn, object ufunc, object x, object y):
     """``ufunc(x, y)`` for floor_divide and remainder: their operands, broadcasting,
     dtype, and the refusal of an integer division by zero."""
-    xa, ya = operands(x, y, fn)
+    xa = operand_of(x, fn, "x", 1)
+    ya = operand_of(y, fn, "y", 2)
+    check_numbers(xa, ya, fn, 1)
     refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
     if is_integer(np.result_type(xa, ya)) and np.any(np.equal(ya, 0)):
@@ -421,7 +432,9 @@ MINIMUM = Op("minimum", inputs=("x", "y"), keeps=("x", "y"),
 
 cdef object _extreme(Op record, str fn, object ufunc, object x, object y):
     x, y = tensor_pair(x, y, fn)
-    xa, ya = operands(x, y, fn)
+    xa = operand_of(x, fn, "x", 1)
+    ya = operand_of(y, fn, "y", 2)
+    check_numbers(xa, ya, fn, 1)
     refuse_complex(fn, xa, ya)
     out = float32_unless_float64(binary_array(fn, ufunc, xa, ya), (xa, ya))
     return make_output(record, out, (x, y))
