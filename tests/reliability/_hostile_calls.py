@@ -393,7 +393,6 @@ CALLS.update({
                     K("outputs", _value("out"), "names"), K("keeps", _value(("x",)), "names"),
                     K("attrs", _value(()), "names"),
                     K("vjp", _value((lambda g, x: g * 3.0 * x * x,)), "rules"),
-                    K("jvp", _value(None), "callable_or_none"),
                     extra=[("a rule reading what the op does not keep",
                             {"vjp": _value((lambda g, y: g,))}, "vjp"),
                            ("keeping neither an input nor an output",

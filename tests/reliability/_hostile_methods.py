@@ -18,9 +18,6 @@ from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optim
 INPUT_IS_X = {"input": ("x",)}  # a layer's forward hands its input to a functional's x
 
 METHODS = {
-    (extend.Op, "define_jvp"): Call(A("rule", _value(lambda t, x: t), "callable"),
-                                    setup=lambda env: env.update(self=extend.Op(
-                                        "square", keeps=("x",), vjp=(lambda g, x: 2 * x * g,)))),
     (pylayer.Tensor, "item"): Call(A("index", _value(1), "int"), setup=lambda env: env.update(
         self=f23())),
     (pylayer.Tensor, "astype"): Call(A("dtype", _value("float64"), "dtype_required"),

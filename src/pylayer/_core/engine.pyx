@@ -31,8 +31,8 @@ from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
 from pylayer._core.tensor import unmade_tensor_error
-from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, raise_released,
-                                  run_rules)
+from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, next_seq,
+                                  raise_released, run_rules)
 
 cnp.import_array()
 
@@ -307,6 +307,7 @@ cdef object _call_backward(GradNode node, object grads):
     else a list."""
     cdef Py_ssize_t n = len(node.next_nodes)
     cdef tuple values = ()
+    cdef unsigned long long since = next_seq()
     try:
         if node.released:
             raise_released(node)
@@ -318,11 +319,14 @@ cdef object _call_backward(GradNode node, object grads):
         if anomaly_enabled() and node.creation_stack:
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
         raise
+    if node.linked and isinstance(results, (tuple, list)) and len(results) == n - len(node.linked):
+        results = tuple(results) + tuple([wrap(np.zeros(shape, dtype), True)
+                                          for shape, dtype in node.linked])
     if not isinstance(results, (tuple, list)) or len(results) != n:
         raise RuntimeError(f"{node.name()}: backward returned {results!r}, expected "
                            f"{n} gradient(s)")
     if node.op.n_kept and grad_enabled():
-        results = link_to_kept_inputs(node.op, values, results)
+        results = link_to_kept_inputs(node.op, values, results, since)
     if anomaly_enabled():
         _nan_check(node, results)
     return results

@@ -14,7 +14,6 @@ cdef class Op:
     cdef readonly tuple keeps          # names of the inputs and outputs the rules read
     cdef readonly tuple attrs          # names of the other values the forward passes
     cdef readonly object vjp           # one rule per input (a tuple), or one for all
-    cdef readonly object jvp           # forward-mode rule (a slot)
     cdef readonly bint multi_output    # rules get a list of output gradients
     cdef readonly bint user_code       # rules run user code, also without gradients
     cdef readonly bint view            # the output may view the first input's memory
@@ -43,6 +42,9 @@ cdef class GradNode:
     # How many edges of other nodes point here: a node used once is reached at most
     # once by a backward pass (besides as a root), which the engine relies on.
     cdef readonly Py_ssize_t uses
+    # Per edge after the op's inputs, the (shape, dtype) of the zeros it carries: the
+    # kept inputs a create_graph gradient also depends on (see link_to_kept_inputs).
+    cdef readonly tuple linked
     cdef object __weakref__
     cpdef tuple saved_tensors(self)
     cpdef release(self)
@@ -68,6 +70,7 @@ cdef object innermost_saved_hooks()
 cpdef Tensor make_output(object op, object array, object inputs, object attrs=*)
 cdef object run_rules(GradNode node, object grads, tuple values)
 cdef bint anomaly_enabled() noexcept
+cdef unsigned long long next_seq() noexcept
 cdef raise_released(GradNode node)
 
 

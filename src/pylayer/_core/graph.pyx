@@ -3,7 +3,7 @@ records one.
 
 An op is declared once, as an ``Op``: its name, the names of its inputs, outputs
 and attributes, what its gradient rules keep (by name), and the rules themselves
-(one vector-Jacobian product per input, with a slot for a forward-mode rule).
+(one vector-Jacobian product per input).
 Calling the op records a GradNode holding the record, one edge per input (the
 producing node, the leaf itself, or None), the attribute values, and the kept
 tensors as SavedTensors that are version-checked (or packed by this thread's
@@ -34,6 +34,12 @@ __all__ = ["Op", "GradNode", "SavedTensor", "make_output", "make_outputs",
            "is_anomaly_enabled"]
 
 cdef unsigned long long _next_seq = 0
+
+
+cdef unsigned long long next_seq() noexcept:
+    """The sequence number the next node gets (a node is newer than this if its
+    seq is at least it)."""
+    return _next_seq
 # The slot a rule reads needs_input_grad from (records.py numbers the slots).
 cdef Py_ssize_t NEEDS_INPUT_GRAD = records.NEEDS_INPUT_GRAD
 
@@ -256,7 +262,6 @@ cdef class Op:
     per output), then, by the names of its parameters, what it reads: kept
     values, attributes, and ``needs_input_grad`` (per input, whether its
     gradient is needed).
-    ``jvp``: the forward-mode rule, a slot that nothing reads yet.
     ``user_code``: the rules run user code (a PyLayer's backward), which also runs
     when no gradient reached the node.
 
@@ -271,14 +276,13 @@ cdef class Op:
     """
 
     def __cinit__(self, name, inputs="x", outputs="out", keeps=(), attrs=(),
-                  vjp=None, jvp=None, bint multi_output=False, bint user_code=False,
+                  vjp=None, bint multi_output=False, bint user_code=False,
                   bint view=False):
         cdef Py_ssize_t i, source
         cdef tuple sources
         self.name, self.inputs, self.outputs, self.keeps, self.attrs, sources, self._reads = \
-            describe(name, inputs, outputs, keeps, attrs, vjp, jvp)
+            describe(name, inputs, outputs, keeps, attrs, vjp)
         self.vjp = vjp
-        self.jvp = jvp
         self.per_input = isinstance(vjp, tuple)
         self.multi_output = multi_output
         self.user_code = user_code
@@ -301,22 +305,9 @@ cdef class Op:
             if reads is not None and type(reads) is not tuple:
                 raise RuntimeError(f"Op({name!r}): its rules' reads must be tuples")
 
-    def __init__(self, name, inputs="x", outputs="out", keeps=(), attrs=(), vjp=None, jvp=None,
+    def __init__(self, name, inputs="x", outputs="out", keeps=(), attrs=(), vjp=None,
                  multi_output=False, user_code=False, view=False):
         pass            # __cinit__ set every field, once: a record does not change
-
-    def define_jvp(self, rule):
-        """Give the op its forward-mode rule (once); no other op changes.
-
-        >>> SQUARE = Op("square", keeps=("x",), vjp=(lambda g, x: 2.0 * x * g,))
-        >>> SQUARE.define_jvp(lambda t, x: 2.0 * x * t)
-        """
-        if not callable(rule):
-            raise TypeError(f"define_jvp(): argument 'rule' must be callable, got "
-                            f"{type(rule).__name__}")
-        if self.jvp is not None:
-            raise ValueError(f"define_jvp(): {self.name} already has a forward-mode rule")
-        self.jvp = rule
 
     def node_name(self):
         """The name of the op's nodes: ``TanhGradNode``, or a custom op's full name."""
@@ -360,7 +351,7 @@ cdef object run_rules(GradNode node, object grads, tuple values):
     if not op.per_input:
         return _call_rule(op.vjp, <tuple?>op._reads[0], grads, values, node)
     rules = <tuple>op.vjp
-    n = len(node.next_nodes)
+    n = len(node.next_nodes) - (len(node.linked) if node.linked else 0)
     if len(rules) != n:
         raise RuntimeError(f"{node.name()}: {n} inputs but {len(rules)} rules")
     results = PyTuple_New(n)
@@ -684,6 +675,28 @@ def new_node(Op op not None, tuple inputs, tuple attrs=(), Py_ssize_t n_outputs=
         node.next_nodes = edges_first_from.next_nodes + node.next_nodes
         node.next_indices = edges_first_from.next_indices + node.next_indices
     return node
+
+
+def link_inputs(GradNode node not None, tuple tensors not None):
+    """Give ``node`` an edge to each of ``tensors`` that needs a gradient, after its
+    op's inputs, carrying zeros in backward (see pylayer._core.gradient_link)."""
+    cdef Tensor t
+    cdef list edges = [], indices = [], meta = []
+    if node.released:
+        raise_released(node)
+    for item in tensors:
+        t = <Tensor?>item
+        if t._stop_gradient:
+            continue
+        edge = t if t._node is None else t._node
+        if isinstance(edge, GradNode):
+            (<GradNode>edge).uses += 1
+        edges.append(edge)
+        indices.append(t._out_index)
+        meta.append((t._array.shape, t._array.dtype))
+    node.next_nodes = node.next_nodes + tuple(edges)
+    node.next_indices = node.next_indices + tuple(indices)
+    node.linked = (node.linked or ()) + tuple(meta)
 
 
 def set_history(Tensor t not None, node, Py_ssize_t index=0):

@@ -5,7 +5,7 @@ what it returns; the graph then reads a kept value or attribute by a slot number
 instead of a name. ``Op`` checks again the few numbers its compiled code indexes
 with, so nothing returned here is trusted blindly.
 
->>> describe("cube", "x", "out", ("x",), (), (lambda g, x: g * 3.0 * x * x,), None)
+>>> describe("cube", "x", "out", ("x",), (), (lambda g, x: g * 3.0 * x * x,))
 ('cube', ('x',), ('out',), ('x',), (), (0,), ((0,),))
 """
 import inspect
@@ -69,7 +69,7 @@ def _reads(op_name, rule, slots):
     return tuple([slots[param.name] for param in params[1:]])
 
 
-def describe(name, inputs, outputs, keeps, attrs, vjp, jvp):
+def describe(name, inputs, outputs, keeps, attrs, vjp):
     """Check an op's declaration; return ``(name, inputs, outputs, keeps, attrs, sources,
     reads)``: the names as tuples (``inputs`` None for any number), per kept name its
     source (an input's position, or ``-1 - k`` for output k), and per rule the slots
@@ -78,9 +78,6 @@ def describe(name, inputs, outputs, keeps, attrs, vjp, jvp):
     if not isinstance(name, str) or not name:
         raise TypeError(f"Op(): argument 'name' must be a non-empty str, got "
                         f"{type(name).__name__}")
-    if jvp is not None and not callable(jvp):
-        raise TypeError(f"Op({name!r}): argument 'jvp' must be callable or None, got "
-                        f"{type(jvp).__name__}")
     inputs = _names(name, "inputs", inputs, True)
     outputs = _names(name, "outputs", outputs, False)
     keeps = _names(name, "keeps", keeps, False)

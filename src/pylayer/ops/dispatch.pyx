@@ -12,20 +12,26 @@ calls that create state, such as ``create_parameter``, wrapped with
 ``records_without_variables=True``: in static mode they make a part of the
 Program even without a Variable argument.
 
-The wrapper is compiled because it runs on every public op call: about
-70 ns on a ``[64]`` ``tanh`` (about 450 ns unwrapped), where a Python closure
-costs about 200 ns. It scans the arguments with exact type tests and a C
-subtype check. Code that has already dispatched (gradient rules, the compiled
-ops' calls to each other, Tensor's ``+ - * /``) calls the unwrapped functions.
+The wrapper is compiled because it runs on every public op call. It is a
+``cdef class`` with ``__call__`` and ``__get__``: CPython packs the arguments
+into a tuple and a dict (and a Tensor method call into a bound method), about
+2 % of a ``[64]`` op chain's instructions. It scans the arguments with exact
+type tests and a C subtype check. Code that has already dispatched (gradient
+rules, the compiled ops' calls to each other, Tensor's ``+ - * /``) calls the
+unwrapped functions.
 """
 import functools
 
+cimport cython
 from cpython.dict cimport PyDict_Check
 from cpython.list cimport PyList_Check
 from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 from cpython.tuple cimport PyTuple_Check
 
 from pylayer._core.tensor import defer_operators_to
+
+cdef extern from "Python.h":
+    object PyMethod_New(object function, object self)
 
 __all__ = []
 
@@ -109,157 +115,28 @@ def has_static_variable(*args, **kwargs):
     return holds_variable(args, kwargs)
 
 
-cdef extern from *:
-    """
-    /* A public op as Python sees it: calling it checks the arguments for a static
-       Variable (the record path) and otherwise calls the op with the same argument
-       vector, allocating nothing. As a class attribute it binds like a function (it
-       is a method descriptor), so a Tensor method is one call. */
-    typedef struct {
-        PyObject_HEAD
-        PyObject *fn;                 /* the op itself */
-        PyObject *dict;               /* __wrapped__, __name__, __doc__, ... */
-        int records_without_variables;
-        vectorcallfunc vectorcall;
-    } pylayer_DispatchedOp;
+@cython.final
+cdef class DispatchedOp:
+    """A public op as Python sees it (``type(pylayer.tanh)``, made only by :func:`op`):
+    calling it records the call when a static Variable is among the arguments and
+    runs the op otherwise. As a class attribute it binds like a function, so it is
+    also a Tensor method."""
+    cdef object fn                      # the op itself
+    cdef bint records_without_variables
+    cdef dict __dict__                  # __wrapped__, __name__, __doc__, ...
 
-    static int (*pylayer_holds_variable)(PyObject *value, int depth) = NULL;
-    static PyObject *(*pylayer_record)(PyObject *fn, PyObject *args, PyObject *kwargs) = NULL;
-    static int pylayer_static_mode = 0;
+    def __call__(self, *args, **kwargs):
+        if (self.records_without_variables and _static_mode) or holds_variable(args, kwargs):
+            return record(self.fn, args, kwargs)
+        return self.fn(*args, **kwargs)
 
-    static PyObject *pylayer_record_call(pylayer_DispatchedOp *op, PyObject *const *args,
-                                         Py_ssize_t n, PyObject *kwnames) {
-        Py_ssize_t i, nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-        PyObject *tuple = PyTuple_New(n), *kwargs = PyDict_New(), *result = NULL;
-        if (tuple == NULL || kwargs == NULL) goto done;
-        for (i = 0; i < n; i++) { Py_INCREF(args[i]); PyTuple_SET_ITEM(tuple, i, args[i]); }
-        for (i = 0; i < nk; i++)
-            if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0) goto done;
-        result = pylayer_record(op->fn, tuple, kwargs);
-    done:
-        Py_XDECREF(tuple);
-        Py_XDECREF(kwargs);
-        return result;
-    }
+    def __get__(self, obj, kind):
+        if obj is None:
+            return self
+        return PyMethod_New(self, obj)
 
-    static PyObject *pylayer_dispatched_call(PyObject *self, PyObject *const *args,
-                                             size_t nargsf, PyObject *kwnames) {
-        pylayer_DispatchedOp *op = (pylayer_DispatchedOp *)self;
-        Py_ssize_t i, n = PyVectorcall_NARGS(nargsf);
-        Py_ssize_t total = n + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
-        if (op->records_without_variables && pylayer_static_mode)
-            return pylayer_record_call(op, args, n, kwnames);
-        for (i = 0; i < total; i++) {
-            int found = pylayer_holds_variable(args[i], 0);
-            if (found < 0) return NULL;
-            if (found) return pylayer_record_call(op, args, n, kwnames);
-        }
-        return PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
-    }
-
-    static PyObject *pylayer_dispatched_get(PyObject *self, PyObject *obj, PyObject *type) {
-        if (obj == NULL || obj == Py_None) { Py_INCREF(self); return self; }
-        return PyMethod_New(self, obj);
-    }
-
-    static PyObject *pylayer_dispatched_repr(PyObject *self) {
-        PyObject *name = PyObject_GetAttrString(self, "__qualname__"), *text;
-        if (name == NULL) { PyErr_Clear(); return PyUnicode_FromString("<pylayer op>"); }
-        text = PyUnicode_FromFormat("<pylayer op %S>", name);
-        Py_DECREF(name);
-        return text;
-    }
-
-    static int pylayer_dispatched_traverse(PyObject *self, visitproc visit, void *arg) {
-        pylayer_DispatchedOp *op = (pylayer_DispatchedOp *)self;
-        Py_VISIT(op->fn);
-        Py_VISIT(op->dict);
-        return 0;
-    }
-
-    static int pylayer_dispatched_clear(PyObject *self) {
-        pylayer_DispatchedOp *op = (pylayer_DispatchedOp *)self;
-        Py_CLEAR(op->fn);
-        Py_CLEAR(op->dict);
-        return 0;
-    }
-
-    static void pylayer_dispatched_dealloc(PyObject *self) {
-        PyObject_GC_UnTrack(self);
-        pylayer_dispatched_clear(self);
-        PyObject_GC_Del(self);
-    }
-
-    static PyGetSetDef pylayer_dispatched_getset[] = {
-        {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
-        {NULL, NULL, NULL, NULL, NULL}
-    };
-
-    static PyTypeObject pylayer_DispatchedOpType = {
-        PyVarObject_HEAD_INIT(NULL, 0)
-        .tp_name = "pylayer.ops.dispatch.DispatchedOp",
-        .tp_basicsize = sizeof(pylayer_DispatchedOp),
-        .tp_dealloc = pylayer_dispatched_dealloc,
-        .tp_vectorcall_offset = offsetof(pylayer_DispatchedOp, vectorcall),
-        .tp_repr = pylayer_dispatched_repr,
-        .tp_call = PyVectorcall_Call,
-        .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
-                    | Py_TPFLAGS_METHOD_DESCRIPTOR,
-        .tp_traverse = pylayer_dispatched_traverse,
-        .tp_clear = pylayer_dispatched_clear,
-        .tp_getset = pylayer_dispatched_getset,
-        .tp_descr_get = pylayer_dispatched_get,
-        .tp_dictoffset = offsetof(pylayer_DispatchedOp, dict),
-    };
-
-    static PyObject *pylayer_dispatch_ready(void) {
-        if (PyType_Ready(&pylayer_DispatchedOpType) < 0) return NULL;
-        Py_INCREF(&pylayer_DispatchedOpType);
-        return (PyObject *)&pylayer_DispatchedOpType;
-    }
-
-    static PyObject *pylayer_new_dispatched(PyObject *fn, int records_without_variables) {
-        pylayer_DispatchedOp *op;
-        if (!PyCallable_Check(fn)) {
-            PyErr_Format(PyExc_TypeError, "op(): argument 'fn' must be callable, got %.100s",
-                         Py_TYPE(fn)->tp_name);
-            return NULL;
-        }
-        op = PyObject_GC_New(pylayer_DispatchedOp, &pylayer_DispatchedOpType);
-        if (op == NULL) return NULL;
-        Py_INCREF(fn);
-        op->fn = fn;
-        op->dict = NULL;
-        op->records_without_variables = records_without_variables;
-        op->vectorcall = pylayer_dispatched_call;
-        PyObject_GC_Track((PyObject *)op);
-        return (PyObject *)op;
-    }
-    """
-    ctypedef int (*holds_fn)(object value, int depth) except -1
-    ctypedef object (*record_fn)(object fn, object args, object kwargs)
-    holds_fn pylayer_holds_variable
-    record_fn pylayer_record
-    bint pylayer_static_mode
-    object pylayer_dispatch_ready()
-    object pylayer_new_dispatched(object fn, int records_without_variables)
-
-
-cdef int _holds_any(object value, int depth) except -1:
-    """One argument of a dispatched call: is it, or does it hold, a Variable?"""
-    if _variable_type is None:
-        return 0
-    return _holds_variable(value, depth)
-
-
-cdef object _record_call(object fn, object args, object kwargs):
-    return record(fn, <tuple?>args, <dict?>kwargs)
-
-
-pylayer_holds_variable = _holds_any
-pylayer_record = _record_call
-#: The type of the public ops (``type(pylayer.tanh)``): made only by :func:`op`.
-DispatchedOp = pylayer_dispatch_ready()
+    def __repr__(self):
+        return f"<pylayer op {getattr(self, '__qualname__', '?')}>"
 
 
 def op(fn=None, *, records_without_variables=False):
@@ -283,7 +160,11 @@ def op(fn=None, *, records_without_variables=False):
     """
     if fn is None:
         return functools.partial(op, records_without_variables=records_without_variables)
-    wrapper = pylayer_new_dispatched(fn, bool(records_without_variables))
+    if not callable(fn):
+        raise TypeError(f"op(): argument 'fn' must be callable, got {type(fn).__name__}")
+    cdef DispatchedOp wrapper = DispatchedOp.__new__(DispatchedOp)
+    wrapper.fn = fn
+    wrapper.records_without_variables = bool(records_without_variables)
     return functools.update_wrapper(wrapper, fn)
 
 
@@ -298,9 +179,8 @@ def enable_static():
     >>> paddle.disable_static(); paddle.in_dynamic_mode()
     True
     """
-    global _static_mode, pylayer_static_mode
+    global _static_mode
     _static_mode = True
-    pylayer_static_mode = True
 
 
 def disable_static(place=None):
@@ -312,9 +192,8 @@ def disable_static(place=None):
     >>> paddle.tanh(paddle.zeros([1])).numpy()
     array([0.], dtype=float32)
     """
-    global _static_mode, pylayer_static_mode
+    global _static_mode
     _static_mode = False
-    pylayer_static_mode = False
 
 
 def in_dynamic_mode():
