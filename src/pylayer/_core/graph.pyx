@@ -146,7 +146,6 @@ cdef object innermost_saved_hooks():
 
 
 @cython.freelist(64)
-@cython.trashcan(True)      # a chain of saved inputs (each holding its node) is freed flat
 cdef class SavedTensor:
     """A tensor kept for backward: held directly, or packed by a hook.
 
@@ -388,7 +387,6 @@ cdef raise_released(GradNode node):
 
 
 @cython.freelist(64)
-@cython.trashcan(True)      # a long graph (nodes holding nodes) is freed flat
 cdef class GradNode:
     """One recorded call of an op: its record, where its gradients go, what it kept."""
 
