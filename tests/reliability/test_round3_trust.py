@@ -334,3 +334,23 @@ def test_a_tensor_holds_native_aligned_data(make, kind):
     array = t.numpy()
     assert array.dtype == np.float32 and array.dtype.isnative and array.flags.aligned
     np.testing.assert_array_equal(array, [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("on_leaf", [False, True])
+def test_a_hook_that_changes_the_gradients_shape_is_refused_naming_it(on_leaf):
+    # A [1] gradient from a hook broadcast in multiply's rule: x.grad was w, silently.
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    w = paddle.to_tensor([4.0, 5.0, 6.0])
+
+    def shrink(g):
+        return paddle.ones([1])
+
+    if on_leaf:
+        x.register_hook(shrink)
+        y = x * w
+    else:
+        y = x * 1.0
+        y.register_hook(shrink)
+        y = y * w
+    with pytest.raises(RuntimeError, match=r"hook .*shrink.* shape \[1\] .* shape \[3\]"):
+        y.sum().backward()

@@ -253,6 +253,13 @@ cdef object _run_hooks(list hooks, object g):
                 raise unmade_tensor_error(result, f"the gradient that the tensor hook "
                                                   f"{getattr(hook, '__qualname__', hook)!r} "
                                                   f"returned")
+            if (<Tensor>result)._array.shape != (<Tensor>g)._array.shape:
+                # It would broadcast in the rules after it: a silently wrong gradient.
+                raise RuntimeError(f"the tensor hook {getattr(hook, '__qualname__', hook)!r} "
+                                   f"returned a gradient of shape "
+                                   f"{list((<Tensor>result)._array.shape)} for a gradient "
+                                   f"of shape {list((<Tensor>g)._array.shape)}; a hook may "
+                                   f"change the gradient's values, not its shape")
             g = result
     return g
 
