@@ -161,5 +161,6 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
 
 _TENSOR_METHODS = _methods.build(globals(), inplace, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
-_core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward)
+_core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,
+                     _core.views.remake_history)
 _methods.install(Tensor, _TENSOR_METHODS, _methods.bound_operators(_TENSOR_FUNCTIONS))

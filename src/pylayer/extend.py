@@ -34,9 +34,7 @@ one back).
 ``op`` makes a function a public op (a static ``Variable`` among its arguments
 records the call into the current Program).
 """
-from pylayer._core import graph as _graph
-from pylayer._core.graph import Op, needs_grad
-from pylayer._core.records import check_outputs
+from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels.dtypes import DType
 from pylayer._kernels.loops import axpy
@@ -70,36 +68,3 @@ __all__ = [
     # how settings-like objects (optimizers, layers' helpers) show themselves
     "settings_repr", "public_settings_repr", "Summary",
 ]
-
-
-def make_output(op, array, inputs, attrs=()):
-    """Wrap the result ``array`` of a call of the op ``op`` in a Tensor and, when a
-    gradient is needed, record its node: ``inputs`` and ``attrs`` in the order the
-    record names them. The record must name one output.
-
-    >>> import pylayer as paddle
-    >>> DOUBLE = Op("double", vjp=(lambda g: g * 2.0,))
-    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
-    >>> make_output(DOUBLE, x.numpy() * 2, (x,)).grad_fn
-    <DoubleGradNode>
-    """
-    if type(op) is Op:
-        check_outputs("make_output", op, 1)
-    return _graph.make_output(op, array, inputs, attrs)
-
-
-def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
-    """:func:`make_output` for an op with several outputs: one Tensor per array, as many
-    as the record names (any number for a ``multi_output`` record of one name); the
-    outputs at the indices ``non_differentiable`` get no gradient.
-
-    >>> import pylayer as paddle
-    >>> FIRST = Op("first", multi_output=True, vjp=(lambda gs: gs[0],))
-    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
-    >>> a, b = make_outputs(FIRST, [x.numpy() * 1, x.numpy() * 2], (x,), non_differentiable=(1,))
-    >>> a.stop_gradient, b.stop_gradient
-    (False, True)
-    """
-    if type(op) is Op and isinstance(arrays, (list, tuple)):
-        check_outputs("make_outputs", op, len(arrays))
-    return _graph.make_outputs(op, arrays, inputs, attrs, non_differentiable)

@@ -22,7 +22,7 @@ cimport numpy as cnp
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, has_no_data, set_grad_mode,
                                    result_array, current_version, refresh_view, make_alias)
 from pylayer._core.tensor import unmade_tensor_error
-from pylayer._core.records import describe, node_name, refuse_call
+from pylayer._core.records import check_outputs, describe, node_name, refuse_call
 from pylayer._core import records
 from pylayer._core.graph_walk import next_functions
 
@@ -581,7 +581,8 @@ cdef tuple _keep(Op op, tuple inputs, list outputs):
 
 cpdef Tensor make_output(object op, object array, object inputs, object attrs=()):
     """Wrap an op's result and, when a gradient is needed, record its node: ``inputs``
-    and ``attrs`` in the order its record ``op`` names them.
+    and ``attrs`` in the order its record ``op`` names them. The record must name one
+    output (several: :func:`make_outputs`).
 
     >>> import pylayer as paddle
     >>> from pylayer._core.graph import Op, make_output
@@ -593,6 +594,8 @@ cpdef Tensor make_output(object op, object array, object inputs, object attrs=()
     cdef Tensor out
     cdef GradNode node
     _check_call("make_output", op, inputs, attrs)
+    if len((<Op>op).outputs) != 1:
+        check_outputs("make_output", op, 1)
     array = result_array(array, "make_output", "array")
     if not _needs_grad(inputs):
         out = wrap(array, True)
@@ -608,9 +611,9 @@ cpdef Tensor make_output(object op, object array, object inputs, object attrs=()
 
 
 def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
-    """Like make_output for an op with several outputs (its record has ``multi_output``):
-    one Tensor per array; the outputs at the indices ``non_differentiable`` get no
-    gradient.
+    """Like make_output for an op with several outputs: one Tensor per array, as many as
+    the record names (any number for a ``multi_output`` record of one name); the
+    outputs at the indices ``non_differentiable`` get no gradient.
 
     >>> import pylayer as paddle
     >>> FIRST = Op("first", multi_output=True, vjp=(lambda gs: gs[0],))
@@ -626,6 +629,7 @@ def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
     if not isinstance(arrays, (list, tuple)) or not arrays:
         raise TypeError(f"make_outputs(): argument 'arrays' must be a non-empty list of arrays, "
                         f"got {type(arrays).__name__}")
+    check_outputs("make_outputs", op, len(arrays))
     arrays = [result_array(a, "make_outputs", "arrays") for a in arrays]
     if not isinstance(non_differentiable, tuple) or any(
             type(i) is not int or not 0 <= i < len(arrays) for i in non_differentiable):

@@ -147,20 +147,25 @@ cdef void install_arithmetic(arithmetic_fn fn) noexcept:
     _arithmetic = fn
 
 
-def install(dict functions not None, backward_function):
+def install(dict functions not None, backward_function, view_history):
     """Give the core what it calls: ``functions`` (``{name: function}``, the ops Tensor's
-    own code and the engine call, ``pylayer._methods.tensor_functions``) and
+    own code and the engine call, ``pylayer._methods.tensor_functions``),
     ``backward_function(tensor, grad_tensor, retain_graph)`` (from
-    pylayer.autograd.functional). Done once by pylayer/__init__, which also sets
-    Tensor's methods and operators as class attributes (``pylayer._methods.install``)."""
-    global _functions, _engine_backward
+    pylayer.autograd.functional) and ``view_history(view)``, which remakes a stale
+    view's history (``pylayer._core.views.remake_history``). Done once by
+    pylayer/__init__, which also sets Tensor's methods and operators as class
+    attributes (``pylayer._methods.install``)."""
+    global _functions, _engine_backward, _remake_history
     if _engine_backward is not None:
         raise RuntimeError("tensor.install(): Tensor's functions are installed once, by "
                            "importing pylayer")
-    if not callable(backward_function):
-        raise TypeError("tensor.install(): argument 'backward_function' must be callable")
+    for name, function in (("backward_function", backward_function),
+                           ("view_history", view_history)):
+        if not callable(function):
+            raise TypeError(f"tensor.install(): argument '{name}' must be callable")
     _functions = functions
     _engine_backward = backward_function
+    _remake_history = view_history
 
 
 cdef object installed(str name):
@@ -301,18 +306,6 @@ cdef int refresh_view(Tensor t) except -1:
 
 
 cdef object _remake_history = None
-
-
-def install_view_history(function):
-    """Give the core the function that remakes a stale view's history (once, by
-    pylayer._core.views)."""
-    global _remake_history
-    if _remake_history is not None:
-        raise RuntimeError("install_view_history(): the function is installed once, by "
-                           "importing pylayer")
-    if not callable(function):
-        raise TypeError("install_view_history(): argument 'function' must be callable")
-    _remake_history = function
 
 
 @cython.freelist(256)

@@ -17,7 +17,7 @@ part is the same strided window as in the base.
 import numpy as np
 
 from pylayer._core.graph import Op, make_output, set_history
-from pylayer._core.tensor import install_view_history, make_tensor, mark_view_current, view_kind
+from pylayer._core.tensor import make_tensor, mark_view_current, view_kind
 
 __all__ = ["geometry", "view_of_base", "copy_slices", "remake_history", "rebase",
            "is_differentiable_view"]
@@ -150,8 +150,6 @@ def _history_of(t):
     set_history(alias, t.grad_fn, t._out_index)
     return alias
 
-
-install_view_history(remake_history)
 
 
 def is_differentiable_view(t):
