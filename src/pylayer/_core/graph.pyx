@@ -455,6 +455,19 @@ cdef class GradNode:
 cdef tuple _ZERO_INDICES = tuple([(0,) * n for n in range(5)])
 
 
+def _caller_stack():
+    """The Python stack of the call that records a node, without pylayer's own frames at
+    its end (an op of a plain-Python area would otherwise end it inside the library);
+    compiled frames do not show."""
+    frames = traceback.extract_stack()
+    while len(frames) > 1 and _PACKAGE_DIR in frames[-1].filename:
+        frames.pop()
+    return "".join(traceback.format_list(frames))
+
+
+_PACKAGE_DIR = __file__.rsplit("_core", 1)[0]
+
+
 cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs):
     global _next_seq
     cdef GradNode node = GradNode.__new__(GradNode)
@@ -495,7 +508,7 @@ cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs):
     node.seq = _next_seq
     _next_seq += 1
     if _anomaly:
-        node.creation_stack = "".join(traceback.format_stack())  # compiled frames do not show
+        node.creation_stack = _caller_stack()
     return node
 
 
