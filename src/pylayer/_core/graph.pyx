@@ -524,7 +524,7 @@ cdef inline bint _needs_grad(tuple inputs) except -1:
     return False
 
 
-cdef inline void _mark_view(Op op, Tensor out, object inputs):
+cdef inline void _mark_view(Tensor out, object inputs):
     """A view op's output that shares its first input's memory is an alias of it."""
     cdef Tensor source
     if len(inputs) and isinstance(inputs[0], Tensor):
@@ -619,7 +619,7 @@ cpdef Tensor make_output(object op, object array, object inputs, object attrs=()
             node.saved = _keep(op, inputs, [out])
         out._node = node
     if (<Op>op).view:
-        _mark_view(<Op>op, out, inputs)
+        _mark_view(out, inputs)
     return out
 
 
@@ -649,11 +649,7 @@ def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
         raise TypeError(f"make_outputs(): argument 'non_differentiable' must be a tuple of "
                         f"output indices below {len(arrays)}, got {non_differentiable!r}")
     if not _needs_grad(inputs):
-        outs = [wrap(a, True) for a in arrays]
-        if (<Op>op).view:
-            for t in outs:
-                _mark_view(<Op>op, t, inputs)
-        return outs
+        return _marked(op, [wrap(a, True) for a in arrays], inputs)
     node = new_grad_node(op, inputs, attrs)
     node.n_outputs = len(arrays)
     node.out_meta = tuple([(a.shape, a.dtype) for a in arrays])
@@ -666,9 +662,14 @@ def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
         outs.append(t)
     if op.keeps:
         node.saved = _keep(op, inputs, outs)
-    if (<Op>op).view:
+    return _marked(op, outs, inputs)
+
+
+cdef list _marked(Op op, list outs, object inputs):
+    """``outs``, each made an alias of the first input when ``op`` is a view op."""
+    if op.view:
         for t in outs:
-            _mark_view(<Op>op, t, inputs)
+            _mark_view(<Tensor>t, inputs)
     return outs
 
 

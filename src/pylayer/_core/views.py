@@ -112,6 +112,14 @@ COPY_SLICES = Op("copy_slices", inputs=("base", "value"), attrs=("geometry",),
                  vjp=(_outside_view, lambda g, geometry: view_of_base(g, geometry)))
 
 
+def _as_read_of(view, base, geo):
+    """Give ``view`` the history of a ``view_of_base`` read of ``base`` (its values are
+    that read already: nothing is computed)."""
+    read = make_output(VIEW_OF_BASE, view.numpy(), (base,), (geo,))
+    set_history(view, read.grad_fn, 0)
+    view.stop_gradient = read.stop_gradient
+
+
 def copy_slices(base, value, geo):
     """The node of ``base`` after ``value`` was written into the view ``geo`` of it:
     a tensor sharing ``base``'s array whose gradient reaches both."""
@@ -124,9 +132,7 @@ def remake_history(view):
     base = view._base
     if base.stop_gradient:
         return
-    node = view_of_base(base, geometry(base.numpy(), view.numpy(), "view"))
-    set_history(view, node.grad_fn, 0)
-    view.stop_gradient = False
+    _as_read_of(view, base, geometry(base.numpy(), view.numpy(), "view"))
 
 
 def rebase(view, result, name):
@@ -139,8 +145,7 @@ def rebase(view, result, name):
     new_base = copy_slices(before, result, geo)
     set_history(base, new_base.grad_fn, 0)
     base.stop_gradient = new_base.stop_gradient
-    set_history(view, view_of_base(base, geo).grad_fn, 0)
-    view.stop_gradient = base.stop_gradient
+    _as_read_of(view, base, geo)
     mark_view_current(view)
 
 
