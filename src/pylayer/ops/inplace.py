@@ -72,7 +72,7 @@ def write_result(x, result, recording, what):
         x._set_array_inplace(values.astype(target.dtype))
     if not recording:
         return
-    if _differentiable(x) and x.numpy() is target:
+    if _differentiable(x):
         views.rebase(x, result, what)
         return
     if result.numpy().dtype != x.numpy().dtype:
