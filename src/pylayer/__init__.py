@@ -47,11 +47,23 @@ from pylayer.ops.scatter import *  # noqa: F401,F403
 from pylayer.ops import scatter as _scatter
 from pylayer.ops.complex import *  # noqa: F401,F403,A004 - complex is Paddle's name
 from pylayer.ops import complex as _complex_ops
+from pylayer.ops.elementwise import *  # noqa: F401,F403
+from pylayer.ops import elementwise as _elementwise
+from pylayer.ops.special import *  # noqa: F401,F403
+from pylayer.ops import special as _special
+from pylayer.ops.statistics import *  # noqa: F401,F403
+from pylayer.ops import statistics as _statistics
+from pylayer.ops.assembly import *  # noqa: F401,F403
+from pylayer.ops import assembly as _assembly
+from pylayer.ops.selection import *  # noqa: F401,F403
+from pylayer.ops import selection as _selection
+from pylayer.ops.sampling import *  # noqa: F401,F403
+from pylayer.ops import sampling as _sampling
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import incubate, nn, optimizer, static
+from pylayer import fft, incubate, linalg, nn, optimizer, signal, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 from pylayer.nn import param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
@@ -72,6 +84,7 @@ __version__ = "0.1.0"
 __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
            "float64", "bfloat16", "complex64", "complex128", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
+           "linalg", "fft", "signal",
            "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
@@ -89,6 +102,12 @@ __all__ += _search.__all__
 __all__ += _scatter.__all__
 __all__ += _complex_ops.__all__
 __all__ += _param.__all__
+__all__ += _elementwise.__all__
+__all__ += _special.__all__
+__all__ += _statistics.__all__
+__all__ += _assembly.__all__
+__all__ += _selection.__all__
+__all__ += _sampling.__all__
 
 
 def __dir__():
@@ -159,7 +178,7 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
-_TENSOR_METHODS = _methods.build(globals(), inplace, _EXTRA_METHODS)
+_TENSOR_METHODS = _methods.build(globals(), __all__, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
 _core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,
                      _core.views.remake_history)

@@ -1,48 +1,28 @@
-"""The Tensor methods: one table, read by ``Tensor`` (``x.exp()``), the stubs and the docs.
+"""The Tensor methods, derived from the ops' declarations; read by ``Tensor``, the stubs and the docs.
 
-Every name in ``METHODS`` is the function ``pylayer.<name>`` called with the
-tensor as its first argument. Every name in ``WITH_INPLACE`` also has an
-in-place twin ``<name>_`` that stores the result in the tensor itself (see
-``pylayer.inplace``). The methods that are not such a function
-(``zero_``, ``set_value``, ``gradient``, ...) are ``_EXTRA_METHODS`` of
-``pylayer/__init__.py``, given to :func:`build`. A new op becomes a method
-by adding its name here.
+An op declares what Paddle makes of it where it is defined, with ``op``
+(``pylayer.ops.dispatch``) or, for a function that is not dispatched, with
+``declare`` (``pylayer.ops.declaration``):
+
+``method=True``
+    ``x.<name>(...)`` is ``pylayer.<name>(x, ...)``, for every name the op has in
+    ``pylayer.__all__`` (an alias such as ``clamp = clip`` is a method too).
+``inplace=True``
+    also ``x.<name>_(...)``, which stores the result in ``x`` itself (see
+    ``pylayer.inplace``). Where the area defines the function-level twin
+    (``abs_ = inplace_twin(abs)``, as Paddle has ``paddle.abs_``), the method is
+    that function.
+
+:func:`build` collects the table from the ``pylayer`` namespace. The methods
+that are no such function (``zero_``, ``set_value``, ``gradient``, ...) are
+``_EXTRA_METHODS`` of ``pylayer/__init__.py``, given to :func:`build`.
 """
 import inspect
 
+from pylayer.ops.declaration import declared
+from pylayer.ops.inplace import inplace_twin
+
 __all__ = []
-
-METHODS = (
-    'abs', 'add', 'all', 'allclose', 'any', 'argmax', 'argmin', 'argsort', 'assign',
-    'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'bmm',
-    'broadcast_to', 'cast', 'ceil', 'chunk', 'clip', 'concat', 'cos', 'cumsum', 'divide',
-    'dot', 'empty_like', 'equal', 'equal_all', 'erf', 'exp', 'expand', 'expand_as',
-    'flatten', 'flip', 'floor', 'floor_divide', 'full_like', 'gather', 'greater_equal',
-    'greater_than', 'index_select', 'isclose', 'isfinite', 'isinf', 'isnan',
-    'less_equal', 'less_than', 'log', 'log1p', 'logical_and', 'logical_not', 'logical_or',
-    'logical_xor', 'logsumexp', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min',
-    'minimum', 'multiply', 'neg', 'not_equal', 'numel', 'ones_like', 'pow', 'prod',
-    'reciprocal', 'remainder', 'reshape', 'roll', 'round', 'rsqrt', 'scale', 'sigmoid',
-    'sign', 'sin', 'slice', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std',
-    'subtract', 'sum', 'take_along_axis', 'put_along_axis', 'tan', 'tanh', 'tile', 'topk',
-    'transpose', 'unsqueeze', 'unstack', 'var', 'zeros_like',
-    # the scatter and index family
-    'scatter', 'scatter_nd', 'scatter_nd_add', 'gather_nd', 'index_sample', 'index_add', 'index_put',
-    'masked_select', 'nonzero', 'bincount', 'histogram',
-    # complex numbers
-    'angle', 'as_complex', 'as_real', 'conj', 'imag', 'is_complex', 'real')
-
-# Ops whose result can take the tensor's place: elementwise math, comparisons and
-# logic, and the shape changes Paddle also has in place.
-WITH_INPLACE = (
-    'abs', 'add', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'cast', 'ceil',
-    'clip', 'cos', 'cumsum', 'divide', 'equal', 'erf', 'exp', 'flatten', 'floor',
-    'floor_divide', 'greater_equal', 'greater_than', 'less_equal', 'less_than', 'log',
-    'log1p', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'masked_fill',
-    'maximum', 'minimum', 'multiply', 'neg', 'not_equal', 'pow',
-    'reciprocal', 'remainder', 'reshape', 'round', 'rsqrt', 'scale', 'sigmoid', 'sign', 'sin',
-    'sqrt', 'square', 'squeeze', 'subtract', 'tan', 'tanh', 'transpose', 'unsqueeze',
-    'scatter', 'index_add', 'index_put')
 
 
 # The functions the core calls besides Tensor's methods: its operators' (OPERATORS)
@@ -56,22 +36,19 @@ def tensor_functions(namespace):
     return {name: namespace[name] for name in sorted(names)}
 
 
-def build(namespace, inplace, extra):
-    """``{method name: function}`` from the ``pylayer`` namespace and the extra methods."""
-    table = {name: namespace[name] for name in METHODS}
-    for name in WITH_INPLACE:
-        table[name + "_"] = _inplace_twin(namespace[name], inplace)
+def build(namespace, names, extra):
+    """``{method name: function}`` from the ``pylayer`` namespace, its public ``names``
+    and the extra methods."""
+    methods, with_inplace = declared(namespace, names)
+    table = {name: namespace[name] for name in methods}
+    for name in with_inplace:
+        twin = namespace.get(name + "_")
+        table[name + "_"] = twin if twin is not None else inplace_twin(namespace[name])
+    for name in extra:
+        if name in table:
+            raise ValueError(f"build(): the extra method {name!r} is also a declared one")
     table.update(extra)
     return table
-
-
-def _inplace_twin(fn, inplace):
-    def method(x, *args, **kwargs):
-        return inplace(x, fn, *args, **kwargs)
-    method.__name__ = fn.__name__ + "_"
-    method.__qualname__ = "Tensor." + method.__name__
-    method.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
-    return method
 
 
 # Python's operators, for Tensor and static Variable alike:

@@ -47,11 +47,13 @@ from pylayer.ops._arguments import (MAX_ELEMENTS, check_axes, check_axis, check_
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.reduction import unbroadcast
 from pylayer.ops._window_args import window_padding, window_sizes
+from pylayer.ops.declaration import declare
 from pylayer.ops.dispatch import op
+from pylayer.ops.inplace import inplace_twin
 
 __all__ = [
     # ops: the record, recording, making a public op
-    "Op", "make_output", "make_outputs", "needs_grad", "op",
+    "Op", "make_output", "make_outputs", "needs_grad", "op", "declare", "inplace_twin",
     # tensors
     "Tensor", "DType", "make_tensor", "is_grad_enabled", "unbroadcast",
     # arrays: an optimizer's in-place update

@@ -10,6 +10,8 @@ import inspect
 
 import pytest
 
+from pylayer.ops.inplace import twin_of
+
 import pylayer
 from docs_source import (LANGUAGES, directives, examples, owner_and_member, pages, public_names,
                          read, real_signature, resolve, same_signature, section_labels,
@@ -69,7 +71,9 @@ def test_every_documented_name_exists(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_public_name_is_documented(lang):
     ids = {id(resolve(d.fullname)) for _, d in documented(lang)}
-    missing = sorted(qualname for key, (qualname, _) in public_names().items() if key not in ids)
+    # An in-place twin (pylayer.abs_) is documented by its op's entry.
+    missing = sorted(qualname for key, (qualname, obj) in public_names().items()
+                     if key not in ids and id(twin_of(obj)) not in ids)
     assert not missing, f"public names with no entry in docs/{lang}: {missing}"
 
 

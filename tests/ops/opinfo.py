@@ -998,3 +998,18 @@ OPS += [
                              {"bias": lambda env: pylayer.ones([3])}, "bias")]),
            smooth=bounded(30)),
 ]
+
+
+# The families added later live in their own files, ``opinfo_<family>.py`` beside this
+# one: each defines ENTRIES (a list of OpInfo) and may define NOT_IN_DATABASE (names with
+# their reasons), importing what it needs from this module.
+def _load_families():
+    import importlib
+    import pathlib
+    for path in sorted(pathlib.Path(__file__).parent.glob("opinfo_*.py")):
+        family = importlib.import_module(path.stem)
+        OPS.extend(family.ENTRIES)
+        NOT_IN_DATABASE.update(getattr(family, "NOT_IN_DATABASE", {}))
+
+
+_load_families()

@@ -26,7 +26,7 @@ import pylayer
 from pylayer import autograd, demo, extend, incubate, nn, optimizer, static
 from pylayer.autograd import graph
 from pylayer.nn import initializer
-from pylayer.ops.inplace import inplace
+from pylayer.ops.inplace import inplace, twin_of
 
 from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _saved_buffer, _static_net,
                              SGD_CALL, _Identity)
@@ -34,6 +34,9 @@ from opinfo import OPS
 
 # The ops: each OpInfo entry of tests/ops/opinfo.py carries its op's call.
 CALLS = {info.public: info.call for info in OPS if info.call is not None}
+# An in-place twin (pylayer.abs_) is called as its op is.
+CALLS.update({getattr(pylayer, name): CALLS[twin_of(getattr(pylayer, name))]
+              for name in pylayer.__all__ if twin_of(getattr(pylayer, name)) in CALLS})
 CALLS.update({
     # ---------------------------------------------------- the framework
     pylayer.Tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor_or_none"),
@@ -410,6 +413,9 @@ CALLS.update({
                               K("non_differentiable", _value((1,)), "output_indices")),
     extend.needs_grad: Call(A("inputs", f3, None)),
     extend.op: Call(A("fn", _value(lambda x: x), "callable_or_none")),
+    extend.declare: Call(A("fn", _value(lambda x: x), "callable_or_none"),
+                         K("method", _value(True), None)),
+    extend.inplace_twin: Call(A("fn", _value(pylayer.abs), "callable")),
     extend.make_tensor: Call(A("array", lambda env: np.ones(2), "result_array"),
                              K("stop_gradient", _value(True), None)),
     extend.unbroadcast: Call(A("g", f23, "tensor"), A("shape", _value((3,)), "shape_tuple")),

@@ -98,7 +98,7 @@ SIGMOID_OF_COMPLEX = Op("sigmoid", keeps=("out",),
                             multiply(out, subtract(1.0, out)))),))
 
 
-@op
+@op(method=True, inplace=True)
 def sigmoid(x, name=None):
     """Elementwise logistic function ``1 / (1 + exp(-x))`` (complex too); saves its output.
 

@@ -33,12 +33,14 @@ from pylayer.ops._operands cimport (check_numbers, conjugate, float32_unless_flo
                                     is_complex_array, is_complex_result, operand_of,
                                     pooled_unary, real_part_if, shape_of, tensor_arg,
                                     unbroadcast, unbroadcast_like)
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.dispatch import op
 
 cnp.import_array()
 
 __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "floor_divide",
-           "remainder", "maximum", "minimum"]
+           "remainder", "maximum", "minimum",
+           "divide_", "floor_divide_", "multiply_", "neg_", "remainder_", "subtract_"]
 
 
 # ------------------------------------------------------ + - * / on arrays
@@ -141,7 +143,7 @@ cdef object add_op(object x, object y):
     return make_output(ADD, out, (x, y), (shape_of(x), shape_of(y)))
 
 
-@op
+@op(method=True, inplace=True)
 def add(x, y, name=None):
     """Elementwise ``x + y`` with broadcasting.
 
@@ -172,7 +174,7 @@ cdef object subtract_op(object x, object y):
     return make_output(SUBTRACT, out, (x, y), (shape_of(x), shape_of(y)))
 
 
-@op
+@op(method=True, inplace=True)
 def subtract(x, y, name=None):
     """Elementwise ``x - y`` with broadcasting.
 
@@ -219,7 +221,7 @@ cdef object _scaled_to_complex(object out, object x, object y, object xa, object
                        (conjugate(factor), not is_complex_array(array)))
 
 
-@op
+@op(method=True, inplace=True)
 def multiply(x, y, name=None):
     """Elementwise ``x * y`` with broadcasting; saves both inputs when both are tensors.
 
@@ -261,7 +263,7 @@ cdef object divide_op(object x, object y):
     return make_output(DIVIDE, out, (x, y))
 
 
-@op
+@op(method=True, inplace=True)
 def divide(x, y, name=None):
     """Elementwise ``x / y`` with broadcasting; integers divide to float32.
 
@@ -281,7 +283,7 @@ cdef object neg_op(object x):
     return make_output(NEG, pooled_unary(np.negative, (<Tensor>x)._array), (x,))
 
 
-@op
+@op(method=True, inplace=True)
 def neg(x, name=None):
     """Elementwise ``-x``.
 
@@ -295,7 +297,7 @@ def neg(x, name=None):
 SCALE = Op("scale", attrs=("factor",), vjp=(lambda g, factor: multiply_op(g, factor),))
 
 
-@op
+@op(method=True, inplace=True)
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     """``x * scale + bias`` (or ``(x + bias) * scale`` when bias_after_scale is False).
 
@@ -366,7 +368,7 @@ cdef object _floor_divide(object x, object y):
     return make_output(FLOOR_DIVIDE, out, (x, y), (shape_of(x), shape_of(y)))
 
 
-@op
+@op(method=True, inplace=True)
 def floor_divide(x, y, name=None):
     """Elementwise ``x // y``: the quotient rounded toward minus infinity.
 
@@ -386,7 +388,7 @@ REMAINDER = Op("remainder", inputs=("x", "y"), keeps=("x", "y"),
                         neg_op(multiply_op(g, _floor_divide(x, y))), y)))
 
 
-@op
+@op(method=True, inplace=True)
 def remainder(x, y, name=None):
     """Elementwise ``x % y`` with the sign of ``y`` (Python's and numpy's rule).
 
@@ -440,7 +442,7 @@ cdef object _extreme(Op record, str fn, object ufunc, object x, object y):
     return make_output(record, out, (x, y))
 
 
-@op
+@op(method=True)
 def maximum(x, y, name=None):
     """Elementwise larger of ``x`` and ``y`` with broadcasting; NaN propagates.
 
@@ -454,7 +456,7 @@ def maximum(x, y, name=None):
     return _extreme(MAXIMUM, "maximum", np.maximum, x, y)
 
 
-@op
+@op(method=True)
 def minimum(x, y, name=None):
     """Elementwise smaller of ``x`` and ``y`` with broadcasting; NaN propagates.
 
@@ -466,3 +468,12 @@ def minimum(x, y, name=None):
     array([1., 2.], dtype=float32)
     """
     return _extreme(MINIMUM, "minimum", np.minimum, x, y)
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+divide_ = inplace_twin(divide)
+floor_divide_ = inplace_twin(floor_divide)
+multiply_ = inplace_twin(multiply)
+neg_ = inplace_twin(neg)
+remainder_ = inplace_twin(remainder)
+subtract_ = inplace_twin(subtract)

@@ -12,12 +12,16 @@ from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._common import binary_array, is_number, operand, tensor_pair
 from pylayer.ops._arguments import refuse_complex
 from pylayer.ops._operands import as_tensor_arg, operands
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.dispatch import op
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "equal_all", "isclose", "allclose", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-           "isinf", "isfinite"]
+           "isinf", "isfinite",
+           "bitwise_and_", "bitwise_not_", "bitwise_or_", "bitwise_xor_", "equal_",
+           "greater_equal_", "greater_than_", "less_equal_", "less_than_", "logical_and_",
+           "logical_not_", "logical_or_"]
 
 
 # ------------------------------------------------------------- comparisons
@@ -29,7 +33,7 @@ def _compare(fn, ufunc, x, y, ordering=True):
     return make_tensor(binary_array(fn, ufunc, xa, ya))
 
 
-@op
+@op(method=True, inplace=True)
 def equal(x, y, name=None):
     """Elementwise ``x == y`` with broadcasting; a bool tensor, no gradient.
 
@@ -40,7 +44,7 @@ def equal(x, y, name=None):
     return _compare("equal", np.equal, x, y, ordering=False)
 
 
-@op
+@op(method=True, inplace=True)
 def not_equal(x, y, name=None):
     """Elementwise ``x != y`` with broadcasting; a bool tensor, no gradient.
 
@@ -51,7 +55,7 @@ def not_equal(x, y, name=None):
     return _compare("not_equal", np.not_equal, x, y, ordering=False)
 
 
-@op
+@op(method=True, inplace=True)
 def less_than(x, y, name=None):
     """Elementwise ``x < y`` with broadcasting; a bool tensor, no gradient.
 
@@ -62,7 +66,7 @@ def less_than(x, y, name=None):
     return _compare("less_than", np.less, x, y)
 
 
-@op
+@op(method=True, inplace=True)
 def less_equal(x, y, name=None):
     """Elementwise ``x <= y`` with broadcasting; a bool tensor, no gradient.
 
@@ -73,7 +77,7 @@ def less_equal(x, y, name=None):
     return _compare("less_equal", np.less_equal, x, y)
 
 
-@op
+@op(method=True, inplace=True)
 def greater_than(x, y, name=None):
     """Elementwise ``x > y`` with broadcasting; a bool tensor, no gradient.
 
@@ -84,7 +88,7 @@ def greater_than(x, y, name=None):
     return _compare("greater_than", np.greater, x, y)
 
 
-@op
+@op(method=True, inplace=True)
 def greater_equal(x, y, name=None):
     """Elementwise ``x >= y`` with broadcasting; a bool tensor, no gradient.
 
@@ -95,7 +99,7 @@ def greater_equal(x, y, name=None):
     return _compare("greater_equal", np.greater_equal, x, y)
 
 
-@op
+@op(method=True)
 def equal_all(x, y, name=None):
     """A 0-d bool tensor: True when ``x`` and ``y`` have the same shape and elements.
 
@@ -125,7 +129,7 @@ def _close_arrays(fn, x, y, rtol, atol, equal_nan):
                                                     equal_nan=bool(equal_nan)), a, b)
 
 
-@op
+@op(method=True)
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise ``|x - y| <= atol + rtol * |y|``; a bool tensor, no gradient.
 
@@ -138,7 +142,7 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     return make_tensor(np.asarray(_close_arrays("isclose", x, y, rtol, atol, equal_nan)))
 
 
-@op
+@op(method=True)
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """A 0-d bool tensor: True when every pair is close (see :func:`isclose`).
 
@@ -167,7 +171,7 @@ def _into(out, result, fn):
     return out
 
 
-@op
+@op(method=True, inplace=True)
 def logical_and(x, y, out=None, name=None):
     """Elementwise logical AND (non-zero counts as true); a bool tensor.
 
@@ -178,7 +182,7 @@ def logical_and(x, y, out=None, name=None):
     return _logical("logical_and", np.logical_and, x, y, out)
 
 
-@op
+@op(method=True, inplace=True)
 def logical_or(x, y, out=None, name=None):
     """Elementwise logical OR (non-zero counts as true); a bool tensor.
 
@@ -189,7 +193,7 @@ def logical_or(x, y, out=None, name=None):
     return _logical("logical_or", np.logical_or, x, y, out)
 
 
-@op
+@op(method=True, inplace=True)
 def logical_xor(x, y, out=None, name=None):
     """Elementwise logical XOR (non-zero counts as true); a bool tensor.
 
@@ -217,7 +221,7 @@ def _bitwise(fn, ufunc, x, y, out):
     return _into(out, binary_array(fn, ufunc, x._array, y_array), fn)
 
 
-@op
+@op(method=True, inplace=True)
 def bitwise_and(x, y, out=None, name=None):
     """Elementwise bitwise AND of integer or bool tensors (``x & y``).
 
@@ -228,7 +232,7 @@ def bitwise_and(x, y, out=None, name=None):
     return _bitwise("bitwise_and", np.bitwise_and, x, y, out)
 
 
-@op
+@op(method=True, inplace=True)
 def bitwise_or(x, y, out=None, name=None):
     """Elementwise bitwise OR of integer or bool tensors (``x | y``).
 
@@ -239,7 +243,7 @@ def bitwise_or(x, y, out=None, name=None):
     return _bitwise("bitwise_or", np.bitwise_or, x, y, out)
 
 
-@op
+@op(method=True, inplace=True)
 def bitwise_xor(x, y, out=None, name=None):
     """Elementwise bitwise XOR of integer or bool tensors (``x ^ y``).
 
@@ -250,7 +254,7 @@ def bitwise_xor(x, y, out=None, name=None):
     return _bitwise("bitwise_xor", np.bitwise_xor, x, y, out)
 
 
-@op
+@op(method=True, inplace=True)
 def bitwise_not(x, out=None, name=None):
     """Elementwise bitwise NOT of an integer or bool tensor (``~x``; logical NOT for bool).
 
@@ -262,7 +266,7 @@ def bitwise_not(x, out=None, name=None):
     return _into(out, np.asarray(np.invert(x._array)), "bitwise_not")
 
 
-@op
+@op(method=True, inplace=True)
 def logical_not(x, out=None, name=None):
     """Elementwise logical NOT (non-zero counts as true); a bool tensor.
 
@@ -282,7 +286,7 @@ def _classify(fn, np_fn, x, value_for_integers):
     return make_tensor(np.asarray(np_fn(a)))
 
 
-@op
+@op(method=True)
 def isnan(x, name=None):
     """Elementwise test for NaN; a bool tensor (always False for integers).
 
@@ -293,7 +297,7 @@ def isnan(x, name=None):
     return _classify("isnan", np.isnan, x, False)
 
 
-@op
+@op(method=True)
 def isinf(x, name=None):
     """Elementwise test for plus or minus infinity; a bool tensor.
 
@@ -304,7 +308,7 @@ def isinf(x, name=None):
     return _classify("isinf", np.isinf, x, False)
 
 
-@op
+@op(method=True)
 def isfinite(x, name=None):
     """Elementwise test for a value that is neither infinite nor NaN; a bool tensor.
 
@@ -313,3 +317,18 @@ def isfinite(x, name=None):
     array([ True, False, False])
     """
     return _classify("isfinite", np.isfinite, x, True)
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+bitwise_and_ = inplace_twin(bitwise_and)
+bitwise_not_ = inplace_twin(bitwise_not)
+bitwise_or_ = inplace_twin(bitwise_or)
+bitwise_xor_ = inplace_twin(bitwise_xor)
+equal_ = inplace_twin(equal)
+greater_equal_ = inplace_twin(greater_equal)
+greater_than_ = inplace_twin(greater_than)
+less_equal_ = inplace_twin(less_equal)
+less_than_ = inplace_twin(less_than)
+logical_and_ = inplace_twin(logical_and)
+logical_not_ = inplace_twin(logical_not)
+logical_or_ = inplace_twin(logical_or)

@@ -18,6 +18,7 @@ from pylayer.ops._arguments import float_tensor, numeric_tensor
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.arithmetic import divide, multiply
 from pylayer.ops.compare import equal
+from pylayer.ops.declaration import declare
 from pylayer.ops.dispatch import op
 from pylayer.ops.math import where
 from pylayer.ops.reduction import unbroadcast
@@ -84,7 +85,7 @@ IMAG = Op("imag", attrs=("x_dtype",),
           vjp=(lambda g, x_dtype: multiply(_as_complex_gradient(g, x_dtype), 1j),))
 
 
-@op
+@op(method=True)
 def real(x, name=None):
     """The real part of a complex tensor, as a new float tensor (float32 for complex64).
 
@@ -100,7 +101,7 @@ def real(x, name=None):
     return make_output(REAL, np.array(a.real, copy=True), (x,), (a.dtype,))
 
 
-@op
+@op(method=True)
 def imag(x, name=None):
     """The imaginary part of a complex tensor, as a new float tensor.
 
@@ -120,7 +121,7 @@ def imag(x, name=None):
 CONJ = Op("conj", vjp=(lambda g: conj(g),))
 
 
-@op
+@op(method=True)
 def conj(x, name=None):
     """The complex conjugate, elementwise; a real tensor is copied as it is.
 
@@ -147,7 +148,7 @@ ANGLE_OF_REAL = Op("angle", attrs=("x_shape",),
                    vjp=(lambda g, x_shape: make_tensor(np.zeros(x_shape, g.numpy().dtype)),))
 
 
-@op
+@op(method=True)
 def angle(x, name=None):
     """The argument (phase) of each element, in radians in ``(-pi, pi]``, as a float tensor.
 
@@ -172,7 +173,7 @@ AS_COMPLEX = Op("as_complex", vjp=(lambda g: as_real(g),))
 AS_REAL = Op("as_real", vjp=(lambda g: as_complex(g),))
 
 
-@op
+@op(method=True)
 def as_complex(x, name=None):
     """A float tensor whose last dimension has size 2 (real, imaginary) as a complex one.
 
@@ -198,7 +199,7 @@ def as_complex(x, name=None):
     return make_output(AS_COMPLEX, out, (x,))
 
 
-@op
+@op(method=True)
 def as_real(x, name=None):
     """A complex tensor as a float one with a last dimension of size 2 (real, imaginary).
 
@@ -215,6 +216,7 @@ def as_real(x, name=None):
     return make_output(AS_REAL, np.stack([a.real, a.imag], axis=-1), (x,))
 
 
+@declare(method=True)
 def is_complex(x):
     """Whether ``x`` is a complex Tensor (complex64 or complex128).
 

@@ -29,6 +29,7 @@ from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 from cpython.tuple cimport PyTuple_Check
 
 from pylayer._core.tensor import defer_operators_to
+from pylayer.ops.declaration import declare
 
 cdef extern from "Python.h":
     object PyMethod_New(object function, object self)
@@ -139,11 +140,13 @@ cdef class DispatchedOp:
         return f"<pylayer op {getattr(self, '__qualname__', '?')}>"
 
 
-def op(fn=None, *, records_without_variables=False):
+def op(fn=None, *, records_without_variables=False, method=False, inplace=False):
     """Wrap the public op ``fn``: recorded when a Variable is among its arguments,
     run otherwise. ``records_without_variables=True`` also records every call made
     in static mode (for calls that create state, like ``create_parameter``).
-    Usable as ``@op`` or ``@op(records_without_variables=True)``.
+    ``method=True`` makes it a Tensor method, and ``inplace=True`` gives the method an
+    in-place twin ``<name>_`` (see ``pylayer._methods.declare``). Usable as ``@op`` or
+    ``@op(method=True, ...)``.
 
     The wrapper keeps ``fn``'s name, docstring and signature (``__wrapped__``),
     and binds as a method when it is a class attribute.
@@ -152,20 +155,24 @@ def op(fn=None, *, records_without_variables=False):
     >>> from pylayer.ops.dispatch import op
     >>> def double(x):
     ...     return x * 2.0
-    >>> double = op(double)
+    >>> double = op(double, method=True)
     >>> double(paddle.ones([2])).numpy()
     array([2., 2.], dtype=float32)
     >>> double.__wrapped__.__name__, double
     ('double', <pylayer op double>)
     """
     if fn is None:
-        return functools.partial(op, records_without_variables=records_without_variables)
+        return functools.partial(op, records_without_variables=records_without_variables,
+                                 method=method, inplace=inplace)
     if not callable(fn):
         raise TypeError(f"op(): argument 'fn' must be callable, got {type(fn).__name__}")
     cdef DispatchedOp wrapper = DispatchedOp.__new__(DispatchedOp)
     wrapper.fn = fn
     wrapper.records_without_variables = bool(records_without_variables)
-    return functools.update_wrapper(wrapper, fn)
+    functools.update_wrapper(wrapper, fn)
+    if method or inplace:
+        declare(wrapper, method=method, inplace=inplace)
+    return wrapper
 
 
 # ------------------------------------------------------------------ the mode

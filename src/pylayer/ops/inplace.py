@@ -12,9 +12,54 @@ from pylayer._core import views
 from pylayer._core.graph import needs_grad, set_history
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops.dispatch import has_static_variable
-from pylayer.ops.shape import cast
 
 __all__ = ["inplace"]
+
+
+def inplace_twin(fn):
+    """``fn``'s in-place twin: ``twin(x, ...)`` stores ``fn(x, ...)`` in ``x`` itself
+    (through :func:`inplace`). An area defines Paddle's function-level
+    twins with it (``abs_ = inplace_twin(abs)``); the ``x.<name>_`` methods that have
+    none are made with it too.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([-1.0, 2.0])
+    >>> inplace_twin(pylayer.abs)(x) is x, x.numpy()
+    (True, array([1., 2.], dtype=float32))
+    """
+    if not callable(fn):
+        raise TypeError(f"inplace_twin(): argument 'fn' must be callable, got "
+                        f"{type(fn).__name__}")
+
+    name = fn.__name__
+    called = f"{name}()"
+
+    def twin(x, *args, **kwargs):
+        if not isinstance(x, Tensor) and not has_static_variable(x):
+            raise TypeError(f"{name}_(): argument 'x' (position 1) must be a Tensor, got "
+                            f"{type(x).__name__}")
+        try:
+            return inplace(x, fn, *args, **kwargs)
+        except Exception as error:
+            # The op names itself in its argument errors; the user called the twin.
+            text = error.args[0] if error.args else None
+            if isinstance(text, str) and text.startswith(called):
+                error.args = (f"{name}_()" + text[len(called):],) + error.args[1:]
+            raise
+    twin.__name__ = twin.__qualname__ = fn.__name__ + "_"
+    twin.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
+    twin.__wrapped__ = twin.__pylayer_inplace_of__ = fn
+    return twin
+
+
+def twin_of(value):
+    """The op ``value`` is the in-place twin of (made by :func:`inplace_twin`), or None.
+
+    >>> import pylayer
+    >>> twin_of(pylayer.abs_) is pylayer.abs, twin_of(pylayer.abs)
+    (True, None)
+    """
+    return getattr(value, "__pylayer_inplace_of__", None) if callable(value) else None
 
 
 def _snapshot(x):
@@ -76,6 +121,7 @@ def write_result(x, result, recording, what):
         views.rebase(x, result, what)
         return
     if result.numpy().dtype != x.numpy().dtype:
+        from pylayer.ops.shape import cast     # the areas import this module first
         result = cast(result, x.dtype)
     set_history(x, result.grad_fn, result._out_index)
     x.stop_gradient = result.stop_gradient

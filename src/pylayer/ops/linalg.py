@@ -64,7 +64,7 @@ MATMUL = Op("matmul", inputs=("x", "y"), keeps=("x", "y"), attrs=("transpose_x",
             vjp=_matmul_vjp)
 
 
-@op
+@op(method=True)
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     """Matrix product with numpy's broadcasting of batch dimensions.
 
@@ -143,7 +143,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
 
 
 # ---------------------------------------------------------------------- bmm
-@op
+@op(method=True)
 def bmm(x, y, name=None):
     """Batched matrix product of ``x`` ``[B, M, K]`` and ``y`` ``[B, K, N]``: ``[B, M, N]``.
 
@@ -178,7 +178,7 @@ DOT = Op("dot", inputs=("x", "y"), keeps=("x", "y"),
                                            not holds_complex(y.numpy()))))
 
 
-@op
+@op(method=True)
 def dot(x, y, name=None):
     """Inner product of two 1-D tensors, or of matching rows of two 2-D tensors.
 

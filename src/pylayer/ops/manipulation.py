@@ -21,12 +21,13 @@ from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.dispatch import op
 from pylayer.ops.math import where
 from pylayer.ops.indexing import put, take
-from pylayer.ops.inplace import refuse_leaf, take_over
+from pylayer.ops.inplace import inplace_twin, refuse_leaf, take_over
 from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.shape import broadcast_to, cast, reshape_exact
 
 __all__ = ["concat", "stack", "unstack", "split", "chunk", "tile", "gather", "index_select",
-           "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill"]
+           "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill",
+           "masked_fill_"]
 
 
 # --------------------------------------------------------- join and split
@@ -67,7 +68,7 @@ def _concat_vjp(g, sizes, axis, needs_input_grad):
 CONCAT = Op("concat", inputs=None, attrs=("sizes", "axis"), vjp=_concat_vjp)
 
 
-@op
+@op(method=True)
 def concat(x, axis=0, name=None):
     """Join a list of tensors along an existing ``axis``.
 
@@ -98,7 +99,7 @@ def _stack_vjp(g, axis, needs_input_grad):
 STACK = Op("stack", inputs=None, attrs=("axis",), vjp=_stack_vjp)
 
 
-@op
+@op(method=True)
 def stack(x, axis=0, name=None):
     """Join a list of same-shaped tensors along a new ``axis``.
 
@@ -119,7 +120,7 @@ UNSTACK = Op("unstack", multi_output=True, attrs=("axis",),
              vjp=(lambda grads, axis: stack(_pieces_grads(grads, axis), axis),), view=True)
 
 
-@op
+@op(method=True)
 def unstack(x, axis=0, num=None):
     """Split ``x`` along ``axis`` into a list of tensors with that dimension removed.
 
@@ -170,7 +171,7 @@ def _split(x, sizes, axis):
     return make_outputs(SPLIT, np.split(a, bounds, axis=axis), (x,), (tuple(sizes), axis))
 
 
-@op
+@op(method=True)
 def split(x, num_or_sections, axis=0, name=None):
     """Split ``x`` along ``axis`` into equal parts (an int) or given sizes (a list, one -1 allowed).
 
@@ -186,7 +187,7 @@ def split(x, num_or_sections, axis=0, name=None):
     return _split(x, _section_sizes(num_or_sections, a.shape[axis], "split"), axis)
 
 
-@op
+@op(method=True)
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide).
 
@@ -216,7 +217,7 @@ def _tile_vjp(g, x_shape, padded, reps):
 TILE = Op("tile", attrs=("x_shape", "padded", "reps"), vjp=(_tile_vjp,))
 
 
-@op
+@op(method=True)
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each dimension (numpy's ``tile``).
 
@@ -266,7 +267,7 @@ def _take_along(x, index, axis, fn, ranks):
     return take(x, (builtins.slice(None),) * axis + (idx,), True, fn)
 
 
-@op
+@op(method=True)
 def gather(x, index, axis=None, name=None):
     """Select entries of ``x`` along ``axis`` (default 0) at the positions in ``index``.
 
@@ -282,7 +283,7 @@ def gather(x, index, axis=None, name=None):
     return _take_along(x, index, axis, "gather", (0, 1))
 
 
-@op
+@op(method=True)
 def index_select(x, index, axis=0, name=None):
     """Select slices of ``x`` along ``axis`` at the positions of the 1-d ``index``.
 
@@ -295,7 +296,7 @@ def index_select(x, index, axis=0, name=None):
     return _take_along(x, index, check_int(axis, "index_select", "axis"), "index_select", (1,))
 
 
-@op
+@op(method=True)
 def slice(x, axes, starts, ends):
     """Take ``x[starts[i]:ends[i]]`` along each of ``axes``; bounds are clamped to the size.
 
@@ -322,7 +323,7 @@ def slice(x, axes, starts, ends):
 
 
 # ------------------------------------------------------------- reordering
-@op
+@op(method=True)
 def numel(x, name=None):
     """The number of elements of ``x`` as a 0-D int64 Tensor (``Tensor.numel()`` too).
 
@@ -338,7 +339,7 @@ def numel(x, name=None):
 FLIP = Op("flip", attrs=("axes",), vjp=(lambda g, axes: flip(g, list(axes)),))
 
 
-@op
+@op(method=True)
 def flip(x, axis, name=None):
     """Reverse the order of elements along ``axis`` (an int or a list).
 
@@ -360,7 +361,7 @@ def _roll_vjp(g, shifts, axes):
 ROLL = Op("roll", attrs=("shifts", "axes"), vjp=(_roll_vjp,))
 
 
-@op
+@op(method=True)
 def roll(x, shifts, axis=None, name=None):
     """Shift elements circularly along ``axis``; with ``axis=None`` over the flattened tensor.
 
@@ -425,7 +426,7 @@ def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
     return arr, tuple(index), shape
 
 
-@op
+@op(method=True)
 def take_along_axis(arr, indices, axis, broadcast=True):
     """Pick from ``arr`` along ``axis`` at ``indices`` (an int tensor of ``arr``'s rank).
 
@@ -448,7 +449,7 @@ def take_along_axis(arr, indices, axis, broadcast=True):
 _PUT_REDUCTIONS = ("assign", "add")
 
 
-@op
+@op(method=True)
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
                    broadcast=True):
     """A copy of ``arr`` with ``values`` written along ``axis`` at ``indices``.
@@ -498,7 +499,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
 
 
 # ----------------------------------------------------------- like another
-@op
+@op(method=True, inplace=True)
 def masked_fill(x, mask, value, name=None):
     """``x`` with ``value`` wherever ``mask`` (broadcast to ``x``) is true.
 
@@ -597,3 +598,7 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
     refuse_leaf(x, needs_grad(x, source), fn)
     take_over(x, view)
     return x
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+masked_fill_ = inplace_twin(masked_fill)

@@ -35,11 +35,13 @@ from pylayer.ops._operands import (as_tensor_arg, conjugate, float32_default, fl
                                    unbroadcast, unbroadcast_to)
 from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
 from pylayer.ops.compare import equal, logical_and
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.dispatch import op
 
 __all__ = ["tanh", "exp", "log", "sqrt", "square", "pow", "reciprocal", "rsqrt", "log1p",
            "sin", "cos", "tan", "erf", "abs", "sign", "floor", "ceil", "round", "clip",
-           "where"]
+           "where",
+           "abs_", "cos_", "erf_", "log_", "pow_", "sin_", "square_", "tan_", "tanh_"]
 
 
 def _float_math(record, fn, compute, x, complex_too=True):
@@ -76,7 +78,7 @@ def tanh(x, name=None):
 
 # The public op runs the compiled forward itself (no Python frame); the function above
 # gives it its name, signature and documentation.
-tanh = op(functools.update_wrapper(tanh_op, tanh))
+tanh = op(functools.update_wrapper(tanh_op, tanh), method=True, inplace=True)
 
 
 # ------------------------------------------------------- exp, log, sqrt, square
@@ -90,7 +92,7 @@ def exp_op(x):
     return make_output(EXP, out, (x,))
 
 
-@op
+@op(method=True, inplace=True)
 def exp(x, name=None):
     """Elementwise ``e ** x``; saves its output.
 
@@ -111,7 +113,7 @@ def log_op(x):
     return make_output(LOG, out, (x,))
 
 
-@op
+@op(method=True, inplace=True)
 def log(x, name=None):
     """Elementwise natural logarithm.
 
@@ -125,7 +127,7 @@ def log(x, name=None):
 SQRT = Op("sqrt", keeps=("out",), vjp=(lambda g, out: divide(g, multiply(conjugate(out), 2.0)),))
 
 
-@op
+@op(method=True, inplace=True)
 def sqrt(x, name=None):
     """Elementwise square root; saves its output.
 
@@ -151,7 +153,7 @@ def square_op(x):
     return make_output(SQUARE, out, (x,))
 
 
-@op
+@op(method=True, inplace=True)
 def square(x, name=None):
     """Elementwise ``x * x``; saves its input.
 
@@ -204,7 +206,7 @@ def _pow(x, y):
     return make_output(POW, float32_default(out, xa, ya), (x, y))
 
 
-@op
+@op(method=True, inplace=True)
 def pow(x, y, name=None):
     """Elementwise ``x ** y``; ``y`` (or ``x``) may be a Python number.
 
@@ -225,7 +227,7 @@ RECIPROCAL = Op("reciprocal", keeps=("out",),
                 vjp=(lambda g, out: neg(multiply(g, conjugate(square_op(out)))),))
 
 
-@op
+@op(method=True, inplace=True)
 def reciprocal(x, name=None):
     """Elementwise ``1 / x`` (integers are computed in float32); saves its output.
 
@@ -240,7 +242,7 @@ RSQRT = Op("rsqrt", keeps=("out",),
            vjp=(lambda g, out: multiply(g, multiply(multiply(out, square_op(out)), -0.5)),))
 
 
-@op
+@op(method=True, inplace=True)
 def rsqrt(x, name=None):
     """Elementwise ``1 / sqrt(x)`` (integers are computed in float32); saves its output.
 
@@ -254,7 +256,7 @@ def rsqrt(x, name=None):
 LOG1P = Op("log1p", keeps=("x",), vjp=(lambda g, x: divide(g, conjugate(add(x, 1.0))),))
 
 
-@op
+@op(method=True, inplace=True)
 def log1p(x, name=None):
     """Elementwise ``log(1 + x)``, accurate for small ``x`` (integers in float32).
 
@@ -279,7 +281,7 @@ def _cos(x):
     return _float_math(COS, "cos", np.cos, x)
 
 
-@op
+@op(method=True, inplace=True)
 def sin(x, name=None):
     """Elementwise sine (integers are computed in float32); saves its input.
 
@@ -290,7 +292,7 @@ def sin(x, name=None):
     return _sin(x)
 
 
-@op
+@op(method=True, inplace=True)
 def cos(x, name=None):
     """Elementwise cosine (integers are computed in float32); saves its input.
 
@@ -301,7 +303,7 @@ def cos(x, name=None):
     return _cos(x)
 
 
-@op
+@op(method=True, inplace=True)
 def tan(x, name=None):
     """Elementwise tangent (integers are computed in float32); saves its input.
 
@@ -369,7 +371,7 @@ def erf_op(x):
     return _float_math(ERF, "erf", erf_array, x, False)
 
 
-@op
+@op(method=True)
 def erf(x, name=None):
     """The error function ``2/sqrt(pi) * integral_0^x exp(-t*t) dt`` (integers in float32).
 
@@ -401,7 +403,7 @@ def _abs(x):
                        (x,))
 
 
-@op
+@op(method=True, inplace=True)
 def abs(x, name=None):
     """Elementwise absolute value (the modulus of a complex number, as a float tensor).
 
@@ -431,7 +433,7 @@ def _sign(x):
     return make_output(SIGN, np.asarray(np.sign(a)), (x,), (a.shape,))
 
 
-@op
+@op(method=True)
 def sign(x, name=None):
     """Elementwise sign: -1, 0 or 1 (NaN stays NaN); its gradient is zero.
 
@@ -455,7 +457,7 @@ def _to_whole(record, fn, ufunc, x):
     return make_output(record, out, (x,), (a.shape,))
 
 
-@op
+@op(method=True, inplace=True)
 def floor(x, name=None):
     """Elementwise round toward minus infinity; integer tensors are returned as a copy.
 
@@ -468,7 +470,7 @@ def floor(x, name=None):
     return _to_whole(FLOOR, "floor", np.floor, x)
 
 
-@op
+@op(method=True, inplace=True)
 def ceil(x, name=None):
     """Elementwise round toward plus infinity; integer tensors are returned as a copy.
 
@@ -481,7 +483,7 @@ def ceil(x, name=None):
     return _to_whole(CEIL, "ceil", np.ceil, x)
 
 
-@op
+@op(method=True, inplace=True)
 def round(x, decimals=0, name=None):
     """Round to ``decimals`` places, halves to even (``round(2.5) == 2``), as Paddle does.
 
@@ -564,7 +566,7 @@ CLIP = Op("clip", keeps=("x",), attrs=("low", "high"),
           vjp=(lambda g, x, low, high: _clip_grad(g, x, low, high),))
 
 
-@op
+@op(method=True, inplace=True)
 def clip(x, min=None, max=None, name=None):
     """Limit every element of ``x`` to ``[min, max]`` (either bound may be None).
 
@@ -653,3 +655,15 @@ def where(condition, x=None, y=None, name=None):
         raise ValueError("where(): give both 'x' and 'y', or neither (then the indices of "
                          "the true elements are returned)")
     return _where(condition, x, y)
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+abs_ = inplace_twin(abs)
+cos_ = inplace_twin(cos)
+erf_ = inplace_twin(erf)
+log_ = inplace_twin(log)
+pow_ = inplace_twin(pow)
+sin_ = inplace_twin(sin)
+square_ = inplace_twin(square)
+tan_ = inplace_twin(tan)
+tanh_ = inplace_twin(tanh)

@@ -32,11 +32,13 @@ from pylayer._kernels.dtypes import is_bool, is_floating, is_inexact, is_integer
 from pylayer.ops._operands import (accumulating, as_tensor_arg as tensor_arg, conjugate,
                                    holds_complex, is_bfloat16_array, real_part_if, real_tensor,
                                    unbroadcast)
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.dispatch import op
 from pylayer.ops.shape import broadcast_exact, reshape_exact
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "logsumexp", "cumsum", "argmax",
-           "argmin", "all", "any"]
+           "argmin", "all", "any",
+           "cumsum_"]
 
 _np_add_reduce = np.add.reduce   # np.sum without its Python-level wrapper
 
@@ -122,7 +124,7 @@ def _sum(x, axes, np_dtype, keepdim):
     return make_output(SUM, out, (x,), (a.shape, axes, keepdim, a.dtype))
 
 
-@op
+@op(method=True)
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     """Sum over ``axis`` (all axes by default); saves nothing.
 
@@ -150,7 +152,7 @@ def _mean_vjp(g, x_shape, axes, keepdim, count):
 MEAN = Op("mean", attrs=("x_shape", "axes", "keepdim", "count"), vjp=(_mean_vjp,))
 
 
-@op
+@op(method=True)
 def mean(x, axis=None, keepdim=False, name=None):
     """Mean over ``axis`` (all axes by default); saves nothing.
 
@@ -206,7 +208,7 @@ def _extreme(record, fn, np_fn, x, axis, keepdim):
     return make_output(record, out, (x,), (a.shape, axes, bool(keepdim)))
 
 
-@op
+@op(method=True)
 def max(x, axis=None, keepdim=False, name=None):
     """Largest element over ``axis`` (all axes by default); NaN propagates.
 
@@ -224,7 +226,7 @@ def max(x, axis=None, keepdim=False, name=None):
     return _extreme(MAX, "max", np.max, x, axis, keepdim)
 
 
-@op
+@op(method=True)
 def min(x, axis=None, keepdim=False, name=None):
     """Smallest element over ``axis`` (all axes by default); NaN propagates.
 
@@ -276,7 +278,7 @@ def _prod_vjp(g, x, out, x_shape, axes, keepdim):
 PROD = Op("prod", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim"), vjp=(_prod_vjp,))
 
 
-@op
+@op(method=True)
 def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     """Product of the elements over ``axis`` (all axes by default).
 
@@ -331,7 +333,7 @@ def _var_vjp(g, x, x_shape, axes, keepdim, divisor):
 VAR = Op("var", keeps=("x",), attrs=("x_shape", "axes", "keepdim", "divisor"), vjp=(_var_vjp,))
 
 
-@op
+@op(method=True)
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Variance over ``axis`` (all axes by default); floating-point tensors only.
 
@@ -364,7 +366,7 @@ STD = Op("std", keeps=("x", "out"), attrs=("x_shape", "axes", "keepdim", "diviso
          vjp=(_std_vjp,))
 
 
-@op
+@op(method=True)
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over ``axis``: ``sqrt(var(x, ...))``; integers in float32.
 
@@ -396,7 +398,7 @@ LOGSUMEXP = Op("logsumexp", keeps=("x", "out"), attrs=("x_shape", "axes", "keepd
                vjp=(_logsumexp_vjp,))
 
 
-@op
+@op(method=True)
 def logsumexp(x, axis=None, keepdim=False, name=None):
     """``log(sum(exp(x)))`` over ``axis``, computed without overflow (integers in float32).
 
@@ -442,7 +444,7 @@ def _cumsum(x, axis, reverse):
     return make_output(CUMSUM, np.ascontiguousarray(out, dtype=a.dtype), (x,), (axis, reverse))
 
 
-@op
+@op(method=True, inplace=True)
 def cumsum(x, axis=None, dtype=None, name=None):
     """Running sum along ``axis``; with ``axis=None`` over the flattened tensor.
 
@@ -500,7 +502,7 @@ def _arg_extreme(fn, np_fn, x, axis, keepdim,
     return make_tensor(np.asarray(out, dtype=out_dtype))
 
 
-@op
+@op(method=True)
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
     """Index of the largest element along ``axis`` (of the flattened tensor by default).
 
@@ -513,7 +515,7 @@ def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
     return _arg_extreme("argmax", np.argmax, x, axis, keepdim, dtype)
 
 
-@op
+@op(method=True)
 def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     """Index of the smallest element along ``axis`` (of the flattened tensor by default).
 
@@ -532,7 +534,7 @@ def _truth(fn, np_fn, x, axis, keepdim):
     return make_tensor(np.asarray(np_fn(x._array, axis=axes, keepdims=bool(keepdim))))
 
 
-@op
+@op(method=True)
 def all(x, axis=None, keepdim=False, name=None):
     """Whether every element along ``axis`` is true (non-zero); a bool tensor.
 
@@ -543,7 +545,7 @@ def all(x, axis=None, keepdim=False, name=None):
     return _truth("all", np.all, x, axis, keepdim)
 
 
-@op
+@op(method=True)
 def any(x, axis=None, keepdim=False, name=None):
     """Whether some element along ``axis`` is true (non-zero); a bool tensor.
 
@@ -552,3 +554,7 @@ def any(x, axis=None, keepdim=False, name=None):
     array(True)
     """
     return _truth("any", np.any, x, axis, keepdim)
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+cumsum_ = inplace_twin(cumsum)

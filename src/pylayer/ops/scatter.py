@@ -26,11 +26,14 @@ from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, describe
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.arithmetic import scale
+from pylayer.ops.declaration import declare
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.dispatch import has_static_variable, op
 from pylayer.ops.shape import broadcast_to, cast, reshape, transpose, unsqueeze
 
 __all__ = ["scatter", "scatter_nd", "scatter_nd_add", "gather_nd", "index_sample", "index_add",
-           "index_put", "masked_select", "nonzero", "bincount", "histogram"]
+           "index_put", "masked_select", "nonzero", "bincount", "histogram",
+           "index_add_", "index_put_", "scatter_"]
 
 
 # --------------------------------------------------------------- the three records
@@ -164,7 +167,7 @@ def _refuse_variable(fn, *args):
 
 
 # ------------------------------------------------------------------------ scatter
-@op
+@op(method=True, inplace=True)
 def scatter(x, index, updates, overwrite=True, name=None):
     """A copy of ``x`` with the rows ``index`` (of its first dimension) set from ``updates``.
 
@@ -233,7 +236,7 @@ def _nd_add(x, idx, updates, fn):
     return reshape(_put_rows(_leading_as_rows(x, depth), rows, updates, "add"), x.shape)
 
 
-@op
+@op(method=True)
 def scatter_nd_add(x, index, updates, name=None):
     """A copy of ``x`` with ``updates`` added at the coordinates in ``index``.
 
@@ -256,7 +259,7 @@ def scatter_nd_add(x, index, updates, name=None):
     return _nd_add(x, idx, _like_x(updates, x, fn, "updates", 3), fn)
 
 
-@op
+@op(method=True)
 def scatter_nd(index, updates, shape, name=None):
     """Zeros of ``shape`` (and of ``updates``' dtype) with ``updates`` added at the
     coordinates in ``index``: :func:`scatter_nd_add` on zeros.
@@ -276,7 +279,7 @@ def scatter_nd(index, updates, shape, name=None):
     return _nd_add(zeros, idx, updates, fn)
 
 
-@op
+@op(method=True)
 def gather_nd(x, index, name=None):
     """The slices of ``x`` at the coordinates in ``index`` (the pair of :func:`scatter_nd`).
 
@@ -298,7 +301,7 @@ def gather_nd(x, index, name=None):
     return _take_rows(_leading_as_rows(x, depth), rows)
 
 
-@op
+@op(method=True)
 def index_sample(x, index):
     """For each row ``i`` of the 2-D ``x``, the values at the columns ``index[i]``.
 
@@ -325,7 +328,7 @@ def index_sample(x, index):
     return _take_rows(reshape(x, [rows * cols]), flat_rows)
 
 
-@op
+@op(method=True, inplace=True)
 def index_add(x, index, axis, value, alpha=1, name=None):
     """A copy of ``x`` with ``alpha * value`` added along ``axis`` at the positions ``index``.
 
@@ -364,7 +367,7 @@ def index_add(x, index, axis, value, alpha=1, name=None):
     return transpose(out, back)
 
 
-@op
+@op(method=True, inplace=True)
 def index_put(x, indices, value, accumulate=False, name=None):
     """A copy of ``x`` with ``value`` put at ``x[indices]``.
 
@@ -433,6 +436,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
     return reshape(out, x.shape)
 
 
+@declare(method=True)
 def masked_select(x, mask, name=None):
     """The values of ``x`` where the bool ``mask`` is true, as a 1-D Tensor.
 
@@ -464,6 +468,7 @@ def masked_select(x, mask, name=None):
 
 
 # ---------------------------------------------------- counting (no gradient to x)
+@declare(method=True)
 def nonzero(x, as_tuple=False):
     """The coordinates of the nonzero values of ``x`` (of rank 1 or more), as int64.
 
@@ -488,6 +493,7 @@ def nonzero(x, as_tuple=False):
     return make_tensor(np.stack(coordinates, axis=1))
 
 
+@declare(method=True)
 def bincount(x, weights=None, minlength=0, name=None):
     """How often each value ``0, 1, ...`` occurs in the 1-D non-negative int Tensor ``x``.
 
@@ -529,7 +535,7 @@ def bincount(x, weights=None, minlength=0, name=None):
     return _add_rows(weights, idx.astype(np.intp), (length,))
 
 
-@op
+@op(method=True)
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
     """Counts of the values of ``input`` in ``bins`` equal bins over ``[min, max]``.
 
@@ -591,3 +597,9 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if weight is None and not density:
         return make_tensor(counts.astype(np.int64))
     return make_tensor(counts.astype(np.float32))
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+index_add_ = inplace_twin(index_add)
+index_put_ = inplace_twin(index_put)
+scatter_ = inplace_twin(scatter)

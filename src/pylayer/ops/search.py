@@ -36,7 +36,7 @@ def _sort_input(x, axis, fn):
     return x, check_axis(axis, x.ndim, fn)
 
 
-@op
+@op(method=True)
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
     """The int64 indices that sort ``x`` along ``axis`` (stable; NaN counts as largest).
 
@@ -52,7 +52,7 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     return make_tensor(_order(x.numpy(), axis, bool(descending)))
 
 
-@op
+@op(method=True)
 def sort(x, axis=-1, descending=False, stable=False, name=None):
     """``x`` sorted along ``axis`` (stable; NaN counts as largest).
 
@@ -69,7 +69,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     return take_along_axis(x, make_tensor(_order(x.numpy(), axis, bool(descending))), axis)
 
 
-@op
+@op(method=True)
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     """The ``k`` largest (or, with ``largest=False``, smallest) entries along ``axis``.
 

@@ -22,10 +22,12 @@ from pylayer._kernels.dtypes import convert_dtype
 from pylayer.ops._arguments import check_axis, check_ints
 from pylayer.ops._arguments import shape_arg
 from pylayer.ops._operands import as_tensor_arg as tensor_arg
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.dispatch import op
 
 __all__ = ["reshape", "flatten", "squeeze", "unsqueeze", "transpose", "broadcast_to", "expand",
-           "expand_as", "cast", "assign"]
+           "expand_as", "cast", "assign",
+           "cast_", "flatten_", "reshape_", "squeeze_", "transpose_", "unsqueeze_"]
 
 
 # ------------------------------------------------------------- reshapes
@@ -77,7 +79,7 @@ def _zero_size_dims(shape, dims):
     return [available // known if d == -1 else d for d in dims]
 
 
-@op
+@op(method=True, inplace=True)
 def reshape(x, shape, name=None):
     """A tensor with the same data and a new shape (``0`` keeps a dim, ``-1`` infers one).
 
@@ -107,7 +109,7 @@ def reshape(x, shape, name=None):
 FLATTEN = Op("flatten", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
-@op
+@op(method=True, inplace=True)
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
     """Merge the dimensions ``start_axis`` to ``stop_axis`` (inclusive) into one.
 
@@ -131,7 +133,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
 SQUEEZE = Op("squeeze", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
-@op
+@op(method=True, inplace=True)
 def squeeze(x, axis=None, name=None):
     """Remove dimensions of size 1: all of them, or those listed in ``axis``.
 
@@ -154,7 +156,7 @@ def squeeze(x, axis=None, name=None):
 UNSQUEEZE = Op("unsqueeze", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
-@op
+@op(method=True, inplace=True)
 def unsqueeze(x, axis, name=None):
     """Insert dimensions of size 1 at ``axis`` (an int or a list, inserted in order).
 
@@ -184,7 +186,7 @@ def _permute(x, perm):
     return make_output(TRANSPOSE, np.transpose(x._array, perm), (x,), (perm,))
 
 
-@op
+@op(method=True, inplace=True)
 def transpose(x, perm, name=None):
     """Permute the dimensions of ``x``.
 
@@ -241,7 +243,7 @@ def _broadcast(record, x, shape, fn):
     return make_output(record, out, (x,), (a.shape,))
 
 
-@op
+@op(method=True)
 def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (numpy rules); the gradient is summed back.
 
@@ -252,7 +254,7 @@ def broadcast_to(x, shape, name=None):
     return _broadcast(BROADCAST_TO, x, shape, "broadcast_to")
 
 
-@op
+@op(method=True)
 def expand(x, shape, name=None):
     """Same as :func:`broadcast_to` (``-1`` keeps a dimension).
 
@@ -263,7 +265,7 @@ def expand(x, shape, name=None):
     return _broadcast(EXPAND, x, shape, "expand")
 
 
-@op
+@op(method=True)
 def expand_as(x, y, name=None):
     """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
 
@@ -303,7 +305,7 @@ def _cast(x, dtype):
     return make_output(CAST, out, (x,), (x._array.dtype,))
 
 
-@op
+@op(method=True, inplace=True)
 def cast(x, dtype):
     """A copy of ``x`` converted to ``dtype``; gradients are cast back.
 
@@ -338,3 +340,12 @@ def assign(x, output=None):
         output._set_array_inplace(out._array)
         return output
     return out
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+cast_ = inplace_twin(cast)
+flatten_ = inplace_twin(flatten)
+reshape_ = inplace_twin(reshape)
+squeeze_ = inplace_twin(squeeze)
+transpose_ = inplace_twin(transpose)
+unsqueeze_ = inplace_twin(unsqueeze)

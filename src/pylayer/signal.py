@@ -1,0 +1,4 @@
+"""Paddle's ``paddle.signal``: the short-time Fourier transform and its inverse.
+"""
+
+__all__ = []
