@@ -555,7 +555,8 @@ cdef class Tensor:
                     and current.flags.writeable):
                 np.copyto(current, array)
             else:
-                if not np.may_share_memory(array, current):
+                if array.dtype != current.dtype or (
+                        current.size and not np.may_share_memory(array, current)):
                     self._leave_memory()      # else: a new shape over the same memory
                 self._array = array
         self.bump_version()

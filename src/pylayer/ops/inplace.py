@@ -16,11 +16,12 @@ from pylayer.ops.dispatch import has_static_variable
 __all__ = ["inplace"]
 
 
-def inplace_twin(fn):
+def inplace_twin(fn, takes_dtype=False):
     """``fn``'s in-place twin: ``twin(x, ...)`` stores ``fn(x, ...)`` in ``x`` itself
-    (through :func:`inplace`). An area defines Paddle's function-level
-    twins with it (``abs_ = inplace_twin(abs)``); the ``x.<name>_`` methods that have
-    none are made with it too.
+    (through :func:`inplace`), in x's dtype, or with ``takes_dtype=True`` in the result's
+    (``cast_``). An area defines Paddle's function-level twins with it
+    (``abs_ = inplace_twin(abs)``); the ``x.<name>_`` methods that have none are made
+    with it too.
 
     >>> import pylayer
     >>> x = pylayer.to_tensor([-1.0, 2.0])
@@ -39,7 +40,7 @@ def inplace_twin(fn):
             raise TypeError(f"{name}_(): argument 'x' (position 1) must be a Tensor, got "
                             f"{type(x).__name__}")
         try:
-            return inplace(x, fn, *args, **kwargs)
+            return _inplace(x, fn, args, kwargs, takes_dtype)
         except Exception as error:
             # The op names itself in its argument errors; the user called the twin.
             text = error.args[0] if error.args else None
@@ -90,22 +91,33 @@ def _differentiable(x):
     return x._base is not None and views.is_differentiable_view(x)
 
 
-def write_result(x, result, recording, what):
+def write_result(x, result, recording, what, takes_dtype=False):
     """Make ``x`` hold ``result`` (a Tensor computed out of place from x's old value) in
-    place: its values written into x's memory (cast to x's dtype), the shared version
-    bumped, and, when ``recording``, x's place in the graph taken from ``result``
-    (through its base's history when x is a view). A result of another shape becomes
-    x's new shape (``reshape_``)."""
+    place: its values written into x's memory, cast to x's dtype (with ``takes_dtype``,
+    x takes the result's dtype and new memory), the shared version bumped, and, when
+    ``recording``, x's place in the graph taken from ``result`` (through its base's
+    history when x is a view). A result of another shape becomes x's new shape
+    (``reshape_``, ``transpose_``), written into x's memory when it has as many
+    elements."""
     target = x.numpy()
     values = result.numpy()
-    if values.shape != target.shape:
+    if takes_dtype and values.dtype != target.dtype:
+        if x._base is not None:
+            raise ValueError(f"{what}: x is a view of another tensor's memory, whose dtype "
+                             f"cannot change in place")
+        x._set_array_inplace(values if values.base is None else values.copy())
+    elif values.shape != target.shape:
         if x._base is not None and not np.may_share_memory(values, target):
             raise ValueError(f"{what}: x is a view of another tensor's memory, whose shape "
                              f"cannot change in place (the result has shape "
                              f"{list(values.shape)}, x has {list(target.shape)})")
-        if values.dtype != target.dtype:
-            values = values.astype(target.dtype)
-        x._set_array_inplace(values)
+        if (values.size == target.size and target.flags.c_contiguous
+                and target.flags.writeable):
+            # Paddle's in-place shape ops keep the memory: its aliases see the new values.
+            np.copyto(target.reshape(-1), values.reshape(-1), casting="unsafe")
+            x._set_array_inplace(target.reshape(values.shape))
+        else:
+            x._set_array_inplace(values.astype(target.dtype))
     elif target.flags.writeable:
         np.copyto(target, values, casting="unsafe")
         x._set_array_inplace(target)
@@ -152,6 +164,10 @@ def inplace(x, op, *args, **kwargs):
     if not callable(op):
         raise TypeError(f"inplace(): argument 'op' (position 2) must be callable, "
                         f"got {type(op).__name__}")
+    return _inplace(x, op, args, kwargs, False)
+
+
+def _inplace(x, op, args, kwargs, takes_dtype):
     if has_static_variable(x, *args, **kwargs):
         return op(x, *args, **kwargs)      # recorded out of place: a Variable has no storage
     name = getattr(op, "__name__", "op")
@@ -164,5 +180,5 @@ def inplace(x, op, *args, **kwargs):
     source = _snapshot(x) if recording else x
     if recording:
         args = tuple(source if a is x else a for a in args)
-    write_result(x, op(source, *args, **kwargs), recording, what)
+    write_result(x, op(source, *args, **kwargs), recording, what, takes_dtype)
     return x

@@ -343,7 +343,7 @@ def assign(x, output=None):
 
 
 # ----------------------------------------- Paddle's function-level in-place twins
-cast_ = inplace_twin(cast)
+cast_ = inplace_twin(cast, takes_dtype=True)
 flatten_ = inplace_twin(flatten)
 reshape_ = inplace_twin(reshape)
 squeeze_ = inplace_twin(squeeze)
