@@ -25,47 +25,47 @@ from pylayer._kernels.dtypes import (DType, bool_, bfloat16, complex64, complex1
                                      float32, float64, int8, int16, int32, int64, uint8)
 from pylayer._kernels.dtypes import convert_dtype as _convert_dtype
 from pylayer.ops.creation import *  # noqa: F401,F403
-from pylayer.ops import creation as _creation
+import pylayer.ops.creation as _creation
 from pylayer.ops.arithmetic import *  # noqa: F401,F403
-from pylayer.ops import arithmetic as _arithmetic
+import pylayer.ops.arithmetic as _arithmetic
 from pylayer.ops.math import *  # noqa: F401,F403
-from pylayer.ops import math as _math
+import pylayer.ops.math as _math
 from pylayer.ops.activation import sigmoid
 from pylayer.ops.reduction import *  # noqa: F401,F403
-from pylayer.ops import reduction as _reduction_ops
+import pylayer.ops.reduction as _reduction_ops
 from pylayer.ops.shape import *  # noqa: F401,F403
-from pylayer.ops import shape as _shape_ops
+import pylayer.ops.shape as _shape_ops
 from pylayer.ops.compare import *  # noqa: F401,F403
-from pylayer.ops import compare as _compare
+import pylayer.ops.compare as _compare
 from pylayer.ops.manipulation import *  # noqa: F401,F403
-from pylayer.ops import manipulation as _manipulation
+import pylayer.ops.manipulation as _manipulation
 from pylayer.ops.linalg import *  # noqa: F401,F403
-from pylayer.ops import linalg as _linalg_ops
+import pylayer.ops.linalg as _linalg_ops
 from pylayer.ops.search import *  # noqa: F401,F403
-from pylayer.ops import search as _search
+import pylayer.ops.search as _search
 from pylayer.ops.scatter import *  # noqa: F401,F403
-from pylayer.ops import scatter as _scatter
+import pylayer.ops.scatter as _scatter
 from pylayer.ops.complex import *  # noqa: F401,F403,A004 - complex is Paddle's name
-from pylayer.ops import complex as _complex_ops
+import pylayer.ops.complex as _complex_ops
 from pylayer.ops.elementwise import *  # noqa: F401,F403
-from pylayer.ops import elementwise as _elementwise
+import pylayer.ops.elementwise as _elementwise
 from pylayer.ops.special import *  # noqa: F401,F403
-from pylayer.ops import special as _special
+import pylayer.ops.special as _special
 from pylayer.ops.statistics import *  # noqa: F401,F403
-from pylayer.ops import statistics as _statistics
+import pylayer.ops.statistics as _statistics
 from pylayer.ops.assembly import *  # noqa: F401,F403
-from pylayer.ops import assembly as _assembly
+import pylayer.ops.assembly as _assembly
 from pylayer.ops.selection import *  # noqa: F401,F403
-from pylayer.ops import selection as _selection
+import pylayer.ops.selection as _selection
 from pylayer.ops.sampling import *  # noqa: F401,F403
-from pylayer.ops import sampling as _sampling
+import pylayer.ops.sampling as _sampling
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
 from pylayer import fft, incubate, linalg, nn, optimizer, signal, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
-from pylayer.nn import param as _param
+import pylayer.nn.param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
 from pylayer import _methods, compat, device, extend, framework
 from pylayer.compat import install_as_paddle

@@ -25,7 +25,7 @@ def test_the_stub_is_generated_from_the_table_with_real_parameters():
     text = (pathlib.Path(pylayer.__file__).parent / _methods.STUB).read_text()
     generated = text[text.index(_methods.STUB_BEGIN):]
     assert generated == _methods.tensor_stub(pylayer.tensor_methods()), (
-        "run python tools/write_tensor_stub.py")
+        "run python tools/write_stubs.py")
     assert "    def clip(self, min: Any = ..., max: Any = ..., name: Any = ...) -> Any: ..." \
         in generated
 

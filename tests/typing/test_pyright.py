@@ -1,0 +1,44 @@
+"""pyright sees exactly the public names, typed: a typical user script passes
+basedpyright in standard mode (every name it uses is exported by pylayer, a
+Tensor converts with float()), and a script that uses an internal name is
+refused. basedpyright comes with the test extra (it ships its own Node.js)."""
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+USER_SCRIPT = HERE / "example_user.py"
+
+
+
+def pyright(tmp_path, source):
+    binary = shutil.which("basedpyright", path=str(pathlib.Path(sys.executable).parent))
+    if binary is None:
+        pytest.fail("basedpyright is missing: it comes with the test extra, pip install '.[test]'")
+    (tmp_path / "script.py").write_text(source)
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps(
+        {"typeCheckingMode": "standard", "pythonVersion": "3.11"}))
+    result = subprocess.run([binary, "--pythonpath", sys.executable, "script.py"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_a_typical_user_script_is_clean(tmp_path):
+    code, output = pyright(tmp_path, USER_SCRIPT.read_text())
+    assert code == 0 and "0 errors" in output, output
+
+
+def test_an_internal_name_is_not_exported(tmp_path):
+    code, output = pyright(tmp_path, "import pylayer\npylayer.getitem\n")
+    assert code != 0 and '"getitem" is not exported' in output, output
+
+
+def test_the_user_script_runs():
+    result = subprocess.run([sys.executable, str(USER_SCRIPT)], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith("0 ")
