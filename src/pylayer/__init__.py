@@ -24,6 +24,9 @@ from pylayer._core.tensor import Tensor, is_grad_enabled
 from pylayer._kernels.dtypes import (DType, bool_, bfloat16, complex64, complex128, float16,
                                      float32, float64, int8, int16, int32, int64, uint8)
 from pylayer._kernels.dtypes import convert_dtype as _convert_dtype
+from pylayer._kernels.dtypes import finfo, get_default_dtype, iinfo, set_default_dtype
+from pylayer._kernels.dtypes import DType as dtype
+from pylayer._core.size import Size
 from pylayer.ops.creation import *  # noqa: F401,F403
 import pylayer.ops.creation as _creation
 from pylayer.ops.arithmetic import *  # noqa: F401,F403
@@ -73,9 +76,14 @@ from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
                                set_flags)
 
+import math as _math_module
 import sys as _sys
 
 bool = bool_  # noqa: A001 - Paddle's spelling of the boolean dtype
+# Paddle's other names of dtypes (paddle.uint16 is bfloat16, by Paddle's old convention)
+float = float32  # noqa: A001
+double, half, cfloat, cdouble, uint16 = float64, float16, complex64, complex128, bfloat16
+e, pi, inf, nan, newaxis = _math_module.e, _math_module.pi, _math_module.inf, _math_module.nan, None
 
 __version__ = "0.1.0"
 
@@ -88,7 +96,10 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
            "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
-           "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor"]
+           "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor",
+           "get_default_dtype", "set_default_dtype", "iinfo", "finfo", "dtype", "Size",
+           "float", "double", "half", "cfloat", "cdouble", "uint16",
+           "e", "pi", "inf", "nan", "newaxis"]
 __all__ += _creation.__all__
 __all__ += _arithmetic.__all__
 __all__ += _math.__all__
@@ -178,6 +189,8 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
+from pylayer import _tensor_extras  # noqa: E402 - reads the namespace above
+_EXTRA_METHODS.update(_tensor_extras.METHODS)
 _TENSOR_METHODS = _methods.build(globals(), __all__, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
 _core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,

@@ -188,6 +188,9 @@ def tensor_stub(methods):
         other = "" if how == "unary" else ", other: Any"
         lines.append(f"    def {dunder}(self{other}) -> Tensor: ...")
     for name in sorted(methods):
+        if isinstance(methods[name], property):
+            lines.append(f"    @property\n    def {name}(self) -> Any: ...")
+            continue
         line = f"    def {name}({stub_parameters(methods[name])}) -> Any: ..."
         if len(line) > 99:
             line = line.replace("(self, ", "(\n        self, ", 1).replace(", ", ",\n        ")

@@ -36,7 +36,7 @@ records the call into the current Program).
 """
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
-from pylayer._kernels.dtypes import DType
+from pylayer._kernels.dtypes import DType, get_default_dtype
 from pylayer._kernels.loops import axpy
 from pylayer._methods import OPERATORS, operator_method
 from pylayer._reprs import Summary, public_settings_repr, settings_repr
@@ -55,7 +55,7 @@ __all__ = [
     # ops: the record, recording, making a public op
     "Op", "make_output", "make_outputs", "needs_grad", "op", "declare", "inplace_twin",
     # tensors
-    "Tensor", "DType", "make_tensor", "is_grad_enabled", "unbroadcast",
+    "Tensor", "DType", "make_tensor", "is_grad_enabled", "unbroadcast", "get_default_dtype",
     # arrays: an optimizer's in-place update
     "axpy",
     # the operators of Tensor, for a class that behaves like one (static Variable)

@@ -835,7 +835,8 @@ NOT_IN_DATABASE = {
                      "in_dynamic_mode", "set_device", "get_device", "is_compiled_with_cuda",
                      "save", "load", "is_tensor", "create_parameter", "async_save",
                      "clear_async_save_task_queue", "set_flags", "get_flags",
-                     "install_as_paddle", "is_complex"], _NOT_AN_OP),
+                     "install_as_paddle", "is_complex", "get_default_dtype",
+                     "set_default_dtype"], _NOT_AN_OP),
 }
 
 

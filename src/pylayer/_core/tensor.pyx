@@ -8,6 +8,7 @@ from cpython.object cimport PyObject_TypeCheck, PyTypeObject
 
 from cpython.ref cimport PyObject, Py_CLEAR, Py_INCREF, Py_REFCNT
 from pylayer._core.tensor_methods import CPU, PYLAYER_SPELLING, ufunc_refusal
+from pylayer._core.size import Size
 from pylayer._core.tensor_methods import METHODS as PYTHON_METHODS
 
 from pylayer._kernels.dtypes import (BFLOAT16, BY_NUMPY, DTYPE_NAMES, convert_dtype, is_floating,
@@ -397,7 +398,7 @@ cdef class Tensor:
 
     @property
     def shape(self):
-        return list(self._array.shape)
+        return Size(self._array.shape)
 
     @property
     def ndim(self):
@@ -657,10 +658,10 @@ class TensorType(type):
     attribute reaches every instance, as for a Python class.
 
     >>> import pylayer
-    >>> pylayer.Tensor.double = lambda self: self * 2
-    >>> pylayer.ones([2]).double().numpy()
+    >>> pylayer.Tensor.twice = lambda self: self * 2
+    >>> pylayer.ones([2]).twice().numpy()
     array([2., 2.], dtype=float32)
-    >>> del pylayer.Tensor.double
+    >>> del pylayer.Tensor.twice
     """
     __slots__ = ()
 

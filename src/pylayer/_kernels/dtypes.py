@@ -18,7 +18,9 @@ import numpy as np
 __all__ = ["BFLOAT16", "kind_of", "is_bool", "is_integer", "is_floating", "is_complex",
            "is_inexact", "is_real", "holds_numbers", "DType", "bool_", "uint8", "int8", "int16",
            "int32", "int64", "float16", "bfloat16", "float32", "float64", "complex64",
-           "complex128", "convert_dtype", "dtype_of", "supported_array", "number_in"]
+           "complex128", "convert_dtype", "dtype_of", "supported_array", "number_in",
+           "get_default_dtype", "set_default_dtype", "default_float", "default_complex",
+           "iinfo", "finfo"]
 
 #: numpy's dtype of bfloat16 (8 exponent bits, 7 mantissa bits), from ml_dtypes.
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
@@ -177,9 +179,67 @@ complex128 = DType("complex128", np.complex128)
 BY_NUMPY = {d.np_dtype: d for d in (bool_, uint8, int8, int16, int32, int64,
                                      float16, bfloat16, float32, float64, complex64, complex128)}
 BY_NAME = {d.name: d for d in BY_NUMPY.values()}
+CANONICAL_NAMES = frozenset(BY_NAME)
 BY_NAME["bool_"] = bool_
-BY_NAME["float"] = float32
+BY_NAME["float"] = float64        # as numpy's np.dtype("float"), and Paddle's
 BY_NAME["int"] = int64
+
+# The dtype a Python float becomes when no dtype is given (Paddle's default dtype).
+_default_float = float32
+_DEFAULT_CHOICES = (float16, bfloat16, float32, float64)
+
+
+def get_default_dtype():
+    """The name of the dtype Python floats become when no dtype is given ('float32'
+    unless :func:`set_default_dtype` changed it).
+
+    >>> get_default_dtype()
+    'float32'
+    """
+    return _default_float.name
+
+
+def set_default_dtype(d):
+    """Make ``d`` (float16, bfloat16, float32 or float64, as a name, a pylayer dtype or
+    a numpy type) the dtype of Python floats, of the creation functions and of new
+    layers' parameters when no dtype is given; complex numbers become complex128 under
+    float64 and complex64 otherwise.
+
+    >>> set_default_dtype("float64"); get_default_dtype()
+    'float64'
+    >>> set_default_dtype("float32")
+    """
+    global _default_float
+    try:
+        np_dtype = convert_dtype(d, "set_default_dtype", "d")
+    except TypeError:
+        np_dtype = None
+    found = BY_NUMPY.get(np_dtype)
+    if all(found is not choice for choice in _DEFAULT_CHOICES) or (
+            isinstance(d, str) and d not in CANONICAL_NAMES):
+        shown = repr(d) if isinstance(d, (str, np.dtype, type)) else type(d).__name__
+        raise TypeError(f"set_default_dtype(): argument 'd' must be float16, bfloat16, "
+                        f"float32 or float64, got {shown}")
+    _default_float = found
+
+
+def default_float():
+    """The numpy dtype of the default float (see :func:`set_default_dtype`).
+
+    >>> default_float()
+    dtype('float32')
+    """
+    return _default_float.np_dtype
+
+
+def default_complex():
+    """The numpy dtype of a complex number given without a dtype: complex128 under the
+    default float64, else complex64.
+
+    >>> default_complex()
+    dtype('complex64')
+    """
+    return np.dtype(np.complex128 if _default_float is float64 else np.complex64)
 
 
 DTYPE_NAMES = ("bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, "
@@ -204,7 +264,7 @@ def convert_dtype(dtype, fn=None, arg="dtype"):
         if found is not None:
             return found.np_dtype
     elif dtype is float:
-        return np.dtype(np.float32)
+        return np.dtype(np.float64)
     elif dtype is int:
         return np.dtype(np.int64)
     elif dtype is bool:
@@ -269,9 +329,9 @@ def supported_array(data, dtype=None, fn="to_tensor", arg="data"):
 
 def _from_python(data, target, fn, arg):
     """An ndarray from Python data: straight to ``target``, else as Paddle does it:
-    a numpy scalar keeps its dtype; a float (and a list of floats of any width) is
-    float32, a complex number (and a list holding one) complex64, an int (and a list
-    of int32) int64."""
+    a numpy scalar keeps its dtype; a float (and a list of floats of any width) is of
+    the default dtype (float32 unless set_default_dtype changed it), a complex number
+    (and a list holding one) of its complex dtype, an int (and a list of int32) int64."""
     try:
         if target is None:
             if isinstance(data, np.generic):
@@ -281,9 +341,9 @@ def _from_python(data, target, fn, arg):
             if isinstance(data, int):
                 return np.asarray(data, dtype=np.int64)
             if isinstance(data, float):
-                return np.asarray(data, dtype=np.float32)
+                return np.asarray(data, dtype=_default_float.np_dtype)
             if isinstance(data, complex):
-                return np.asarray(data, dtype=np.complex64)
+                return np.asarray(data, dtype=default_complex())
         arr = np.array(data, dtype=target)
     except OverflowError:
         raise ValueError(f"{fn}(): argument '{arg}' holds a number out of the range of "
@@ -294,9 +354,9 @@ def _from_python(data, target, fn, arg):
     except TypeError as exc:
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers: {exc}") from None
     if target is None and is_floating(arr.dtype):
-        arr = arr.astype(np.float32)
+        arr = arr.astype(_default_float.np_dtype)
     elif target is None and is_complex(arr.dtype):
-        arr = arr.astype(np.complex64)
+        arr = arr.astype(default_complex())
     elif target is None and arr.dtype == np.int32:
         arr = arr.astype(np.int64)
     return arr
@@ -333,3 +393,56 @@ def number_in(value, dtype, fn, arg, position=None):
 def _shown(data):
     text = repr(data)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ------------------------------------------------------------ limits of a dtype
+class iinfo:  # noqa: N801 - Paddle's name
+    """The limits of an integer dtype: ``min``, ``max``, ``bits`` and ``dtype`` (its
+    name).
+
+    >>> iinfo("int8")
+    pylayer.iinfo(min=-128, max=127, bits=8, dtype=int8)
+    """
+    __slots__ = ("min", "max", "bits", "dtype")
+
+    def __init__(self, dtype):
+        np_dtype = convert_dtype(dtype, "iinfo")
+        if not is_integer(np_dtype):
+            raise TypeError(f"iinfo(): argument 'dtype' must be an integer dtype (uint8, "
+                            f"int8, int16, int32 or int64), got {BY_NUMPY[np_dtype].name}")
+        info = np.iinfo(np_dtype)
+        self.min, self.max, self.bits = int(info.min), int(info.max), int(info.bits)
+        self.dtype = BY_NUMPY[np_dtype].name
+
+    def __repr__(self):
+        return (f"pylayer.iinfo(min={self.min}, max={self.max}, bits={self.bits}, "
+                f"dtype={self.dtype})")
+
+
+class finfo:  # noqa: N801 - Paddle's name
+    """The limits of a floating-point (or complex, by its parts) dtype: ``min``,
+    ``max``, ``eps``, ``resolution``, ``smallest_normal`` (also ``tiny``), ``bits`` and
+    ``dtype`` (its name).
+
+    >>> f = finfo("float32"); f.eps, f.bits, f.dtype
+    (1.1920928955078125e-07, 32, 'float32')
+    """
+    __slots__ = ("min", "max", "eps", "resolution", "smallest_normal", "tiny", "bits",
+                 "dtype")
+
+    def __init__(self, dtype):
+        np_dtype = convert_dtype(dtype, "finfo")
+        if not is_inexact(np_dtype):
+            raise TypeError(f"finfo(): argument 'dtype' must be a floating-point or complex "
+                            f"dtype, got {BY_NUMPY[np_dtype].name}")
+        info = ml_dtypes.finfo(np_dtype)
+        self.min, self.max, self.eps = float(info.min), float(info.max), float(info.eps)
+        self.resolution = 10.0 ** -int(info.precision)
+        self.smallest_normal = self.tiny = float(info.smallest_normal)
+        self.bits = int(info.bits)
+        self.dtype = np.dtype(info.dtype).name if np_dtype != BFLOAT16 else "bfloat16"
+
+    def __repr__(self):
+        return (f"pylayer.finfo(min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"resolution={self.resolution:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, bits={self.bits}, dtype={self.dtype})")

@@ -6,7 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from pylayer.extend import Tensor, check_dtype, check_str, settings_repr
+from pylayer.extend import Tensor, check_dtype, check_str, get_default_dtype, settings_repr
 from pylayer.autograd import no_grad
 from pylayer.nn import param as param_module
 from pylayer.nn.param import ParamAttr, unique_name
@@ -201,7 +201,9 @@ class Layer:
         if attr.name is None:
             attr = copy.copy(attr)
             attr.name = unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
-        return param_module.create_parameter(shape, dtype or self._dtype, attr=attr,
+        # Paddle's layers make their parameters in the default dtype unless one was given.
+        dtype = dtype or (self._dtype if self._dtype != "float32" else get_default_dtype())
+        return param_module.create_parameter(shape, dtype, attr=attr,
                                              is_bias=is_bias,
                                              default_initializer=default_initializer)
 

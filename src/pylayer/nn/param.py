@@ -17,7 +17,7 @@ from collections import defaultdict, namedtuple
 
 import numpy as np
 
-from pylayer.extend import Tensor, check_count, check_dtype
+from pylayer.extend import Tensor, check_count, check_dtype, get_default_dtype
 from pylayer.ops.dispatch import op
 from pylayer.nn.initializer import Constant, Initializer, XavierUniform
 
@@ -150,7 +150,7 @@ def parameter_spec(shape, dtype, name=None, attr=None, is_bias=False, default_in
     return ParamSpec(name=attr.name or unique_name("create_parameter") + (".b_0" if is_bias
                                                                              else ".w_0"),
                      shape=[int(s) for s in shape],
-                     dtype=check_dtype(dtype or "float32", "create_parameter"),
+                     dtype=check_dtype(dtype or get_default_dtype(), "create_parameter"),
                      initializer=initializer, trainable=attr.trainable,
                      learning_rate=attr.learning_rate, regularizer=attr.regularizer,
                      need_clip=attr.need_clip, do_model_average=attr.do_model_average)

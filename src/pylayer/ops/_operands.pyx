@@ -14,7 +14,9 @@ from pylayer._core.tensor cimport Tensor, has_shape, wrap
 from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
                                      is_float_array, is_single, relu_backward_loop, same_layout,
                                      sigmoid_backward_loop, tanh_backward_loop)
+from pylayer._core.size import Size
 from pylayer._kernels.dtypes import BFLOAT16, is_complex, is_floating, is_integer, number_in
+from pylayer._core.size import Size
 from pylayer._core.tensor import to_array
 
 cnp.import_array()
@@ -276,7 +278,7 @@ cpdef object unbroadcast(object g, object shape):
     if not isinstance(g, Tensor):
         raise TypeError(f"unbroadcast(): argument 'g' must be a Tensor, got {type(g).__name__}")
     if type(shape) is not tuple:
-        if type(shape) is not list:
+        if type(shape) is not list and type(shape) is not Size:
             raise TypeError(f"unbroadcast(): argument 'shape' must be a tuple or list of "
                             f"ints, got {type(shape).__name__}")
         shape = tuple(shape)

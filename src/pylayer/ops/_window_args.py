@@ -5,6 +5,7 @@ their own settings in their own name.
 """
 import math
 
+from pylayer._core.size import Size
 from pylayer.ops._arguments import check_choice, check_ints, describe
 
 __all__ = []
@@ -31,7 +32,7 @@ def _check_count(checker, count):
 
 def _check_sizes(values, count, arg, minimum):
     """A setting of window_padding: ``count`` ints, each at least ``minimum``."""
-    if values.__class__ not in (list, tuple):
+    if values.__class__ not in (list, tuple, Size):
         raise TypeError(f"window_padding(): argument '{arg}' must be a list of {count} ints, "
                         f"got {describe(values)}")
     if len(values) != count or not all(v.__class__ is int and v >= minimum for v in values):
@@ -52,7 +53,7 @@ def window_sizes(value, count, fn, arg, minimum=1):
                          f"{describe(minimum)}")
     if value.__class__ is int and minimum <= value < WINDOW_LIMIT:   # the common cases, fast
         return [value] * count
-    if value.__class__ is list and len(value) == count and all(
+    if value.__class__ in (list, Size) and len(value) == count and all(
             v.__class__ is int and minimum <= v < WINDOW_LIMIT for v in value):
         return value[:]
     sizes = check_ints(value, fn, arg)

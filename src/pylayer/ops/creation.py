@@ -14,7 +14,8 @@ from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import numpy as np
 
-from pylayer._kernels.dtypes import holds_numbers, is_complex, is_floating, number_in
+from pylayer._kernels.dtypes import (default_float, holds_numbers, is_complex, is_floating,
+                                     number_in)
 from pylayer._core.tensor import Tensor, make_tensor, to_array
 from pylayer._typing import DTypeLike, Number, ShapeLike, TensorData
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_count, check_dtype, check_int,
@@ -61,8 +62,11 @@ def _shape(shape, fn, dtype=None):
     return dims
 
 
-def _dtype(dtype, fn, default="float32", kinds="biufc"):
-    return check_dtype(default if dtype is None else dtype, fn, kinds=kinds)
+def _dtype(dtype, fn, default=None, kinds="biufc"):
+    """The numpy dtype of ``dtype``; without one, ``default`` or else the default float."""
+    if dtype is None:
+        return default_float() if default is None else check_dtype(default, fn, kinds=kinds)
+    return check_dtype(dtype, fn, kinds=kinds)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -103,7 +107,7 @@ def to_tensor(data: TensorData, dtype: Optional[DTypeLike] = None, place: Any = 
         raise TypeError(f"to_tensor(): argument 'data' (position 1) must be a number, a nested "
                         f"list of numbers, a numpy array of numbers or a Tensor, got "
                         f"{_data_type(data)}")
-    np_dtype = _dtype(dtype, "to_tensor", default=None) if dtype is not None else None
+    np_dtype = _dtype(dtype, "to_tensor") if dtype is not None else None
     if np_dtype is not None and _plain_python(data):
         # Straight to the target dtype: through float32 first, 0.1 would not be 0.1 in float64.
         data = _exact_array(data)
@@ -179,7 +183,7 @@ def full(shape: ShapeLike, fill_value: Union[Number, bool, Tensor],
     fill_value = _fill_value(fill_value, "full")
     if dtype is None:
         dtype = "bool" if isinstance(fill_value, (bool, np.bool_)) else \
-            "complex128" if isinstance(fill_value, (complex, np.complexfloating)) else "float32"
+            "complex128" if isinstance(fill_value, (complex, np.complexfloating)) else None
     np_dtype = _dtype(dtype, "full")
     if not is_complex(np_dtype) and isinstance(fill_value, (complex, np.complexfloating)):
         raise TypeError(f"full(): argument 'fill_value' {fill_value!r} is complex, which dtype "
@@ -308,7 +312,7 @@ def arange(start: Union[Number, Tensor] = 0, end: Union[Number, Tensor, None] = 
         raise ValueError("arange(): argument 'step' must not be 0")
     if dtype is None:
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-        dtype = "int64" if is_int else "float32"
+        dtype = "int64" if is_int else None
     np_dtype = _dtype(dtype, "arange", kinds="biuf")
     # The count as a float first: it may be inf (a tiny step over a huge range).
     if (float(end) - float(start)) / float(step) > MAX_ELEMENTS:
@@ -464,4 +468,4 @@ def normal(mean: Union[Number, Tensor] = 0.0, std: Union[Number, Tensor] = 1.0,
     std = check_number(std, "normal", "std", minimum=0)
     shape = [1] if shape is None else shape
     dims = _shape(shape, "normal", np.float64)
-    return make_tensor(_rng.normal(mean, std, dims).astype(np.float32))
+    return make_tensor(_rng.normal(mean, std, dims).astype(default_float()))

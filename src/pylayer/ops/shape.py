@@ -335,7 +335,7 @@ def assign(x, output=None):
     if output is not None and not isinstance(output, Tensor):
         raise TypeError(f"assign(): argument 'output' (position 2) must be a Tensor or None, "
                         f"got {type(output).__name__}")
-    out = make_output(ASSIGN, np.array(x._array, copy=True), (x,))
+    out = make_output(ASSIGN, np.array(x._array, copy=True, order="C"), (x,))
     if output is not None:
         output._set_array_inplace(out._array)
         return output
