@@ -8,11 +8,15 @@ import inspect
 import pathlib
 import pkgutil
 import re
+import sys
 
 import pylayer
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "_shared"))
+
+import api_entries  # noqa: E402  (the ``.. api::`` directive's own reading of the code)
 LANGUAGES = ("en", "zh")
 
 # Public modules whose names are not API: the demo is a runnable script
@@ -20,6 +24,9 @@ LANGUAGES = ("en", "zh")
 NOT_API_MODULES = {"pylayer.demo"}
 
 _DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\. py:(?P<kind>[\w-]+)::\s*(?P<rest>.*?)\s*$")
+# ``.. api:: pylayer.name`` (docs/_shared/api_entries.py): a function's entry whose
+# signature and example come from the code.
+_API = re.compile(r"^\.\. api::\s*(?P<fullname>\S+)\s*$")
 _OPTION = re.compile(r"^\s+:[\w-]+:")
 _SIGNED_KINDS = {"function", "class", "method", "exception", "decorator"}
 
@@ -56,6 +63,17 @@ def directives(text):
     owners = []  # (indent, fullname) of the enclosing class directives
     found = []
     for i, line in enumerate(lines):
+        api = _API.match(line)
+        if api:
+            fullname = api["fullname"]
+            try:
+                signature = api_entries.signature_text(api_entries.resolve(fullname)[0])
+            except (ImportError, LookupError):
+                signature = None  # test_every_documented_name_exists reports it
+            found.append(Directive(line.rstrip(), "function", fullname.rpartition(".")[2],
+                                   signature, fullname, []))
+            owners.clear()
+            continue
         match = _DIRECTIVE.match(line)
         if not match:
             continue
