@@ -45,6 +45,8 @@ def read(lang, page):
 class Directive:
     """One ``.. py:<kind>:: name(signature)`` line, with its options and full name."""
 
+    index = None  # the line number of the directive in its page
+
     def __init__(self, line, kind, name, signature, fullname, options):
         self.line, self.kind, self.name = line, kind, name
         self.signature, self.fullname, self.options = signature, fullname, options
@@ -72,6 +74,7 @@ def directives(text):
                 signature = None  # test_every_documented_name_exists reports it
             found.append(Directive(line.rstrip(), "function", fullname.rpartition(".")[2],
                                    signature, fullname, []))
+            found[-1].index = i
             owners.clear()
             continue
         match = _DIRECTIVE.match(line)
@@ -88,14 +91,31 @@ def directives(text):
         if kind in ("module", "currentmodule"):
             module = rest
             found.append(Directive(line.rstrip(), kind, rest, None, rest, options))
+            found[-1].index = i
             continue
         name, paren, signature = rest.partition("(")
         signature = paren + signature if paren else None
         prefix = owners[-1][1] if owners else module
         fullname = f"{prefix}.{name}" if prefix else name
         found.append(Directive(line.rstrip(), kind, name, signature, fullname, options))
+        found[-1].index = i
         if kind in ("class", "exception"):
             owners.append((indent, fullname))
+    return found
+
+
+def function_entries(text):
+    """``[(directive, body)]`` of the top-level function entries of a page (``.. api::``
+    and ``.. py:function::``): the body is the text of the entry's indented lines."""
+    lines = text.splitlines()
+    found = []
+    for directive in directives(text):
+        if directive.kind != "function" or directive.line[:1].isspace():
+            continue
+        end = directive.index + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end][:1].isspace()):
+            end += 1
+        found.append((directive, "\n".join(lines[directive.index + 1:end])))
     return found
 
 
