@@ -93,3 +93,31 @@ def test_an_api_entry_keeps_the_name_relative_to_the_current_module():
 def test_an_api_entry_of_a_class_or_a_missing_name_is_an_error(name, problem):
     with pytest.raises((ValueError, LookupError), match=problem):
         api_entries.entry_lines(name, [], "en")
+
+
+def api_entries_of(lang):
+    return [(page, directive.fullname) for page in pages(lang)
+            for directive, _ in function_entries(read(lang, page))
+            if directive.line.startswith(".. api::")]
+
+
+def test_an_api_entry_s_example_runs_by_itself():
+    """The page shows the docstring's example alone, so it imports what it uses."""
+    import pylayer
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    failed = []
+    for page, fullname in api_entries_of("en"):
+        obj, _ = api_entries.resolve(fullname)
+        text = "\n".join(line for block in api_entries.docstring_examples(obj)
+                         for line in block)
+        test = parser.get_doctest(text, {"__name__": "__example__"}, fullname, None, 0)
+        pylayer.seed(0)
+        try:
+            result = runner.run(test, out=lambda _: None)
+        finally:
+            pylayer.disable_static()
+        if result.failed:
+            failed.append(f"{page}: {fullname}")
+    assert not failed, ("api entries whose docstring example needs names it does not "
+                        "import:\n" + "\n".join(failed))

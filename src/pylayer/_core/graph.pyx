@@ -556,6 +556,7 @@ def needs_grad(*inputs):
     """True when an op on ``inputs`` would be recorded (grad mode on, some input needs a gradient).
 
     >>> import pylayer as paddle
+    >>> from pylayer.extend import needs_grad
     >>> needs_grad(paddle.ones([1])), needs_grad(paddle.to_tensor([1.0], stop_gradient=False))
     (False, True)
     """

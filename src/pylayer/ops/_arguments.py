@@ -232,6 +232,7 @@ def check_str(value, fn, arg, allow_none=False):
 def check_callable(value, fn, arg, allow_none=False):
     """``value`` if it can be called (or is None when ``allow_none``), else TypeError.
 
+    >>> from pylayer.extend import check_callable
     >>> check_callable(None, "f", "hook", allow_none=True) is None
     True
     """
@@ -284,6 +285,7 @@ def check_count(count, fn, arg, dtype=None):
     ``MAX_ELEMENTS``, and, given its ``dtype``, ``MemoryError`` when it needs more bytes
     than :func:`memory_limit`. Ops call it for their result before allocating anything.
 
+    >>> from pylayer.extend import check_count
     >>> check_count(6, "f", "shape", "float32")
     >>> check_count(2 ** 39, "f", "shape", "float32")  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -264,6 +264,8 @@ def log1p(x, name=None):
     >>> import pylayer
     >>> pylayer.log1p(pylayer.to_tensor([0.0, 1.0])).numpy()
     array([0.       , 0.6931472], dtype=float32)
+    >>> pylayer.log1p(pylayer.to_tensor([1e-10], dtype='float64')).numpy()
+    array([1.e-10])
     """
     return _float_math(LOG1P, "log1p", np.log1p, x)
 
