@@ -144,7 +144,9 @@ def forms_line(fullname, obj, language):
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     rest = [p.name for p in parameters[1:] if p.kind in positional and p.default is p.empty]
     method = methods.get(name) is obj
-    inplace_method = twin_of(methods.get(name + "_")) is obj
+    # ``x.name_`` is the op's twin, or (put_along_axis_) a method of its own that
+    # Paddle's naming makes the in-place form of the method ``x.name``.
+    inplace_method = twin_of(methods.get(name + "_")) is obj or (method and name + "_" in methods)
     twin = getattr(owner, name + "_", None) if owner is not None else None
     function_twin = (twin_of(twin) is obj
                      and name + "_" in getattr(owner, "__all__", ()))
