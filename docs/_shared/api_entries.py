@@ -3,11 +3,11 @@ written once, in its docstring, and shown on both sites.
 
 A page writes::
 
-    .. api:: pylayer.acos
+    .. api:: pylayer.cos
 
        The prose of this page's language.
 
-and gets the entry ``.. py:function:: acos(x, name=None)`` (the signature read
+and gets the entry ``.. py:function:: cos(x, name=None)`` (the signature read
 from the code) with that prose, then the examples of the function's docstring
 (its ``>>>`` blocks, which tests/api/test_docstrings.py runs), then, where the
 declarations give them, a line naming the Tensor method and the in-place forms
@@ -175,8 +175,13 @@ def shown_name(fullname, module_name, current_module):
     return module_name, fullname[len(module_name) + 1:]
 
 
+# The index of the entry's first prose line in entry_lines' result.
+PROSE_AT = 3
+
+
 def entry_lines(fullname, prose, language, current_module=None):
-    """The reStructuredText of the entry of ``fullname`` with the page's ``prose`` lines."""
+    """The reStructuredText of the entry of ``fullname`` with the page's ``prose`` lines
+    (the prose is indented under the entry as it comes, at the same place)."""
     obj, module_name = resolve(fullname)
     if not is_function(obj):
         raise ValueError(f"api: {fullname} is not a function; write its entry with "
@@ -186,6 +191,7 @@ def entry_lines(fullname, prose, language, current_module=None):
         raise ValueError(f"api: the docstring of {fullname} has no >>> example")
     module, name = shown_name(fullname, module_name, current_module)
     lines = [f".. py:function:: {name}{signature_text(obj)}", f"   :module: {module}", ""]
+    assert len(lines) == PROSE_AT
     lines += [f"   {line}" if line.strip() else "" for line in prose]
     for block in examples:
         lines += [""] + [f"   {line}" for line in block]
@@ -207,10 +213,10 @@ class ApiEntry(SphinxDirective):
                                 self.env.ref_context.get("py:module"))
         except (ImportError, LookupError, ValueError) as error:
             raise self.error(str(error)) from None
-        source, line = self.get_source_info()
-        text = StringList(lines, items=[(source, line)] * len(lines))
+        # Numbered so that a message about a prose line names its line of the page.
+        text = StringList(lines, source=self.get_source_info()[0])
         node = nodes.Element()
-        self.state.nested_parse(text, self.content_offset, node)
+        self.state.nested_parse(text, self.content_offset - PROSE_AT, node)
         return node.children
 
 
