@@ -221,7 +221,7 @@ def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
     :func:`async_save` to the same path is waited for first, so the file
     holds what was saved last.
 
-    >>> import io, os, tempfile
+    >>> import os, tempfile
     >>> import pylayer as paddle
     >>> model = paddle.nn.Linear(2, 1)
     >>> path = os.path.join(tempfile.mkdtemp(), "ckpt", "linear.pdparams")
@@ -284,7 +284,7 @@ def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
     :func:`save`. Other keyword arguments are ignored with a warning, as in
     Paddle. Dynamic mode only.
 
-    >>> import io, os, tempfile
+    >>> import os, tempfile
     >>> import pylayer as paddle
     >>> w = paddle.to_tensor([1.0, 2.0])
     >>> path = os.path.join(tempfile.mkdtemp(), "w.pdparams")
@@ -434,7 +434,7 @@ def load(path: Any, **configs: Any) -> Any:
     ``pickle.UnpicklingError`` naming the file, before it is built; nothing
     in the file is executed.
 
-    >>> import io, os, tempfile
+    >>> import io
     >>> import pylayer as paddle
     >>> buffer = io.BytesIO()
     >>> paddle.save([paddle.to_tensor([1, 2]), {"step": 3}], buffer)

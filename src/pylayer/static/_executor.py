@@ -105,11 +105,11 @@ def scope_guard(scope):
     >>> import pylayer as paddle
     >>> exe = paddle.static.Executor(paddle.CPUPlace())
     >>> scope = paddle.static.Scope()
-    >>> main2, startup2 = paddle.static.Program(), paddle.static.Program()
-    >>> with paddle.static.program_guard(main2, startup2):
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
     ...     b = paddle.static.create_parameter([2], "float32", name="b", is_bias=True)
     >>> with paddle.static.scope_guard(scope):
-    ...     _ = exe.run(startup2)
+    ...     _ = exe.run(startup)
     >>> np.array(scope.find_var("b").get_tensor())
     array([0., 0.], dtype=float32)
     """
