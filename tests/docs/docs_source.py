@@ -17,6 +17,7 @@ DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "_shared"))
 
 import api_entries  # noqa: E402  (the ``.. api::`` directive's own reading of the code)
+
 LANGUAGES = ("en", "zh")
 
 # Public modules whose names are not API: the demo is a runnable script
@@ -45,11 +46,10 @@ def read(lang, page):
 class Directive:
     """One ``.. py:<kind>:: name(signature)`` line, with its options and full name."""
 
-    index = None  # the line number of the directive in its page
-
-    def __init__(self, line, kind, name, signature, fullname, options):
+    def __init__(self, line, kind, name, signature, fullname, options, index=None):
         self.line, self.kind, self.name = line, kind, name
         self.signature, self.fullname, self.options = signature, fullname, options
+        self.index = index  # the number of the directive's line in its page, from 0
 
     def header(self):
         return "\n".join([self.line] + self.options)
@@ -73,8 +73,7 @@ def directives(text):
             except (ImportError, LookupError):
                 signature = None  # test_every_documented_name_exists reports it
             found.append(Directive(line.rstrip(), "function", fullname.rpartition(".")[2],
-                                   signature, fullname, []))
-            found[-1].index = i
+                                   signature, fullname, [], i))
             owners.clear()
             continue
         match = _DIRECTIVE.match(line)
@@ -90,15 +89,13 @@ def directives(text):
             owners.pop()
         if kind in ("module", "currentmodule"):
             module = rest
-            found.append(Directive(line.rstrip(), kind, rest, None, rest, options))
-            found[-1].index = i
+            found.append(Directive(line.rstrip(), kind, rest, None, rest, options, i))
             continue
         name, paren, signature = rest.partition("(")
         signature = paren + signature if paren else None
         prefix = owners[-1][1] if owners else module
         fullname = f"{prefix}.{name}" if prefix else name
-        found.append(Directive(line.rstrip(), kind, name, signature, fullname, options))
-        found[-1].index = i
+        found.append(Directive(line.rstrip(), kind, name, signature, fullname, options, i))
         if kind in ("class", "exception"):
             owners.append((indent, fullname))
     return found
