@@ -16,7 +16,7 @@ release = version = "0.1.0"
 
 # bilingual and paddle_coverage_table (the migration guide's table of Paddle's
 # namespaces): docs/_shared/ (conf.py put this folder on sys.path).
-extensions = ["bilingual", "sphinx_copybutton", "paddle_coverage_table"]
+extensions = ["bilingual", "sphinx_copybutton", "paddle_coverage_table", "api_entries"]
 
 # The copy button copies the code of an example without its ">>> " and "... "
 # prompts and without the output lines.

@@ -97,7 +97,9 @@ def operator_method(dunder, lookup):
     (static Variable takes its operators this way; Tensor's compiled ones follow the
     same table, which tests/core/test_tensor_methods.py checks).
 
-    >>> radd = operator_method("__radd__", lambda name: lambda x, y: (name, x, y))
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> radd = extend.operator_method("__radd__", lambda name: lambda x, y: (name, x, y))
     >>> radd("self", 1)
     ('add', 1, 'self')
     """

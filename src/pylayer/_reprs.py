@@ -47,10 +47,12 @@ def settings_repr(obj, settings):
 def public_settings_repr(obj):
     """``settings_repr`` of the object's public attributes, in the order they were set.
 
+    >>> import pylayer
+    >>> from pylayer import extend
     >>> class Rate:
     ...     def __init__(self):
     ...         self.value = 0.1
-    >>> public_settings_repr(Rate())
+    >>> extend.public_settings_repr(Rate())
     'Rate(value=0.1)'
     """
     attributes = getattr(obj, "__dict__", None)

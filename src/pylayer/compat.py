@@ -123,11 +123,18 @@ def install_as_paddle():
     imported it raises ``RuntimeError`` and changes nothing. Calling it again
     does nothing.
 
-    >>> import sys, pylayer
+    >>> import pylayer
     >>> pylayer.install_as_paddle()
+    >>> import paddle
     >>> import paddle.nn.functional as F
-    >>> F is pylayer.nn.functional and sys.modules["paddle"] is pylayer
-    True
+    >>> from paddle.autograd import PyLayer
+    >>> paddle is pylayer, F is pylayer.nn.functional
+    (True, True)
+    >>> try:
+    ...     import paddle.metric
+    ... except ImportError as error:
+    ...     print(error.name, "migration guide" in str(error))
+    paddle.metric True
     """
     import pylayer
     loaded = sys.modules.get("paddle")

@@ -8,11 +8,16 @@ import inspect
 import pathlib
 import pkgutil
 import re
+import sys
 
 import pylayer
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "_shared"))
+
+import api_entries  # noqa: E402  (the ``.. api::`` directive's own reading of the code)
+
 LANGUAGES = ("en", "zh")
 
 # Public modules whose names are not API: the demo is a runnable script
@@ -20,6 +25,9 @@ LANGUAGES = ("en", "zh")
 NOT_API_MODULES = {"pylayer.demo"}
 
 _DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\. py:(?P<kind>[\w-]+)::\s*(?P<rest>.*?)\s*$")
+# ``.. api:: pylayer.name`` (docs/_shared/api_entries.py): a function's entry whose
+# signature and example come from the code.
+_API = re.compile(r"^\.\. api::\s*(?P<fullname>\S+)\s*$")
 _OPTION = re.compile(r"^\s+:[\w-]+:")
 _SIGNED_KINDS = {"function", "class", "method", "exception", "decorator"}
 
@@ -38,9 +46,10 @@ def read(lang, page):
 class Directive:
     """One ``.. py:<kind>:: name(signature)`` line, with its options and full name."""
 
-    def __init__(self, line, kind, name, signature, fullname, options):
+    def __init__(self, line, kind, name, signature, fullname, options, index=None):
         self.line, self.kind, self.name = line, kind, name
         self.signature, self.fullname, self.options = signature, fullname, options
+        self.index = index  # the number of the directive's line in its page, from 0
 
     def header(self):
         return "\n".join([self.line] + self.options)
@@ -56,6 +65,17 @@ def directives(text):
     owners = []  # (indent, fullname) of the enclosing class directives
     found = []
     for i, line in enumerate(lines):
+        api = _API.match(line)
+        if api:
+            fullname = api["fullname"]
+            try:
+                signature = api_entries.signature_text(api_entries.resolve(fullname)[0])
+            except (ImportError, LookupError):
+                signature = None  # test_every_documented_name_exists reports it
+            found.append(Directive(line.rstrip(), "function", fullname.rpartition(".")[2],
+                                   signature, fullname, [], i))
+            owners.clear()
+            continue
         match = _DIRECTIVE.match(line)
         if not match:
             continue
@@ -69,15 +89,30 @@ def directives(text):
             owners.pop()
         if kind in ("module", "currentmodule"):
             module = rest
-            found.append(Directive(line.rstrip(), kind, rest, None, rest, options))
+            found.append(Directive(line.rstrip(), kind, rest, None, rest, options, i))
             continue
         name, paren, signature = rest.partition("(")
         signature = paren + signature if paren else None
         prefix = owners[-1][1] if owners else module
         fullname = f"{prefix}.{name}" if prefix else name
-        found.append(Directive(line.rstrip(), kind, name, signature, fullname, options))
+        found.append(Directive(line.rstrip(), kind, name, signature, fullname, options, i))
         if kind in ("class", "exception"):
             owners.append((indent, fullname))
+    return found
+
+
+def function_entries(text):
+    """``[(directive, body)]`` of the top-level function entries of a page (``.. api::``
+    and ``.. py:function::``): the body is the text of the entry's indented lines."""
+    lines = text.splitlines()
+    found = []
+    for directive in directives(text):
+        if directive.kind != "function" or directive.line[:1].isspace():
+            continue
+        end = directive.index + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end][:1].isspace()):
+            end += 1
+        found.append((directive, "\n".join(lines[directive.index + 1:end])))
     return found
 
 

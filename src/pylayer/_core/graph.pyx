@@ -556,6 +556,7 @@ def needs_grad(*inputs):
     """True when an op on ``inputs`` would be recorded (grad mode on, some input needs a gradient).
 
     >>> import pylayer as paddle
+    >>> from pylayer.extend import needs_grad
     >>> needs_grad(paddle.ones([1])), needs_grad(paddle.to_tensor([1.0], stop_gradient=False))
     (False, True)
     """
@@ -598,11 +599,13 @@ cpdef Tensor make_output(object op, object array, object inputs, object attrs=()
     output (several: :func:`make_outputs`).
 
     >>> import pylayer as paddle
-    >>> from pylayer._core.graph import Op, make_output
-    >>> DOUBLE = Op("double", vjp=(lambda g: g * 2.0,))
-    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
-    >>> make_output(DOUBLE, x.numpy() * 2, (x,)).grad_fn
-    <DoubleGradNode>
+    >>> from pylayer import extend
+    >>> CUBE = extend.Op("cube", keeps=("x",), vjp=(lambda g, x: g * 3.0 * x * x,))
+    >>> x = paddle.to_tensor([1.0, 2.0], dtype="float64", stop_gradient=False)
+    >>> y = extend.make_output(CUBE, x.numpy() ** 3, (x,))
+    >>> y.sum().backward()
+    >>> x.grad.numpy()
+    array([ 3., 12.])
     """
     cdef Tensor out
     cdef GradNode node
@@ -629,11 +632,15 @@ def make_outputs(op, arrays, inputs, attrs=(), non_differentiable=()):
     outputs at the indices ``non_differentiable`` get no gradient.
 
     >>> import pylayer as paddle
-    >>> FIRST = Op("first", multi_output=True, vjp=(lambda gs: gs[0],))
-    >>> x = paddle.to_tensor([1.0], stop_gradient=False)
-    >>> a, b = make_outputs(FIRST, [x.numpy() * 1, x.numpy() * 2], (x,), non_differentiable=(1,))
-    >>> a.stop_gradient, b.stop_gradient
-    (False, True)
+    >>> from pylayer import extend
+    >>> HALVES = extend.Op("halves", multi_output=True,
+    ...                    vjp=(lambda gs: paddle.concat([g if g is not None else paddle.zeros([1])
+    ...                                                   for g in gs]),))
+    >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    >>> a, b = extend.make_outputs(HALVES, [x.numpy()[:1], x.numpy()[1:]], (x,))
+    >>> a.backward()
+    >>> x.grad.numpy()
+    array([1., 0.], dtype=float32)
     """
     cdef GradNode node
     cdef Tensor t

@@ -722,8 +722,10 @@ for _name, _method in PYTHON_METHODS.items():
 def make_tensor(array, bint stop_gradient=True):
     """Wrap an ndarray in a Tensor without copying (numpy scalars become 0-d arrays).
 
+    >>> import pylayer
     >>> import numpy as np
-    >>> make_tensor(np.ones(2)).dtype
+    >>> from pylayer import extend
+    >>> extend.make_tensor(np.ones(2)).dtype
     pylayer.float64
     """
     return wrap(result_array(array, "make_tensor", "array"), stop_gradient)

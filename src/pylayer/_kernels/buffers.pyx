@@ -131,9 +131,10 @@ def memory_stats():
     ``kept``/``dropped``: memory that came back when the last array using it
     died, or was let go because the pool was full; ``enabled``.
 
-    >>> import pylayer
-    >>> sorted(pylayer.device.memory_stats())[:3]
-    ['dropped', 'enabled', 'hits']
+    >>> import pylayer as paddle
+    >>> stats = paddle.device.memory_stats()
+    >>> stats["enabled"], stats["limit_bytes"] > 0
+    (True, True)
     """
     return {"enabled": bool(_pool_on), "pooled_bytes": _pooled_bytes,
             "pooled_buffers": sum(len(b) for b in _free.values()), "limit_bytes": _limit,

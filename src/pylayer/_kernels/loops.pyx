@@ -45,9 +45,11 @@ def axpy(alpha, x, y):
     temporary when both are C-contiguous float32 or float64 of one dtype and do not
     partly overlap, numpy otherwise.
 
+    >>> import pylayer
     >>> import numpy as np
+    >>> from pylayer import extend
     >>> y = np.ones(3, np.float32)
-    >>> axpy(2.0, np.arange(3, dtype=np.float32), y)
+    >>> extend.axpy(2.0, np.arange(3, dtype=np.float32), y)
     >>> y
     array([1., 3., 5.], dtype=float32)
     """

@@ -10,9 +10,9 @@ __all__ = ["detect_anomaly", "is_anomaly_enabled"]
 def is_anomaly_enabled():
     """Whether anomaly detection is on (inside ``detect_anomaly``).
 
-    >>> from pylayer.autograd import detect_anomaly
+    >>> import pylayer
     >>> from pylayer.autograd.anomaly import is_anomaly_enabled
-    >>> with detect_anomaly():
+    >>> with pylayer.autograd.detect_anomaly():
     ...     print(is_anomaly_enabled())
     True
     >>> is_anomaly_enabled()

@@ -191,15 +191,19 @@ def jacobian(ys, xs, batch_axis=None):
     otherwise); with ``batch_axis=0`` the first axis is a batch and each is
     1-D or 2-D. ``xs`` need ``stop_gradient=False``.
 
+    >>> import pylayer
     >>> import pylayer as paddle
-    >>> x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    >>> x = pylayer.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
     >>> J = paddle.autograd.jacobian(x * x, x)
-    >>> J[:].numpy()
-    array([[2., 0., 0.],
-           [0., 4., 0.],
-           [0., 0., 6.]], dtype=float32)
+    >>> J.shape
+    [3, 3]
+    >>> J[1].numpy()
+    array([0., 4., 0.], dtype=float32)
     >>> J[:, 2].numpy()
     array([0., 0., 6.], dtype=float32)
+    >>> xb = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    >>> paddle.autograd.jacobian(xb * xb, xb, batch_axis=0).shape
+    [2, 2, 2]
     """
     batched = _check_batch_axis(batch_axis, "jacobian")
     if _is_sequence(ys):

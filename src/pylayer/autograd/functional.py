@@ -80,9 +80,10 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
 
     >>> import pylayer
     >>> x = pylayer.to_tensor([1.0, 2.0], stop_gradient=False)
-    >>> pylayer.autograd.backward([(x * x).sum()])
+    >>> y1, y2 = (x * x).sum(), (3 * x).sum()
+    >>> pylayer.autograd.backward([y1, y2])
     >>> x.grad.numpy()
-    array([2., 4.], dtype=float32)
+    array([5., 7.], dtype=float32)
     """
     tensors = _as_tensor_list(tensors, "backward", "tensors")
     grads = _as_grad_list(grad_tensors, tensors, "backward", "grad_tensors")
@@ -118,9 +119,11 @@ def grad(outputs: Tensors, inputs: Tensors,
 
     >>> import pylayer
     >>> x = pylayer.to_tensor([3.0], stop_gradient=False)
-    >>> (dx,) = pylayer.grad(x * x, x)
-    >>> dx.numpy()
-    array([6.], dtype=float32)
+    >>> y = x ** 3
+    >>> (dx,) = pylayer.grad(y, x, create_graph=True)
+    >>> (ddx,) = pylayer.grad(dx, x)
+    >>> dx.numpy(), ddx.numpy()
+    (array([27.], dtype=float32), array([18.], dtype=float32))
     """
     outputs = _as_tensor_list(outputs, "grad", "outputs")
     inputs_list = _as_tensor_list(inputs, "grad", "inputs")

@@ -378,7 +378,8 @@ def once_differentiable(backward: _Backward) -> _Backward:
     names the layer, instead of silently giving no second-order gradient.
 
     >>> import pylayer as paddle
-    >>> from pylayer.autograd import PyLayer, once_differentiable
+    >>> from pylayer.autograd import PyLayer
+    >>> from pylayer.autograd import once_differentiable
     >>> class NumpyExp(PyLayer):
     ...     @staticmethod
     ...     def forward(ctx, x):

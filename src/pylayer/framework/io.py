@@ -221,12 +221,17 @@ def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
     :func:`async_save` to the same path is waited for first, so the file
     holds what was saved last.
 
-    >>> import os, tempfile, pylayer as paddle
+    >>> import os, tempfile
+    >>> import pylayer as paddle
     >>> model = paddle.nn.Linear(2, 1)
-    >>> path = os.path.join(tempfile.mkdtemp(), "linear.pdparams")
+    >>> path = os.path.join(tempfile.mkdtemp(), "ckpt", "linear.pdparams")
     >>> paddle.save(model.state_dict(), path)
-    >>> sorted(paddle.load(path))
-    ['bias', 'weight']
+    >>> other = paddle.nn.Linear(2, 1)
+    >>> other.set_state_dict(paddle.load(path))
+    ([], [])
+    >>> x = paddle.ones([1, 2])
+    >>> bool((other(x) == model(x)).all())
+    True
     """
     path = _destination(path, "save")
     binary, pickle_protocol = _save_options(configs, "save")
@@ -279,11 +284,14 @@ def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
     :func:`save`. Other keyword arguments are ignored with a warning, as in
     Paddle. Dynamic mode only.
 
-    >>> import os, tempfile, pylayer as paddle
+    >>> import os, tempfile
+    >>> import pylayer as paddle
+    >>> w = paddle.to_tensor([1.0, 2.0])
     >>> path = os.path.join(tempfile.mkdtemp(), "w.pdparams")
-    >>> paddle.async_save({"w": paddle.ones([2])}, path)
+    >>> paddle.async_save({"w": w}, path)
+    >>> _ = w.set_value([5.0, 6.0])
     >>> paddle.load(path)["w"].numpy()
-    array([1., 1.], dtype=float32)
+    array([1., 2.], dtype=float32)
     """
     if not dispatch.in_dynamic_mode():
         raise ValueError("async_save(): static mode is not supported; call it in dynamic "
@@ -426,12 +434,14 @@ def load(path: Any, **configs: Any) -> Any:
     ``pickle.UnpicklingError`` naming the file, before it is built; nothing
     in the file is executed.
 
-    >>> import io, pylayer as paddle
+    >>> import io
+    >>> import pylayer as paddle
     >>> buffer = io.BytesIO()
-    >>> paddle.save({"w": paddle.to_tensor([1.0, 2.0])}, buffer)
+    >>> paddle.save([paddle.to_tensor([1, 2]), {"step": 3}], buffer)
     >>> _ = buffer.seek(0)
-    >>> paddle.load(buffer)["w"].numpy()
-    array([1., 2.], dtype=float32)
+    >>> tensors, info = paddle.load(buffer)
+    >>> tensors.numpy(), info
+    (array([1, 2]), {'step': 3})
     """
     unknown = sorted(set(configs) - {"return_numpy", "keep_name_table"})
     if unknown:

@@ -178,8 +178,8 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
     ``default_initializer`` says otherwise.
 
     >>> import pylayer
-    >>> w = pylayer.create_parameter([3, 2], "float32", is_bias=True)
-    >>> w.stop_gradient, w.is_leaf, w.numpy().sum()
-    (False, True, np.float32(0.0))
+    >>> b = pylayer.create_parameter([3], "float32", is_bias=True)
+    >>> b.stop_gradient, b.is_leaf, b.numpy()
+    (False, True, array([0., 0., 0.], dtype=float32))
     """
     return make_parameter(parameter_spec(shape, dtype, name, attr, is_bias, default_initializer))

@@ -37,7 +37,9 @@ _KIND_WORDS = {"f": "floating-point", "iu": "integer", "biuf": "bool or real num
 def describe(value):
     """How an offending value is shown: numbers and strings by value, the rest by type.
 
-    >>> describe(3), describe([1])
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.describe(3), extend.describe([1])
     ('3', 'list')
     """
     if isinstance(value, (bool, int, float, str, np.number)) or value is None:
@@ -119,7 +121,9 @@ def check_dtype(dtype, fn, arg="dtype", kinds="biufc", allow_none=True):
     """The numpy dtype that ``dtype`` names (None stays None when allowed), of one of the
     ``kinds`` (letters of ``pylayer._kernels.dtypes.kind_of``: bfloat16 is ``'f'``).
 
-    >>> check_dtype("float32", "f")
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_dtype("float32", "f")
     dtype('float32')
     """
     if dtype is None:
@@ -141,7 +145,9 @@ def check_dtype(dtype, fn, arg="dtype", kinds="biufc", allow_none=True):
 def check_int(value, fn, arg, minimum=None, allow_none=False):
     """``value`` as an int (a one-element integer Tensor counts), at least ``minimum``.
 
-    >>> check_int(3, "f", "n", minimum=1)
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_int(3, "f", "n", minimum=1)
     3
     """
     if value is None and allow_none:
@@ -167,7 +173,9 @@ def check_int(value, fn, arg, minimum=None, allow_none=False):
 def check_number(value, fn, arg, minimum=None, maximum=None, allow_none=False):
     """``value`` as a Python float (a one-element Tensor counts), within the bounds.
 
-    >>> check_number(0.5, "f", "p", minimum=0.0, maximum=1.0)
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_number(0.5, "f", "p", minimum=0.0, maximum=1.0)
     0.5
     """
     if value is None and allow_none:
@@ -190,7 +198,9 @@ def check_number(value, fn, arg, minimum=None, maximum=None, allow_none=False):
 def check_choice(value, fn, arg, choices):
     """``value`` if it is one of the strings ``choices``, else ValueError.
 
-    >>> check_choice("sum", "f", "reduction", ("mean", "sum"))
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_choice("sum", "f", "reduction", ("mean", "sum"))
     'sum'
     """
     if not isinstance(choices, (tuple, list, frozenset, set)) or not all(
@@ -206,8 +216,10 @@ def check_choice(value, fn, arg, choices):
 def check_str(value, fn, arg, allow_none=False):
     """``value`` if it is a str (or None when ``allow_none``), else TypeError.
 
-    >>> check_str("NCHW", "f", "data_format")
-    'NCHW'
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_str("mean", "f", "reduction")
+    'mean'
     """
     if value is None and allow_none:
         return None
@@ -220,6 +232,7 @@ def check_str(value, fn, arg, allow_none=False):
 def check_callable(value, fn, arg, allow_none=False):
     """``value`` if it can be called (or is None when ``allow_none``), else TypeError.
 
+    >>> from pylayer.extend import check_callable
     >>> check_callable(None, "f", "hook", allow_none=True) is None
     True
     """
@@ -272,6 +285,7 @@ def check_count(count, fn, arg, dtype=None):
     ``MAX_ELEMENTS``, and, given its ``dtype``, ``MemoryError`` when it needs more bytes
     than :func:`memory_limit`. Ops call it for their result before allocating anything.
 
+    >>> from pylayer.extend import check_count
     >>> check_count(6, "f", "shape", "float32")
     >>> check_count(2 ** 39, "f", "shape", "float32")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -297,7 +311,9 @@ def check_count(count, fn, arg, dtype=None):
 def check_ints(value, fn, arg):
     """An int, a list or tuple of ints (or one-element Tensors), or a 1-D Tensor, as a list.
 
-    >>> check_ints((2, 3), "f", "shape")
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_ints((2, 3), "f", "shape")
     [2, 3]
     """
     if isinstance(value, Tensor) and value.ndim == 1:
@@ -319,7 +335,9 @@ def _axis_in_range(axis, ndim, fn, arg):
 def check_axis(value, ndim, fn, arg="axis"):
     """One axis (an int or a one-element integer Tensor) counted from 0.
 
-    >>> check_axis(-1, 3, "f")
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_axis(-1, 3, "f")
     2
     """
     _check_rank("check_axis", ndim)
@@ -330,7 +348,9 @@ def check_axes(axis, ndim, fn, arg="axis"):
     """``axis`` (None, an int, a list of ints or a Tensor) as a sorted tuple of distinct
     axes, or None for all axes (also for a 0-d tensor).
 
-    >>> check_axes([2, 0], 3, "f")
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.check_axes([2, 0], 3, "f")
     (0, 2)
     """
     _check_rank("check_axes", ndim)
@@ -354,7 +374,9 @@ def numeric_tensor(value, fn, arg="x", position=1, complex_too=False):
     """``value`` as a Tensor of a real numeric (not bool) dtype, or also a complex one
     with ``complex_too``.
 
-    >>> numeric_tensor([1.5], "f").numpy()
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.numeric_tensor([1.5], "f").numpy()
     array([1.5], dtype=float32)
     """
     value = as_tensor_arg(value, fn, arg, position)

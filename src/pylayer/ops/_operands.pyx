@@ -32,7 +32,9 @@ cpdef object as_tensor_arg(object value, object fn, object arg, object position)
     ``fn``, ``arg`` and ``position`` only label the error (the function, the argument's
     name and its place in the call).
 
-    >>> as_tensor_arg([1, 2], "f", "x", 1).shape
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> extend.as_tensor_arg([1, 2], "f", "x", 1).shape
     [2]
     """
     if isinstance(value, Tensor):
@@ -49,7 +51,9 @@ cpdef object float_tensor(object value, object fn, object arg="x", object positi
     With ``integers_as_float32`` an integer tensor is computed in float32 (Paddle's
     default float); otherwise it is refused.
 
-    >>> float_tensor([1, 2], "f", integers_as_float32=True).dtype
+    >>> import pylayer as paddle
+    >>> from pylayer import extend
+    >>> extend.float_tensor(paddle.to_tensor([1, 2]), "f", integers_as_float32=True).dtype
     pylayer.float32
     """
     cdef Tensor x = <Tensor>tensor_arg(value, fn, arg, position)
@@ -271,8 +275,9 @@ cdef cnp.ndarray _output_gradient_loop(OutputGradient which, object y, object dy
 cpdef object unbroadcast(object g, object shape):
     """Sum a broadcast gradient back to ``shape`` (recorded, so it can be differentiated again).
 
-    >>> import pylayer
-    >>> unbroadcast(pylayer.ones([3, 2]), (2,)).numpy()
+    >>> import pylayer as paddle
+    >>> from pylayer import extend
+    >>> extend.unbroadcast(paddle.ones([3, 2]), (2,)).numpy()
     array([3., 3.], dtype=float32)
     """
     if not isinstance(g, Tensor):

@@ -44,6 +44,7 @@ def window_sizes(value, count, fn, arg, minimum=1):
     """An int or ``count`` ints, each at least ``minimum`` (0 or 1), as a list of ``count``
     ints.
 
+    >>> from pylayer.extend import window_sizes
     >>> window_sizes(3, 2, "f", "kernel_size"), window_sizes([1, 2], 2, "f", "stride")
     ([3, 3], [1, 2])
     """
@@ -82,6 +83,7 @@ def window_padding(padding, count, in_sizes, kernel, stride, channel_last, fn):
     format (channel-last when ``channel_last``), ``[0, 0]`` for the batch and
     channel ones.
 
+    >>> from pylayer.extend import window_padding
     >>> window_padding("same", 2, [5, 5], [2, 2], [1, 1], False, "f")
     [(0, 1), (0, 1)]
     >>> window_padding([1, 2], 2, [5, 5], [3, 3], [1, 1], False, "f")

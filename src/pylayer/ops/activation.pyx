@@ -103,8 +103,8 @@ def sigmoid(x, name=None):
     """Elementwise logistic function ``1 / (1 + exp(-x))`` (complex too); saves its output.
 
     >>> import pylayer
-    >>> pylayer.sigmoid(pylayer.to_tensor([0.0])).numpy()
-    array([0.5], dtype=float32)
+    >>> pylayer.sigmoid(pylayer.to_tensor([0.0, 2.0])).numpy()
+    array([0.5      , 0.8807971], dtype=float32)
     """
     x = float_tensor(x, "sigmoid", "x", 1, True, True)
     a = (<Tensor>x)._array
@@ -307,7 +307,7 @@ def softmax(x, axis=-1, dtype=None, name=None):
 
     >>> import pylayer
     >>> import pylayer.nn.functional as F
-    >>> F.softmax(pylayer.to_tensor([0.0, 0.0])).numpy()
+    >>> F.softmax(pylayer.to_tensor([1000.0, 1000.0])).numpy()
     array([0.5, 0.5], dtype=float32)
     """
     x, axis = _softmax_input(x, axis, dtype, "softmax")

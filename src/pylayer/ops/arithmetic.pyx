@@ -148,8 +148,10 @@ def add(x, y, name=None):
     """Elementwise ``x + y`` with broadcasting.
 
     >>> import pylayer
-    >>> pylayer.add(pylayer.to_tensor([1.0, 2.0]), 1.0).numpy()
-    array([2., 3.], dtype=float32)
+    >>> x = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> pylayer.add(x, pylayer.to_tensor([10.0, 20.0])).numpy()
+    array([[11., 22.],
+           [13., 24.]], dtype=float32)
     """
     return add_op(x, y)
 
@@ -268,8 +270,8 @@ def divide(x, y, name=None):
     """Elementwise ``x / y`` with broadcasting; integers divide to float32.
 
     >>> import pylayer
-    >>> pylayer.divide(pylayer.to_tensor([1.0, 3.0]), 2.0).numpy()
-    array([0.5, 1.5], dtype=float32)
+    >>> pylayer.divide(pylayer.to_tensor([1, 2, 3]), 2).numpy()
+    array([0.5, 1. , 1.5], dtype=float32)
     """
     return divide_op(x, y)
 
@@ -305,8 +307,11 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     to integers first, as in Paddle.
 
     >>> import pylayer
-    >>> pylayer.scale(pylayer.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
+    >>> v = pylayer.to_tensor([1.0, 2.0])
+    >>> pylayer.scale(v, scale=2.0, bias=1.0).numpy()
     array([3., 5.], dtype=float32)
+    >>> pylayer.scale(v, scale=2.0, bias=1.0, bias_after_scale=False).numpy()
+    array([4., 6.], dtype=float32)
     """
     x = tensor_arg(x, "scale", "x", 1)
     if isinstance(scale, Tensor) and (<Tensor>scale)._array.size == 1:
@@ -450,8 +455,11 @@ def maximum(x, y, name=None):
     (half each), the average of the one-sided derivatives. Saves both inputs.
 
     >>> import pylayer
-    >>> pylayer.maximum(pylayer.to_tensor([1.0, 5.0]), pylayer.to_tensor([3.0, 2.0])).numpy()
-    array([3., 5.], dtype=float32)
+    >>> a = pylayer.to_tensor([1.0, 5.0, 2.0], stop_gradient=False)
+    >>> m = pylayer.maximum(a, 2.0)
+    >>> m.sum().backward()
+    >>> m.numpy(), a.grad.numpy()
+    (array([2., 5., 2.], dtype=float32), array([0. , 1. , 0.5], dtype=float32))
     """
     return _extreme(MAXIMUM, "maximum", np.maximum, x, y)
 

@@ -38,7 +38,8 @@ def equal(x, y, name=None):
     """Elementwise ``x == y`` with broadcasting; a bool tensor, no gradient.
 
     >>> import pylayer
-    >>> pylayer.equal(pylayer.to_tensor([1, 2, 3]), 2).numpy()
+    >>> a = pylayer.to_tensor([1, 2, 3])
+    >>> pylayer.equal(a, 2).numpy()
     array([False,  True, False])
     """
     return _compare("equal", np.equal, x, y, ordering=False)
@@ -176,8 +177,10 @@ def logical_and(x, y, out=None, name=None):
     """Elementwise logical AND (non-zero counts as true); a bool tensor.
 
     >>> import pylayer
-    >>> pylayer.logical_and(pylayer.to_tensor([True, True]), pylayer.to_tensor([True, False])).numpy()
-    array([ True, False])
+    >>> p = pylayer.to_tensor([True, True, False])
+    >>> q = pylayer.to_tensor([True, False, False])
+    >>> pylayer.logical_and(p, q).numpy()
+    array([ True, False, False])
     """
     return _logical("logical_and", np.logical_and, x, y, out)
 
@@ -226,7 +229,9 @@ def bitwise_and(x, y, out=None, name=None):
     """Elementwise bitwise AND of integer or bool tensors (``x & y``).
 
     >>> import pylayer
-    >>> pylayer.bitwise_and(pylayer.to_tensor([12, 10]), pylayer.to_tensor([10, 6])).numpy()
+    >>> i = pylayer.to_tensor([12, 10])
+    >>> j = pylayer.to_tensor([10, 6])
+    >>> pylayer.bitwise_and(i, j).numpy()
     array([8, 2])
     """
     return _bitwise("bitwise_and", np.bitwise_and, x, y, out)

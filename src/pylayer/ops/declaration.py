@@ -24,9 +24,11 @@ def declare(fn=None, *, method=False, inplace=False):
     in-place twin (``inplace=True``); returns ``fn``. ``op`` takes the same keywords,
     so a dispatched op declares itself there.
 
-    >>> def double(x):
+    >>> import pylayer
+    >>> from pylayer import extend
+    >>> def twice(x):
     ...     return x * 2
-    >>> declare(double, method=True).__pylayer_declaration__
+    >>> extend.declare(twice, method=True).__pylayer_declaration__
     Declaration(method=True, inplace=False)
     """
     if fn is None:

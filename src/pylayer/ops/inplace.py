@@ -23,9 +23,10 @@ def inplace_twin(fn, takes_dtype=False):
     (``abs_ = inplace_twin(abs)``); the ``x.<name>_`` methods that have none are made
     with it too.
 
-    >>> import pylayer
-    >>> x = pylayer.to_tensor([-1.0, 2.0])
-    >>> inplace_twin(pylayer.abs)(x) is x, x.numpy()
+    >>> import pylayer as paddle
+    >>> from pylayer import extend
+    >>> x = paddle.to_tensor([-1.0, 2.0])
+    >>> extend.inplace_twin(paddle.abs)(x) is x, x.numpy()
     (True, array([1., 2.], dtype=float32))
     """
     if not callable(fn):
@@ -155,11 +156,14 @@ def inplace(x, op, *args, **kwargs):
     place in it (a view's base too); a leaf that needs a gradient refuses.
 
     >>> import pylayer
-    >>> x = pylayer.ones([2]); x.add_(pylayer.ones([2]))
-    ... # doctest: +ELLIPSIS
-    Tensor(...)
-    >>> x.numpy(), x.inplace_version
-    (array([2., 2.], dtype=float32), 1)
+    >>> from pylayer.ops.inplace import inplace
+    >>> t = pylayer.to_tensor([1.0, 4.0])
+    >>> _ = inplace(t, pylayer.sqrt)
+    >>> t.numpy(), t.inplace_version
+    (array([1., 2.], dtype=float32), 1)
+    >>> _ = t.add_(pylayer.ones([2]))
+    >>> t.numpy(), t.inplace_version
+    (array([2., 3.], dtype=float32), 2)
     """
     if not callable(op):
         raise TypeError(f"inplace(): argument 'op' (position 2) must be callable, "

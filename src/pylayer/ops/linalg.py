@@ -69,9 +69,12 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     """Matrix product with numpy's broadcasting of batch dimensions.
 
     >>> import pylayer
-    >>> a = pylayer.to_tensor([[1.0, 2.0]])
+    >>> a = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     >>> pylayer.matmul(a, a, transpose_y=True).numpy()
-    array([[5.]], dtype=float32)
+    array([[ 5., 11.],
+           [11., 25.]], dtype=float32)
+    >>> (a @ pylayer.to_tensor([1.0, 1.0])).numpy()
+    array([3., 7.], dtype=float32)
     """
     return _matmul(x, y, transpose_x, transpose_y)
 

@@ -343,9 +343,12 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
 
     >>> import pylayer
     >>> import pylayer.nn.functional as F
-    >>> logits = pylayer.to_tensor([[0.0, 0.0], [0.0, 0.0]])
-    >>> round(F.cross_entropy(logits, pylayer.to_tensor([0, 1])).item(), 4)
-    0.6931
+    >>> logits = pylayer.to_tensor([[2.0, 0.0], [0.0, 2.0]])
+    >>> labels = pylayer.to_tensor([0, 0])
+    >>> F.cross_entropy(logits, labels, reduction='none').numpy().round(4)
+    array([0.1269, 2.1269], dtype=float32)
+    >>> round(F.cross_entropy(logits, labels).item(), 4)
+    1.1269
     """
     weight = check_cross_entropy_arguments(weight, ignore_index, reduction, axis,
                                            label_smoothing, "cross_entropy")

@@ -73,8 +73,10 @@ def concat(x, axis=0, name=None):
     """Join a list of tensors along an existing ``axis``.
 
     >>> import pylayer
-    >>> pylayer.concat([pylayer.zeros([1, 2]), pylayer.ones([2, 2])]).shape
-    [3, 2]
+    >>> pylayer.concat([pylayer.zeros([1, 2]), pylayer.ones([2, 2])]).numpy()
+    array([[0., 0.],
+           [1., 1.],
+           [1., 1.]], dtype=float32)
     """
     tensors = _tensor_list(x, "concat")
     arrays = [t.numpy() for t in tensors]
@@ -104,8 +106,9 @@ def stack(x, axis=0, name=None):
     """Join a list of same-shaped tensors along a new ``axis``.
 
     >>> import pylayer
-    >>> pylayer.stack([pylayer.zeros([2]), pylayer.ones([2])], axis=1).shape
-    [2, 2]
+    >>> pylayer.stack([pylayer.zeros([2]), pylayer.ones([2])], axis=1).numpy()
+    array([[0., 1.],
+           [0., 1.]], dtype=float32)
     """
     tensors = _tensor_list(x, "stack")
     arrays = [t.numpy() for t in tensors]
@@ -125,8 +128,8 @@ def unstack(x, axis=0, num=None):
     """Split ``x`` along ``axis`` into a list of tensors with that dimension removed.
 
     >>> import pylayer
-    >>> [t.shape for t in pylayer.unstack(pylayer.zeros([2, 3]), axis=1)]
-    [[2], [2], [2]]
+    >>> [t.numpy() for t in pylayer.unstack(pylayer.to_tensor([[1, 2], [3, 4]]), axis=1)]
+    [array([1, 3]), array([2, 4])]
     """
     x = as_tensor_arg(x, "unstack", "x", 1)
     a = x.numpy()
@@ -176,6 +179,8 @@ def split(x, num_or_sections, axis=0, name=None):
     """Split ``x`` along ``axis`` into equal parts (an int) or given sizes (a list, one -1 allowed).
 
     >>> import pylayer
+    >>> [t.shape for t in pylayer.split(pylayer.zeros([6, 2]), 3)]
+    [[2, 2], [2, 2], [2, 2]]
     >>> [t.shape for t in pylayer.split(pylayer.zeros([5, 2]), [2, -1])]
     [[2, 2], [3, 2]]
     """
@@ -192,8 +197,8 @@ def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide).
 
     >>> import pylayer
-    >>> len(pylayer.chunk(pylayer.zeros([6]), 3))
-    3
+    >>> [t.numpy() for t in pylayer.chunk(pylayer.arange(6), 3)]
+    [array([0, 1]), array([2, 3]), array([4, 5])]
     """
     x = as_tensor_arg(x, "chunk", "x", 1)
     a = x.numpy()
@@ -222,8 +227,9 @@ def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each dimension (numpy's ``tile``).
 
     >>> import pylayer
-    >>> pylayer.tile(pylayer.to_tensor([1, 2]), [2]).numpy()
-    array([1, 2, 1, 2])
+    >>> pylayer.tile(pylayer.to_tensor([[1, 2]]), [2, 2]).numpy()
+    array([[1, 2, 1, 2],
+           [1, 2, 1, 2]])
     """
     x = as_tensor_arg(x, "tile", "x", 1)
     a = x.numpy()
@@ -275,10 +281,17 @@ def gather(x, index, axis=None, name=None):
     the gradient.
 
     >>> import pylayer
-    >>> x = pylayer.to_tensor([[1, 2], [3, 4], [5, 6]])
-    >>> pylayer.gather(x, pylayer.to_tensor([2, 0])).numpy()
-    array([[5, 6],
-           [1, 2]])
+    >>> g = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], stop_gradient=False)
+    >>> out = pylayer.gather(g, pylayer.to_tensor([2, 0, 2]))
+    >>> out.sum().backward()
+    >>> out.numpy()
+    array([[5., 6.],
+           [1., 2.],
+           [5., 6.]], dtype=float32)
+    >>> g.grad.numpy()
+    array([[1., 1.],
+           [0., 0.],
+           [2., 2.]], dtype=float32)
     """
     return _take_along(x, index, axis, "gather", (0, 1))
 
@@ -344,8 +357,9 @@ def flip(x, axis, name=None):
     """Reverse the order of elements along ``axis`` (an int or a list).
 
     >>> import pylayer
-    >>> pylayer.flip(pylayer.to_tensor([1, 2, 3]), axis=0).numpy()
-    array([3, 2, 1])
+    >>> pylayer.flip(pylayer.to_tensor([[1, 2], [3, 4]]), axis=[0, 1]).numpy()
+    array([[4, 3],
+           [2, 1]])
     """
     x = as_tensor_arg(x, "flip", "x", 1)
     a = x.numpy()
@@ -368,6 +382,9 @@ def roll(x, shifts, axis=None, name=None):
     >>> import pylayer
     >>> pylayer.roll(pylayer.to_tensor([1, 2, 3, 4]), 1).numpy()
     array([4, 1, 2, 3])
+    >>> pylayer.roll(pylayer.to_tensor([[1, 2], [3, 4]]), 1, axis=0).numpy()
+    array([[3, 4],
+           [1, 2]])
     """
     x = as_tensor_arg(x, "roll", "x", 1)
     a = x.numpy()
@@ -470,6 +487,10 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     ...                        reduce='add').numpy()
     array([[3., 0., 0.],
            [0., 4., 3.]], dtype=float32)
+    >>> _ = x.put_along_axis_(index, 1.0, 1, reduce='add')
+    >>> x.numpy()
+    array([[2., 0., 0.],
+           [0., 1., 1.]], dtype=float32)
     """
     fn = "put_along_axis"
     if reduce not in _PUT_REDUCTIONS:

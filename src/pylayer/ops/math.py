@@ -70,8 +70,8 @@ def tanh(x, name=None):
     """Elementwise hyperbolic tangent; saves its output for backward.
 
     >>> import pylayer
-    >>> pylayer.tanh(pylayer.to_tensor([0.0])).numpy()
-    array([0.], dtype=float32)
+    >>> pylayer.tanh(pylayer.to_tensor([0.0, 1.0])).numpy()
+    array([0.       , 0.7615942], dtype=float32)
     """
     return tanh_op(x)
 
@@ -97,8 +97,8 @@ def exp(x, name=None):
     """Elementwise ``e ** x``; saves its output.
 
     >>> import pylayer
-    >>> pylayer.exp(pylayer.to_tensor([0.0])).numpy()
-    array([1.], dtype=float32)
+    >>> pylayer.exp(pylayer.to_tensor([0.0, 1.0])).numpy()
+    array([1.      , 2.718282], dtype=float32)
     """
     return exp_op(x)
 
@@ -117,9 +117,10 @@ def log_op(x):
 def log(x, name=None):
     """Elementwise natural logarithm.
 
+    >>> import numpy as np
     >>> import pylayer
-    >>> pylayer.log(pylayer.to_tensor([1.0])).numpy()
-    array([0.], dtype=float32)
+    >>> pylayer.log(pylayer.to_tensor([1.0, np.e])).numpy()
+    array([0., 1.], dtype=float32)
     """
     return log_op(x)
 
@@ -132,8 +133,8 @@ def sqrt(x, name=None):
     """Elementwise square root; saves its output.
 
     >>> import pylayer
-    >>> pylayer.sqrt(pylayer.to_tensor([4.0])).numpy()
-    array([2.], dtype=float32)
+    >>> pylayer.sqrt(pylayer.to_tensor([4.0, 9.0])).numpy()
+    array([2., 3.], dtype=float32)
     """
     x = float_tensor(x, "sqrt", "x", 1, True, True)
     with np.errstate(invalid="ignore"):
@@ -158,8 +159,8 @@ def square(x, name=None):
     """Elementwise ``x * x``; saves its input.
 
     >>> import pylayer
-    >>> pylayer.square(pylayer.to_tensor([3.0])).numpy()
-    array([9.], dtype=float32)
+    >>> pylayer.square(pylayer.to_tensor([-3.0, 2.0])).numpy()
+    array([9., 4.], dtype=float32)
     """
     return square_op(x)
 
@@ -263,6 +264,8 @@ def log1p(x, name=None):
     >>> import pylayer
     >>> pylayer.log1p(pylayer.to_tensor([0.0, 1.0])).numpy()
     array([0.       , 0.6931472], dtype=float32)
+    >>> pylayer.log1p(pylayer.to_tensor([1e-10], dtype='float64')).numpy()
+    array([1.e-10])
     """
     return _float_math(LOG1P, "log1p", np.log1p, x)
 
@@ -285,9 +288,10 @@ def _cos(x):
 def sin(x, name=None):
     """Elementwise sine (integers are computed in float32); saves its input.
 
+    >>> import numpy as np
     >>> import pylayer
-    >>> pylayer.sin(pylayer.to_tensor([0.0])).numpy()
-    array([0.], dtype=float32)
+    >>> pylayer.sin(pylayer.to_tensor([0.0, np.pi / 2])).numpy()
+    array([0., 1.], dtype=float32)
     """
     return _sin(x)
 
@@ -296,9 +300,10 @@ def sin(x, name=None):
 def cos(x, name=None):
     """Elementwise cosine (integers are computed in float32); saves its input.
 
+    >>> import numpy as np
     >>> import pylayer
-    >>> pylayer.cos(pylayer.to_tensor([0.0])).numpy()
-    array([1.], dtype=float32)
+    >>> pylayer.cos(pylayer.to_tensor([0.0, np.pi])).numpy()
+    array([ 1., -1.], dtype=float32)
     """
     return _cos(x)
 
@@ -307,9 +312,10 @@ def cos(x, name=None):
 def tan(x, name=None):
     """Elementwise tangent (integers are computed in float32); saves its input.
 
+    >>> import numpy as np
     >>> import pylayer
-    >>> pylayer.tan(pylayer.to_tensor([0.0])).numpy()
-    array([0.], dtype=float32)
+    >>> pylayer.tan(pylayer.to_tensor([0.0, np.pi / 4], dtype='float64')).numpy().round(6)
+    array([0., 1.])
     """
     return _float_math(TAN, "tan", np.tan, x)
 
@@ -636,10 +642,10 @@ def where(condition, x=None, y=None, name=None):
     (a 0-D condition is a ``ValueError``).
 
     >>> import pylayer
-    >>> c = pylayer.to_tensor([True, False, True])
-    >>> pylayer.where(c, pylayer.to_tensor([1.0, 2.0, 3.0]), 0.0).numpy()
+    >>> cond = pylayer.to_tensor([True, False, True])
+    >>> pylayer.where(cond, pylayer.to_tensor([1.0, 2.0, 3.0]), 0.0).numpy()
     array([1., 0., 3.], dtype=float32)
-    >>> [t.numpy().tolist() for t in pylayer.where(c)]
+    >>> [t.numpy().tolist() for t in pylayer.where(cond)]
     [[0, 2]]
     """
     condition = as_tensor_arg(condition, "where", "condition", 1)

@@ -278,6 +278,10 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
     >>> F.max_pool2d(x, 2).numpy()
     array([[[[ 5.,  7.],
              [13., 15.]]]], dtype=float32)
+    >>> x5 = pylayer.arange(25, dtype='float32').reshape([1, 1, 5, 5])
+    >>> F.max_pool2d(x5, 2, stride=2, padding=1, ceil_mode=True).numpy()[0, 0, 0]
+    array([ 0.0000000e+00,  2.0000000e+00,  4.0000000e+00, -3.4028235e+38],
+          dtype=float32)
     """
     check_choice(data_format, "max_pool2d", "data_format", ["NCHW", "NHWC"])
     return _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, 2,

@@ -129,8 +129,11 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     """Sum over ``axis`` (all axes by default); saves nothing.
 
     >>> import pylayer
-    >>> pylayer.sum(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).numpy()
-    array([4., 6.], dtype=float32)
+    >>> x = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> pylayer.sum(x).numpy(), pylayer.sum(x, axis=0).numpy()
+    (array(10., dtype=float32), array([4., 6.], dtype=float32))
+    >>> pylayer.sum(x, axis=1, keepdim=True).shape
+    [2, 1]
     """
     x = tensor_arg(x, "sum", "x", 1)
     axes = _axes(axis, x._array.ndim, "sum")
@@ -288,8 +291,10 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     Saves its input and output.
 
     >>> import pylayer
-    >>> pylayer.prod(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=1).numpy()
-    array([ 2., 12.], dtype=float32)
+    >>> z = pylayer.to_tensor([2.0, 0.0, 3.0], stop_gradient=False)
+    >>> pylayer.prod(z).backward()
+    >>> z.grad.numpy()
+    array([0., 6., 0.], dtype=float32)
     """
     from pylayer.ops.shape import cast
     x = tensor_arg(x, "prod", "x", 1)
@@ -341,8 +346,9 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     the result is NaN. Saves its input.
 
     >>> import pylayer
-    >>> pylayer.var(pylayer.to_tensor([1.0, 2.0, 3.0, 4.0])).numpy()
-    array(1.6666666, dtype=float32)
+    >>> v = pylayer.to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> pylayer.var(v).numpy(), pylayer.var(v, unbiased=False).numpy()
+    (array(1.6666666, dtype=float32), array(1.25, dtype=float32))
     """
     x = float_tensor(x, "var")
     a = x._array
@@ -453,9 +459,10 @@ def cumsum(x, axis=None, dtype=None, name=None):
     end. Saves nothing.
 
     >>> import pylayer
-    >>> pylayer.cumsum(pylayer.to_tensor([[1, 2], [3, 4]])).numpy()
+    >>> c = pylayer.to_tensor([[1, 2], [3, 4]])
+    >>> pylayer.cumsum(c).numpy()
     array([ 1,  3,  6, 10])
-    >>> pylayer.cumsum(pylayer.to_tensor([[1, 2], [3, 4]]), axis=0).numpy()
+    >>> pylayer.cumsum(c, axis=0).numpy()
     array([[1, 2],
            [4, 6]])
     """

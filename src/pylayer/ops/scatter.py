@@ -548,9 +548,12 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     dtype) or ``density`` (normalized so that it integrates to 1). It takes no
     gradient.
 
-    >>> import pylayer as paddle
-    >>> paddle.histogram(paddle.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=4, min=0, max=4).numpy()
+    >>> import pylayer
+    >>> pylayer.histogram(pylayer.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=4, min=0, max=4).numpy()
     array([0, 2, 1, 1])
+    >>> pylayer.histogram(pylayer.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=4, min=0, max=4,
+    ...                   density=True).numpy()
+    array([0.  , 0.5 , 0.25, 0.25], dtype=float32)
     """
     fn = "histogram"
     input = as_tensor_arg(input, fn, "input", 1)

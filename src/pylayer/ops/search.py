@@ -41,9 +41,10 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     """The int64 indices that sort ``x`` along ``axis`` (stable; NaN counts as largest).
 
     >>> import pylayer
-    >>> pylayer.argsort(pylayer.to_tensor([3.0, 1.0, 2.0, 1.0])).numpy()
+    >>> x = pylayer.to_tensor([3.0, 1.0, 2.0, 1.0])
+    >>> pylayer.argsort(x).numpy()
     array([1, 3, 2, 0])
-    >>> pylayer.argsort(pylayer.to_tensor([3.0, 1.0, 2.0, 1.0]), descending=True).numpy()
+    >>> pylayer.argsort(x, descending=True).numpy()
     array([0, 2, 1, 3])
     """
     x, axis = _sort_input(x, axis, "argsort")

@@ -88,8 +88,14 @@ def reshape(x, shape, name=None):
     other given ones (0 when the shape holds no 0).
 
     >>> import pylayer
-    >>> pylayer.reshape(pylayer.arange(6), [2, -1]).shape
-    [2, 3]
+    >>> x = pylayer.arange(6)
+    >>> pylayer.reshape(x, [2, -1]).numpy()
+    array([[0, 1, 2],
+           [3, 4, 5]])
+    >>> pylayer.reshape(pylayer.zeros([2, 3, 4]), [0, -1]).shape
+    [2, 12]
+    >>> pylayer.reshape(pylayer.zeros([2, 0, 3]), [0, -1]).shape
+    [0, 6]
     """
     x = tensor_arg(x, "reshape", "x", 1)
     a = x._array
@@ -140,7 +146,9 @@ def squeeze(x, axis=None, name=None):
     Listed axes whose size is not 1 are left alone, as in Paddle.
 
     >>> import pylayer
-    >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=0).shape
+    >>> pylayer.squeeze(pylayer.zeros([1, 3, 1])).shape
+    [3]
+    >>> pylayer.squeeze(pylayer.zeros([1, 3, 1]), axis=[0, 1]).shape
     [3, 1]
     """
     x = tensor_arg(x, "squeeze", "x", 1)
@@ -191,8 +199,8 @@ def transpose(x, perm, name=None):
     """Permute the dimensions of ``x``.
 
     >>> import pylayer
-    >>> pylayer.transpose(pylayer.zeros([2, 3]), [1, 0]).shape
-    [3, 2]
+    >>> pylayer.transpose(pylayer.zeros([2, 3, 4]), [2, 0, 1]).shape
+    [4, 2, 3]
     """
     x = tensor_arg(x, "transpose", "x", 1)
     a = x._array
@@ -248,8 +256,11 @@ def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (numpy rules); the gradient is summed back.
 
     >>> import pylayer
-    >>> pylayer.broadcast_to(pylayer.to_tensor([1.0, 2.0]), [2, 2]).shape
-    [2, 2]
+    >>> b = pylayer.to_tensor([1.0, 2.0], stop_gradient=False)
+    >>> y = pylayer.broadcast_to(b, [3, 2])
+    >>> y.sum().backward()
+    >>> y.shape, b.grad.numpy()
+    ([3, 2], array([3., 3.], dtype=float32))
     """
     return _broadcast(BROADCAST_TO, x, shape, "broadcast_to")
 
@@ -259,8 +270,9 @@ def expand(x, shape, name=None):
     """Same as :func:`broadcast_to` (``-1`` keeps a dimension).
 
     >>> import pylayer
-    >>> pylayer.expand(pylayer.to_tensor([[1.0], [2.0]]), [-1, 3]).shape
-    [2, 3]
+    >>> pylayer.expand(pylayer.to_tensor([[1.0], [2.0]]), [-1, 3]).numpy()
+    array([[1., 1., 1.],
+           [2., 2., 2.]], dtype=float32)
     """
     return _broadcast(EXPAND, x, shape, "expand")
 
@@ -314,7 +326,9 @@ def cast(x, dtype):
     dtype is the real part of the result's gradient.
 
     >>> import pylayer
-    >>> pylayer.cast(pylayer.to_tensor([1.5]), 'float64').dtype
+    >>> pylayer.cast(pylayer.to_tensor([1.7, -1.7]), 'int32').numpy()
+    array([ 1, -1], dtype=int32)
+    >>> pylayer.cast(pylayer.to_tensor([1, 2]), pylayer.float64).dtype
     pylayer.float64
     """
     return _cast(x, dtype)
@@ -328,8 +342,10 @@ def assign(x, output=None):
     """A copy of ``x`` that stays on the graph (``Tensor.clone``).
 
     >>> import pylayer
-    >>> pylayer.assign(pylayer.to_tensor([1.0])).numpy()
-    array([1.], dtype=float32)
+    >>> target = pylayer.zeros([2])
+    >>> _ = pylayer.assign(pylayer.to_tensor([3.0, 4.0]), output=target)
+    >>> target.numpy()
+    array([3., 4.], dtype=float32)
     """
     x = tensor_arg(x, "assign", "x", 1)
     if output is not None and not isinstance(output, Tensor):

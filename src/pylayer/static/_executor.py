@@ -101,11 +101,17 @@ def global_scope():
 def scope_guard(scope):
     """Make ``scope`` the global scope inside the block.
 
+    >>> import numpy as np
     >>> import pylayer as paddle
+    >>> exe = paddle.static.Executor(paddle.CPUPlace())
     >>> scope = paddle.static.Scope()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     b = paddle.static.create_parameter([2], "float32", name="b", is_bias=True)
     >>> with paddle.static.scope_guard(scope):
-    ...     paddle.static.global_scope() is scope
-    True
+    ...     _ = exe.run(startup)
+    >>> np.array(scope.find_var("b").get_tensor())
+    array([0., 0.], dtype=float32)
     """
     if not isinstance(scope, Scope):
         raise TypeError(f"scope_guard(): argument 'scope' must be a Scope, "

@@ -437,8 +437,8 @@ def data(name: str, shape: Sequence[Optional[int]], dtype: Any = None,
 
     >>> import pylayer as paddle
     >>> with paddle.static.program_guard(paddle.static.Program()):
-    ...     x = paddle.static.data(name="x", shape=[None, 784], dtype="float32")
-    >>> x.shape, x.stop_gradient
+    ...     images = paddle.static.data(name="images", shape=[None, 784], dtype="float32")
+    >>> images.shape, images.stop_gradient
     ([-1, 784], True)
     """
     if not isinstance(name, str) or not name:
@@ -468,9 +468,9 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
 
     >>> import pylayer as paddle
     >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
-    ...     w = paddle.static.create_parameter([3, 2], "float32", name="w_demo")
-    >>> w.name, w.shape, w.trainable
-    ('w_demo', [3, 2], True)
+    ...     w = paddle.static.create_parameter([3, 2], "float32", name="w")
+    >>> w.name, w.shape, w.trainable, w.persistable
+    ('w', [3, 2], True, True)
     """
     return _parameter(shape, dtype, name, attr, is_bias, default_initializer)
 
