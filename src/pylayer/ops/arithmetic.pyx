@@ -39,8 +39,9 @@ from pylayer.ops.dispatch import op
 cnp.import_array()
 
 __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "floor_divide",
-           "remainder", "maximum", "minimum",
-           "divide_", "floor_divide_", "multiply_", "neg_", "remainder_", "subtract_"]
+           "remainder", "maximum", "minimum", "sub", "mul", "div", "mod", "floor_mod",
+           "divide_", "floor_divide_", "multiply_", "neg_", "remainder_", "subtract_",
+           "sub_", "div_", "mod_", "floor_mod_"]
 
 
 # ------------------------------------------------------ + - * / on arrays
@@ -185,6 +186,9 @@ def subtract(x, y, name=None):
     return subtract_op(x, y)
 
 
+sub = subtract      # the PyTorch-style name Paddle 3 added, as mul, div and mod below
+
+
 # -------------------------------------------------------------- multiply
 MULTIPLY = Op("multiply", inputs=("x", "y"), keeps=("x", "y"),
               vjp=(lambda g, y, x: unbroadcast_like(multiply_op(g, conjugate(y)), x),
@@ -232,6 +236,9 @@ def multiply(x, y, name=None):
     return multiply_op(x, y)
 
 
+mul = multiply
+
+
 # ---------------------------------------------------------------- divide
 # x / y with y a tensor (x a tensor or a number, kept as it is).
 DIVIDE = Op("divide", inputs=("x", "y"), keeps=("x", "y"),
@@ -272,6 +279,9 @@ def divide(x, y, name=None):
     array([0.5, 1.5], dtype=float32)
     """
     return divide_op(x, y)
+
+
+div = divide
 
 
 # ------------------------------------------------------------ neg, scale
@@ -403,6 +413,9 @@ def remainder(x, y, name=None):
     return make_output(REMAINDER, _integer_style("remainder", np.remainder, x, y), (x, y))
 
 
+mod = floor_mod = remainder
+
+
 # ------------------------------------------------------- binary extremes
 cdef object _value_of(object value):
     return (<Tensor>value)._array if isinstance(value, Tensor) else value
@@ -477,3 +490,6 @@ multiply_ = inplace_twin(multiply)
 neg_ = inplace_twin(neg)
 remainder_ = inplace_twin(remainder)
 subtract_ = inplace_twin(subtract)
+div_ = divide_
+mod_ = floor_mod_ = remainder_
+sub_ = subtract_

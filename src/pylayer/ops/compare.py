@@ -18,10 +18,11 @@ from pylayer.ops.dispatch import op
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "equal_all", "isclose", "allclose", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-           "isinf", "isfinite",
+           "isinf", "isfinite", "eq", "ne", "lt", "le", "gt", "ge", "less", "greater",
+           "bitwise_invert",
            "bitwise_and_", "bitwise_not_", "bitwise_or_", "bitwise_xor_", "equal_",
            "greater_equal_", "greater_than_", "less_equal_", "less_than_", "logical_and_",
-           "logical_not_", "logical_or_"]
+           "logical_not_", "logical_or_", "less_", "bitwise_invert_"]
 
 
 # ------------------------------------------------------------- comparisons
@@ -44,6 +45,11 @@ def equal(x, y, name=None):
     return _compare("equal", np.equal, x, y, ordering=False)
 
 
+# PyTorch-style names Paddle 3 added. Paddle has no in-place eq_, ne_, ..., so these
+# are the same functions declared as Tensor methods only (less has less_: an alias).
+eq = op(equal.__wrapped__, method=True)
+
+
 @op(method=True, inplace=True)
 def not_equal(x, y, name=None):
     """Elementwise ``x != y`` with broadcasting; a bool tensor, no gradient.
@@ -53,6 +59,9 @@ def not_equal(x, y, name=None):
     array([ True, False])
     """
     return _compare("not_equal", np.not_equal, x, y, ordering=False)
+
+
+ne = op(not_equal.__wrapped__, method=True)
 
 
 @op(method=True, inplace=True)
@@ -66,6 +75,10 @@ def less_than(x, y, name=None):
     return _compare("less_than", np.less, x, y)
 
 
+lt = op(less_than.__wrapped__, method=True)
+less = less_than
+
+
 @op(method=True, inplace=True)
 def less_equal(x, y, name=None):
     """Elementwise ``x <= y`` with broadcasting; a bool tensor, no gradient.
@@ -75,6 +88,9 @@ def less_equal(x, y, name=None):
     array([ True, False])
     """
     return _compare("less_equal", np.less_equal, x, y)
+
+
+le = op(less_equal.__wrapped__, method=True)
 
 
 @op(method=True, inplace=True)
@@ -88,6 +104,9 @@ def greater_than(x, y, name=None):
     return _compare("greater_than", np.greater, x, y)
 
 
+gt = greater = op(greater_than.__wrapped__, method=True)
+
+
 @op(method=True, inplace=True)
 def greater_equal(x, y, name=None):
     """Elementwise ``x >= y`` with broadcasting; a bool tensor, no gradient.
@@ -97,6 +116,9 @@ def greater_equal(x, y, name=None):
     array([False,  True])
     """
     return _compare("greater_equal", np.greater_equal, x, y)
+
+
+ge = op(greater_equal.__wrapped__, method=True)
 
 
 @op(method=True)
@@ -266,6 +288,9 @@ def bitwise_not(x, out=None, name=None):
     return _into(out, np.asarray(np.invert(x._array)), "bitwise_not")
 
 
+bitwise_invert = bitwise_not
+
+
 @op(method=True, inplace=True)
 def logical_not(x, out=None, name=None):
     """Elementwise logical NOT (non-zero counts as true); a bool tensor.
@@ -332,3 +357,5 @@ less_than_ = inplace_twin(less_than)
 logical_and_ = inplace_twin(logical_and)
 logical_not_ = inplace_twin(logical_not)
 logical_or_ = inplace_twin(logical_or)
+less_ = less_than_
+bitwise_invert_ = inplace_twin(bitwise_invert)
