@@ -581,7 +581,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
     values = []
     for arg, value, default in (("nan", nan, 0.0), ("posinf", posinf, float(limits.max)),
                                 ("neginf", neginf, float(limits.min))):
-        value = check_number(value, "nan_to_num", arg, allow_none=True)
+        value = check_number(value, "nan_to_num", arg, allow_none=arg != "nan")
         value = default if value is None else value
         if math.isfinite(value) and not float(limits.min) <= value <= float(limits.max):
             raise ValueError(f"nan_to_num(): argument '{arg}' must fit in {x.dtype.name} "
