@@ -464,8 +464,12 @@ def copysign(x, y, name=None):
         out = float32_default(binary_array("copysign", np.copysign, xa, ya), xa, ya)
     else:
         negative = np.signbit(ya) if isinstance(ya, np.ndarray) else ya < 0
-        out = binary_array("copysign", lambda a, b: np.where(b, -np.abs(a), np.abs(a)),
-                           xa, negative)
+        if is_bool(xa.dtype):           # True and False have no sign to change
+            out = binary_array("copysign", lambda a, b: a | np.zeros(np.shape(b), bool),
+                               xa, negative)
+        else:
+            out = binary_array("copysign", lambda a, b: np.where(b, -a, a), np.abs(xa),
+                               negative)
         out = out.astype(np.result_type(xa, ya) if isinstance(ya, np.ndarray) else xa.dtype)
     return make_output(COPYSIGN, out, (x, y))
 
