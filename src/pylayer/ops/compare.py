@@ -45,9 +45,17 @@ def equal(x, y, name=None):
     return _compare("equal", np.equal, x, y, ordering=False)
 
 
-# PyTorch-style names Paddle 3 added. Paddle has no in-place eq_, ne_, ..., so these
-# are the same functions declared as Tensor methods only (less has less_: an alias).
-eq = op(equal.__wrapped__, method=True)
+# The PyTorch-style names Paddle 3 added. Paddle has no in-place eq_, ne_, ... (but
+# has less_), so these are functions of their own, Tensor methods only.
+@op(method=True)
+def eq(x, y, name=None):
+    """``x == y`` elementwise: the PyTorch-style name of :func:`equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.eq(pylayer.to_tensor([1, 2, 3]), 2).numpy()
+    array([False,  True, False])
+    """
+    return _compare("eq", np.equal, x, y, ordering=False)
 
 
 @op(method=True, inplace=True)
@@ -61,7 +69,15 @@ def not_equal(x, y, name=None):
     return _compare("not_equal", np.not_equal, x, y, ordering=False)
 
 
-ne = op(not_equal.__wrapped__, method=True)
+@op(method=True)
+def ne(x, y, name=None):
+    """``x != y`` elementwise: the PyTorch-style name of :func:`not_equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.ne(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([ True, False])
+    """
+    return _compare("ne", np.not_equal, x, y, ordering=False)
 
 
 @op(method=True, inplace=True)
@@ -75,7 +91,15 @@ def less_than(x, y, name=None):
     return _compare("less_than", np.less, x, y)
 
 
-lt = op(less_than.__wrapped__, method=True)
+@op(method=True)
+def lt(x, y, name=None):
+    """``x < y`` elementwise: the PyTorch-style name of :func:`less_than`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.lt(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([ True, False])
+    """
+    return _compare("lt", np.less, x, y)
 less = less_than
 
 
@@ -90,7 +114,15 @@ def less_equal(x, y, name=None):
     return _compare("less_equal", np.less_equal, x, y)
 
 
-le = op(less_equal.__wrapped__, method=True)
+@op(method=True)
+def le(x, y, name=None):
+    """``x <= y`` elementwise: the PyTorch-style name of :func:`less_equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.le(pylayer.to_tensor([1, 3]), 2).numpy()
+    array([ True, False])
+    """
+    return _compare("le", np.less_equal, x, y)
 
 
 @op(method=True, inplace=True)
@@ -104,7 +136,18 @@ def greater_than(x, y, name=None):
     return _compare("greater_than", np.greater, x, y)
 
 
-gt = greater = op(greater_than.__wrapped__, method=True)
+@op(method=True)
+def gt(x, y, name=None):
+    """``x > y`` elementwise: the PyTorch-style name of :func:`greater_than`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.gt(pylayer.to_tensor([1, 3]), 2).numpy()
+    array([False,  True])
+    """
+    return _compare("gt", np.greater, x, y)
+
+
+greater = gt
 
 
 @op(method=True, inplace=True)
@@ -118,7 +161,15 @@ def greater_equal(x, y, name=None):
     return _compare("greater_equal", np.greater_equal, x, y)
 
 
-ge = op(greater_equal.__wrapped__, method=True)
+@op(method=True)
+def ge(x, y, name=None):
+    """``x >= y`` elementwise: the PyTorch-style name of :func:`greater_equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.ge(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([False,  True])
+    """
+    return _compare("ge", np.greater_equal, x, y)
 
 
 @op(method=True)
