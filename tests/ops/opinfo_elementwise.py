@@ -189,6 +189,15 @@ ENTRIES = [
                      K("value", _value(2.0), "number"),
                      extra=[("a tensor of two elements",
                              {"x": lambda env: pylayer.ones([2])}, "x")])),
+    # ------------------- Paddle 3's keywords of divide and subtract (and of div and sub)
+    OpInfo("divide", np.floor_divide,
+           _divisor_samples()[:3], dtypes=NUMBERS, differentiable=False, elementwise=True,
+           op=lambda x, y: pylayer.divide(x, y, rounding_mode="floor"), variant="floor"),
+    OpInfo("divide", lambda x, y: np.trunc(x / y).astype(np.result_type(x, y)),
+           _divisor_samples()[:3], dtypes=NUMBERS, differentiable=False, elementwise=True,
+           op=lambda x, y: pylayer.divide(x, y, rounding_mode="trunc"), variant="trunc"),
+    OpInfo("subtract", lambda x, y: x - 2.5 * y, BROADCAST[:5], elementwise=True,
+           op=lambda x, y: pylayer.subtract(x, y, alpha=2.5), variant="alpha"),
     # --------------------------------------------------------------- predicates
     _unary("isneginf", lambda x: np.isneginf(x.astype(np.float64)), dtypes=NUMBERS,
            differentiable=False, call=unary_call("real_tensor")),

@@ -487,3 +487,28 @@ def test_in_place_twins_exist_exactly_where_paddle_has_them():
     x = pylayer.to_tensor([4.0, 9.0])
     x.mul_(pylayer.to_tensor([2.0, 2.0])).clamp_(max=10.0)
     assert x.numpy().tolist() == [8.0, 10.0]
+
+
+def test_divide_rounding_modes_and_subtract_alpha_as_in_paddle_3():
+    x, y = pylayer.to_tensor([7.0, -7.0, 7.5]), pylayer.to_tensor([2.0, 2.0, -2.0])
+    assert pylayer.div(x, y, rounding_mode="floor").numpy().tolist() == [3, -4, -4]
+    assert pylayer.divide(x, y, rounding_mode="trunc").numpy().tolist() == [3, -3, -3]
+    n = pylayer.to_tensor([7, -7, -2 ** 62 - 1])
+    trunc = pylayer.divide(n, pylayer.to_tensor([2, 2, 1]), rounding_mode="trunc")
+    assert trunc.dtype == pylayer.int64 and trunc.numpy().tolist() == [3, -3, -2 ** 62 - 1]
+    assert pylayer.divide(n[:2], 2, rounding_mode="floor").numpy().tolist() == [3, -4]
+    leaf = f64([7.0, -7.0])
+    (g,) = pylayer.grad(pylayer.divide(leaf, 2.0, rounding_mode="floor").sum(), leaf)
+    assert g.numpy().tolist() == [0, 0]
+    z = pylayer.to_tensor([7.0, -7.0])
+    z.div_(pylayer.to_tensor([2.0, 2.0]), rounding_mode="floor")
+    assert z.numpy().tolist() == [3, -4]
+    with pytest.raises(ZeroDivisionError, match=r"divide\(\)"):
+        pylayer.divide(pylayer.to_tensor([1]), pylayer.to_tensor([0]), rounding_mode="trunc")
+    with pytest.raises(ValueError, match=r"divide\(\): argument 'rounding_mode'"):
+        pylayer.divide(x, y, rounding_mode="round")
+    out, (gx, gy) = gradients(lambda a, b: pylayer.sub(a, b, alpha=2), [7.0, -7.0], [2.0, 2.0])
+    assert out.tolist() == [3, -11] and gx.tolist() == [1, 1] and gy.tolist() == [-2, -2]
+    assert pylayer.subtract(3.0, pylayer.to_tensor([1.0]), alpha=0.5).numpy().tolist() == [2.5]
+    with pytest.raises(TypeError, match=r"subtract\(\): argument 'alpha'"):
+        pylayer.subtract(x, y, alpha="2")
