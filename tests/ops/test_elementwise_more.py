@@ -66,6 +66,13 @@ def test_atan2_computes_integers_in_float64_as_paddle_does():
     np.testing.assert_allclose(pylayer.atan2(x, y).numpy(), [0, math.pi, math.pi / 2, -math.pi])
 
 
+def test_binary_float_math_keeps_a_half_precision_dtype():
+    for dtype in ("float16", "bfloat16"):
+        x = pylayer.to_tensor([0.5, 1.0]).astype(dtype)
+        assert pylayer.atan2(x, x).dtype == dtype and pylayer.atan2(x, 2.0).dtype == dtype
+        assert pylayer.logaddexp(1.0, x).dtype == dtype
+
+
 def test_integer_exact_ops_keep_the_integer_dtype():
     x = pylayer.to_tensor([3, -2], dtype="int32")
     assert pylayer.trunc(x).dtype == pylayer.int32

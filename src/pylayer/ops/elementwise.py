@@ -162,7 +162,8 @@ def _float_binary(fn, ufunc, x, y, integers_to="float32"):
     y = _real_operand(y, fn, "y", 2, integers_to)
     xa, ya = operands(x, y, fn)
     out = binary_array(fn, lambda a, b: ufunc(np.asarray(a, np.float64), b), xa, ya)
-    return float32_default(out, xa, ya), x, y
+    arrays = [a for a in (xa, ya) if isinstance(a, np.ndarray)]     # a number stays weak
+    return out.astype(np.result_type(*arrays), copy=False), x, y
 
 
 @op(method=True)
