@@ -95,7 +95,7 @@ ENTRIES = [
            call=Call(A("x", lambda env: pylayer.to_tensor([0.25, 0.5]), "real_math_tensor"),
                      K("eps", _value(0.1), "number_or_none")),
            smooth=INSIDE_DOMAIN),
-    OpInfo("logit", lambda x, eps: np.log(np.clip(x, eps, 1 - eps) / (1 - np.clip(x, eps, 1 - eps))),
+    OpInfo("logit", lambda x, eps: np.log(np.clip(x, eps, 1 - eps) / np.clip(1 - x, eps, 1 - eps)),
            samples(((T((2, 3)),), {"eps": 0.2})), domain=(0.05, 0.95), variant="eps"),
     _binary("logaddexp", np.logaddexp, dtypes=FLOATS, sample_set=_NO_INTEGERS,
             call=_REAL_MATH),
