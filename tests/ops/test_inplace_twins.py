@@ -19,9 +19,9 @@ _, WITH_INPLACE = _methods.declared(vars(pylayer), pylayer.__all__)
 FUNCTION_TWINS = sorted(name for name in pylayer.__all__ if name.endswith("_")
                         and getattr(getattr(pylayer, name), "__wrapped__", None)
                         is getattr(pylayer, name[:-1], object()))
-ENTRIES = {}
+ENTRIES = {}     # by the public function, so that an alias (clamp = clip) finds its op's
 for _info in OPS:
-    ENTRIES.setdefault(_info.name, []).append(_info)
+    ENTRIES.setdefault(id(_info.public), []).append(_info)
 
 
 def twins():
@@ -35,7 +35,7 @@ def twins():
 def fitting_calls(name):
     """``(args, kwargs)`` of the entry samples whose result has as many elements as x."""
     calls = []
-    for info in ENTRIES.get(name, []):
+    for info in ENTRIES.get(id(getattr(pylayer, name)), []):
         dtype = "float64" if "float64" in info.dtypes else info.dtypes[0]
         rng = rng_for(info, dtype)
         for sample in info.samples:

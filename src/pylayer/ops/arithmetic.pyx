@@ -39,8 +39,9 @@ from pylayer.ops.dispatch import op
 cnp.import_array()
 
 __all__ = ["add", "subtract", "multiply", "divide", "neg", "scale", "floor_divide",
-           "remainder", "maximum", "minimum",
-           "divide_", "floor_divide_", "multiply_", "neg_", "remainder_", "subtract_"]
+           "remainder", "maximum", "minimum", "sub", "mul", "div", "mod", "floor_mod",
+           "divide_", "floor_divide_", "multiply_", "neg_", "remainder_", "subtract_",
+           "sub_", "div_", "mod_", "floor_mod_"]
 
 
 # ------------------------------------------------------ + - * / on arrays
@@ -177,14 +178,31 @@ cdef object subtract_op(object x, object y):
 
 
 @op(method=True, inplace=True)
-def subtract(x, y, name=None):
-    """Elementwise ``x - y`` with broadcasting.
+def subtract(x, y, name=None, *, alpha=1):
+    """Elementwise ``x - alpha * y`` with broadcasting (``alpha`` a number, 1 by default).
 
     >>> import pylayer
     >>> pylayer.subtract(pylayer.to_tensor([3, 4]), 1).numpy()
     array([2, 3])
+    >>> pylayer.subtract(pylayer.to_tensor([3.0, 4.0]), 1.0, alpha=2).numpy()
+    array([1., 2.], dtype=float32)
     """
+    if not (type(alpha) is int and alpha == 1):
+        if not isinstance(alpha, (int, float)) or isinstance(alpha, bool):
+            raise TypeError(f"subtract(): argument 'alpha' must be a number, got "
+                            f"{type(alpha).__name__}")
+        if alpha != 1:
+            y = multiply_op(y, alpha) if isinstance(y, Tensor) else _scaled_number(y, alpha)
     return subtract_op(x, y)
+
+
+cdef object _scaled_number(object y, object alpha):
+    if isinstance(y, (int, float, complex)) and not isinstance(y, bool):
+        return y * alpha
+    return multiply_op(tensor_arg(y, "subtract", "y", 2), alpha)
+
+
+sub = subtract      # the PyTorch-style name Paddle 3 added, as mul, div and mod below
 
 
 # -------------------------------------------------------------- multiply
@@ -234,6 +252,9 @@ def multiply(x, y, name=None):
     return multiply_op(x, y)
 
 
+mul = multiply
+
+
 # ---------------------------------------------------------------- divide
 # x / y with y a tensor (x a tensor or a number, kept as it is).
 DIVIDE = Op("divide", inputs=("x", "y"), keeps=("x", "y"),
@@ -266,14 +287,39 @@ cdef object divide_op(object x, object y):
 
 
 @op(method=True, inplace=True)
-def divide(x, y, name=None):
+def divide(x, y, name=None, *, rounding_mode=None):
     """Elementwise ``x / y`` with broadcasting; integers divide to float32.
+
+    ``rounding_mode='floor'`` rounds the quotient toward minus infinity and
+    ``'trunc'`` toward zero; both keep an integer dtype and have a zero gradient.
 
     >>> import pylayer
     >>> pylayer.divide(pylayer.to_tensor([1, 2, 3]), 2).numpy()
     array([0.5, 1. , 1.5], dtype=float32)
+    >>> pylayer.divide(pylayer.to_tensor([7, -7]), 2, rounding_mode='trunc').numpy()
+    array([ 3, -3])
     """
-    return divide_op(x, y)
+    if rounding_mode is None:
+        return divide_op(x, y)
+    if rounding_mode not in ("floor", "trunc") or not isinstance(rounding_mode, str):
+        raise ValueError(f"divide(): argument 'rounding_mode' must be None, 'trunc' or "
+                         f"'floor', got {rounding_mode!r}")
+    x, y = tensor_pair(x, y, "divide")
+    rounded = np.floor_divide if rounding_mode == "floor" else _trunc_divide
+    out = _integer_style("divide", rounded, x, y)
+    return make_output(ROUNDED_DIVIDE, out, (x, y), (shape_of(x), shape_of(y)))
+
+
+def _trunc_divide(a, b):
+    """The quotient rounded toward zero (exactly, for integers)."""
+    if is_integer(np.result_type(a, b)):
+        quotient = np.floor_divide(a, b)
+        inexact = np.not_equal(np.remainder(a, b), 0)
+        return quotient + (inexact & (np.less(a, 0) != np.less(b, 0)))
+    return np.trunc(np.true_divide(a, b))
+
+
+div = divide
 
 
 # ------------------------------------------------------------ neg, scale
@@ -365,6 +411,9 @@ cdef object _integer_style(str fn, object ufunc, object x, object y):
 FLOOR_DIVIDE = Op("floor_divide", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
                   vjp=(lambda g, x_shape: zero_gradient(g, x_shape),
                        lambda g, y_shape: zero_gradient(g, y_shape)))
+ROUNDED_DIVIDE = Op("divide", inputs=("x", "y"), attrs=("x_shape", "y_shape"),
+                    vjp=(lambda g, x_shape: zero_gradient(g, x_shape),
+                         lambda g, y_shape: zero_gradient(g, y_shape)))
 
 
 cdef object _floor_divide(object x, object y):
@@ -406,6 +455,9 @@ def remainder(x, y, name=None):
     """
     x, y = tensor_pair(x, y, "remainder")
     return make_output(REMAINDER, _integer_style("remainder", np.remainder, x, y), (x, y))
+
+
+mod = floor_mod = remainder
 
 
 # ------------------------------------------------------- binary extremes
@@ -485,3 +537,6 @@ multiply_ = inplace_twin(multiply)
 neg_ = inplace_twin(neg)
 remainder_ = inplace_twin(remainder)
 subtract_ = inplace_twin(subtract)
+div_ = divide_
+mod_ = floor_mod_ = remainder_
+sub_ = subtract_

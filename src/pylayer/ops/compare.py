@@ -18,10 +18,11 @@ from pylayer.ops.dispatch import op
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "equal_all", "isclose", "allclose", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-           "isinf", "isfinite",
+           "isinf", "isfinite", "eq", "ne", "lt", "le", "gt", "ge", "less", "greater",
+           "bitwise_invert",
            "bitwise_and_", "bitwise_not_", "bitwise_or_", "bitwise_xor_", "equal_",
            "greater_equal_", "greater_than_", "less_equal_", "less_than_", "logical_and_",
-           "logical_not_", "logical_or_"]
+           "logical_not_", "logical_or_", "less_", "bitwise_invert_"]
 
 
 # ------------------------------------------------------------- comparisons
@@ -45,6 +46,19 @@ def equal(x, y, name=None):
     return _compare("equal", np.equal, x, y, ordering=False)
 
 
+# The PyTorch-style names Paddle 3 added. Paddle has no in-place eq_, ne_, ... (but
+# has less_), so these are functions of their own, Tensor methods only.
+@op(method=True)
+def eq(x, y, name=None):
+    """``x == y`` elementwise: the PyTorch-style name of :func:`equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.eq(pylayer.to_tensor([1, 2, 3]), 2).numpy()
+    array([False,  True, False])
+    """
+    return _compare("eq", np.equal, x, y, ordering=False)
+
+
 @op(method=True, inplace=True)
 def not_equal(x, y, name=None):
     """Elementwise ``x != y`` with broadcasting; a bool tensor, no gradient.
@@ -54,6 +68,17 @@ def not_equal(x, y, name=None):
     array([ True, False])
     """
     return _compare("not_equal", np.not_equal, x, y, ordering=False)
+
+
+@op(method=True)
+def ne(x, y, name=None):
+    """``x != y`` elementwise: the PyTorch-style name of :func:`not_equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.ne(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([ True, False])
+    """
+    return _compare("ne", np.not_equal, x, y, ordering=False)
 
 
 @op(method=True, inplace=True)
@@ -67,6 +92,18 @@ def less_than(x, y, name=None):
     return _compare("less_than", np.less, x, y)
 
 
+@op(method=True)
+def lt(x, y, name=None):
+    """``x < y`` elementwise: the PyTorch-style name of :func:`less_than`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.lt(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([ True, False])
+    """
+    return _compare("lt", np.less, x, y)
+less = less_than
+
+
 @op(method=True, inplace=True)
 def less_equal(x, y, name=None):
     """Elementwise ``x <= y`` with broadcasting; a bool tensor, no gradient.
@@ -76,6 +113,17 @@ def less_equal(x, y, name=None):
     array([ True, False])
     """
     return _compare("less_equal", np.less_equal, x, y)
+
+
+@op(method=True)
+def le(x, y, name=None):
+    """``x <= y`` elementwise: the PyTorch-style name of :func:`less_equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.le(pylayer.to_tensor([1, 3]), 2).numpy()
+    array([ True, False])
+    """
+    return _compare("le", np.less_equal, x, y)
 
 
 @op(method=True, inplace=True)
@@ -89,6 +137,20 @@ def greater_than(x, y, name=None):
     return _compare("greater_than", np.greater, x, y)
 
 
+@op(method=True)
+def gt(x, y, name=None):
+    """``x > y`` elementwise: the PyTorch-style name of :func:`greater_than`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.gt(pylayer.to_tensor([1, 3]), 2).numpy()
+    array([False,  True])
+    """
+    return _compare("gt", np.greater, x, y)
+
+
+greater = gt
+
+
 @op(method=True, inplace=True)
 def greater_equal(x, y, name=None):
     """Elementwise ``x >= y`` with broadcasting; a bool tensor, no gradient.
@@ -98,6 +160,17 @@ def greater_equal(x, y, name=None):
     array([False,  True])
     """
     return _compare("greater_equal", np.greater_equal, x, y)
+
+
+@op(method=True)
+def ge(x, y, name=None):
+    """``x >= y`` elementwise: the PyTorch-style name of :func:`greater_equal`, with no in-place form.
+
+    >>> import pylayer
+    >>> pylayer.ge(pylayer.to_tensor([1, 2]), 2).numpy()
+    array([False,  True])
+    """
+    return _compare("ge", np.greater_equal, x, y)
 
 
 @op(method=True)
@@ -271,6 +344,9 @@ def bitwise_not(x, out=None, name=None):
     return _into(out, np.asarray(np.invert(x._array)), "bitwise_not")
 
 
+bitwise_invert = bitwise_not
+
+
 @op(method=True, inplace=True)
 def logical_not(x, out=None, name=None):
     """Elementwise logical NOT (non-zero counts as true); a bool tensor.
@@ -337,3 +413,5 @@ less_than_ = inplace_twin(less_than)
 logical_and_ = inplace_twin(logical_and)
 logical_not_ = inplace_twin(logical_not)
 logical_or_ = inplace_twin(logical_or)
+less_ = less_than_
+bitwise_invert_ = inplace_twin(bitwise_invert)

@@ -40,7 +40,7 @@ from pylayer.ops.dispatch import op
 
 __all__ = ["tanh", "exp", "log", "sqrt", "square", "pow", "reciprocal", "rsqrt", "log1p",
            "sin", "cos", "tan", "erf", "abs", "sign", "floor", "ceil", "round", "clip",
-           "where",
+           "where", "clamp",
            "abs_", "cos_", "erf_", "log_", "pow_", "sin_", "square_", "tan_", "tanh_"]
 
 
@@ -601,6 +601,9 @@ def clip(x, min=None, max=None, name=None):
             out = np.where(out > high, high, out)
         out = np.array(out, dtype=a.dtype)
     return make_output(CLIP, out, (x,), (low, high))
+
+
+clamp = clip        # the PyTorch-style name Paddle 3 added
 
 
 # ----------------------------------------------------------------- where
