@@ -857,8 +857,8 @@ def cumprod(x, dim=None, *, dtype=None, name=None):
 
     >>> import pylayer
     >>> pylayer.cumprod(pylayer.to_tensor([[1.0, 2.0, 3.0], [4.0, 0.0, 6.0]]), dim=1).numpy()
-    array([[ 1.,  2.,  6.],
-           [ 4.,  0.,  0.]], dtype=float32)
+    array([[1., 2., 6.],
+           [4., 0., 0.]], dtype=float32)
     """
     fn = "cumprod"
     x = as_tensor_arg(x, fn, "x", 1)
@@ -943,12 +943,15 @@ def _logcumsumexp_vjp(g, x, out, axis):
     # d out_j / d x_i = exp(x_i - out_j) for j >= i. The positive and negative parts of
     # g are summed in log space (a running log-sum-exp from the end), so nothing
     # overflows.
+    # Where out_j is -inf every x_i (i <= j) is -inf too: those terms are 0.
     ga = g.numpy()
+    empty = np.isneginf(out.numpy())
     grad = None
     for sign, mask in ((1.0, ga > 0), (-1.0, ga < 0)):
         if not mask.any():
             continue
-        logs = _ar.subtract(_log_of_part(make_tensor(mask), g, sign), out)
+        logs = _ar.subtract(_log_of_part(make_tensor(mask & ~empty), g, sign),
+                            _m.where(make_tensor(empty), 0.0, out))
         tail = _mp.flip(_logcumsumexp(_mp.flip(logs, [axis]), axis), [axis])
         part = _m.exp(_ar.add(tail, x))
         part = part if sign > 0 else _ar.scale(part, -1.0)
@@ -977,11 +980,11 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     method.
 
     >>> import pylayer
-    >>> pylayer.logcumsumexp(pylayer.to_tensor([0.0, 0.0, 1000.0], dtype='float64')).numpy()
-    array([   0.        ,    0.69314718, 1000.        ])
+    >>> pylayer.logcumsumexp(pylayer.to_tensor([0.0, 0.0, 3.0], dtype='float64')).numpy()
+    array([0.        , 0.69314718, 3.09492296])
     """
     fn = "logcumsumexp"
-    x = as_tensor_arg(x, fn, "x", 1)
+    x = _real_numbers(x, fn)
     if dtype is not None:
         x = _sh.cast(x, check_dtype(dtype, fn, kinds="f"))
     x = float_tensor(x, fn, integers_as_float32=True)
@@ -1121,8 +1124,8 @@ def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
     if low == high:
         low, high = low - 0.5, high + 0.5
     with np.errstate(all="ignore"):
-        edges = np.linspace(np.float32(low), np.float32(high), bins + 1, dtype=np.float32)
-    return make_tensor(edges)
+        edges = np.linspace(low, high, bins + 1)
+    return make_tensor(edges.astype(np.float32))
 
 
 def _histogramdd_edges(fn, bins, ranges, data, dims, dtype):
