@@ -188,15 +188,26 @@ def vector_norm_of(x, p, axes, keepdim):
     return make_output(VECTOR_NORM, out, (x,), (a.shape, axes, bool(keepdim), float(p)))
 
 
-def _singular_vjp(g, u, vh, weights):
-    if is_grad_enabled():
-        raise RuntimeError("norm(): the second derivative of a norm of singular values "
-                           "(p='nuc', 2 or -2 over two axes) is not implemented")
+def _refuse_second_derivative(g):
+    raise RuntimeError("norm(): the second derivative of a norm of singular values "
+                       "(p='nuc', 2 or -2 over two axes) is not implemented")
+
+
+# The gradient of a singular-value norm, when it is recorded (create_graph=True): its
+# own gradient is refused rather than given without the singular vectors' derivatives.
+SINGULAR_NORM_GRADIENT = Op("norm_gradient", inputs=("g", "x"),
+                            vjp=(_refuse_second_derivative, _refuse_second_derivative))
+
+
+def _singular_vjp(g, x, u, vh, weights):
     ga = g.numpy()[..., None] * weights
-    return make_tensor(np.matmul(u * ga[..., None, :], vh).astype(u.dtype))
+    grad = np.matmul(u * ga[..., None, :], vh).astype(u.dtype)
+    if is_grad_enabled():
+        return make_output(SINGULAR_NORM_GRADIENT, grad, (g, x), ())
+    return make_tensor(grad)
 
 
-SINGULAR_NORM = Op("norm", attrs=("u", "vh", "weights"), vjp=(_singular_vjp,))
+SINGULAR_NORM = Op("norm", keeps=("x",), attrs=("u", "vh", "weights"), vjp=(_singular_vjp,))
 
 
 def _singular_norm(x, p, fn):
@@ -502,8 +513,8 @@ def _median(fn, record, x, axis, keepdim, mode, ignore_nan):
     floating = is_floating(a.dtype)
     nan = np.isnan(moved) if floating else np.zeros(moved.shape, bool)
     nans = nan.sum(axis=-1)
-    if mode == "avg" and not (floating or ignore_nan):
-        out_dtype = np.dtype(np.float32)
+    if mode == "avg" and not ignore_nan and a.dtype != np.float64:
+        out_dtype = np.dtype(np.float32)     # Paddle's median averages in float32
     else:
         out_dtype = a.dtype
     value = np.full(batch, np.nan if is_floating(out_dtype) else 0, dtype=np.float64)
@@ -561,8 +572,8 @@ def _median(fn, record, x, axis, keepdim, mode, ignore_nan):
 def median(x, axis=None, keepdim=False, mode="avg", name=None):
     """The median of ``x`` over ``axis`` (an int; None: all elements).
 
-    ``mode='avg'`` averages the two middle values of an even count (integer and bool
-    tensors give float32); ``mode='min'`` takes the lower one and keeps the dtype, and
+    ``mode='avg'`` averages the two middle values of an even count, in float32 unless
+    ``x`` is float64 (integer, bool and float16 tensors give float32); ``mode='min'`` takes the lower one and keeps the dtype, and
     with an ``axis`` returns ``(values, indices)``. A slice holding NaN gives NaN. The
     gradient goes half to each middle value, or, when the two are equal, is shared
     evenly among the elements equal to the median. Also a Tensor method.
@@ -663,7 +674,8 @@ def _quantile(fn, record, x, q, axis, keepdim, interpolation, ignore_nan):
         empty = (valid == 0) if ignore_nan else (nans > 0)
         if empty.any():
             value = np.where(empty, np.nan, value)
-            spread = (nan / nans[..., None]) if not ignore_nan else np.full(moved.shape, 1.0 / n)
+            spread = (nan / np.maximum(nans, 1)[..., None]) if not ignore_nan else \
+                np.full(moved.shape, 1.0 / n)
             weights = np.where(empty[..., None], spread, weights)
     shape = _result_shape(a.shape, axes, keepdim)
     out = np.asarray(value, dtype=a.dtype).reshape((() if scalar else lead) + shape)
