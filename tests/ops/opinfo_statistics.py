@@ -12,7 +12,7 @@ import scipy.spatial.distance
 import pylayer
 
 from opinfo import COMPLEX, FLOATS, INTS, NUMBERS, OpInfo, T, away_from_zero, bounded, samples
-from _hostile_values import A, K, Call, _value, f3, f23, i23
+from _hostile_values import A, K, Call, _value, f3, f23
 
 
 # ------------------------------------------------------------------ references

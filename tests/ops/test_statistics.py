@@ -87,6 +87,16 @@ def test_norm_inf_gradient_is_split_among_ties():
         grad_of(lambda x: paddle.norm(x, p=INF), [2.0, -2.0, 0.0]), [0.5, -0.5, 0.0])
 
 
+def test_the_nuclear_norm_of_half_precision_is_decomposed_in_float32():
+    for dtype in ("float16", "bfloat16"):
+        x = t(A).astype(dtype)
+        x.stop_gradient = False
+        out = paddle.norm(x, p="nuc")
+        out.backward()
+        assert out.dtype == dtype and x.grad.dtype == dtype
+        np.testing.assert_allclose(out.astype("float32").numpy(), 11.653785, rtol=1e-2)
+
+
 def test_norm_out_receives_the_result():
     out = paddle.zeros([2])
     result = paddle.norm(t(A), p=1, axis=1, out=out)

@@ -36,8 +36,7 @@ from pylayer.ops import search as _search
 from pylayer.ops import shape as _sh
 from pylayer.ops._arguments import (check_axes, check_axis, check_choice, check_count,
                                     check_dtype, check_int, check_number, describe)
-from pylayer.ops._operands import (as_tensor_arg, conjugate, float_tensor, holds_complex,
-                                   real_part_if, real_tensor)
+from pylayer.ops._operands import as_tensor_arg, conjugate, float_tensor, real_tensor
 from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import inplace, inplace_twin
 from pylayer.ops.reduction import expand_grad, kept_shape
@@ -76,7 +75,8 @@ def _one_axis(axis, ndim, fn, arg="axis", allow_none=True):
 
 
 def _moved_last(a, axes):
-    """``a`` with ``axes`` (None: all) moved to the end and merged into one: (array, batch)."""
+    """``a`` with ``axes`` (None: all) moved to the end and merged into one axis:
+    (the array, the order of a's axes in it before the merge)."""
     if axes is None:
         axes = tuple(range(a.ndim))
     rest = [i for i in range(a.ndim) if i not in axes]
@@ -148,8 +148,7 @@ def _vector_norm_vjp(g, x, out, x_shape, axes, keepdim, p):
     o = expand_grad(out, x_shape, axes, keepdim)
     xa = x.numpy()
     if p == 0 or xa.size == 0:
-        return _ar.scale(_ar.multiply(g, _m.abs(x)), 0.0) if xa.size else \
-            make_tensor(np.zeros(xa.shape, xa.dtype))
+        return make_tensor(np.zeros(xa.shape, xa.dtype))
     at_zero = make_tensor(xa == 0)
     size = _m.where(at_zero, 1.0, _m.abs(x))
     if abs(p) == _INF:
@@ -222,7 +221,11 @@ def _singular_norm(x, p, fn):
                            (np.zeros(a.shape[:-1] + (0,), a.dtype),
                             np.zeros(a.shape[:-2] + (0, cols), a.dtype),
                             np.zeros(a.shape[:-2] + (0,), np.abs(a).dtype)))
-    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    real = np.abs(a).dtype
+    low = real.itemsize < 4              # float16, bfloat16: decomposed in float32
+    u, s, vh = np.linalg.svd(a.astype(np.float32) if low else a, full_matrices=False)
+    if low:
+        u, s, vh = u.astype(a.dtype), s.astype(real), vh.astype(a.dtype)
     if p == "nuc":
         weights = np.ones_like(s)
     else:
