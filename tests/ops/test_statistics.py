@@ -43,6 +43,7 @@ def test_norm_matches_paddle(kwargs, expected):
 
 
 def test_norm_shapes_and_dtypes():
+    np.testing.assert_allclose(paddle.norm(t(A), axis=[]).numpy(), 9.539392)   # every axis
     assert paddle.norm(t(A), keepdim=True).shape == [1, 1]
     assert paddle.norm(t(A), p=2, axis=1, keepdim=True).shape == [2, 1]
     assert paddle.norm(t(A), dtype="float64").dtype == paddle.float64
@@ -174,6 +175,8 @@ def test_median_modes_and_nan():
     np.testing.assert_array_equal(values.numpy(), [2.0, NAN])
     assert indices.numpy().tolist() == [2, 3]           # the NaN's position
     assert not isinstance(paddle.median(t(B), mode="min"), tuple)   # no axis: values only
+    values, indices = paddle.median(t(3.0), axis=0, mode="min")
+    assert values.shape == [] and indices.numpy() == 0
     assert paddle.median(t(B), keepdim=True).shape == [1, 1]
 
 

@@ -278,6 +278,8 @@ def _norm_axes(axis, ndim, fn):
             raise TypeError(f"{fn}(): argument 'axis' must be an int or a list of ints, got "
                             f"{describe(axis)}")
     axes = tuple(check_axis(int(item), ndim, fn) for item in items)
+    if not axes:
+        return None                         # an empty list: every axis, as in Paddle
     if len(set(axes)) != len(axes):
         raise ValueError(f"{fn}(): argument 'axis' must name distinct axes, got {axis}")
     return axes if ndim else None
@@ -565,8 +567,7 @@ def _median(fn, record, x, axis, keepdim, mode, ignore_nan):
         out = np.asarray(value).astype(out_dtype).reshape(shape)
     weights = _moved_back(weights, a.shape, order)
     values = make_output(record, out, (x,), (weights, a.shape, axes, keepdim, 0))
-    if mode == "min" and axes is not None and len(axes) == 1 and axis is not None \
-            and not isinstance(axis, (list, tuple)):
+    if mode == "min" and axis is not None and not isinstance(axis, (list, tuple)):
         return values, make_tensor(index.reshape(shape))
     return values
 
