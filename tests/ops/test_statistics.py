@@ -225,6 +225,10 @@ def test_nanmedian_matches_paddle():
 def test_nanmedian_keeps_integers_truncating_the_average():
     assert paddle.nanmedian(t([1, 2, 3, 4])).numpy() == 2
     assert paddle.nanmedian(t([-3, -2])).numpy() == -2
+    assert paddle.nanmedian(t([-4, 1])).numpy() == -1
+    big = 2 ** 62 + 1                               # exact: no detour through float64
+    assert paddle.nanmedian(t([big, big + 2])).numpy() == big + 1
+    assert paddle.median(t([big, big + 2, 5]), mode="min").numpy() == big
     assert paddle.nanmedian(t([1, 2, 3, 4], "int32")).dtype == paddle.int32
 
 

@@ -498,6 +498,17 @@ def _one_hot(index, n):
     return np.arange(n) == index[..., None]
 
 
+def _middle(low, high, floating):
+    """The average of two middle values: in float64 for a floating-point result, else
+    exactly in integers, truncated toward 0 (Paddle's integer ``nanmedian``)."""
+    if floating:
+        return (low.astype(np.float64) + high) / 2
+    low, high = low.astype(np.int64), high.astype(np.int64)
+    floor = low + (high - low) // 2
+    odd_and_negative = ((high - low) % 2 != 0) & (low + (high - low) / 2.0 < 0)
+    return floor + odd_and_negative
+
+
 def _median(fn, record, x, axis, keepdim, mode, ignore_nan):
     x = as_tensor_arg(x, fn, "x", 1)
     x = real_tensor(x, fn) if not ignore_nan else _real_numbers(x, fn)
@@ -536,13 +547,10 @@ def _median(fn, record, x, axis, keepdim, mode, ignore_nan):
         index = np.take_along_axis(ranks, lo[..., None], -1)[..., 0]
         with np.errstate(all="ignore"):
             if mode == "min":
-                value = low[..., 0].astype(np.float64)
+                value = low[..., 0]
                 weights = _one_hot(index, n).astype(np.float64)
             else:
-                total = low[..., 0].astype(np.float64) + high[..., 0]
-                value = total / 2
-                if not floating:
-                    value = np.trunc(value) if ignore_nan else value
+                value = _middle(low[..., 0], high[..., 0], is_floating(out_dtype))
                 # Paddle's rule: a median equal to both middle values is shared by every
                 # element equal to it; otherwise each middle position takes half.
                 upper = np.take_along_axis(ranks, hi[..., None], -1)[..., 0]
@@ -552,7 +560,7 @@ def _median(fn, record, x, axis, keepdim, mode, ignore_nan):
                 weights = np.where(low == high, together, apart)
         empty = (valid == 0) if ignore_nan else (nans > 0)
         if empty.any():
-            value = np.where(empty, np.nan, value)
+            value = np.where(empty, np.nan, value.astype(np.float64))
             if ignore_nan:
                 index = np.where(empty, -1, index)
                 spread = np.full(moved.shape, 1.0 / n)
@@ -677,7 +685,7 @@ def _quantile(fn, record, x, q, axis, keepdim, interpolation, ignore_nan):
                    + fraction[..., None] * _one_hot(at_high, n))
         empty = (valid == 0) if ignore_nan else (nans > 0)
         if empty.any():
-            value = np.where(empty, np.nan, value)
+            value = np.where(empty, np.nan, value.astype(np.float64))
             spread = (nan / np.maximum(nans, 1)[..., None]) if not ignore_nan else \
                 np.full(moved.shape, 1.0 / n)
             weights = np.where(empty[..., None], spread, weights)
