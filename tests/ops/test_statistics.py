@@ -67,6 +67,8 @@ def test_norm_refuses_what_paddle_refuses(kwargs, error):
 def test_norm_refuses_integer_tensors():
     with pytest.raises(TypeError, match=r"norm\(\): argument 'x'"):
         paddle.norm(t([1, 2]))
+    with pytest.raises(TypeError, match=r"norm\(\): argument 'x'"):
+        paddle.norm(t([1, 2]), dtype="float64")     # dtype casts a float x only
 
 
 def test_norm_gradient_is_zero_where_the_norm_is_zero():

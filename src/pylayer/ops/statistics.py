@@ -320,10 +320,9 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     array(12., dtype=float32)
     """
     fn = "norm"
-    x = as_tensor_arg(x, fn, "x", 1)
+    x = float_tensor(x, fn, complex_too=True)
     if dtype is not None:
         x = _sh.cast(x, check_dtype(dtype, fn, kinds="fc"))
-    x = float_tensor(x, fn, complex_too=True)
     p = _norm_p(p, fn)
     axes = _norm_axes(axis, x.ndim, fn)
     keepdim = bool(keepdim)
