@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pylayer as paddle
-from pylayer.autograd import gradcheck
+from pylayer.autograd import gradcheck, gradgradcheck
 
 NAN, INF = float("nan"), float("inf")
 
@@ -324,8 +324,16 @@ def test_cumprod_gradient_is_exact_at_zeros():
     np.testing.assert_array_equal(
         grad_of(lambda x: paddle.cumprod(x, dim=1), [[2.0, 0.0, 3.0, 0.5], [1.0, 2.0, 0.0, 0.0]]),
         [[1.0, 11.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0]])
-    x = t([[2.0, 0.0, 3.0], [0.0, 0.0, 2.0]], "float64", grad=True)
-    assert gradcheck(lambda y: paddle.cumprod(y, dim=1), (x,))
+    for values in ([[2.0, 0.0, 3.0], [0.0, 0.0, 2.0]], [[1.1, 0.0, 0.9, 0.0, 1.3, 0.0, 0.7]]):
+        x = t(values, "float64", grad=True)
+        assert gradcheck(lambda y: paddle.cumprod(y, dim=1), (x,))
+        assert gradgradcheck(lambda y: paddle.cumprod(y, dim=1), (x,))
+
+
+def test_cumprod_gradient_at_zeros_takes_linear_memory():
+    x = t(np.where(np.arange(200000) % 7 == 0, 0.0, 1.0001), grad=True)
+    paddle.cumprod(x, dim=0).sum().backward()      # an n-by-n table would be 320 GB
+    assert x.grad.shape == [200000]
 
 
 def test_cumprod_in_place():

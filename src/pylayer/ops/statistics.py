@@ -107,18 +107,6 @@ def _out(result, out, fn):
     return inplace(out, lambda _: result)
 
 
-def _to_last(t, axis):
-    """The Tensor ``t`` with ``axis`` moved to the end (a recorded transpose): (t, perm)."""
-    perm = [i for i in range(t.ndim) if i != axis] + [axis]
-    return (t if axis == t.ndim - 1 else _sh.transpose(t, perm)), perm
-
-
-def _from_last(t, perm):
-    if perm == sorted(perm):
-        return t
-    return _sh.transpose(t, [int(i) for i in np.argsort(perm)])
-
-
 def _along(t, axis, start, stop):
     """``t[..., start:stop, ...]`` on ``axis`` (recorded)."""
     return t[(slice(None),) * axis + (slice(start, stop),)]
@@ -843,22 +831,37 @@ def msort(input, name=None):
 
 # -------------------------------------------------------- running products
 def _cumprod_vjp(g, x, out, axis):
+    # d out_j / d x_i (j >= i) is the product of the x_k, k <= j, other than x_i. Before
+    # a slice's first zero z1 that is out_j / x_i: a running sum taken from the end,
+    # divided by x_i. From z1 on, the products are those of x with its zeros replaced
+    # by 1 (running products c1, c2 of x with z1, then also z2, replaced), times the
+    # zeros they skip: x_z1 between z1 and the second zero z2, x_z1 at z2 (whose
+    # product skips both), and 0 after z2, where two zero factors remain. Written with
+    # recorded ops, every step O(size), so first and second derivatives are exact.
+    def from_the_end(t):
+        return _mp.flip(_rd.cumsum(_mp.flip(t, [axis]), axis=axis), [axis])
+
     xa = x.numpy()
-    if not np.any(xa == 0):
-        # d out_j / d x_i = out_j / x_i for j >= i: a running sum taken from the end.
-        terms = _ar.multiply(g, conjugate(out))
-        after = _mp.flip(_rd.cumsum(_mp.flip(terms, [axis]), axis=axis), [axis])
-        return _ar.divide(after, conjugate(x))
-    # With zeros: row i of a square holds x with x_i replaced by 1, so its running
-    # product at j >= i is the product of the others up to j.
-    moved, perm = _to_last(x, axis)
-    n = xa.shape[axis]
-    square = _sh.expand(_sh.unsqueeze(moved, -2), list(moved.shape[:-1]) + [n, n])
-    others = _cumprod(_m.where(make_tensor(np.eye(n, dtype=bool)), 1.0, square), square.ndim - 1)
-    gm, _ = _to_last(g, axis)
-    upper = make_tensor(np.triu(np.ones((n, n), bool)))
-    products = _m.where(upper, _ar.multiply(_sh.unsqueeze(gm, -2), conjugate(others)), 0.0)
-    return _from_last(_rd.sum(products, axis=-1), perm)
+    zero = xa == 0
+    terms = from_the_end(_ar.multiply(g, conjugate(out)))
+    if not zero.any():
+        return _ar.divide(terms, conjugate(x))
+    seen = np.cumsum(zero, axis=axis)
+    before, first, second = seen == 0, zero & (seen == 1), zero & (seen == 2)
+    between = (seen == 1) & ~zero
+    skip_first = _m.where(make_tensor(first), 1.0, x)
+    tail1 = from_the_end(_ar.multiply(g, conjugate(_cumprod(skip_first, axis))))
+    at_z1 = conjugate(_rd.sum(_m.where(make_tensor(first), x, 0.0), axis=axis, keepdim=True))
+    grad = _m.where(make_tensor(between),
+                    _ar.multiply(at_z1, _ar.divide(tail1, conjugate(
+                        _m.where(make_tensor(between), x, 1.0)))), 0.0)
+    if second.any():
+        skip_both = _m.where(make_tensor(second), 1.0, skip_first)
+        tail2 = from_the_end(_ar.multiply(g, conjugate(_cumprod(skip_both, axis))))
+        grad = _m.where(make_tensor(second), _ar.multiply(at_z1, tail2), grad)
+    grad = _m.where(make_tensor(first), tail1, grad)
+    return _m.where(make_tensor(before),
+                    _ar.divide(terms, conjugate(_m.where(make_tensor(before), x, 1.0))), grad)
 
 
 CUMPROD = Op("cumprod", keeps=("x", "out"), attrs=("axis",), vjp=(_cumprod_vjp,))
@@ -1229,6 +1232,7 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         weights = weights._array.reshape(-1)
     edges = _histogramdd_edges(fn, bins, ranges, data, dims, a.dtype)
     shape = tuple(e.size - 1 for e in edges)
+    check_count(math.prod(shape), fn, "bins", np.float64)
     inside = np.ones(data.shape[0], bool)
     which = []
     for i, e in enumerate(edges):
