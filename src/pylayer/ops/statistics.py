@@ -469,10 +469,28 @@ MEDIAN = Op("median", attrs=("weights", "x_shape", "axes", "keepdim", "lead"),
             vjp=(_weights_vjp,))
 NANMEDIAN = Op("nanmedian", attrs=("weights", "x_shape", "axes", "keepdim", "lead"),
                vjp=(_weights_vjp,))
-QUANTILE = Op("quantile", attrs=("weights", "x_shape", "axes", "keepdim", "lead"),
-              vjp=(_weights_vjp,))
-NANQUANTILE = Op("nanquantile", attrs=("weights", "x_shape", "axes", "keepdim", "lead"),
-                 vjp=(_weights_vjp,))
+def _quantile_vjp(g, at_low, at_high, fraction, x_shape, order):
+    """The gradient of interpolated quantiles: for each quantile q and slice, the weight
+    ``1 - fraction`` goes to position ``at_low`` and ``fraction`` to ``at_high`` (in the
+    slice's merged axis). Added with a recorded scatter, in the input's size."""
+    batch = fraction.shape[1:]
+    g = _sh.reshape(g, list(fraction.shape))
+    f = make_tensor(fraction.astype(g.numpy().dtype))
+    parts = (_ar.multiply(g, _ar.scale(_ar.subtract(f, 1.0), -1.0)), _ar.multiply(g, f))
+    last = list(range(1, len(batch) + 1)) + [0]          # the quantiles last
+    values = _mp.concat([_sh.transpose(t, last) for t in parts], axis=-1)
+    index = np.concatenate([np.transpose(at_low, last), np.transpose(at_high, last)], axis=-1)
+    n = math.prod(x_shape[i] for i in order[len(batch):])
+    zeros = make_tensor(np.zeros(batch + (n,), g.numpy().dtype))
+    grad = _mp.put_along_axis(zeros, make_tensor(index), values, -1, reduce="add")
+    grad = _sh.reshape(grad, [x_shape[i] for i in order])
+    return _sh.transpose(grad, [int(i) for i in np.argsort(order)])
+
+
+QUANTILE = Op("quantile", attrs=("at_low", "at_high", "fraction", "x_shape", "order"),
+              vjp=(_quantile_vjp,))
+NANQUANTILE = Op("nanquantile", attrs=("at_low", "at_high", "fraction", "x_shape", "order"),
+                 vjp=(_quantile_vjp,))
 
 
 def _result_shape(shape, axes, keepdim):
@@ -640,7 +658,8 @@ def _quantile(fn, record, x, q, axis, keepdim, interpolation, ignore_nan):
     batch, n = moved.shape[:-1], moved.shape[-1]
     lead = (qs.size,)
     value = np.full(lead + batch, np.nan)
-    weights = np.zeros(lead + moved.shape)
+    at_low = at_high = np.zeros(lead + batch, np.int64)
+    fraction = np.zeros(lead + batch)
     if n:
         nan = np.isnan(moved)
         nans = nan.sum(axis=-1)
@@ -668,20 +687,19 @@ def _quantile(fn, record, x, q, axis, keepdim, interpolation, ignore_nan):
         ranks = np.broadcast_to(ranks, lead + moved.shape)
         at_low = np.take_along_axis(ranks, lo[..., None], -1)[..., 0]
         at_high = np.take_along_axis(ranks, hi[..., None], -1)[..., 0]
-        weights = ((1 - fraction)[..., None] * _one_hot(at_low, n)
-                   + fraction[..., None] * _one_hot(at_high, n))
         empty = (valid == 0) if ignore_nan else (nans > 0)
         if empty.any():
-            value = np.where(empty, np.nan, value.astype(np.float64))
-            spread = (nan / np.maximum(nans, 1)[..., None]) if not ignore_nan else \
-                np.full(moved.shape, 1.0 / n)
-            weights = np.where(empty[..., None], spread, weights)
+            # A NaN result: its gradient goes to the slice's first NaN.
+            value = np.where(empty, np.nan, value)
+            first_nan = np.broadcast_to(np.argmax(nan, axis=-1), at_low.shape)
+            at_low = at_high = np.where(empty, first_nan, at_low)
+            fraction = np.where(empty, 0.0, fraction)
     shape = _result_shape(a.shape, axes, keepdim)
     out = np.asarray(value, dtype=a.dtype).reshape((() if scalar else lead) + shape)
-    weights = _moved_back(weights, a.shape, order, lead=1)
-    if scalar:
-        return make_output(record, out, (x,), (weights[0], a.shape, axes, keepdim, 0))
-    return make_output(record, out, (x,), (weights, a.shape, axes, keepdim, 1))
+    return make_output(record, out, (x,), (np.ascontiguousarray(at_low),
+                                           np.ascontiguousarray(at_high),
+                                           np.ascontiguousarray(fraction), a.shape,
+                                           tuple(order)))
 
 
 @op(method=True)
