@@ -510,6 +510,19 @@ def test_cdist_gradient_is_zero_at_a_zero_distance_and_batches_broadcast():
         paddle.cdist(t(P), t(Q), compute_mode="x")
 
 
+def test_cdist_uses_a_matrix_product_for_many_rows_as_paddle_does():
+    rng = np.random.default_rng(0)
+    x = t(rng.standard_normal((2, 30, 3)), grad=True)
+    y = t(rng.standard_normal((1, 4, 3)), grad=True)
+    direct = paddle.cdist(x, y, compute_mode="donot_use_mm_for_euclid_dist")
+    np.testing.assert_allclose(paddle.cdist(x, y).numpy(), direct.numpy(), atol=1e-12)
+    assert gradcheck(paddle.cdist, (x, y)) and gradgradcheck(paddle.cdist, (x, y))
+    # Paddle's matrix product gives NaN gradients at a zero distance; pylayer gives 0.
+    np.testing.assert_array_equal(
+        grad_of(lambda z: paddle.cdist(z, t(np.ones((2, 2)))), np.ones((30, 2))),
+        np.zeros((30, 2)))
+
+
 def test_pdist_matches_paddle():
     np.testing.assert_allclose(paddle.pdist(t(P)).numpy(), [2.236068, 3.1622777, 3.6055512],
                                rtol=1e-6)

@@ -1285,9 +1285,10 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     of ``y`` (``[..., R, M]``): a ``[..., P, R]`` tensor (batch dimensions broadcast).
 
     ``p >= 0``: ``0`` counts differing coordinates, ``inf`` takes the largest
-    difference. ``compute_mode`` is accepted for Paddle's sake; every mode computes
-    the differences directly. The gradient is 0 where a distance is 0. Also a Tensor
-    method.
+    difference. For ``p=2``, ``compute_mode`` chooses, as in Paddle, whether to use a
+    matrix product (``|x|^2 + |y|^2 - 2 x y^T``, in the result's memory; by default
+    when either side has more than 25 rows) or the differences themselves. The
+    gradient is 0 where a distance is 0. Also a Tensor method.
 
     >>> import pylayer
     >>> x = pylayer.to_tensor([[0.0, 0.0], [3.0, 4.0]])
@@ -1312,8 +1313,26 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     except ValueError:
         raise ValueError(f"{fn}(): the batch dimensions of 'x' and 'y' must broadcast "
                          f"together, got shapes {x.shape} and {y.shape}") from None
+    if p == 2.0 and (compute_mode == "use_mm_for_euclid_dist" or (
+            compute_mode == "use_mm_for_euclid_dist_if_necessary"
+            and (x.shape[-2] > 25 or y.shape[-2] > 25))):
+        return _euclidean_by_matmul(x, y)
     differences = _ar.subtract(_sh.unsqueeze(x, -2), _sh.unsqueeze(y, -3))
     return vector_norm_of(differences, p, (differences.ndim - 1,), False)
+
+
+def _euclidean_by_matmul(x, y):
+    """``|x_i - y_j|`` from ``|x_i|^2 + |y_j|^2 - 2 x_i . y_j``: memory for the result
+    only, not for every difference. A square that rounds to 0 or below gives 0, with
+    gradient 0."""
+    from pylayer.ops.linalg import matmul
+    x_squares = _rd.sum(_ar.multiply(x, x), axis=-1, keepdim=True)
+    y_squares = _rd.sum(_ar.multiply(y, y), axis=-1, keepdim=True)
+    swap = list(range(y.ndim - 2)) + [y.ndim - 1, y.ndim - 2]
+    squares = _ar.subtract(_ar.add(x_squares, _sh.transpose(y_squares, swap)),
+                           _ar.scale(matmul(x, y, transpose_y=True), 2.0))
+    positive = make_tensor(squares.numpy() > 0)
+    return _m.where(positive, _m.sqrt(_m.where(positive, squares, 1.0)), 0.0)
 
 
 @op
