@@ -832,7 +832,7 @@ def count_nonzero(x, axis=None, keepdim=False, name=None):
 
 
 @op(method=True)
-def msort(input, name=None):
+def msort(input):
     """``input`` sorted along its first axis (ascending, stable; NaN last).
 
     The gradient of each sorted value goes back to where it came from. Also a
