@@ -119,6 +119,10 @@ HUGE_CALLS = {
     "layer_norm": ["F.layer_norm(paddle.ones([2, 3]), [2 ** 40])"],
     "group_norm": ["F.group_norm(paddle.ones([1, 4, 3]), 2 ** 40)"],
     "topk": ["paddle.topk(paddle.ones([5]), 2 ** 40)"],
+    "histogram_bin_edges": ["paddle.histogram_bin_edges(paddle.ones([2]), bins=2 ** 40)",
+                            "paddle.histogram_bin_edges(paddle.ones([2]), bins=2 ** 38)"],
+    "histogramdd": ["paddle.histogramdd(paddle.ones([2, 2]), bins=2 ** 40)",
+                    "paddle.histogramdd(paddle.ones([2, 2]), bins=[2 ** 20, 2 ** 20])"],
     # gradients whose work grows with the input: the input is as large as the result
     "prod": ["prod_backward([2 ** 17])", "prod_backward([64, 2 ** 12], axis=1)"],
 }
@@ -128,6 +132,8 @@ NOT_RESULT_SIZING = {
     "unstack": "'num' must equal the size of the axis",
     "slice": "'starts' and 'ends' are clipped to the input",
     "roll": "'shifts' moves elements without adding any",
+    "kthvalue": "'k' must not exceed the size of the axis",
+    "diff": "'n' only shortens the axis",
 }
 
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before
