@@ -23,7 +23,7 @@ from pylayer.ops.math import where
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import inplace_twin, refuse_leaf, take_over
 from pylayer.ops.reduction import sum as reduce_sum
-from pylayer.ops.shape import broadcast_to, cast, reshape_exact
+from pylayer.ops.shape import broadcast_to, cast, reshape_exact, spellings
 
 __all__ = ["concat", "stack", "unstack", "split", "chunk", "tile", "gather", "index_select",
            "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill",
@@ -69,6 +69,7 @@ CONCAT = Op("concat", inputs=None, attrs=("sizes", "axis"), vjp=_concat_vjp)
 
 
 @op(method=True)
+@spellings([("tensors", "x"), ("dim", "axis")])
 def concat(x, axis=0, name=None):
     """Join a list of tensors along an existing ``axis``.
 
@@ -100,6 +101,7 @@ STACK = Op("stack", inputs=None, attrs=("axis",), vjp=_stack_vjp)
 
 
 @op(method=True)
+@spellings([("tensors", "x"), ("dim", "axis")])
 def stack(x, axis=0, name=None):
     """Join a list of same-shaped tensors along a new ``axis``.
 
@@ -188,6 +190,7 @@ def split(x, num_or_sections, axis=0, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide).
 
@@ -218,6 +221,7 @@ TILE = Op("tile", attrs=("x_shape", "padded", "reps"), vjp=(_tile_vjp,))
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dims", "repeat_times")])
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each dimension (numpy's ``tile``).
 
@@ -268,6 +272,7 @@ def _take_along(x, index, axis, fn, ranks):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def gather(x, index, axis=None, name=None):
     """Select entries of ``x`` along ``axis`` (default 0) at the positions in ``index``.
 
@@ -284,6 +289,7 @@ def gather(x, index, axis=None, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def index_select(x, index, axis=0, name=None):
     """Select slices of ``x`` along ``axis`` at the positions of the 1-d ``index``.
 
@@ -362,6 +368,7 @@ ROLL = Op("roll", attrs=("shifts", "axes"), vjp=(_roll_vjp,))
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dims", "axis")])
 def roll(x, shifts, axis=None, name=None):
     """Shift elements circularly along ``axis``; with ``axis=None`` over the flattened tensor.
 
@@ -427,6 +434,7 @@ def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
 
 
 @op(method=True)
+@spellings([("input", "arr"), ("dim", "axis")])
 def take_along_axis(arr, indices, axis, broadcast=True):
     """Pick from ``arr`` along ``axis`` at ``indices`` (an int tensor of ``arr``'s rank).
 

@@ -1,0 +1,92 @@
+"""Building and reshaping (issue 33): Paddle 3.3.1's call forms, observed values and
+errors that the op database cannot express."""
+import numpy as np
+import pytest
+
+import pylayer
+
+
+def arange(*shape, dtype="float64"):
+    return pylayer.to_tensor(np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape))
+
+
+# ------------------------------------------------------------ call forms
+def test_reshape_takes_the_shape_as_separate_ints_and_input_by_keyword():
+    x = arange(50)
+    assert pylayer.reshape(x, 2, 5, 5).shape == [2, 5, 5]
+    assert x.reshape(2, 5, 5).shape == [2, 5, 5]
+    assert x.reshape(2, -1).shape == [2, 25]
+    assert pylayer.reshape(x=x, shape=[2, 25]).shape == [2, 25]
+    assert pylayer.reshape(input=x, shape=(2, 25)).shape == [2, 25]
+
+
+def test_expand_and_broadcast_to_take_input_size_and_separate_ints():
+    x = arange(3)
+    assert x.expand(2, 3).shape == [2, 3]
+    assert pylayer.expand(x, 2, 3).shape == [2, 3]
+    assert pylayer.expand(input=x, size=[2, 3]).shape == [2, 3]
+    assert pylayer.broadcast_to(input=x, size=[2, 3]).shape == [2, 3]
+
+
+def test_transpose_swaps_two_axes_given_as_ints_or_dim0_dim1():
+    x = arange(2, 1, 3)
+    assert pylayer.transpose(x, 0, 2).shape == [3, 1, 2]
+    assert pylayer.transpose(x, dim0=0, dim1=2).shape == [3, 1, 2]
+    assert pylayer.transpose(input=x, perm=[1, 0, 2]).shape == [1, 2, 3]
+    assert x.transpose(0, 1).shape == [1, 2, 3]
+    assert pylayer.swapaxes(x, 0, 2).shape == [3, 1, 2]
+    assert pylayer.swapaxes(x, [1, 0, 2]).shape == [1, 2, 3]
+    assert pylayer.swapaxes(x, axis0=0, axis1=2).shape == [3, 1, 2]
+    assert pylayer.swapdims(x, dim0=0, dim1=2).shape == [3, 1, 2]
+
+
+def test_input_and_dim_keywords_where_paddle_takes_them():
+    x = arange(2, 2)
+    np.testing.assert_array_equal(pylayer.flatten(input=x, start_dim=0, end_dim=1).numpy(),
+                                  x.numpy().ravel())
+    assert pylayer.squeeze(input=arange(2, 1), dim=1).shape == [2]
+    assert pylayer.unsqueeze(input=arange(2), dim=0).shape == [1, 2]
+    assert pylayer.concat(tensors=[x, x], dim=1).shape == [2, 4]
+    assert pylayer.stack(tensors=[x, x], dim=0).shape == [2, 2, 2]
+    assert len(pylayer.chunk(input=arange(4), chunks=2, dim=0)) == 2
+    assert pylayer.tile(input=arange(2), dims=[2]).shape == [4]
+    index = pylayer.to_tensor([1])
+    assert pylayer.index_select(input=x, index=index, dim=1).shape == [2, 1]
+    assert pylayer.gather(input=x, index=index, dim=1).shape == [2, 1]
+    assert pylayer.roll(input=arange(3), shifts=1, dims=0).numpy().tolist() == [2, 0, 1]
+    assert pylayer.take_along_axis(input=x, indices=pylayer.to_tensor([[0], [1]]),
+                                   dim=1).shape == [2, 1]
+    assert pylayer.tril(input=x).numpy().tolist() == [[0, 0], [2, 3]]
+    assert pylayer.triu(input=x).numpy().tolist() == [[0, 1], [0, 3]]
+    assert pylayer.diagonal(input=x, dim1=1, dim2=0).numpy().tolist() == [0, 3]
+    assert pylayer.unflatten(input=arange(4), dim=0, sizes=[2, 2]).shape == [2, 2]
+    assert pylayer.repeat_interleave(input=arange(2), repeats=2, dim=0).shape == [4]
+    assert len(pylayer.tensor_split(input=arange(6), sections=3, dim=0)) == 3
+    assert len(pylayer.tensor_split(arange(6), indices=[1, 4])) == 3
+    assert len(pylayer.unbind(x, dim=1)) == 2
+    assert arange(7).unfold(dimension=0, size=3, step=2).shape == [3, 3]
+
+
+def test_paddle_refuses_input_where_it_has_no_such_spelling():
+    x = arange(2, 2)
+    for call in (lambda: pylayer.concat(input=[x]), lambda: pylayer.split(input=x, num_or_sections=2),
+                 lambda: pylayer.flip(input=x, axis=0), lambda: pylayer.permute(x=x, dims=[1, 0])):
+        with pytest.raises(TypeError):
+            call()
+
+
+def test_variadic_dims_of_permute_view_and_repeat():
+    x = arange(2, 3)
+    assert pylayer.permute(x, 1, 0).shape == [3, 2]
+    assert x.permute(1, 0).shape == [3, 2]
+    assert x.view(3, 2).shape == [3, 2]
+    assert x.view(size=[6]).shape == [6]
+    assert pylayer.to_tensor([1, 2]).repeat(2, 2).numpy().tolist() == [[1, 2, 1, 2]] * 2
+
+
+def test_einsum_with_a_repeated_output_letter_puts_values_on_a_diagonal():
+    x = pylayer.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    out = pylayer.einsum("i->ii", x)
+    np.testing.assert_array_equal(out.numpy(), np.diag([1.0, 2.0, 3.0]))
+    (out * pylayer.to_tensor(np.arange(9.0, dtype="float32").reshape(3, 3))).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 4.0, 8.0])
