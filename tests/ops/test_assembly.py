@@ -90,3 +90,98 @@ def test_einsum_with_a_repeated_output_letter_puts_values_on_a_diagonal():
     np.testing.assert_array_equal(out.numpy(), np.diag([1.0, 2.0, 3.0]))
     (out * pylayer.to_tensor(np.arange(9.0, dtype="float32").reshape(3, 3))).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 4.0, 8.0])
+
+
+# ------------------------------------------------ Paddle's observed values
+def test_paddle_values_of_splits_diagonals_and_combinations():
+    assert [t.numpy().tolist() for t in pylayer.hsplit(pylayer.arange(6), 4)] == \
+        [[0, 1], [2, 3], [4], [5]]
+    assert [t.shape for t in pylayer.tensor_split(pylayer.arange(7), [5, 2])] == [[5], [0], [5]]
+    assert pylayer.diag(pylayer.to_tensor([1, 2]), 1, 9).numpy().tolist() == \
+        [[9, 1, 9], [9, 9, 2], [9, 9, 9]]
+    assert pylayer.diag(pylayer.to_tensor(3.0)).shape == [1, 1]
+    assert pylayer.combinations(pylayer.to_tensor([1, 2, 3]), 4).shape == [0, 4]
+    assert pylayer.combinations(pylayer.to_tensor([1, 2, 3]), 0).shape == [0]
+    assert pylayer.to_tensor([[1, 2]]).repeat(2).numpy().tolist() == [[1, 2, 1, 2]]
+    assert pylayer.cartesian_prod([pylayer.to_tensor([1, 2])]).numpy().tolist() == [1, 2]
+    assert pylayer.column_stack([pylayer.to_tensor(1), pylayer.to_tensor(2)]).shape == [1, 2]
+    assert pylayer.unfold(pylayer.to_tensor(3.0), 0, 1, 1).shape == [1]
+    assert pylayer.triu_indices(3, None, 1).numpy().tolist() == [[0, 0, 1], [1, 2, 2]]
+    assert pylayer.broadcast_shape([2, 1, 3], [4, 1]) == [2, 4, 3]
+    assert pylayer.broadcast_shapes() == []
+
+
+def test_errors_name_the_function_and_argument():
+    cases = [(lambda: pylayer.tril(pylayer.ones([3])), ValueError, "tril"),
+             (lambda: pylayer.diagonal(pylayer.ones([2, 2]), axis1=1, axis2=1), ValueError,
+              "diagonal"),
+             (lambda: pylayer.narrow(pylayer.arange(10), 0, 8, 5), ValueError, "length"),
+             (lambda: pylayer.unfold(pylayer.arange(3.0), 0, 4, 1), ValueError, "size"),
+             (lambda: pylayer.unfold(pylayer.arange(3.0), 0, 1, 0), ValueError, "step"),
+             (lambda: pylayer.strided_slice(pylayer.arange(4), [0], [0], [2], [0]), ValueError,
+              "strides"),
+             (lambda: pylayer.tensor_split(pylayer.arange(4), 0), ValueError, "num_or_indices"),
+             (lambda: pylayer.add_n([pylayer.ones([2]), pylayer.ones([2, 1])]), ValueError,
+              "add_n"),
+             (lambda: pylayer.t(pylayer.ones([1, 2, 3])), ValueError, "t()"),
+             (lambda: pylayer.moveaxis(pylayer.ones([2, 3]), [0, 0], [1, 0]), ValueError,
+              "moveaxis"),
+             (lambda: pylayer.ones([2, 3]).t().view([6]), ValueError, "view"),
+             (lambda: pylayer.ones([3], dtype="int8").view("float32"), ValueError, "view")]
+    for call, error, text in cases:
+        with pytest.raises(error, match=text.replace("(", r"\(").replace(")", r"\)")):
+            call()
+
+
+# ----------------------------------------------------- views and gradients
+def test_view_ops_share_memory_and_overlapping_windows_refuse_writes():
+    x = arange(2, 3)
+    pylayer.diagonal(x).fill_(-1.0)
+    assert x.numpy()[0, 0] == -1.0 and x.numpy()[1, 1] == -1.0
+    for view in (pylayer.narrow(x, 1, 0, 1), pylayer.t(x), pylayer.permute(x, 1, 0),
+                 pylayer.unbind(x)[0], pylayer.strided_slice(x, [1], [0], [3], [2])):
+        assert view.numpy().base is not None and np.shares_memory(view.numpy(), x.numpy())
+    for copy in (pylayer.crop(x, [1, 1]), pylayer.tensor_split(x, 2)[0], pylayer.rot90(x),
+                 pylayer.reverse(x, 0)):
+        assert not np.shares_memory(copy.numpy(), x.numpy())
+    with pytest.raises(ValueError, match="cannot be written"):
+        pylayer.arange(5.0).unfold(0, 3, 1).fill_(0.0)
+
+
+def test_gradients_add_up_where_windows_overlap_as_in_pytorch():
+    # Paddle 3.3.1 gives [1, 1, 1] and [0, 2, 4, 6, 8] here: each element once.
+    x = pylayer.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    pylayer.as_strided(x * 1.0, [2, 2], [1, 1]).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 2.0, 1.0])
+    x = pylayer.arange(5.0)
+    x.stop_gradient = False
+    y = x.unfold(0, 3, 1)
+    (y * y).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 4.0, 12.0, 12.0, 8.0])
+
+
+def test_as_strided_offset_counts_elements():
+    # Paddle 3.3.1 counts the offset in bytes (offset 1 of float32 reads garbage).
+    out = pylayer.as_strided(pylayer.arange(10.0), [3, 3], [2, 1], 1)
+    np.testing.assert_array_equal(out.numpy(), [[1, 2, 3], [3, 4, 5], [5, 6, 7]])
+
+
+def test_vander_gradient_at_zero_and_in_place_twins():
+    x = pylayer.to_tensor([1.0, 2.0, 0.0], stop_gradient=False)
+    pylayer.vander(x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 5.0, 1.0])
+    x = pylayer.ones([2, 3])
+    x.stop_gradient = False
+    y = x * 1.0
+    assert pylayer.tril_(y) is y
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[1, 0, 0], [1, 1, 0]])
+    z = pylayer.ones([2, 3])
+    assert z.t_() is z and z.shape == [3, 2]
+    w = pylayer.ones([2, 2])
+    assert w.triu_(1) is w and w.numpy().tolist() == [[0, 1], [0, 0]]
+
+
+def test_view_as_a_dtype_reads_the_bytes():
+    out = pylayer.ones([2]).view("uint8")
+    assert out.shape == [8] and out.numpy().tolist() == [0, 0, 128, 63] * 2

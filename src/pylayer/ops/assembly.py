@@ -18,9 +18,9 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer._kernels.dtypes import convert_dtype, is_bool, is_complex, is_integer
-from pylayer.ops._arguments import (check_axis, check_dtype, check_int, check_ints, describe,
-                                    shape_arg)
+from pylayer._kernels.dtypes import is_bool, is_integer
+from pylayer.ops._arguments import (check_axis, check_count, check_dtype, check_int, check_ints,
+                                    describe, shape_arg)
 from pylayer.ops._operands import as_tensor_arg, conjugate
 from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops.dispatch import op
@@ -86,7 +86,8 @@ concatenate = concat
 
 
 def _at_least(rank, name, inputs):
-    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)) and inputs[0] and all(
+            isinstance(t, Tensor) for t in inputs[0]):
         inputs = tuple(inputs[0])
     out = []
     for i, value in enumerate(inputs):
@@ -104,7 +105,7 @@ def _at_least(rank, name, inputs):
     return out[0] if len(out) == 1 else out
 
 
-@declare(method=True)
+@op(method=True)
 def atleast_1d(*inputs, name=None):
     """Each input as a tensor of rank at least 1 (a 0-d tensor becomes shape ``[1]``).
 
@@ -118,7 +119,7 @@ def atleast_1d(*inputs, name=None):
     return _at_least(1, "atleast_1d", inputs)
 
 
-@declare(method=True)
+@op(method=True)
 def atleast_2d(*inputs, name=None):
     """Each input as a tensor of rank at least 2 (shape ``[n]`` becomes ``[1, n]``).
 
@@ -129,7 +130,7 @@ def atleast_2d(*inputs, name=None):
     return _at_least(2, "atleast_2d", inputs)
 
 
-@declare(method=True)
+@op(method=True)
 def atleast_3d(*inputs, name=None):
     """Each input as a tensor of rank at least 3: shape ``[n]`` becomes ``[1, n, 1]``,
     ``[m, n]`` becomes ``[m, n, 1]``.
@@ -215,11 +216,10 @@ def _cuts(x, num_or_indices, axis, fn, arg="num_or_indices"):
         stops = bounds + [size]
         return [(builtins.min(a, size), builtins.max(builtins.min(b, size), builtins.min(a, size)))
                 for a, b in zip(starts, stops)]
-    if isinstance(num_or_indices, Tensor) or not isinstance(num_or_indices, (int, np.integer)) \
-            or isinstance(num_or_indices, bool):
+    if isinstance(num_or_indices, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' must be an int or a list or tuple of ints, "
-                        f"got {describe(num_or_indices)}")
-    num = int(num_or_indices)
+                        f"got Tensor")
+    num = check_int(num_or_indices, fn, arg)
     if num <= 0:
         raise ValueError(f"{fn}(): argument '{arg}' must be larger than 0, got {num}")
     small, extra = divmod(size, num)
@@ -438,6 +438,9 @@ def diag(x, offset=0, padding_value=0, name=None):
     """
     x = as_tensor_arg(x, "diag", "x", 1)
     offset = check_int(offset, "diag", "offset")
+    if not isinstance(padding_value, (bool, int, float, complex, np.number)):
+        raise TypeError(f"diag(): argument 'padding_value' must be a number, got "
+                        f"{describe(padding_value)}")
     if x.ndim == 2:
         return assign(_diagonal(x, offset, 0, 1))
     if x.ndim > 2:
@@ -446,9 +449,6 @@ def diag(x, offset=0, padding_value=0, name=None):
     if x.ndim == 0:
         x = reshape_exact(x, (1,))
     out = diag_embed(x, offset, 0, 1)
-    if not isinstance(padding_value, (bool, int, float, complex, np.number)):
-        raise TypeError(f"diag(): argument 'padding_value' must be a number, got "
-                        f"{describe(padding_value)}")
     if padding_value != 0:
         pad = np.full(out.shape, padding_value, out.numpy().dtype)
         _diagonal_window(pad, offset, 0, 1)[...] = 0
@@ -519,7 +519,7 @@ def triu(x, diagonal=0, name=None):
 
 def _indices(fn, row, col, offset, dtype, lower):
     row = check_int(row, fn, "row", minimum=0)
-    col = row if col is None else check_int(col, fn, "col", minimum=0)
+    col = row if col is None and not lower else check_int(col, fn, "col", minimum=0)
     offset = check_int(offset, fn, "offset")
     dtype = check_dtype(dtype, fn, kinds="i", allow_none=False)
     if dtype not in (np.int32, np.int64):
@@ -717,6 +717,7 @@ def vander(x, n=None, increasing=False, name=None):
     if is_bool(x.numpy().dtype):
         raise TypeError("vander(): argument 'x' (position 1) must be numeric, got dtype bool")
     n = x.shape[0] if n is None else check_int(n, "vander", "n", minimum=0)
+    check_count(x.shape[0] * n, "vander", "n", x.numpy().dtype)
     return _vander(x, n, bool(increasing))
 
 
@@ -752,7 +753,14 @@ def swapaxes(x, perm, name=None):
     >>> pylayer.swapaxes(pylayer.zeros([2, 3, 4]), 0, 2).shape
     [4, 3, 2]
     """
-    return transpose(x, perm)
+    x = as_tensor_arg(x, "swapaxes", "x", 1)
+    try:
+        return transpose(x, perm)
+    except (TypeError, ValueError) as error:
+        text = error.args[0] if error.args else ""
+        if isinstance(text, str) and text.startswith("transpose()"):
+            error.args = ("swapaxes()" + text[len("transpose()"):],) + error.args[1:]
+        raise
 
 
 swapdims = swapaxes
@@ -956,7 +964,8 @@ def crop(x, shape=None, offsets=None, name=None):
     sizes = [s - o if n == -1 else n for n, s, o in zip(sizes, x.shape, starts)]
     for i, (n, s, o) in enumerate(zip(sizes, x.shape, starts)):
         if n < 0 or o + n > s:
-            raise ValueError(f"crop(): offset {o} plus size {n} of axis {i} exceed its size {s}")
+            raise ValueError(f"crop(): 'offsets' {starts} plus 'shape' {sizes} exceed the shape "
+                             f"{x.shape} of x along axis {i}")
     index = np.ix_(*[np.arange(o, o + n) for o, n in zip(starts, sizes)])
     return take(x, index, True, fn)
 
@@ -1167,13 +1176,18 @@ def view(x, shape_or_dtype, name=None):
     a = x.numpy()
     if isinstance(shape_or_dtype, (list, tuple, int, np.integer, Tensor)) and \
             not isinstance(shape_or_dtype, bool):
-        out = reshape(x, shape_or_dtype)
+        shape = shape_arg(shape_or_dtype, fn, "shape_or_dtype")
+        if a.size != 0 and shape.count(-1) <= 1 and -1 not in shape and \
+                int(np.prod(shape, dtype=np.int64)) != a.size or shape.count(-1) > 1:
+            raise ValueError(f"view(): x of shape {x.shape} ({a.size} elements) cannot be "
+                             f"viewed with shape {shape}")
+        out = reshape(x, shape)
         if out.size and not np.shares_memory(out.numpy(), a):
             raise ValueError(f"view(): x of shape {x.shape} and strides "
                              f"{list(a.strides)} cannot be viewed with shape "
                              f"{shape_or_dtype}; use reshape()")
         return out
-    dtype = convert_dtype(shape_or_dtype, fn)
+    dtype = check_dtype(shape_or_dtype, fn, "shape_or_dtype", allow_none=False)
     if a.ndim == 0 or not a.flags.c_contiguous or (
             a.shape[-1] * a.itemsize) % np.dtype(dtype).itemsize:
         raise ValueError(f"view(): x of shape {x.shape} and dtype {x.dtype.name} cannot be "
@@ -1190,6 +1204,7 @@ def view_as(x, other, name=None):
     >>> pylayer.view_as(pylayer.ones([4]), pylayer.zeros([2, 2])).shape
     [2, 2]
     """
+    x = as_tensor_arg(x, "view_as", "x", 1)
     other = as_tensor_arg(other, "view_as", "other", 2)
     return view(x, list(other.shape))
 
@@ -1206,7 +1221,11 @@ def broadcast_tensors(input, name=None):
     ([2, 3], [2, 3])
     """
     tensors = _tensors(input, "broadcast_tensors", "input")
-    shape = broadcast_shapes(*[t.shape for t in tensors])
+    try:
+        shape = list(np.broadcast_shapes(*[tuple(t.shape) for t in tensors]))
+    except ValueError:
+        raise ValueError(f"broadcast_tensors(): the tensors in 'input' of shapes "
+                         f"{[t.shape for t in tensors]} do not broadcast together") from None
     return [t if t.shape == shape else broadcast_to(t, shape) for t in tensors]
 
 
@@ -1225,7 +1244,8 @@ def broadcast_shape(x_shape, y_shape):
     >>> pylayer.broadcast_shape([2, 1, 3], [4, 1])
     [2, 4, 3]
     """
-    return broadcast_shapes(x_shape, y_shape)
+    return _broadcast_shapes("broadcast_shape", [_shape_list(x_shape, "broadcast_shape", "x_shape"),
+                                                 _shape_list(y_shape, "broadcast_shape", "y_shape")])
 
 
 @declare(method=True)
@@ -1237,7 +1257,10 @@ def broadcast_shapes(*shapes):
     [2, 3]
     """
     fn = "broadcast_shapes"
-    lists = [_shape_list(s, fn, f"shapes[{i}]") for i, s in enumerate(shapes)]
+    return _broadcast_shapes(fn, [_shape_list(s, fn, "shapes") for s in shapes])
+
+
+def _broadcast_shapes(fn, lists):
     try:
         return list(np.broadcast_shapes(*lists))
     except ValueError:
@@ -1248,4 +1271,16 @@ def broadcast_shapes(*shapes):
 # ----------------------------------------- Paddle's function-level in-place twins
 tril_ = inplace_twin(tril)
 triu_ = inplace_twin(triu)
-t_ = inplace_twin(t)
+_t_twin = inplace_twin(t)
+
+
+def t_(input, name=None):
+    """The in-place form of :func:`t`: ``input`` itself, transposed (``x.t_()``).
+
+    >>> import pylayer
+    >>> x = pylayer.zeros([2, 3])
+    >>> pylayer.t_(x) is x, x.shape
+    (True, [3, 2])
+    """
+    as_tensor_arg(input, "t_", "input", 1)
+    return _t_twin(input)

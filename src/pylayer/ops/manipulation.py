@@ -356,7 +356,7 @@ def flip(x, axis, name=None):
     x = as_tensor_arg(x, "flip", "x", 1)
     a = x.numpy()
     axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
-    out = np.flip(a, axes) if a.ndim else a
+    out = np.flip(a, axes).copy() if a.ndim else a.copy()     # np.flip gives a view
     return make_output(FLIP, out, (x,), (axes,))
 
 
