@@ -71,9 +71,11 @@ ENTRIES = [
                      extra=[("shapes that differ",
                              {"inputs": lambda env: [f23(), pylayer.ones([3])]}, "inputs")])),
     OpInfo("cat", lambda *xs, axis=0: np.concatenate(xs, axis),
-           samples(((T((2, 3)), T((2, 1))), {"axis": 1})), dtypes=ALL, op=_list_op("cat")),
+           samples(((T((2, 3)), T((2, 1))), {"axis": 1})), dtypes=ALL, op=_list_op("cat"),
+           call=_tensors_call()),
     OpInfo("concatenate", lambda *xs, axis=0: np.concatenate(xs, axis),
-           samples((T((2, 3)), T((1, 3)))), dtypes=ALL, op=_list_op("concatenate")),
+           samples((T((2, 3)), T((1, 3)))), dtypes=ALL, op=_list_op("concatenate"),
+           call=_tensors_call()),
     OpInfo("diag", lambda x, offset=0, padding_value=0:
            np.diag(x, offset) + (padding_value * (1 - np.abs(np.sign(np.diag(np.ones_like(x),
                                                                              offset))))

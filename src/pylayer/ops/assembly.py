@@ -81,8 +81,28 @@ def add_n(inputs, name=None):
     return out
 
 
-cat = concat
-concatenate = concat
+@op
+@spellings([("tensors", "x"), ("dim", "axis")])
+def cat(x, axis=0, name=None):
+    """:func:`concat` by another name (not a Tensor method, as in Paddle).
+
+    >>> import pylayer
+    >>> pylayer.cat([pylayer.zeros([1, 2]), pylayer.ones([2, 2])]).shape
+    [3, 2]
+    """
+    return concat(x, axis)
+
+
+@op
+@spellings([("tensors", "x"), ("dim", "axis")])
+def concatenate(x, axis=0, name=None):
+    """:func:`concat` by another name (not a Tensor method, as in Paddle).
+
+    >>> import pylayer
+    >>> pylayer.concatenate([pylayer.zeros([2]), pylayer.ones([1])]).shape
+    [3]
+    """
+    return concat(x, axis)
 
 
 def _at_least(rank, name, inputs):
