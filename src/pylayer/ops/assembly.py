@@ -57,6 +57,18 @@ def _tensors(x, fn, arg="x"):
     return tensors
 
 
+def _renamed(name, target, *args):
+    """``target(*args)``, its argument errors naming ``name`` (the function called)."""
+    try:
+        return target(*args)
+    except (TypeError, ValueError) as error:
+        called = f"{target.__name__}()"
+        text = error.args[0] if error.args else None
+        if isinstance(text, str) and text.startswith(called):
+            error.args = (f"{name}()" + text[len(called):],) + error.args[1:]
+        raise
+
+
 # ------------------------------------------------------------------ joining
 @op(method=True)
 def add_n(inputs, name=None):
@@ -90,7 +102,7 @@ def cat(x, axis=0, name=None):
     >>> pylayer.cat([pylayer.zeros([1, 2]), pylayer.ones([2, 2])]).shape
     [3, 2]
     """
-    return concat(x, axis)
+    return _renamed("cat", concat, x, axis)
 
 
 @op
@@ -102,7 +114,7 @@ def concatenate(x, axis=0, name=None):
     >>> pylayer.concatenate([pylayer.zeros([2]), pylayer.ones([1])]).shape
     [3]
     """
-    return concat(x, axis)
+    return _renamed("concatenate", concat, x, axis)
 
 
 def _at_least(rank, name, inputs):
@@ -773,14 +785,7 @@ def swapaxes(x, perm, name=None):
     >>> pylayer.swapaxes(pylayer.zeros([2, 3, 4]), 0, 2).shape
     [4, 3, 2]
     """
-    x = as_tensor_arg(x, "swapaxes", "x", 1)
-    try:
-        return transpose(x, perm)
-    except (TypeError, ValueError) as error:
-        text = error.args[0] if error.args else ""
-        if isinstance(text, str) and text.startswith("transpose()"):
-            error.args = ("swapaxes()" + text[len("transpose()"):],) + error.args[1:]
-        raise
+    return _renamed("swapaxes", transpose, as_tensor_arg(x, "swapaxes", "x", 1), perm)
 
 
 swapdims = swapaxes
