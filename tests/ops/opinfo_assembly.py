@@ -166,8 +166,7 @@ ENTRIES = [
            dtypes=ALL,
            call=Call(A("x", f23, "tensor"), A("source", _value(0), "int_axis"),
                      A("destination", _value(1), "int_axis"))),
-    # (the two-int form swapaxes(x, 0, 2) is in test_assembly.py: static mode reads a
-    # third positional argument as 'name')
+    # (the two-int form, swapaxes(x, 0, 2), is tested in test_assembly.py)
     OpInfo("swapaxes", lambda x, perm: np.transpose(x, perm), samples((T((2, 3, 4)), [2, 1, 0])),
            dtypes=ALL,
            call=Call(A("x", f23, "tensor"), A("perm", _value([1, 0]), "perm"))),

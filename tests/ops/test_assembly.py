@@ -185,3 +185,18 @@ def test_vander_gradient_at_zero_and_in_place_twins():
 def test_view_as_a_dtype_reads_the_bytes():
     out = pylayer.ones([2]).view("uint8")
     assert out.shape == [8] and out.numpy().tolist() == [0, 0, 128, 63] * 2
+
+
+def test_the_separate_int_forms_record_in_static_mode():
+    from pylayer import static
+    pylayer.enable_static()
+    try:
+        main = static.Program()
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [2, 3, 4], "float32")
+            outs = [pylayer.reshape(x, 4, 3, 2), pylayer.swapaxes(x, 0, 2), x.permute(2, 0, 1)]
+        values = static.Executor().run(main, feed={"x": np.ones([2, 3, 4], "float32")},
+                                       fetch_list=outs)
+    finally:
+        pylayer.disable_static()
+    assert [list(v.shape) for v in values] == [[4, 3, 2], [4, 3, 2], [4, 2, 3]]
