@@ -200,3 +200,10 @@ def test_the_separate_int_forms_record_in_static_mode():
     finally:
         pylayer.disable_static()
     assert [list(v.shape) for v in values] == [[4, 3, 2], [4, 3, 2], [4, 2, 3]]
+
+
+def test_expand_as_and_slice_take_paddles_keywords():
+    x, y = arange(3), arange(2, 3)
+    assert pylayer.expand_as(input=x, other=y).shape == [2, 3]
+    assert pylayer.expand_as(x, other=y).shape == [2, 3]
+    assert pylayer.slice(input=y, axes=[0], starts=[0], ends=[1]).shape == [1, 3]

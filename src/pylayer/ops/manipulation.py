@@ -303,6 +303,7 @@ def index_select(x, index, axis=0, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x")])
 def slice(x, axes, starts, ends):
     """Take ``x[starts[i]:ends[i]]`` along each of ``axes``; bounds are clamped to the size.
 

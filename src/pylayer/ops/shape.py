@@ -342,6 +342,7 @@ def expand(x, shape, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("other", "y")])
 def expand_as(x, y, name=None):
     """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
 
