@@ -1201,12 +1201,7 @@ def view(x, shape_or_dtype, name=None):
     a = x.numpy()
     if isinstance(shape_or_dtype, (list, tuple, int, np.integer, Tensor)) and \
             not isinstance(shape_or_dtype, bool):
-        shape = shape_arg(shape_or_dtype, fn, "shape_or_dtype")
-        if a.size != 0 and shape.count(-1) <= 1 and -1 not in shape and \
-                int(np.prod(shape, dtype=np.int64)) != a.size or shape.count(-1) > 1:
-            raise ValueError(f"view(): x of shape {x.shape} ({a.size} elements) cannot be "
-                             f"viewed with shape {shape}")
-        out = reshape(x, shape)
+        out = _renamed(fn, reshape, x, shape_arg(shape_or_dtype, fn, "shape_or_dtype"))
         if out.size and not np.shares_memory(out.numpy(), a):
             raise ValueError(f"view(): x of shape {x.shape} and strides "
                              f"{list(a.strides)} cannot be viewed with shape "
