@@ -119,6 +119,25 @@ HUGE_CALLS = {
     "layer_norm": ["F.layer_norm(paddle.ones([2, 3]), [2 ** 40])"],
     "group_norm": ["F.group_norm(paddle.ones([1, 4, 3]), 2 ** 40)"],
     "topk": ["paddle.topk(paddle.ones([5]), 2 ** 40)"],
+    "as_strided": ["paddle.as_strided(paddle.ones([3]), [2 ** 40, 2 ** 40], [0, 0])",
+                   "paddle.as_strided(paddle.ones([3]), [2 ** 20, 2 ** 20], [0, 0])"],
+    "combinations": ["paddle.combinations(paddle.ones([60]), 30)",
+                     "paddle.combinations(paddle.ones([2 ** 12]), 3)"],
+    "repeat_interleave": ["paddle.repeat_interleave(paddle.ones([2]), 2 ** 40)",
+                          "paddle.repeat_interleave(paddle.ones([2]), 2 ** 33)"],
+    "tensor_split": ["paddle.tensor_split(paddle.ones([4]), 2 ** 40)",
+                     "paddle.tensor_split(paddle.ones([4]), 2 ** 33)"],
+    "hsplit": ["paddle.hsplit(paddle.ones([4]), 2 ** 40)"],
+    "vsplit": ["paddle.vsplit(paddle.ones([4, 1]), 2 ** 40)"],
+    "dsplit": ["paddle.dsplit(paddle.ones([1, 1, 4]), 2 ** 40)"],
+    "tril_indices": ["paddle.tril_indices(2 ** 20, 2 ** 20)",
+                     "paddle.tril_indices(2 ** 17, 2 ** 17)"],
+    "triu_indices": ["paddle.triu_indices(2 ** 20, 2 ** 20)",
+                     "paddle.triu_indices(2 ** 17)"],
+    "vander": ["paddle.vander(paddle.ones([3]), 2 ** 40)",
+               "paddle.vander(paddle.ones([2 ** 10]), 2 ** 20)"],
+    "view": ["paddle.view(paddle.ones([2]), [2 ** 40, 2 ** 40])"],
+    "unfold": ["paddle.ones([2 ** 16]).unfold(0, 2 ** 15, 1)"],
     # gradients whose work grows with the input: the input is as large as the result
     "prod": ["prod_backward([2 ** 17])", "prod_backward([64, 2 ** 12], axis=1)"],
 }
@@ -128,6 +147,9 @@ NOT_RESULT_SIZING = {
     "unstack": "'num' must equal the size of the axis",
     "slice": "'starts' and 'ends' are clipped to the input",
     "roll": "'shifts' moves elements without adding any",
+    "crop": "'shape' and 'offsets' must fit in the input",
+    "narrow": "'start' and 'length' must fit in the input",
+    "strided_slice": "'starts' and 'ends' are clipped to the input",
 }
 
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before

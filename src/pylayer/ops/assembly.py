@@ -13,14 +13,15 @@ place.
 """
 import builtins
 import itertools
+import math
 
 import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer._kernels.dtypes import is_bool, is_integer
-from pylayer.ops._arguments import (check_axis, check_count, check_dtype, check_int, check_ints,
-                                    describe, shape_arg)
+from pylayer.ops._arguments import (MAX_ELEMENTS, check_axis, check_count, check_dtype,
+                                    check_int, check_ints, describe, memory_limit, shape_arg)
 from pylayer.ops._operands import as_tensor_arg, conjugate
 from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops.dispatch import op
@@ -242,6 +243,7 @@ def _cuts(x, num_or_indices, axis, fn, arg="num_or_indices"):
     """The ``(start, stop)`` of each piece of a ``tensor_split``."""
     size = x.shape[axis]
     if isinstance(num_or_indices, (list, tuple)):
+        _check_pieces(len(num_or_indices), fn, arg)
         bounds = [check_int(v, fn, arg) for v in num_or_indices]
         bounds = [b + size if b < 0 else b for b in bounds]
         starts = [0] + bounds
@@ -254,10 +256,19 @@ def _cuts(x, num_or_indices, axis, fn, arg="num_or_indices"):
     num = check_int(num_or_indices, fn, arg)
     if num <= 0:
         raise ValueError(f"{fn}(): argument '{arg}' must be larger than 0, got {num}")
+    _check_pieces(num, fn, arg)
     small, extra = divmod(size, num)
     sizes = [small + 1] * extra + [small] * (num - extra)
     stops = np.cumsum(sizes).tolist()
     return list(zip([0] + stops[:-1], stops))
+
+
+def _check_pieces(count, fn, arg):
+    """Refuse more pieces than fit in memory (about 1 KiB each: a Tensor and its node)."""
+    limit = memory_limit()
+    if count > MAX_ELEMENTS or (limit is not None and count * 1024 > limit):
+        raise MemoryError(f"{fn}(): argument '{arg}' asks for {count} pieces, more than "
+                          f"this process can hold")
 
 
 def _pieces(x, cuts, axis, fn):
@@ -556,6 +567,7 @@ def _indices(fn, row, col, offset, dtype, lower):
     dtype = check_dtype(dtype, fn, kinds="i", allow_none=False)
     if dtype not in (np.int32, np.int64):
         raise TypeError(f"{fn}(): argument 'dtype' must be int32 or int64, got {dtype}")
+    check_count(2 * row * col, fn, "row", dtype)
     rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
     return make_tensor(np.stack([rows, cols]).astype(dtype))
 
@@ -704,6 +716,9 @@ def combinations(x, r=2, with_replacement=False, name=None):
     r = check_int(r, "combinations", "r", minimum=0)
     if r == 0:
         return make_tensor(np.zeros([0], x.numpy().dtype))
+    n = x.shape[0]
+    count = math.comb(n + r - 1, r) if with_replacement else math.comb(n, r)
+    check_count(count * r, "combinations", "r", np.int64)
     pick = itertools.combinations_with_replacement if with_replacement else \
         itertools.combinations
     index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
@@ -913,6 +928,8 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
         counts = check_int(repeats, fn, "repeats")
         if counts <= 0:
             raise ValueError(f"{fn}(): argument 'repeats' must be larger than 0, got {counts}")
+    total = int(np.sum(counts, dtype=object)) * (size if np.ndim(counts) == 0 else 1)
+    check_count(total * (x.size // size if size else 0), fn, "repeats", x.numpy().dtype)
     index = np.repeat(np.arange(size), counts)
     if output_size is not None and check_int(output_size, fn, "output_size") != index.size:
         raise ValueError(f"{fn}(): argument 'output_size' is {output_size}, but the result has "
@@ -1036,29 +1053,55 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
     return take(x, tuple(index), False, "slice")
 
 
-def _window_grad(g, x_shape, positions):
-    """Zeros of ``x_shape`` with ``g`` added at the flat ``positions`` its entries read."""
-    out = np.zeros(int(np.prod(x_shape, dtype=np.int64)), g.numpy().dtype)
-    np.add.at(out, positions.ravel(), g.numpy().ravel())
-    return make_output(WINDOWS_GRAD, out.reshape(x_shape), (g,), (positions,))
+def _positions(window):
+    """The flat (row-major) positions in ``x`` that the window's entries read: a
+    strided view of an index array as large as ``x``."""
+    x_shape, shape, strides, offset = window
+    index = np.arange(int(np.prod(x_shape, dtype=np.int64)), dtype=np.int64)[offset:]
+    if index.size == 0:
+        return np.zeros(shape, np.int64)
+    return np.lib.stride_tricks.as_strided(index, shape, [s * index.itemsize for s in strides],
+                                           writeable=False)
 
 
-def _window_take(g, positions):
-    return take(reshape_exact(g, (g.size,)), (positions,), True, "windows_grad_grad")
+def _window_grad(g, window):
+    """Zeros of ``x``'s shape with ``g`` added at each position its entries read."""
+    out = np.zeros(int(np.prod(window[0], dtype=np.int64)), g.numpy().dtype)
+    np.add.at(out, _positions(window), g.numpy())
+    return make_output(WINDOWS_GRAD, out.reshape(window[0]), (g,), (window,))
 
 
-AS_STRIDED = Op("as_strided", attrs=("x_shape", "positions"), view=True,
-                vjp=(_window_grad,))
-UNFOLD = Op("unfold", attrs=("x_shape", "positions"), view=True, vjp=(_window_grad,))
-WINDOWS_GRAD = Op("windows_grad", attrs=("positions",), vjp=(_window_take,))
+def _window_take(g, window):
+    return take(reshape_exact(g, (g.size,)), (_positions(window),), True, "windows_grad_grad")
 
 
-def _windows(record, x, a, shape, strides, positions):
-    """The strided view of ``a`` (read-only when it reads an element twice)."""
-    once = np.unique(positions).size == positions.size
-    view = np.lib.stride_tricks.as_strided(a, shape, strides,
-                                           writeable=once and a.flags.writeable)
-    return make_output(record, view, (x,), (tuple(x.shape), positions))
+# ``window``: x's shape, the view's shape, its strides in elements of x's row-major
+# layout, and its offset there.
+AS_STRIDED = Op("as_strided", attrs=("window",), view=True, vjp=(_window_grad,))
+UNFOLD = Op("unfold", attrs=("window",), view=True, vjp=(_window_grad,))
+WINDOWS_GRAD = Op("windows_grad", attrs=("window",), vjp=(_window_take,))
+
+
+def _overlaps(shape, strides):
+    """Whether a strided view reads some element twice (a sufficient test: strides that
+    do not step over everything the smaller ones reach count as overlapping)."""
+    if 0 in shape:
+        return False
+    reach = 0
+    for size, stride in sorted(((n, s) for n, s in zip(shape, strides) if n > 1),
+                               key=lambda pair: pair[1]):
+        if stride <= reach:
+            return True
+        reach += (size - 1) * stride
+    return False
+
+
+def _windows(record, x, a, byte_strides, window):
+    """The strided view of ndarray ``a`` (read-only when it reads an element twice)."""
+    shape, strides = window[1], window[2]
+    view = np.lib.stride_tricks.as_strided(
+        a, shape, byte_strides, writeable=a.flags.writeable and not _overlaps(shape, strides))
+    return make_output(record, view, (x,), (window,))
 
 
 @op(method=True)
@@ -1090,14 +1133,13 @@ def as_strided(x, shape, stride, offset=0, name=None):
         if last >= x.size:
             raise ValueError(f"as_strided(): shape {shape}, stride {stride} and offset "
                              f"{offset} reach element {last} of x, which has {x.size}")
+    check_count(int(np.prod(shape, dtype=object)), fn, "shape")
     a = x.numpy()
     if not a.flags.c_contiguous:
         a = np.ascontiguousarray(a)
     flat = a.reshape(-1)[offset:] if a.size else a.reshape(-1)
-    positions = np.lib.stride_tricks.as_strided(np.arange(offset, builtins.max(x.size, offset)),
-                                                shape, [s * 8 for s in stride])
-    return _windows(AS_STRIDED, x, flat, shape, [s * a.itemsize for s in stride],
-                    np.array(positions, np.int64))
+    window = (tuple(x.shape), tuple(shape), tuple(stride), offset)
+    return _windows(AS_STRIDED, x, flat, [s * a.itemsize for s in stride], window)
 
 
 @op(method=True)
@@ -1129,18 +1171,16 @@ def unfold(x, axis, size, step, name=None):
         raise ValueError(f"unfold(): argument 'size' ({size}) must be at most the size "
                          f"{length} of axis {axis}")
     if a.ndim == 0:
-        positions = np.zeros([size], np.int64)
-        return _windows(UNFOLD, x, a.reshape(1), (size,), (a.itemsize,), positions)
+        return _windows(UNFOLD, x, a.reshape(1), (a.itemsize,), ((), (size,), (0,), 0))
     count = (length - size) // step + 1
     shape = a.shape[:axis] + (count,) + a.shape[axis + 1:] + (size,)
 
-    def strides_of(arr):
-        s = arr.strides
-        return s[:axis] + (s[axis] * step,) + s[axis + 1:] + (s[axis],)
+    def windowed(strides):
+        return strides[:axis] + (strides[axis] * step,) + strides[axis + 1:] + (strides[axis],)
 
-    index = np.arange(a.size, dtype=np.int64).reshape(a.shape)
-    positions = np.lib.stride_tricks.as_strided(index, shape, strides_of(index))
-    return _windows(UNFOLD, x, a, shape, strides_of(a), np.array(positions))
+    row_major = tuple(int(np.prod(a.shape[i + 1:], dtype=np.int64)) for i in range(a.ndim))
+    window = (a.shape, shape, windowed(row_major), 0)
+    return _windows(UNFOLD, x, a, windowed(a.strides), window)
 
 
 # -------------------------------------------------------------- new shapes
