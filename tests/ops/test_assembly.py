@@ -69,8 +69,10 @@ def test_input_and_dim_keywords_where_paddle_takes_them():
 
 def test_paddle_refuses_input_where_it_has_no_such_spelling():
     x = arange(2, 2)
-    for call in (lambda: pylayer.concat(input=[x]), lambda: pylayer.split(input=x, num_or_sections=2),
-                 lambda: pylayer.flip(input=x, axis=0), lambda: pylayer.permute(x=x, dims=[1, 0])):
+    for call in (lambda: pylayer.concat(input=[x]),
+                 lambda: pylayer.split(input=x, num_or_sections=2),
+                 lambda: pylayer.flip(input=x, axis=0),
+                 lambda: pylayer.permute(x=x, dims=[1, 0])):
         with pytest.raises(TypeError):
             call()
 

@@ -1304,8 +1304,9 @@ def broadcast_shape(x_shape, y_shape):
     >>> pylayer.broadcast_shape([2, 1, 3], [4, 1])
     [2, 4, 3]
     """
-    return _broadcast_shapes("broadcast_shape", [_shape_list(x_shape, "broadcast_shape", "x_shape"),
-                                                 _shape_list(y_shape, "broadcast_shape", "y_shape")])
+    fn = "broadcast_shape"
+    return _broadcast_shapes(fn, [_shape_list(x_shape, fn, "x_shape"),
+                                  _shape_list(y_shape, fn, "y_shape")])
 
 
 @declare(method=True)

@@ -346,7 +346,8 @@ def einsum(equation, *operands):
     """Sum of products over the letters of ``equation`` (Einstein summation).
 
     ``"ij,jk->ik"`` is a matrix product, ``"bij->bji"`` a transpose,
-    ``"ii->i"`` a diagonal. Without ``->`` the output holds the letters that
+    ``"ii->i"`` a diagonal, and a letter repeated in the output puts the values on
+    a diagonal (``"i->ii"``), as in Paddle. Without ``->`` the output holds the letters that
     appear once, in alphabetical order. ``...`` stands for the leading
     dimensions, and size-1 dimensions broadcast. Operands must share one
     floating-point or complex dtype. Three or more operands are contracted two at a
