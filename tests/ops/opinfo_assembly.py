@@ -5,7 +5,7 @@ import numpy as np
 
 import pylayer
 
-from opinfo import BOOL, COMPLEX, FLOATS, INTS, NUMBERS, OpInfo, T, samples
+from opinfo import BOOL, COMPLEX, NUMBERS, OpInfo, T, samples
 from _hostile_values import A, K, Call, _value, f23
 
 ALL = NUMBERS + BOOL + COMPLEX
