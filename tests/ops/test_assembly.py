@@ -209,3 +209,12 @@ def test_expand_as_and_slice_take_paddles_keywords():
     assert pylayer.expand_as(input=x, other=y).shape == [2, 3]
     assert pylayer.expand_as(x, other=y).shape == [2, 3]
     assert pylayer.slice(input=y, axes=[0], starts=[0], ends=[1]).shape == [1, 3]
+
+
+def test_broadcast_tensors_gives_new_writable_tensors_as_paddle_does():
+    x, y = arange(2, 1), arange(3)
+    a, b = pylayer.broadcast_tensors([x, y])
+    a.fill_(5.0)
+    b.fill_(6.0)
+    np.testing.assert_array_equal(x.numpy(), [[0.0], [1.0]])
+    np.testing.assert_array_equal(y.numpy(), [0.0, 1.0, 2.0])

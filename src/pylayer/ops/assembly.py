@@ -1272,8 +1272,8 @@ def view_as(x, other, name=None):
 # ------------------------------------------------------------------ broadcast
 @op(method=True)
 def broadcast_tensors(input, name=None):
-    """The tensors of the list ``input`` broadcast to their common shape (read-only
-    views; gradients are summed back).
+    """The tensors of the list ``input`` broadcast to their common shape, as new tensors
+    (gradients are summed back).
 
     >>> import pylayer
     >>> a, b = pylayer.broadcast_tensors([pylayer.zeros([2, 1]), pylayer.zeros([3])])
@@ -1286,7 +1286,7 @@ def broadcast_tensors(input, name=None):
     except ValueError:
         raise ValueError(f"broadcast_tensors(): the tensors in 'input' of shapes "
                          f"{[t.shape for t in tensors]} do not broadcast together") from None
-    return [t if t.shape == shape else broadcast_to(t, shape) for t in tensors]
+    return [assign(t if t.shape == shape else broadcast_to(t, shape)) for t in tensors]
 
 
 def _shape_list(value, fn, arg):
