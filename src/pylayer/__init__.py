@@ -187,7 +187,8 @@ def _gradient(x):
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "gradient": _gradient,
                   "copy_": lambda x, src, *a: _set_value(x, src),
-                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
+                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_,
+                  "repeat": _assembly.repeat, "split_with_sizes": _assembly.split_with_sizes}
 
 from pylayer import _tensor_extras  # noqa: E402 - reads the namespace above
 _EXTRA_METHODS.update(_tensor_extras.METHODS)

@@ -28,6 +28,9 @@ VIEW_CASES = {
     "slice": lambda t: pylayer.slice(t, axes=[1], starts=[1], ends=[3]),
     "split": lambda t: pylayer.split(t, [1, 2], axis=1)[1],
     "unstack": lambda t: pylayer.unstack(t, axis=0)[1],
+    "diagonal": lambda t: pylayer.diagonal(t, offset=1),
+    "as_strided": lambda t: pylayer.as_strided(t, [2], [2], 1),
+    "unfold": lambda t: t.unfold(1, 1, 2),
 }
 # Views whose elements share memory (broadcasts): written in place, they refuse.
 READ_ONLY = {"broadcast_to", "expand"}

@@ -38,6 +38,11 @@ CALLS = {info.public: info.call for info in OPS if info.call is not None}
 CALLS.update({getattr(pylayer, name): CALLS[twin_of(getattr(pylayer, name))]
               for name in pylayer.__all__ if twin_of(getattr(pylayer, name)) in CALLS})
 CALLS.update({
+    # ------------------------------------------- shapes (ops/assembly.py)
+    pylayer.broadcast_shape: Call(A("x_shape", _value([2, 1]), "int_list"),
+                                  A("y_shape", _value([1, 3]), "int_list")),
+    pylayer.broadcast_shapes: Call(A("shapes", _value([2, 1]), "int_list")),
+    pylayer.t_: Call(A("input", f23, "tensor")),
     # ---------------------------------------------------- the framework
     pylayer.Tensor: Call(A("data", _value([[1.0, 2.0]]), "tensor_or_none"),
                          K("dtype", _value("float64"), "dtype")),

@@ -123,6 +123,25 @@ HUGE_CALLS = {
                             "paddle.histogram_bin_edges(paddle.ones([2]), bins=2 ** 38)"],
     "histogramdd": ["paddle.histogramdd(paddle.ones([2, 2]), bins=2 ** 40)",
                     "paddle.histogramdd(paddle.ones([2, 2]), bins=[2 ** 20, 2 ** 20])"],
+    "as_strided": ["paddle.as_strided(paddle.ones([3]), [2 ** 40, 2 ** 40], [0, 0])",
+                   "paddle.as_strided(paddle.ones([3]), [2 ** 20, 2 ** 20], [0, 0])"],
+    "combinations": ["paddle.combinations(paddle.ones([60]), 30)",
+                     "paddle.combinations(paddle.ones([2 ** 12]), 3)"],
+    "repeat_interleave": ["paddle.repeat_interleave(paddle.ones([2]), 2 ** 40)",
+                          "paddle.repeat_interleave(paddle.ones([2]), 2 ** 33)"],
+    "tensor_split": ["paddle.tensor_split(paddle.ones([4]), 2 ** 40)",
+                     "paddle.tensor_split(paddle.ones([4]), 2 ** 33)"],
+    "hsplit": ["paddle.hsplit(paddle.ones([4]), 2 ** 40)"],
+    "vsplit": ["paddle.vsplit(paddle.ones([4, 1]), 2 ** 40)"],
+    "dsplit": ["paddle.dsplit(paddle.ones([1, 1, 4]), 2 ** 40)"],
+    "tril_indices": ["paddle.tril_indices(2 ** 20, 2 ** 20)",
+                     "paddle.tril_indices(2 ** 17, 2 ** 17)"],
+    "triu_indices": ["paddle.triu_indices(2 ** 20, 2 ** 20)",
+                     "paddle.triu_indices(2 ** 17)"],
+    "vander": ["paddle.vander(paddle.ones([3]), 2 ** 40)",
+               "paddle.vander(paddle.ones([2 ** 10]), 2 ** 20)"],
+    "view": ["paddle.view(paddle.ones([2]), [2 ** 40, 2 ** 40])"],
+    "unfold": ["paddle.ones([2 ** 16]).unfold(0, 2 ** 15, 1)"],
     # gradients whose work grows with the input: the input is as large as the result
     "prod": ["prod_backward([2 ** 17])", "prod_backward([64, 2 ** 12], axis=1)"],
 }
@@ -134,6 +153,9 @@ NOT_RESULT_SIZING = {
     "roll": "'shifts' moves elements without adding any",
     "kthvalue": "'k' must not exceed the size of the axis",
     "diff": "'n' only shortens the axis",
+    "crop": "'shape' and 'offsets' must fit in the input",
+    "narrow": "'start' and 'length' must fit in the input",
+    "strided_slice": "'starts' and 'ends' are clipped to the input",
 }
 
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before

@@ -266,9 +266,9 @@ def _parse(equation, shapes):
                     raise ValueError(f"{fn}(): the letter {c!r} of {equation!r} stands for "
                                      f"sizes {sizes[c]} and {size}, which do not match")
                 sizes[c] = size
-    if len(set(out)) != len(out) or set(out) - set("".join(subs)):
-        raise ValueError(f"{fn}(): the output term of {equation!r} must name each letter of "
-                         f"the inputs at most once")
+    if set(out) - set("".join(subs)):
+        raise ValueError(f"{fn}(): the output term of {equation!r} must name only letters of "
+                         f"the inputs")
     renamed = []
     for s, shape in zip(subs, shapes):
         own = {}
@@ -349,7 +349,8 @@ def einsum(equation, *operands):
     """Sum of products over the letters of ``equation`` (Einstein summation).
 
     ``"ij,jk->ik"`` is a matrix product, ``"bij->bji"`` a transpose,
-    ``"ii->i"`` a diagonal. Without ``->`` the output holds the letters that
+    ``"ii->i"`` a diagonal, and a letter repeated in the output puts the values on
+    a diagonal (``"i->ii"``), as in Paddle. Without ``->`` the output holds the letters that
     appear once, in alphabetical order. ``...`` stands for the leading
     dimensions, and size-1 dimensions broadcast. Operands must share one
     floating-point or complex dtype. Three or more operands are contracted two at a
@@ -376,4 +377,25 @@ def einsum(equation, *operands):
         tensors.append(float_tensor(value, "einsum", f"operands[{i}]", i + 2, complex_too=True))
     _same_dtype("einsum", tensors)
     in_subs, out_subs = _parse(equation, [tuple(t.shape) for t in tensors])
-    return _contract(in_subs, out_subs, tensors)
+    return _contract(*_repeated_output(in_subs, out_subs, tensors))
+
+
+def _repeated_output(subs, out_subs, tensors):
+    """A letter repeated in the output (``'i->ii'``) puts the values on a diagonal, as
+    in Paddle: each repeat becomes a letter of its own, tied to the first by an
+    identity matrix."""
+    if len(set(out_subs)) == len(out_subs):
+        return subs, out_subs, tensors
+    sizes = {c: n for s, t in zip(subs, tensors) for c, n in zip(s, t.shape)}
+    used = set("".join(subs) + out_subs)
+    spare = iter(c for c in string.ascii_letters if c not in used)
+    subs, tensors, out, seen = list(subs), list(tensors), [], set()
+    for c in out_subs:
+        if c in seen:
+            fresh = next(spare)
+            subs.append(c + fresh)
+            tensors.append(make_tensor(np.eye(sizes[c], dtype=tensors[0].numpy().dtype)))
+            c = fresh
+        seen.add(c)
+        out.append(c)
+    return subs, "".join(out), tensors

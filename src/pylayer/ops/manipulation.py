@@ -23,7 +23,7 @@ from pylayer.ops.math import where
 from pylayer.ops.indexing import put, take
 from pylayer.ops.inplace import inplace_twin, refuse_leaf, take_over
 from pylayer.ops.reduction import sum as reduce_sum
-from pylayer.ops.shape import broadcast_to, cast, reshape_exact
+from pylayer.ops.shape import broadcast_to, cast, reshape_exact, spellings
 
 __all__ = ["concat", "stack", "unstack", "split", "chunk", "tile", "gather", "index_select",
            "slice", "flip", "roll", "numel", "take_along_axis", "put_along_axis", "masked_fill",
@@ -69,6 +69,7 @@ CONCAT = Op("concat", inputs=None, attrs=("sizes", "axis"), vjp=_concat_vjp)
 
 
 @op(method=True)
+@spellings([("tensors", "x"), ("dim", "axis")])
 def concat(x, axis=0, name=None):
     """Join a list of tensors along an existing ``axis``.
 
@@ -102,6 +103,7 @@ STACK = Op("stack", inputs=None, attrs=("axis",), vjp=_stack_vjp)
 
 
 @op(method=True)
+@spellings([("tensors", "x"), ("dim", "axis")])
 def stack(x, axis=0, name=None):
     """Join a list of same-shaped tensors along a new ``axis``.
 
@@ -193,6 +195,7 @@ def split(x, num_or_sections, axis=0, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide).
 
@@ -223,6 +226,7 @@ TILE = Op("tile", attrs=("x_shape", "padded", "reps"), vjp=(_tile_vjp,))
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dims", "repeat_times")])
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each dimension (numpy's ``tile``).
 
@@ -274,6 +278,7 @@ def _take_along(x, index, axis, fn, ranks):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def gather(x, index, axis=None, name=None):
     """Select entries of ``x`` along ``axis`` (default 0) at the positions in ``index``.
 
@@ -297,6 +302,7 @@ def gather(x, index, axis=None, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def index_select(x, index, axis=0, name=None):
     """Select slices of ``x`` along ``axis`` at the positions of the 1-d ``index``.
 
@@ -310,6 +316,7 @@ def index_select(x, index, axis=0, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x")])
 def slice(x, axes, starts, ends):
     """Take ``x[starts[i]:ends[i]]`` along each of ``axes``; bounds are clamped to the size.
 
@@ -364,7 +371,7 @@ def flip(x, axis, name=None):
     x = as_tensor_arg(x, "flip", "x", 1)
     a = x.numpy()
     axes = tuple(sorted({check_axis(v, a.ndim, "flip") for v in check_ints(axis, "flip", "axis")}))
-    out = np.flip(a, axes) if a.ndim else a
+    out = np.flip(a, axes).copy() if a.ndim else a.copy()     # np.flip gives a view
     return make_output(FLIP, out, (x,), (axes,))
 
 
@@ -376,6 +383,7 @@ ROLL = Op("roll", attrs=("shifts", "axes"), vjp=(_roll_vjp,))
 
 
 @op(method=True)
+@spellings([("input", "x"), ("dims", "axis")])
 def roll(x, shifts, axis=None, name=None):
     """Shift elements circularly along ``axis``; with ``axis=None`` over the flattened tensor.
 
@@ -444,6 +452,7 @@ def _along_axis(arr, indices, axis, broadcast, fn, arr_broadcasts):
 
 
 @op(method=True)
+@spellings([("input", "arr"), ("dim", "axis")])
 def take_along_axis(arr, indices, axis, broadcast=True):
     """Pick from ``arr`` along ``axis`` at ``indices`` (an int tensor of ``arr``'s rank).
 

@@ -11,6 +11,7 @@ rules use: to exactly a given shape, and no node when the shape is already right
 ``ops/reduction.py`` imports this module, so the broadcasts' rule imports
 ``unbroadcast`` where it runs.
 """
+import functools
 import math
 
 import numpy as np
@@ -28,6 +29,74 @@ from pylayer.ops.dispatch import op
 __all__ = ["reshape", "flatten", "squeeze", "unsqueeze", "transpose", "broadcast_to", "expand",
            "expand_as", "cast", "assign",
            "cast_", "flatten_", "reshape_", "squeeze_", "transpose_", "unsqueeze_"]
+
+
+# --------------------------------------------------- Paddle's other spellings
+def _is_int(value):
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, bool)) or (
+        isinstance(value, Tensor) and value.size == 1 and value.ndim <= 1)
+
+
+def spellings(aliases=(), spread=None):
+    """Accept Paddle's other spellings of a function's arguments: keywords named in
+    ``aliases`` (pairs ``(alias, name)``, such as ``("input", "x")``), and, when
+    ``spread`` names a parameter, that list given as ints after the first argument
+    (``reshape(x, 2, 3)`` for ``reshape(x, [2, 3])``). The signature stays the
+    function's own.
+
+    >>> @spellings([("input", "x")], spread="shape")
+    ... def shape_of(x, shape):
+    ...     return x, shape
+    >>> shape_of(input=1, shape=[2]), shape_of(1, 2, 3)
+    ((1, [2]), (1, [2, 3]))
+    """
+    aliases = tuple(aliases)
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            if kwargs:
+                for alias, name in aliases:
+                    if alias in kwargs and name not in kwargs:
+                        kwargs[name] = kwargs.pop(alias)
+            if spread is not None and len(args) > 2 and _is_int(args[1]) and all(
+                    _is_int(a) for a in args[2:]):
+                args = (args[0], list(args[1:]))
+            return fn(*args, **kwargs)
+        return call
+    return decorate
+
+
+def two_axes(fn):
+    """Accept ``fn(x, dim0, dim1)`` (or keywords ``dim0``/``dim1``, ``axis0``/``axis1``)
+    for ``fn(x, perm)`` with the two axes swapped, and ``input`` for ``x``, as Paddle's
+    ``transpose`` and ``swapaxes`` do.
+
+    >>> import pylayer
+    >>> pylayer.transpose(pylayer.zeros([2, 1, 3]), 0, 2).shape
+    [3, 1, 2]
+    """
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if "input" in kwargs and "x" not in kwargs:
+            kwargs["x"] = kwargs.pop("input")
+        dim0 = kwargs.pop("dim0", kwargs.pop("axis0", None))
+        dim1 = kwargs.pop("dim1", kwargs.pop("axis1", None))
+        if dim0 is None and len(args) > 1 and _is_int(args[1]):
+            dim0 = args[1]
+        if dim1 is None and len(args) > 2 and _is_int(args[2]):
+            dim1 = args[2]
+        if dim0 is not None and dim1 is not None:
+            x = tensor_arg(kwargs.pop("x", None) if not args else args[0], fn.__name__, "x", 1)
+            perm = list(range(x.ndim))
+            if perm:
+                first = check_axis(dim0, x.ndim, fn.__name__, "dim0")
+                second = check_axis(dim1, x.ndim, fn.__name__, "dim1")
+                perm[first], perm[second] = perm[second], perm[first]
+            kwargs["perm"] = perm
+            args = (x,)
+        return fn(*args, **kwargs)
+    return call
 
 
 # ------------------------------------------------------------- reshapes
@@ -80,6 +149,7 @@ def _zero_size_dims(shape, dims):
 
 
 @op(method=True, inplace=True)
+@spellings([("input", "x")], spread="shape")
 def reshape(x, shape, name=None):
     """A tensor with the same data and a new shape (``0`` keeps a dim, ``-1`` infers one).
 
@@ -116,6 +186,7 @@ FLATTEN = Op("flatten", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 @op(method=True, inplace=True)
+@spellings([("input", "x"), ("start_dim", "start_axis"), ("end_dim", "stop_axis")])
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
     """Merge the dimensions ``start_axis`` to ``stop_axis`` (inclusive) into one.
 
@@ -140,6 +211,7 @@ SQUEEZE = Op("squeeze", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 @op(method=True, inplace=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def squeeze(x, axis=None, name=None):
     """Remove dimensions of size 1: all of them, or those listed in ``axis``.
 
@@ -165,6 +237,7 @@ UNSQUEEZE = Op("unsqueeze", attrs=("x_shape",), vjp=(_reshape_back,), view=True)
 
 
 @op(method=True, inplace=True)
+@spellings([("input", "x"), ("dim", "axis")])
 def unsqueeze(x, axis, name=None):
     """Insert dimensions of size 1 at ``axis`` (an int or a list, inserted in order).
 
@@ -195,6 +268,7 @@ def _permute(x, perm):
 
 
 @op(method=True, inplace=True)
+@two_axes
 def transpose(x, perm, name=None):
     """Permute the dimensions of ``x``.
 
@@ -252,6 +326,7 @@ def _broadcast(record, x, shape, fn):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("size", "shape")])
 def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (numpy rules); the gradient is summed back.
 
@@ -266,6 +341,7 @@ def broadcast_to(x, shape, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("size", "shape")], spread="shape")
 def expand(x, shape, name=None):
     """Same as :func:`broadcast_to` (``-1`` keeps a dimension).
 
@@ -278,6 +354,7 @@ def expand(x, shape, name=None):
 
 
 @op(method=True)
+@spellings([("input", "x"), ("other", "y")])
 def expand_as(x, y, name=None):
     """Broadcast ``x`` to the shape of ``y`` (only ``y``'s shape is used).
 

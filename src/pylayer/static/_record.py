@@ -198,6 +198,8 @@ def _name_by_keyword(fn, args, kwargs):
     position = names.index("name")
     if position >= len(args) or any(p.kind is p.VAR_POSITIONAL for p in params[:position]):
         return args, dict(kwargs)
+    if not isinstance(args[position], (str, type(None))):
+        return args, dict(kwargs)     # not a name: another call form, reshape(x, 2, 3, 4)
     return args[:position], {**dict(zip(names[position:], args[position:])), **kwargs}
 
 
