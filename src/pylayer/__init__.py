@@ -59,6 +59,8 @@ from pylayer.ops.selection import *  # noqa: F401,F403
 from pylayer.ops import selection as _selection
 from pylayer.ops.sampling import *  # noqa: F401,F403
 from pylayer.ops import sampling as _sampling
+from pylayer.ops.decomposition import *  # noqa: F401,F403
+from pylayer.ops import decomposition as _decomposition
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
@@ -108,6 +110,7 @@ __all__ += _statistics.__all__
 __all__ += _assembly.__all__
 __all__ += _selection.__all__
 __all__ += _sampling.__all__
+__all__ += _decomposition.__all__
 
 
 def __dir__():
@@ -178,7 +181,10 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
 
-_TENSOR_METHODS = _methods.build(globals(), __all__, _EXTRA_METHODS)
+# Paddle's Tensor has methods for names of paddle.linalg that paddle lacks (x.cholesky()):
+# they are declared in pylayer.linalg; a name of both namespaces is the top-level function.
+_TENSOR_METHODS = _methods.build({**vars(linalg), **globals()},
+                                 __all__ + linalg.__all__ + linalg.TENSOR_ONLY, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
 _core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,
                      _core.views.remake_history)
