@@ -19,8 +19,8 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output, make_outputs
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops._arguments import (check_axis, check_choice, check_int, check_number,
-                                    describe)
+from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check_int,
+                                    check_number, describe)
 from pylayer.ops._operands import as_tensor_arg, conjugate, unbroadcast
 from pylayer.ops.arithmetic import add, divide, multiply, scale, subtract
 from pylayer.ops.complex import imag, real
@@ -831,7 +831,10 @@ def _lu_arrays(a, pivot):
     with np.errstate(all="ignore"):
         for j in range(k):
             if pivot:
-                p = j + np.argmax(np.abs(flat[:, j:, j]), axis=1)
+                column = flat[:, j:, j]
+                size = np.abs(column.real) + np.abs(column.imag) if column.dtype.kind == "c" \
+                    else np.abs(column)                     # LAPACK's choice for complex
+                p = j + np.argmax(size, axis=1)
                 pivots[:, j] = p
                 swapped = flat[rows, p].copy()
                 flat[rows, p] = flat[:, j]
@@ -1269,10 +1272,10 @@ def _vector_norm_vjp(g, x, out, p, kept_shape):
         return multiply(multiply(_as_dtype_of(g, x), unit), _const(hit.astype(a.dtype)))
     n = norm.numpy()
     safe_norm = add(norm, _const((n == 0).astype(n.dtype)))
-    ratio = divide(modulus, safe_norm)
+    weight = multiply(g, _const((~zero & (n != 0)).astype(n.dtype)))
     if p != 1:
-        ratio = _pow(add(ratio, _const(zero.astype(n.dtype))), p - 1.0)
-    weight = multiply(multiply(g, ratio), _const((~zero & (n != 0)).astype(n.dtype)))
+        ratio = divide(add(modulus, _const(zero.astype(n.dtype))), safe_norm)
+        weight = multiply(weight, _pow(ratio, p - 1.0))
     return multiply(_as_dtype_of(weight, x), unit)
 
 
@@ -1317,6 +1320,7 @@ def _axes_list(axis, ndim, fn):
 
 
 def _with_dtype(x, dtype, fn):
+    dtype = check_dtype(dtype, fn, kinds="fc")
     return x if dtype is None else cast(x, dtype)
 
 
