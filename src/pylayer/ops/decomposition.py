@@ -207,7 +207,8 @@ def inv(x, name=None):
 
 @op(method=True)
 def inverse(x, name=None):
-    """The inverse of a square matrix, as :func:`pylayer.linalg.inv` (``x.inverse()``).
+    """The inverse of a square matrix, as :func:`pylayer.linalg.inv` (``x.inverse()``). It is
+    no name of ``paddle.linalg``: it is the function behind ``Tensor.inverse``.
 
     >>> import pylayer
     >>> pylayer.to_tensor([[4.0]]).inverse().numpy()
@@ -729,7 +730,7 @@ def eigh(x, UPLO="L", name=None):
 
     The gradient is Hermitian, as in Paddle. It divides by differences of eigenvalues:
     at a repeated eigenvalue it is NaN when the eigenvectors received a gradient; with
-    a gradient on the eigenvalues alone it is finite (Paddle gives NaN there too).
+    a gradient on the eigenvalues alone it is finite (Paddle 3.3.1 gives NaN there).
 
     >>> import pylayer
     >>> w, v = pylayer.linalg.eigh(pylayer.to_tensor([[2.0, 1.0], [1.0, 2.0]]))
