@@ -77,11 +77,6 @@ def _moduli_np(outputs):
     return [np.abs(o) if np.iscomplexobj(o) or o.ndim >= 2 else o for o in outputs]
 
 
-def _same(fn):
-    """A reference that keeps the input's dtype (numpy widens float32 in some functions)."""
-    return lambda x, *args, **kw: np.asarray(fn(x, *args, **kw)).astype(x.dtype)
-
-
 # ---------------------------------------------------------------- references
 def _solve_ref(x, y, left=True):
     if left:

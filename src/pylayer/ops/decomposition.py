@@ -24,9 +24,10 @@ from pylayer.ops._arguments import (check_axis, check_choice, check_dtype, check
 from pylayer.ops._operands import as_tensor_arg, conjugate, unbroadcast
 from pylayer.ops.arithmetic import add, divide, multiply, scale, subtract
 from pylayer.ops.complex import imag, real
-from pylayer.ops.linalg import einsum, matmul
+from pylayer.ops.creation import get_rng
+from pylayer.ops.linalg import matmul
 from pylayer.ops.manipulation import concat, stack, unstack
-from pylayer.ops.math import abs as _abs, pow as _pow, sqrt, where
+from pylayer.ops.math import abs as _abs, pow as _pow, sqrt
 from pylayer.ops.reduction import max as _max, min as _min, prod, sum as _sum
 from pylayer.ops.shape import cast, reshape, squeeze, transpose, unsqueeze
 from pylayer.ops.dispatch import op
@@ -117,10 +118,6 @@ def _diag_embed(v, like=None):
 
 def _as_dtype_of(x, like):
     return x if x.dtype == like.dtype else cast(x, like.dtype)
-
-
-def _real_part(x, complex_result):
-    return x if complex_result or not _is_complex(x) else real(x)
 
 
 def _unbroadcast_matrix(g, shape):
@@ -236,7 +233,7 @@ def _det_vjp(g, x, out):
     others = add(multiply(unsqueeze(s, -2), _const(1 - np.eye(n, dtype=s.numpy().dtype))),
                  _const(np.eye(n, dtype=s.numpy().dtype)))
     adjugate_s = prod(others, axis=-1)
-    phase = multiply(_det(u, "det"), _det(vh, "det"))
+    phase = multiply(_det(u), _det(vh))
     cof = matmul(multiply(u, _as_dtype_of(unsqueeze(adjugate_s, -2), u)), vh)
     g_phase = unsqueeze(unsqueeze(multiply(g, conjugate(phase)), -1), -1)
     return multiply(g_phase, cof)
@@ -245,7 +242,7 @@ def _det_vjp(g, x, out):
 DET = Op("det", keeps=("x", "out"), vjp=(_det_vjp,))
 
 
-def _det(x, fn):
+def _det(x):
     return make_output(DET, np.asarray(np.linalg.det(x.numpy())), (x,))
 
 
@@ -260,7 +257,7 @@ def det(x, name=None):
     >>> round(float(pylayer.linalg.det(pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]]))), 4)
     -2.0
     """
-    return _det(_matrix(x, "det", square=True), "det")
+    return _det(_matrix(x, "det", square=True))
 
 
 # ------------------------------------------------------------------ slogdet
@@ -1088,7 +1085,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
 
     >>> import pylayer
     >>> x = pylayer.to_tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    >>> solution, residuals, rank, values = pylayer.linalg.lstsq(x, pylayer.to_tensor([[1.0], [2.0], [3.0]]))
+    >>> y = pylayer.to_tensor([[1.0], [2.0], [3.0]])
+    >>> solution, residuals, rank, values = pylayer.linalg.lstsq(x, y)
     >>> solution.numpy().round(4)
     array([[1.],
            [2.]], dtype=float32)
@@ -1117,9 +1115,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     if driver in ("gelsd", "gelss"):
         singular = _const(values.astype(real_dtype))
         if m > n and np.all(rank == n):
-            diff = subtract(matmul(x, solution), y)
-            residuals = _sum(_as_dtype_of(real(multiply(conjugate(diff), diff)), empty)
-                             if _is_complex(diff) else multiply(diff, diff), axis=-2)
+            modulus = _abs(subtract(matmul(x, solution), y))
+            residuals = _sum(multiply(modulus, modulus), axis=-2)
     return solution, residuals, _const(np.asarray(rank)), singular
 
 
@@ -1321,8 +1318,9 @@ def _axes_list(axis, ndim, fn):
 
 
 def _with_dtype(x, dtype, fn):
+    """``x`` cast to ``dtype`` first, when one is given."""
     dtype = check_dtype(dtype, fn, kinds="fc")
-    return x if dtype is None else cast(x, dtype)
+    return x if dtype is None else cast(as_tensor_arg(x, fn, "x", 1), dtype)
 
 
 @op
@@ -1338,7 +1336,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
     array(5., dtype=float32)
     """
     fn = "vector_norm"
-    x = _with_dtype(_inexact(x, fn), dtype, fn)
+    x = _inexact(_with_dtype(x, dtype, fn), fn)
     p = _norm_order(p, fn)
     axes = None if axis is None else tuple(sorted(_axes_list(axis, max(x.ndim, 1), fn)))
     if x.ndim == 0:
@@ -1392,7 +1390,7 @@ def _two_axes(axis, ndim, fn):
 
 
 @op
-def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B006 - Paddle's default
+def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B006 - Paddle's
     """The matrix norm of ``x`` over the two axes ``axis`` (rows, columns): ``"fro"``
     (Frobenius), ``"nuc"`` (sum of singular values), 2 / -2 (largest / smallest singular
     value), 1 / -1 (largest / smallest column sum of moduli), inf / -inf (largest /
@@ -1428,7 +1426,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     array(4., dtype=float32)
     """
     fn = "norm"
-    x = _with_dtype(_inexact(x, fn), dtype, fn)
+    x = _inexact(_with_dtype(x, dtype, fn), fn)
     keepdim = bool(keepdim)
     if axis is None:
         if p == "nuc":
@@ -1774,8 +1772,7 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
 
 # ------------------------------------------------------- low-rank SVD and PCA
 def _low_rank(x, q, niter, fn):
-    from pylayer.ops.creation import get_rng
-    m, n = x.shape[-2:]
+    n = x.shape[-1]
     omega = _const(get_rng().standard_normal(tuple(x.shape[:-2]) + (n, q))
                    .astype(x.numpy().dtype))
     basis = qr(matmul(x, omega))[0]
