@@ -383,7 +383,7 @@ ENTRIES = [
         ((T((4,)),), {"p": 3.0}), (T(()),)),
            dtypes=_INEXACT, tolerance=_TOL,
            call=_call(K("p", _value(3.0), "number"), K("axis", _value(1), "axis"),
-                      K("dtype", _value("float64"), "dtype"), first=f23)),
+                      K("dtype", _value(None), "dtype"), first=f23)),
     OpInfo("linalg.vector_norm", _vector_norm_ref, samples(((T((2, 3)),), {"p": 0})),
            dtypes=_INEXACT, differentiable=False, variant="count"),
     OpInfo("linalg.matrix_norm", _matrix_norm_ref, samples(

@@ -341,6 +341,9 @@ def test_vector_and_matrix_norm_arguments():
         L.matrix_norm(t(X3), axis=1)
     with pytest.raises(TypeError, match="vector_norm"):
         L.vector_norm(t([1, 2], "int64"))                   # Paddle has no integer kernel
+    # ... but casts first when given a dtype, also a bool tensor.
+    assert float(L.vector_norm(t([1, 2, 2], "int64"), dtype="float64")) == 3.0
+    assert float(L.norm(t([True, False], "bool"), dtype="float64")) == 1.0
     np.testing.assert_allclose(L.vector_norm(t([3 + 4j, 1], "complex128")).numpy(),
                                5.09901951, atol=1e-8)
 
