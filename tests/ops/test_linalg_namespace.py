@@ -65,6 +65,11 @@ def test_slogdet_of_a_singular_matrix_is_minus_inf_with_a_nan_gradient():
     out = L.slogdet(x)
     np.testing.assert_array_equal(out.numpy(), [0.0, -np.inf])
     assert np.isnan(grad_of(out[1], x)).all()          # as in Paddle
+    # In a batch, only the singular matrix gets NaN.
+    x = t(np.stack([np.ones((2, 2)), [[2.0, 0.0], [0.0, 4.0]]]), grad=True)
+    g = grad_of(L.slogdet(x)[1].sum(), x)
+    assert np.isnan(g[0]).all()
+    np.testing.assert_allclose(g[1], [[0.5, 0.0], [0.0, 0.25]])
 
 
 def test_det_gradient_at_a_singular_matrix_is_the_cofactor_matrix():

@@ -215,18 +215,19 @@ def inverse(x, name=None):
 
 
 # ---------------------------------------------------------------------- det
-def _is_invertible(a):
+def _invertible(a):
+    """Per matrix of ``a``: whether it is safely invertible."""
     if a.size == 0:
-        return True
+        return np.ones(a.shape[:-2], bool)
     s = np.linalg.svd(a, compute_uv=False)
-    return bool(np.all(s[..., -1] > s[..., 0] * a.shape[-1] * np.finfo(s.dtype).eps))
+    return s[..., -1] > s[..., 0] * a.shape[-1] * np.finfo(s.dtype).eps
 
 
 def _det_vjp(g, x, out):
     """g * conj(cofactor matrix): conj(det) * inv(x)^H where x is invertible, else from the
     SVD x = U S V^H, whose cofactors are det(U) det(V^H) U diag(prod of the other s) V^H."""
     scaled = unsqueeze(unsqueeze(multiply(g, conjugate(out)), -1), -1)
-    if _is_invertible(x.numpy()):
+    if np.all(_invertible(x.numpy())):
         return multiply(scaled, _mH(_inv(x, "det")))
     u, s, vh = _svd(x, False, "det")
     n = s.shape[-1]
@@ -265,8 +266,13 @@ def _slogdet_vjp(g, x, out):
     """Only the log of |det| and, for complex x, the phase carry a gradient: with
     t = tr(inv(x) dx), d log|det| = Re t and d sign = i sign Im t."""
     a = x.numpy()
-    if not _is_invertible(a):
-        return _const(np.full(a.shape, np.nan, a.dtype))
+    ok = _invertible(a)[..., None, None]
+    if not np.all(ok):
+        # NaN for the singular matrices (as Paddle), the rule for the others.
+        eye = np.eye(a.shape[-1], dtype=a.dtype)
+        safe = add(multiply(x, _const(ok.astype(a.dtype))), _const((~ok) * eye))
+        return multiply(_slogdet_vjp(g, safe, out), _const(np.where(ok, 1.0, np.nan)
+                                                           .astype(a.dtype)))
     g_sign, g_log = unstack(g, axis=0)
     if _is_complex(x):
         sign, _ = unstack(out, axis=0)
