@@ -392,7 +392,7 @@ ENTRIES = [
         ((T((2, 3, 4)),), {"p": 1, "axis": [2, 1], "keepdim": True}),
         ((T((3, 4)),), {"p": -1}), ((T((2, 3, 4)),), {"p": float("inf")}),
         ((T((3, 4)),), {"p": -float("inf")})), dtypes=_INEXACT, tolerance=_TOL,
-           call=_call(K("p", _value("nuc"), "str"), K("axis", _value([0, 1]), "int_list"),
+           call=_call(K("p", _value("nuc"), "str"), K("axis", _value([0, 1]), "axis"),
                       extra=[("an order no matrix norm has", {"p": _value(3)}, "p"),
                              ("one axis", {"axis": _value([0])}, "axis")], first=f23)),
     OpInfo("linalg.cond", lambda x, p=None: np.linalg.cond(x, p), samples(
