@@ -48,10 +48,10 @@ chains the ops with their references and domains from here.
 
 To add an op: append one ``OpInfo`` to :data:`OPS` (its ``name`` is the public name
 in ``pylayer`` or ``pylayer.nn.functional``, or ``linalg.<name>`` for ``pylayer.linalg``;
-``op`` defaults to that function). Give it samples whose values keep it smooth for central differences
-(positive for ``log``, apart for ``max``), the numpy reference, its dtypes, its flags
-and its hostile-input ``call``. A public function of ``pylayer`` or
-``pylayer.nn.functional`` that is not in the database must be in
+``op`` defaults to that function). Give it samples whose values keep it smooth for
+central differences (positive for ``log``, apart for ``max``), the numpy reference, its
+dtypes, its flags and its hostile-input ``call``. A public function of ``pylayer``,
+``pylayer.nn.functional`` or ``pylayer.linalg`` that is not in the database must be in
 :data:`NOT_IN_DATABASE` with the reason;
 tests that check one specific rule (edge values, error messages, Paddle's numerics,
 dtype promotion) stay in the op's own test file.
