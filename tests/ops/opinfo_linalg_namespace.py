@@ -5,9 +5,8 @@ input inside ``op`` and its reference does the same in numpy: ``x @ x^T + 3 I`` 
 positive-definite one, ``x + x^H`` for a Hermitian one, ``x + 3 I`` for a triangular
 factor with a safe diagonal. Singular vectors and eigenvectors are compared (and
 differentiated) through their moduli, which do not depend on the phase LAPACK picks.
-``static=False`` marks the ops that refuse the constant stand-ins with which a static
-Program infers shapes (singular or not positive-definite matrices, zero pivots), and the
-random ones.
+The low-rank SVD and PCA seed pylayer's random stream and keep full rank, where the
+result does not depend on the random draw.
 """
 import numpy as np
 import scipy.linalg
@@ -216,7 +215,7 @@ RECT = samples((T((3, 3)),), (T((2, 4, 3)),), (T((3, 5)),))
 ENTRIES = [
     # --------------------------------------------------------- inverses, solves
     OpInfo("linalg.inv", np.linalg.inv, SQUARE + samples((T((2, 0, 0)),)), dtypes=_INEXACT,
-           tolerance=_TOL, static=False, call=_call(extra=[NOT_SQUARE, A_VECTOR])),
+           tolerance=_TOL, call=_call(extra=[NOT_SQUARE, A_VECTOR])),
     OpInfo("linalg.det", np.linalg.det, SQUARE + samples((T((2, 2)),)), dtypes=_INEXACT,
            tolerance=_TOL, call=_call(extra=[NOT_SQUARE, A_VECTOR])),
     OpInfo("linalg.slogdet", lambda x: np.stack(np.linalg.slogdet(x)).astype(x.dtype), SQUARE,
@@ -224,7 +223,7 @@ ENTRIES = [
     OpInfo("linalg.solve", _solve_ref, samples(
         (T((3, 3)), T((3, 2))), (T((2, 3, 3)), T((3, 1))), (T((3, 3)), T((2, 3, 2))),
         (T((3, 3)), T((3,))), ((T((3, 3)), T((2, 3))), {"left": False})),
-           dtypes=_INEXACT, tolerance=_TOL, static=False,
+           dtypes=_INEXACT, tolerance=_TOL,
            call=_call(A("y", _col, "tensor"),
                       extra=[NOT_SQUARE, ("a y that does not fit",
                                           {"y": lambda env: pylayer.ones([3, 1])}, ("x", "y")),
@@ -242,7 +241,7 @@ ENTRIES = [
     # ------------------------------------------------------------------ cholesky
     OpInfo("linalg.cholesky", _cholesky_ref, samples((T((3, 3)),), (T((2, 3, 3)),),
                                                      ((T((3, 3)),), {"upper": True})),
-           op=lambda x, **kw: L.cholesky(_spd(x), **kw), tolerance=_TOL, static=False,
+           op=lambda x, **kw: L.cholesky(_spd(x), **kw), tolerance=_TOL,
            call=_call(kind="float_tensor", extra=[
                NOT_SQUARE, ("a matrix that is not positive definite",
                             {"x": lambda env: -_sq()}, "x")])),
@@ -256,7 +255,7 @@ ENTRIES = [
     OpInfo("linalg.cholesky_inverse", _cholesky_inverse_ref,
            samples((T((3, 3)),), ((T((2, 3, 3)),), {"upper": True})),
            op=lambda y, **kw: L.cholesky_inverse(_factor(y), **kw), dtypes=_INEXACT,
-           tolerance=_TOL, static=False, call=_call(extra=[NOT_SQUARE])),
+           tolerance=_TOL, call=_call(extra=[NOT_SQUARE])),
     # ------------------------------------------------------------ decompositions
     OpInfo("linalg.qr", _qr_ref, samples((T((3, 3)),), (T((2, 4, 3)),), (T((3, 5)),),
                                          ((T((3, 3)),), {"mode": "complete"})),
@@ -298,7 +297,7 @@ ENTRIES = [
            call=_call(K("pivot", _value(True), None), K("get_infos", _value(True), None),
                       extra=[A_VECTOR])),
     OpInfo("linalg.lu_unpack", _lu_unpack_ref, samples((T((3, 3)),), (T((4, 3)),), (T((3, 5)),)),
-           op=lambda x: L.lu_unpack(*L.lu(x)), dtypes=_INEXACT, tolerance=_TOL, static=False,
+           op=lambda x: L.lu_unpack(*L.lu(x)), dtypes=_INEXACT, tolerance=_TOL,
            call=Call(A("x", _sq, "inexact_tensor"),
                      A("y", lambda env: pylayer.to_tensor([2, 2], dtype="int32"), "int_tensor"),
                      extra=[("pivots of the wrong shape",
@@ -309,7 +308,6 @@ ENTRIES = [
         (T((3, 2)), T((3, 3))), ((T((2, 3, 1)), T((2, 3, 3))), {"trans": "T"}),
         ((T((3, 2)), T((3, 3))), {"trans": "C"})),
            op=lambda b, x, **kw: L.lu_solve(b, *L.lu(x), **kw), dtypes=_INEXACT, tolerance=_TOL,
-           static=False,
            call=Call(A("b", _col, "inexact_tensor"), A("lu", _sq, "inexact_tensor"),
                      A("pivots", lambda env: pylayer.to_tensor([2, 2], dtype="int32"),
                        "int_tensor"),
@@ -350,7 +348,7 @@ ENTRIES = [
                              ("x", "y"))])),
     OpInfo("linalg.matrix_power", lambda x, n: np.linalg.matrix_power(x, n), samples(
         (T((3, 3)), 3), (T((2, 3, 3)), 0), (T((3, 3)), -2), (T((2, 2)), 1)), dtypes=_INEXACT,
-           tolerance=_TOL, static=False,
+           tolerance=_TOL,
            call=_call(A("n", _value(2), "int"), extra=[NOT_SQUARE])),
     OpInfo("linalg.matrix_exp", lambda x: scipy.linalg.expm(x), samples(
         (T((3, 3)),), (T((2, 3, 3)),), (T((2, 2), -0.2, 0.2),)),
@@ -401,7 +399,6 @@ ENTRIES = [
         ((T((3, 3)),), {"p": float("inf")}), ((T((3, 3)),), {"p": -float("inf")}),
         (T((4, 3)),)), dtypes=_INEXACT,
            tolerance={**_TOL, "float32": (1e-3, 1e-4), "complex64": (1e-3, 1e-4)},
-           static=False,
            call=_call(K("p", _value("fro"), "str_or_none"),
                       extra=[("an unknown order", {"p": _value(3)}, "p"),
                              ("p='fro' for a matrix that is not square",
@@ -463,13 +460,12 @@ ENTRIES = [
            call=Call(A("x", f23, "tensor"), extra=[A_VECTOR])),
     # ------------------------------------------------------------- random ones
     OpInfo("linalg.svd_lowrank", _low_rank_ref, samples((T((4, 3)),), (T((3, 5)),)),
-           op=_low_rank(L.svd_lowrank), tolerance=_TOL, static=False,
+           op=_low_rank(L.svd_lowrank), tolerance=_TOL,
            call=_call(K("q", _value(1), "size_or_none"), K("niter", _value(1), "count"),
                       K("M", _value(None), "tensor_or_none"),
                       extra=[("q above min(M, N)", {"q": _value(3)}, "q")])),
     OpInfo("linalg.pca_lowrank", lambda x: _low_rank_ref(x, True),
            samples((T((5, 3)),), (T((4, 3)),)), op=_low_rank(L.pca_lowrank), tolerance=_TOL,
-           static=False,
            call=_call(K("q", _value(1), "size_or_none"), K("niter", _value(1), "count"),
                       extra=[("q above min(M, N)", {"q": _value(3)}, "q")])),
 ]
