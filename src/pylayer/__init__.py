@@ -62,6 +62,8 @@ from pylayer.ops.selection import *  # noqa: F401,F403
 import pylayer.ops.selection as _selection
 from pylayer.ops.sampling import *  # noqa: F401,F403
 import pylayer.ops.sampling as _sampling
+from pylayer.ops.decomposition import *  # noqa: F401,F403
+import pylayer.ops.decomposition as _decomposition
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
@@ -119,6 +121,7 @@ __all__ += _statistics.__all__
 __all__ += _assembly.__all__
 __all__ += _selection.__all__
 __all__ += _sampling.__all__
+__all__ += _decomposition.__all__
 
 
 def __dir__():
@@ -192,7 +195,10 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
 
 from pylayer import _tensor_extras  # noqa: E402 - reads the namespace above
 _EXTRA_METHODS.update(_tensor_extras.METHODS)
-_TENSOR_METHODS = _methods.build(globals(), __all__, _EXTRA_METHODS)
+# Paddle's Tensor has methods for names of paddle.linalg that paddle lacks (x.cholesky()):
+# they are declared in pylayer.linalg; a name of both namespaces is the top-level function.
+_TENSOR_METHODS = _methods.build({**vars(linalg), **globals()},
+                                 __all__ + linalg.__all__ + linalg.TENSOR_ONLY, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
 _core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,
                      _core.views.remake_history)

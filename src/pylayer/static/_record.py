@@ -61,25 +61,30 @@ def _random_streams_kept():
         np.random.set_state(np_state)
 
 
-def _stand_in(var, size, int_fill=0):
+def _stand_in(var, size, int_fill=0, regular=False):
     shape = [size if d < 0 else d for d in var._shape]
     np_dtype = var._dtype.np_dtype
     if not (var._dtype.is_floating_point or var._dtype.is_complex):
         return make_tensor(np.full(shape, int_fill, np_dtype))
+    values = np.full(shape, 0.5, np_dtype)
+    if regular and len(shape) >= 2:
+        values = values + np.eye(shape[-2], shape[-1], dtype=np_dtype)
     # Floating stand-ins need a gradient, so that the trial shows which
     # outputs are differentiable; an op output rather than a leaf, so that
     # in-place ops (``x[0] = v``) accept them.
-    return public_api().assign(make_tensor(np.full(shape, 0.5, np_dtype), False))
+    return public_api().assign(make_tensor(values, False))
 
 
 def _trial(fn, args, kwargs, variables, size):
-    # Integer stand-ins are zeros (a valid index for any axis), or ones for an op that
-    # divides by them.
+    # Integer stand-ins are zeros (a valid index for any axis); the second try, for an
+    # op that divides by them or refuses them (1-based pivots) or refuses a singular
+    # matrix, has ones and floating matrices 0.5 + I (invertible, positive definite).
     for int_fill in (0, 1):
-        stand_ins = {id(v): _stand_in(v, size, int_fill) for v in variables}
+        stand_ins = {id(v): _stand_in(v, size, int_fill, regular=bool(int_fill))
+                     for v in variables}
         try:
             result = fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
-        except ZeroDivisionError:
+        except (ZeroDivisionError, ValueError):
             if int_fill:
                 raise
             continue
