@@ -47,8 +47,8 @@ gradgradcheck, static-vs-dynamic and fuzz tests; ``tests/reliability/test_fuzz_o
 chains the ops with their references and domains from here.
 
 To add an op: append one ``OpInfo`` to :data:`OPS` (its ``name`` is the public name
-in ``pylayer`` or ``pylayer.nn.functional``; ``op`` defaults to ``getattr(pylayer,
-name)``). Give it samples whose values keep it smooth for central differences
+in ``pylayer`` or ``pylayer.nn.functional``, or dotted for a namespace such as
+``fft.rfft``; ``op`` defaults to that function). Give it samples whose values keep it smooth for central differences
 (positive for ``log``, apart for ``max``), the numpy reference, its dtypes, its flags
 and its hostile-input ``call``. A public function of ``pylayer`` or
 ``pylayer.nn.functional`` that is not in the database must be in
@@ -152,7 +152,7 @@ class OpInfo:
         if not self.differentiable:
             object.__setattr__(self, "second_order", False)
         if self.op is None:
-            object.__setattr__(self, "op", getattr(pylayer, self.name))
+            object.__setattr__(self, "op", self.public)
 
     def accepts(self, values):
         """Whether the op is smooth at every one of ``values`` (see ``smooth``)."""
@@ -160,7 +160,11 @@ class OpInfo:
 
     @property
     def public(self):
-        """The public function the entry calls (``op`` may wrap it)."""
+        """The public function the entry calls (``op`` may wrap it); a dotted name is one
+        of a namespace of pylayer (``fft.rfft``)."""
+        if "." in self.name:
+            space, name = self.name.rsplit(".", 1)
+            return getattr(getattr(pylayer, space), name)
         return getattr(pylayer, self.name, None) or getattr(F, self.name)
 
     @property

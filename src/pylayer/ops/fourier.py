@@ -16,13 +16,15 @@ input, and, for the half-spectrum inverse, the bins that stand for two bins of t
 spectrum counted twice. The rules are written with these ops, so they differentiate
 again.
 """
+import math
+
 import numpy as np
 
 from pylayer._kernels import dtypes
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops._arguments import (check_choice, check_dtype, check_int, check_number,
-                                    describe)
+from pylayer.ops._arguments import (check_choice, check_count, check_dtype, check_int,
+                                    check_number, describe)
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.arithmetic import multiply
 from pylayer.ops.complex import conj, real
@@ -36,6 +38,7 @@ FFT_NAMES = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "
              "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn",
              "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
+_ONE_AXIS = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
 _NORMS = ("backward", "ortho", "forward")
 _OTHER_NORM = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
@@ -284,6 +287,11 @@ def _n_dim(x, s, axes, norm, fn, kind):
 
 
 def _dispatch(x, plan, fn, kind):
+    axes, lengths, _ = plan
+    shape = list(x.shape)
+    for axis, size in zip(axes, lengths):
+        shape[axis] = shape[axis] if size is None else size
+    check_count(math.prod(shape), fn, "n" if fn in _ONE_AXIS else "s", np.complex128)
     if kind in ("fft", "ifft"):
         return _complex_transform(x, plan, kind == "fft", fn)
     if kind in ("rfft", "ihfft"):
