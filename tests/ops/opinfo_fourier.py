@@ -158,3 +158,87 @@ ENTRIES = _entries() + [
 ]
 
 _ = pylayer
+
+
+# --------------------------------------------------------------- signal
+def _stft_ref(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
+              pad_mode="reflect", normalized=False, onesided=None):
+    x = _inexact(x)
+    hop_length = hop_length or n_fft // 4
+    win_length = win_length or n_fft
+    window = np.ones(win_length, x.dtype) if window is None else window
+    left = (n_fft - win_length) // 2
+    window = np.pad(window, (left, n_fft - win_length - left))
+    batch = x.reshape(-1, x.shape[-1])
+    if center:
+        batch = np.pad(batch, ((0, 0), (n_fft // 2, n_fft // 2)), mode=pad_mode)
+    frames = np.lib.stride_tricks.sliding_window_view(batch, n_fft, axis=1)[:, ::hop_length]
+    frames = frames * window
+    if onesided is None:
+        onesided = not np.iscomplexobj(frames)
+    norm = "ortho" if normalized else "backward"
+    spectrum = (np.fft.rfft if onesided else np.fft.fft)(frames, axis=-1, norm=norm)
+    spectrum = np.swapaxes(spectrum, 1, 2).astype(np.result_type(frames.dtype, np.complex64))
+    return spectrum.reshape(x.shape[:-1] + spectrum.shape[1:])
+
+
+def _istft_ref(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
+               normalized=False, onesided=True, length=None, return_complex=False):
+    hop_length = hop_length or n_fft // 4
+    win_length = win_length or n_fft
+    real = np.dtype(np.result_type(x.dtype, np.complex64).char.lower())
+    window = np.ones(win_length, real) if window is None else window
+    left = (n_fft - win_length) // 2
+    window = np.pad(window, (left, n_fft - win_length - left))
+    norm = "ortho" if normalized else "backward"
+    spectrum = np.swapaxes(x.reshape((-1,) + x.shape[-2:]), 1, 2)
+    if return_complex:
+        frames = np.fft.ifft(spectrum, axis=-1, norm=norm)
+    else:
+        frames = np.fft.irfft(spectrum[..., :n_fft // 2 + 1], n_fft, axis=-1, norm=norm)
+    frames = frames * window
+    total = n_fft + hop_length * (frames.shape[1] - 1)
+    signal = np.zeros((frames.shape[0], total), frames.dtype)
+    envelope = np.zeros(total, window.dtype)
+    for i in range(frames.shape[1]):
+        signal[:, i * hop_length:i * hop_length + n_fft] += frames[:, i]
+        envelope[i * hop_length:i * hop_length + n_fft] += window * window
+    start = n_fft // 2 if center else 0
+    stop = total - start if length is None else start + length
+    signal = signal[:, start:stop] / envelope[start:stop]
+    out_dtype = np.result_type(x.dtype, window.dtype, np.complex64)
+    out_dtype = out_dtype if return_complex else out_dtype.char.lower()
+    return signal.reshape(x.shape[:-2] + signal.shape[-1:]).astype(out_dtype)
+
+
+_HANN = np.hanning(10)[1:-1]
+
+ENTRIES += [
+    OpInfo("signal.stft", _stft_ref, samples(
+        (T((16,)), 8), ((T((2, 12)), 6), {"hop_length": 2, "pad_mode": "constant"}),
+        ((T((14,)), 8), {"hop_length": 3, "window": _HANN, "normalized": True}),
+        ((T((2, 12)), 6), {"hop_length": 2, "win_length": 4, "center": False,
+                           "onesided": False})),
+           dtypes=FLOATS + COMPLEX, tolerance=_PRECISE,
+           call=Call(A("x", lambda env: pylayer.ones([16]), "math_tensor"),
+                     A("n_fft", _value(8), "size"), K("hop_length", _value(2), "count_or_none"),
+                     K("win_length", _value(6), "size_or_none"),
+                     K("window", _value(None), "tensor_or_none"),
+                     K("pad_mode", _value("constant"), "reduction"),
+                     extra=[("n_fft longer than the signal", {"n_fft": _value(32)}, "n_fft"),
+                            ("a window of the wrong length",
+                             {"window": lambda env: pylayer.ones([3])}, "window")])),
+    OpInfo("signal.istft", _istft_ref, samples(
+        (T((5, 9)), 8), ((T((2, 5, 7)), 8), {"hop_length": 3, "window": _HANN}),
+        ((T((8, 9)), 8), {"hop_length": 2, "onesided": False, "return_complex": True}),
+        ((T((4, 9)), 6), {"hop_length": 2, "win_length": 5, "center": False, "length": 15,
+                          "normalized": True})),
+           dtypes=COMPLEX, tolerance=_PRECISE,
+           call=Call(A("x", lambda env: pylayer.ones([5, 9], dtype="complex64"), "math_tensor"),
+                     A("n_fft", _value(8), "size"), K("hop_length", _value(2), "size_or_none"),
+                     K("length", _value(12), "size_or_none"),
+                     K("return_complex", _value(False), None),
+                     extra=[("the wrong number of frequencies", {"n_fft": _value(6)}, "x"),
+                            ("return_complex with onesided",
+                             {"return_complex": _value(True)}, ("onesided",))])),
+]

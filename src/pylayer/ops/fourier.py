@@ -26,11 +26,12 @@ from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import (check_choice, check_count, check_dtype, check_int,
                                     check_number, describe)
 from pylayer.ops._operands import as_tensor_arg
-from pylayer.ops.arithmetic import multiply
+from pylayer.ops.arithmetic import divide, multiply
 from pylayer.ops.complex import conj, real
 from pylayer.ops.dispatch import op
-from pylayer.ops.manipulation import concat, roll, slice as slice_op
-from pylayer.ops.shape import cast
+from pylayer.ops.indexing import scatter_add, take
+from pylayer.ops.manipulation import concat, flip, roll, slice as slice_op
+from pylayer.ops.shape import broadcast_to, cast, squeeze, transpose, unsqueeze
 
 __all__ = []
 
@@ -549,6 +550,7 @@ def _frequencies(n, d, dtype, fn, half):
         np_dtype = np.dtype(np.float32)       # integer dtypes give float32, as in Paddle
     if n < 0:
         return make_tensor(np.zeros(0, np_dtype))
+    check_count(n, fn, "n", np.float64)
     values = np.fft.rfftfreq(n, d) if half else np.fft.fftfreq(n, d)
     return make_tensor(values.astype(np_dtype))
 
@@ -614,3 +616,203 @@ def ifftshift(x, axes=None, name=None):
     array([ 0,  1,  2, -2, -1])
     """
     return _shift(x, axes, "ifftshift", True)
+
+
+# ------------------------------------------------------ short-time transforms
+def _signal_operand(x, fn, arg, position):
+    """A float32/float64/complex Tensor (integers as float32)."""
+    x = as_tensor_arg(x, fn, arg, position)
+    dtype = x.numpy().dtype
+    if dtypes.is_integer(dtype) and not dtypes.is_bool(dtype):
+        return cast(x, "float32")
+    if dtype not in _COMPLEX_OF and dtype not in _COMPLEX_OF.values():
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a float32, "
+                        f"float64, complex64 or complex128 (or integer) Tensor, got dtype "
+                        f"{x.dtype.name}")
+    return x
+
+
+def _window(window, win_length, n_fft, dtype, fn):
+    """The window as a Tensor of ``n_fft`` values, zero-padded on both sides (ones of
+    ``dtype`` when None)."""
+    if window is None:
+        window = make_tensor(np.ones(win_length, dtype))
+    else:
+        window = _signal_operand(window, fn, "window", 5)
+        if window.ndim != 1 or window.shape[0] != win_length:
+            raise ValueError(f"{fn}(): argument 'window' must be a 1-D Tensor of win_length "
+                             f"({win_length}) values, got shape {list(window.shape)}")
+    left = (n_fft - win_length) // 2
+    return _fit(concat([make_tensor(np.zeros(left, window.numpy().dtype)), window])
+                if left else window, (0,), (n_fft,))
+
+
+def _frame_lengths(n_fft, hop_length, win_length, fn):
+    n_fft = check_int(n_fft, fn, "n_fft")
+    if n_fft < 1:
+        raise ValueError(f"{fn}(): argument 'n_fft' must be positive, got {n_fft}")
+    hop_length = n_fft // 4 if hop_length is None else check_int(hop_length, fn, "hop_length")
+    if hop_length < 1:
+        raise ValueError(f"{fn}(): argument 'hop_length' must be positive, got {hop_length}")
+    win_length = n_fft if win_length is None else check_int(win_length, fn, "win_length")
+    if not 0 < win_length <= n_fft:
+        raise ValueError(f"{fn}(): argument 'win_length' must be in (0, n_fft ({n_fft})], got "
+                         f"{win_length}")
+    return n_fft, hop_length, win_length
+
+
+def _frame_index(n_frames, n_fft, hop_length):
+    """``x[:, index]`` is ``x``'s frames, ``[batch, frame, offset]``."""
+    starts = np.arange(n_frames)[:, None] * hop_length
+    return (slice(None), starts + np.arange(n_fft)[None, :])
+
+
+def _reflect(x, pad):
+    """``x`` (batch, length) with ``pad`` values mirrored at each end (recorded)."""
+    length = x.shape[-1]
+    left = flip(slice_op(x, [1], [1], [pad + 1]), [1])
+    right = flip(slice_op(x, [1], [length - pad - 1], [length - 1]), [1])
+    return concat([left, x, right], axis=1)
+
+
+def _last_two_swapped(x):
+    return transpose(x, [0, 2, 1])
+
+
+@op
+def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="reflect", normalized=False, onesided=None, name=None):
+    """The short-time Fourier transform: the Fourier transform of each window of ``x``.
+
+    ``x`` is a signal ``[length]`` or a batch ``[batch, length]`` (float, integer
+    or complex). Frames of ``n_fft`` values start every ``hop_length`` (default
+    ``n_fft // 4``) values; each is multiplied by ``window`` (``win_length`` values,
+    default ones, zero-padded to ``n_fft`` on both sides). With ``center`` the signal
+    is first padded by ``n_fft // 2`` at each end (``pad_mode`` ``"reflect"`` or
+    ``"constant"``). ``normalized`` scales by ``1/sqrt(n_fft)``; ``onesided`` (the
+    default for real input and window) keeps the ``n_fft // 2 + 1`` non-negative
+    frequencies. The result is ``[..., frequencies, frames]``, complex.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    >>> pylayer.signal.stft(x, 4, hop_length=2, center=False).numpy()
+    array([[10.+0.j, 18.+0.j],
+           [-2.+2.j, -2.+2.j],
+           [-2.+0.j, -2.+0.j]], dtype=complex64)
+    """
+    fn = "stft"
+    x = _signal_operand(x, fn, "x", 1)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"{fn}(): argument 'x' (position 1) must be a 1-D or 2-D Tensor, got "
+                         f"{x.ndim}-D")
+    n_fft, hop_length, win_length = _frame_lengths(n_fft, hop_length, win_length, fn)
+    if n_fft > x.shape[-1]:
+        raise ValueError(f"{fn}(): argument 'n_fft' must be in (0, the signal length "
+                         f"({x.shape[-1]})], got {n_fft}")
+    pad_mode = check_choice(pad_mode, fn, "pad_mode", ("reflect", "constant"))
+    if onesided is not None and not isinstance(onesided, (bool, np.bool_)):
+        raise TypeError(f"{fn}(): argument 'onesided' must be a bool or None, got "
+                        f"{describe(onesided)}")
+    window = _window(window, win_length, n_fft, x.numpy().dtype, fn)
+    signal = unsqueeze(x, 0) if x.ndim == 1 else x
+    if center:
+        pad = n_fft // 2
+        if pad_mode == "reflect" and pad:
+            signal = _reflect(signal, pad)
+        elif pad:
+            zeros = make_tensor(np.zeros((signal.shape[0], pad), signal.numpy().dtype))
+            signal = concat([zeros, signal, zeros], axis=1)
+    n_frames = 1 + (signal.shape[1] - n_fft) // hop_length
+    frames = multiply(take(signal, _frame_index(n_frames, n_fft, hop_length), True, "frame"),
+                      window)
+    is_complex_frames = dtypes.is_complex(frames.numpy().dtype)
+    if onesided is None:
+        onesided = not is_complex_frames
+    if onesided and is_complex_frames:
+        raise ValueError(f"{fn}(): argument 'onesided' must be False when x or window is "
+                         f"complex")
+    norm = "ortho" if normalized else "backward"
+    if onesided:
+        spectrum = _r2c(frames, (2,), (n_fft,), norm)
+    else:
+        spectrum = _c2c(frames, (2,), (n_fft,), norm, True)
+    spectrum = _last_two_swapped(spectrum)
+    return squeeze(spectrum, [0]) if x.ndim == 1 else spectrum
+
+
+@op
+def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=True, length=None, return_complex=False, name=None):
+    """The inverse of :func:`stft`: the signal from its short-time Fourier transform.
+
+    ``x`` is ``[frequencies, frames]`` or ``[batch, frequencies, frames]``, with
+    ``n_fft // 2 + 1`` frequencies when ``onesided`` and ``n_fft`` otherwise. Each
+    frame is transformed back, multiplied by the window, and the frames are added
+    where they overlap, then divided by the sum of the squared windows there (which
+    must not vanish: the NOLA condition). ``center`` drops the ``n_fft // 2`` values
+    :func:`stft` padded at each end; ``length`` cuts (or pads with zeros) the result
+    to that length. ``return_complex`` (with ``onesided=False``) gives a complex
+    signal; otherwise it is real.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    >>> spectrum = pylayer.signal.stft(x, 4, hop_length=1)
+    >>> pylayer.signal.istft(spectrum, 4, hop_length=1).numpy()
+    array([1., 2., 3., 4., 5., 6., 7., 8.], dtype=float32)
+    """
+    fn = "istft"
+    x = _signal_operand(x, fn, "x", 1)
+    if x.ndim not in (2, 3):
+        raise ValueError(f"{fn}(): argument 'x' (position 1) must be a 2-D or 3-D Tensor "
+                         f"[..., frequencies, frames], got {x.ndim}-D")
+    n_fft, hop_length, win_length = _frame_lengths(n_fft, hop_length, win_length, fn)
+    if hop_length > win_length:
+        raise ValueError(f"{fn}(): argument 'hop_length' must be in (0, win_length "
+                         f"({win_length})], got {hop_length}")
+    if x.size == 0:
+        raise ValueError(f"{fn}(): argument 'x' (position 1) must not be empty, got shape "
+                         f"{list(x.shape)}")
+    bins = n_fft // 2 + 1 if onesided else n_fft
+    if x.shape[-2] != bins:
+        raise ValueError(f"{fn}(): argument 'x' (position 1) must have {bins} frequencies "
+                         f"(n_fft{' // 2 + 1' if onesided else ''}) with onesided="
+                         f"{bool(onesided)}, got {x.shape[-2]}")
+    length = None if length is None else check_int(length, fn, "length")
+    if length is not None and length < 1:
+        raise ValueError(f"{fn}(): argument 'length' must be positive, got {length}")
+    if length is not None:
+        check_count(length * (x.size // (x.shape[-1] * x.shape[-2])), fn, "length",
+                    np.complex128)
+    if return_complex and onesided:
+        raise ValueError(f"{fn}(): argument 'onesided' must be False with return_complex=True")
+    real_dtype = np.dtype(_COMPLEX_OF.get(x.numpy().dtype, x.numpy().dtype).char.lower())
+    window = _window(window, win_length, n_fft, real_dtype, fn)
+    if dtypes.is_complex(window.numpy().dtype) and not return_complex:
+        raise ValueError(f"{fn}(): argument 'window' must be real when return_complex is False")
+    spectrum = _last_two_swapped(unsqueeze(x, 0) if x.ndim == 2 else x)
+    norm = "ortho" if normalized else "backward"
+    if return_complex:
+        frames = _c2c(spectrum, (2,), (n_fft,), norm, False)
+    else:
+        if not onesided:
+            spectrum = slice_op(spectrum, [2], [0], [n_fft // 2 + 1])
+        frames = _c2r(spectrum, (2,), (n_fft,), norm)
+    frames = multiply(frames, window)
+    batch, n_frames = frames.shape[0], frames.shape[1]
+    total = n_fft + hop_length * (n_frames - 1)
+    index = _frame_index(n_frames, n_fft, hop_length)
+    signal = scatter_add(frames, (batch, total), index, True, "frame")
+    squares = broadcast_to(multiply(window, window), [1, n_frames, n_fft])
+    envelope = scatter_add(squares, (1, total), index, True, "frame")
+    start = n_fft // 2 if center else 0
+    stop = total - start if length is None else min(start + length, total)
+    signal = slice_op(signal, [1], [start], [stop])
+    envelope = slice_op(envelope, [1], [start], [stop])
+    if envelope.size and np.abs(envelope.numpy()).min() < 1e-11:
+        raise ValueError(f"{fn}(): the windows overlap-add to zero somewhere (the nonzero "
+                         f"overlap-add, NOLA, condition fails): choose another window or "
+                         f"hop_length")
+    signal = divide(signal, envelope)
+    if length is not None and signal.shape[1] < length:
+        signal = _fit(signal, (1,), (length,))
+    return squeeze(signal, [0]) if x.ndim == 2 else signal
