@@ -176,7 +176,8 @@ def _gradient(x):
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "gradient": _gradient,
                   "copy_": lambda x, src, *a: _set_value(x, src),
-                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
+                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_,
+                  "uniform_": _sampling.uniform_, "exponential_": _sampling.exponential_}
 
 _TENSOR_METHODS = _methods.build(globals(), __all__, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
