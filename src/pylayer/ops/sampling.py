@@ -544,6 +544,9 @@ class Generator:
             cls._default = super().__new__(cls)
         return cls._default
 
+    def __repr__(self):
+        return f"Generator(device='cpu', initial_seed={self.initial_seed()})"
+
     def manual_seed(self, seed):
         """Restart the stream from ``seed`` (an int >= 0); returns the generator.
 
