@@ -723,6 +723,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
             zeros = make_tensor(np.zeros((signal.shape[0], pad), signal.numpy().dtype))
             signal = concat([zeros, signal, zeros], axis=1)
     n_frames = 1 + (signal.shape[1] - n_fft) // hop_length
+    check_count(signal.shape[0] * n_frames * n_fft, fn, "n_fft", np.complex128)
     frames = multiply(take(signal, _frame_index(n_frames, n_fft, hop_length), True, "frame"),
                       window)
     is_complex_frames = dtypes.is_complex(frames.numpy().dtype)
