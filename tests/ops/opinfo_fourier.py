@@ -157,7 +157,6 @@ ENTRIES = _entries() + [
            call=Call(A("x", f23, "tensor"), K("axes", _value([0]), "axis"))),
 ]
 
-_ = pylayer
 
 
 # --------------------------------------------------------------- signal

@@ -35,15 +35,16 @@ from pylayer.ops.shape import broadcast_to, cast, squeeze, transpose, unsqueeze
 
 __all__ = []
 
-FFT_NAMES = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
-             "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn",
-             "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
-
 _ONE_AXIS = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
 _NORMS = ("backward", "ortho", "forward")
 _OTHER_NORM = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
                np.dtype(np.float64): np.dtype(np.complex128)}
+
+
+def _real_of(dtype):
+    """The real dtype of a float or complex dtype (float32 for complex64)."""
+    return np.dtype(_COMPLEX_OF.get(dtype, dtype).char.lower())
 
 
 # ------------------------------------------------------------------ arguments
@@ -223,8 +224,7 @@ C2R = Op("fft_c2r", attrs=("axes", "sizes", "norm", "x_sizes", "x_real"), vjp=(_
 def _c2r(x, axes, sizes, norm):
     """The real signal whose half spectrum over ``axes`` is ``x`` (real or complex)."""
     a = x.numpy()
-    complex_dtype = _COMPLEX_OF.get(a.dtype, a.dtype)
-    real_dtype = np.dtype(complex_dtype.char.lower())
+    real_dtype = _real_of(a.dtype)
     shape = list(a.shape)
     for axis, size in zip(axes, sizes):
         shape[axis] = size
@@ -243,12 +243,12 @@ def _half_sizes(x, axes, lengths):
 
 
 # ------------------------------------------------------------- the transforms
-def _complex_transform(x, plan, forward, fn):
+def _complex_transform(x, plan, forward):
     axes, lengths, norm = plan
     return _c2c(x, axes, _sizes(x, axes, lengths), norm, forward)
 
 
-def _real_transform(x, plan, inverse_hermitian, fn):
+def _real_transform(x, plan, inverse_hermitian):
     axes, lengths, norm = plan
     if inverse_hermitian:
         return conj(_r2c(x, axes, _sizes(x, axes, lengths), _OTHER_NORM[norm]))
@@ -263,9 +263,7 @@ def _half_inverse(x, plan, hermitian, fn):
             shape = list(x.shape)
             for axis, size in zip(axes, sizes):
                 shape[axis] = size
-            a = x.numpy()
-            return make_tensor(np.zeros(shape, np.dtype(_COMPLEX_OF.get(a.dtype, a.dtype)
-                                                        .char.lower())))
+            return make_tensor(np.zeros(shape, _real_of(x.numpy().dtype)))
         raise ValueError(f"{fn}(): the output length must be positive, got {sizes[-1]}")
     if hermitian:
         x, norm = conj(x), _OTHER_NORM[norm]
@@ -294,9 +292,9 @@ def _dispatch(x, plan, fn, kind):
         shape[axis] = shape[axis] if size is None else size
     check_count(math.prod(shape), fn, "n" if fn in _ONE_AXIS else "s", np.complex128)
     if kind in ("fft", "ifft"):
-        return _complex_transform(x, plan, kind == "fft", fn)
+        return _complex_transform(x, plan, kind == "fft")
     if kind in ("rfft", "ihfft"):
-        return _real_transform(x, plan, kind == "ihfft", fn)
+        return _real_transform(x, plan, kind == "ihfft")
     return _half_inverse(x, plan, kind == "hfft", fn)
 
 
@@ -786,7 +784,7 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
                     np.complex128)
     if return_complex and onesided:
         raise ValueError(f"{fn}(): argument 'onesided' must be False with return_complex=True")
-    real_dtype = np.dtype(_COMPLEX_OF.get(x.numpy().dtype, x.numpy().dtype).char.lower())
+    real_dtype = _real_of(x.numpy().dtype)
     window = _window(window, win_length, n_fft, real_dtype, fn)
     if dtypes.is_complex(window.numpy().dtype) and not return_complex:
         raise ValueError(f"{fn}(): argument 'window' must be real when return_complex is False")
