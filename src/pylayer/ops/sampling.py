@@ -96,12 +96,15 @@ def multinomial(x, num_samples=1, replacement=False, name=None):
     if replacement:
         # Inverse transform over every row at once: row r's cumulative weights lie in
         # [r, r + 1], and so do its uniform draws.
-        edges = np.cumsum(weights / totals[:, None], axis=1) + np.arange(rows)[:, None]
-        edges[:, -1] = np.arange(1, rows + 1)
-        draws = rng.random((rows, num_samples)) + np.arange(rows)[:, None]
+        # The edges from a row's last positive weight on are exactly r + 1, so rounding
+        # can never reach a zero weight after it.
+        starts = np.arange(rows)[:, None]
+        edges = np.cumsum(weights / totals[:, None], axis=1) + starts
+        last = categories - 1 - np.argmax(weights[:, ::-1] > 0, axis=1)
+        edges = np.where(np.arange(categories) >= last[:, None], starts + 1.0, edges)
+        draws = rng.random((rows, num_samples)) + starts
         found = np.searchsorted(edges.ravel(), draws.ravel(), side="right")
-        out = found.reshape(rows, num_samples) - np.arange(rows)[:, None] * categories
-        out = np.minimum(out, categories - 1)
+        out = found.reshape(rows, num_samples) - starts * categories
     else:
         # The first num_samples of exponential arrival times scaled by the weights:
         # sequential draws without replacement.
