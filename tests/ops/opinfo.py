@@ -47,11 +47,11 @@ gradgradcheck, static-vs-dynamic and fuzz tests; ``tests/reliability/test_fuzz_o
 chains the ops with their references and domains from here.
 
 To add an op: append one ``OpInfo`` to :data:`OPS` (its ``name`` is the public name
-in ``pylayer`` or ``pylayer.nn.functional``, or ``linalg.<name>`` for ``pylayer.linalg``;
-``op`` defaults to that function). Give it samples whose values keep it smooth for
-central differences (positive for ``log``, apart for ``max``), the numpy reference, its
-dtypes, its flags and its hostile-input ``call``. A public function of ``pylayer``,
-``pylayer.nn.functional`` or ``pylayer.linalg`` that is not in the database must be in
+in ``pylayer`` or ``pylayer.nn.functional``, or dotted for a namespace such as
+``fft.rfft``; ``op`` defaults to that function). Give it samples whose values keep it smooth for central differences
+(positive for ``log``, apart for ``max``), the numpy reference, its dtypes, its flags
+and its hostile-input ``call``. A public function of ``pylayer``, ``pylayer.nn.functional`` or one of the
+namespaces walked by test_opinfo.py that is not in the database must be in
 :data:`NOT_IN_DATABASE` with the reason;
 tests that check one specific rule (edge values, error messages, Paddle's numerics,
 dtype promotion) stay in the op's own test file.
@@ -160,10 +160,11 @@ class OpInfo:
 
     @property
     def public(self):
-        """The public function the entry calls (``op`` may wrap it); a name of
-        ``pylayer.linalg`` is written ``linalg.<name>``."""
-        if self.name.startswith("linalg."):
-            return getattr(pylayer.linalg, self.name[len("linalg."):])
+        """The public function the entry calls (``op`` may wrap it); a dotted name is one
+        of a namespace of pylayer (``fft.rfft``)."""
+        if "." in self.name:
+            space, name = self.name.rsplit(".", 1)
+            return getattr(getattr(pylayer, space), name)
         return getattr(pylayer, self.name, None) or getattr(F, self.name)
 
     @property

@@ -18,6 +18,13 @@ from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optim
 INPUT_IS_X = {"input": ("x",)}  # a layer's forward hands its input to a functional's x
 
 METHODS = {
+    (pylayer.Generator, "manual_seed"): Call(A("seed", _value(3), "int"),
+                                             setup=lambda env: env.update(
+                                                 self=pylayer.Generator())),
+    (pylayer.Generator, "set_state"): Call(A("state", lambda env: env["self"].get_state(),
+                                             "state_dict"),
+                                           setup=lambda env: env.update(
+                                               self=pylayer.Generator())),
     (pylayer.Tensor, "item"): Call(A("index", _value(1), "int"), setup=lambda env: env.update(
         self=f23())),
     (pylayer.Tensor, "astype"): Call(A("dtype", _value("float64"), "dtype_required"),
