@@ -63,6 +63,18 @@ def test_polygamma_to_1e13_and_1e11_below_0(n):
     assert error.max() < 1e-11          # the reflection formula, for x < 0
 
 
+def test_polygamma_of_a_high_order_below_0_sums_the_terms_near_the_poles():
+    x = np.concatenate([RNG.uniform(-30, 0, 1000), -np.exp(RNG.uniform(0, 10, 100))])
+    with np.errstate(over="ignore"):
+        want = sp.polygamma(100, x)
+    kept = np.isfinite(want)
+    error = relative_error(values_of(pylayer.polygamma, x, 100), want)
+    assert error[kept].max() < 1e-11
+    # A huge order gives the overflowed value at once.
+    np.testing.assert_array_equal(values_of(pylayer.polygamma, [1.0, 50.0], 2 ** 62),
+                                  [-np.inf, -np.inf])
+
+
 def test_erfinv_to_1e14_up_to_the_last_double_below_1():
     u = np.concatenate([RNG.uniform(-1, 1, 5000), 1 - np.geomspace(1.2e-16, 0.5, 2000),
                         -1 + np.geomspace(1.2e-16, 0.5, 2000), np.geomspace(1e-300, 1, 500)])

@@ -5,6 +5,7 @@ Every constant is computed here from its definition when the module is imported
 below); nothing is copied from a table. Loops run over terms of a series or steps of
 an iteration, never over elements.
 """
+import functools
 import math
 from fractions import Fraction
 
@@ -172,6 +173,7 @@ def digamma(x):
 
 
 # --------------------------------------------------------------- polygamma
+@functools.lru_cache(maxsize=None)
 def _cot_derivative_polynomial(n):
     """Integer coefficients (lowest degree first) of P_n with
     d^n/dx^n cot(x) = P_n(cot x): P_0 = c, P_{k+1} = -(1 + c^2) P_k'."""
@@ -180,13 +182,50 @@ def _cot_derivative_polynomial(n):
         d = [i * p[i] for i in range(1, len(p))]
         p = [-((d[i] if i < len(d) else 0) + (d[i - 2] if i >= 2 else 0))
              for i in range(len(d) + 2)]
-    return [float(c) for c in p]
+    return tuple(float(c) for c in p)
+
+
+_REFLECTION_UP_TO = 64
+_NEAR_POLES = 30
+
+
+def _polygamma_reflected(xn, n, sign):
+    """polygamma(n, x) for x < 0, n <= 64: d^n/dx^n of
+    [digamma(1 - x) - digamma(x) = pi cot(pi x)] gives
+    polygamma(n, x) = (-1)^n polygamma(n, 1 - x) - pi^(n+1) P_n(cot(pi x))."""
+    r = xn - np.round(xn)
+    c = 1.0 / np.tan(np.pi * np.where(r == 0, 0.5, r))
+    poly = np.zeros_like(c)
+    for coefficient in reversed(_cot_derivative_polynomial(n)):
+        poly = poly * c + coefficient
+    mirror = sign * zeta_scaled(n + 1, 1.0 - xn, math.lgamma(n + 1))
+    return -sign * mirror - np.pi ** (n + 1) * poly
+
+
+def _polygamma_near_poles(xn, n, sign):
+    """polygamma(n, x) for x < 0, n > 64, from the series (-1)^(n+1) n! sum_k (x + k)^-(n+1):
+    with an exponent above 65, the terms more than 30 away from the pole nearest x are
+    below 1e-100 of the nearest one, so only the 61 around it and the tail beyond are
+    summed."""
+    s = n + 1
+    log_scale = math.lgamma(n + 1)
+    nearest = np.round(-xn)
+    total = np.zeros_like(xn)
+    for j in range(-_NEAR_POLES, _NEAR_POLES + 1):
+        k = nearest + j
+        base = xn + k
+        term = np.exp(log_scale - s * np.log(np.abs(base)))
+        if s % 2:
+            term = np.where(base < 0, -term, term)
+        total += np.where(k >= 0, term, 0.0)
+    total += zeta_scaled(s, xn + nearest + _NEAR_POLES + 1, log_scale)
+    return sign * total
 
 
 def polygamma(x, n):
     """The n-th derivative of digamma, n >= 1: (-1)^(n+1) n! zeta(n + 1, x) for x > 0,
-    the reflection formula for x < 0, (-1)^(n+1) inf at the poles and -inf, and
-    (-1)^(n+1) 0 at +inf."""
+    the reflection formula (or, for n > 64, the terms near the poles) for x < 0,
+    (-1)^(n+1) inf at the poles and -inf, and (-1)^(n+1) 0 at +inf."""
     sign = 1.0 if n % 2 else -1.0
     out = np.full_like(x, sign * np.inf)
     out[np.isnan(x)] = np.nan
@@ -196,18 +235,10 @@ def polygamma(x, n):
         out[positive] = sign * zeta_scaled(n + 1, x[positive], math.lgamma(n + 1))
     negative = (x < 0) & np.isfinite(x)
     xn = x[negative]
-    r = xn - np.round(xn)
-    pole = r == 0
-    # d^n/dx^n of [digamma(1 - x) - digamma(x) = pi cot(pi x)] gives
-    # polygamma(n, x) = (-1)^n polygamma(n, 1 - x) - pi^(n+1) P_n(cot(pi x)).
+    pole = xn == np.round(xn)
     with np.errstate(all="ignore"):
-        c = 1.0 / np.tan(np.pi * np.where(pole, 0.5, r))
-        coefficients = _cot_derivative_polynomial(n)
-        poly = np.zeros_like(c)
-        for coefficient in reversed(coefficients):
-            poly = poly * c + coefficient
-        mirror = sign * zeta_scaled(n + 1, 1.0 - xn, math.lgamma(n + 1))
-        value = -sign * mirror - np.pi ** (n + 1) * poly
+        value = (_polygamma_reflected if n <= _REFLECTION_UP_TO else _polygamma_near_poles)(
+            xn, n, sign)
     out[negative] = np.where(pole, sign * np.inf, value)
     return out
 
