@@ -396,6 +396,22 @@ def _lower_series(a, y):
     return prefactor * total
 
 
+def _upper_small_shape(a, y):
+    """Q(a, y) for a < 1 and y < a + 1, where 1 - P would lose the digits of a small Q:
+    from gamma(a, y) = sum_k (-1)^k y^(a+k) / (k! (a + k)),
+    Q = -expm1(u) - exp(u) a sum_{k>=1} (-y)^k / (k! (a + k)), u = a log y - lgamma(a + 1);
+    both parts are positive, and 30 terms reach float64 rounding for y < 2."""
+    # lgamma(1 + a) without rounding 1 + a: through lgamma(a) = lgamma(1 + (a - 1)) above 1/2.
+    lgamma_1pa = np.where(a < 0.5, _lgamma1p(a), np.log(a) + _lgamma1p(a - 1.0))
+    u = a * np.log(y) - lgamma_1pa
+    term = np.ones_like(y)
+    acc = np.zeros_like(y)
+    for k in range(1, 31):
+        term = term * (-y) / k
+        acc += term / (a + k)
+    return -np.expm1(u) - np.exp(u) * a * acc
+
+
 def _upper_fraction(a, y):
     """Q(a, y) by its continued fraction (modified Lentz); for y >= a + 1."""
     prefactor = np.exp(_log_prefactor(a, y)) * a
@@ -462,6 +478,8 @@ def gammainc_pair(a, y):
     lower = regular & ~uniform & (y < a + 1.0)
     p[lower] = _lower_series(a[lower], y[lower])
     q[lower] = 1.0 - p[lower]
+    small_shape = lower & (a < 1.0)
+    q[small_shape] = _upper_small_shape(a[small_shape], y[small_shape])
     upper = regular & ~uniform & (y >= a + 1.0)
     q[upper] = _upper_fraction(a[upper], y[upper])
     p[upper] = 1.0 - q[upper]
