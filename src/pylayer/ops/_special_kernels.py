@@ -154,11 +154,23 @@ def _digamma_positive(x):
     return acc + np.log(w) - 0.5 / w - _horner(_DIGAMMA_TAIL, 1.0 / (w * w))
 
 
+# Near its positive root x0 digamma is its Taylor series in d = x - x0, with x0 as the sum
+# of two doubles (found with 50-digit arithmetic), so that d keeps every digit; the
+# coefficients polygamma(k, x0) / k! come from the Hurwitz zeta function above.
+_ROOT_HIGH, _ROOT_LOW = 1.4616321449683622, 9.549995429965697e-17
+_ROOT_RADIUS = 0.05
+_ROOT_SERIES = [float(zeta_scaled(k + 1, np.array([_ROOT_HIGH]))[0]) * (-1) ** (k + 1)
+                for k in range(1, 15)]
+
+
 def digamma(x):
     """digamma: nan at the negative integers and -inf, -1/x at +-0."""
     out = np.full_like(x, np.nan)
     positive = x > 0
     out[positive] = _digamma_positive(x[positive])
+    near_root = np.abs(x - _ROOT_HIGH) < _ROOT_RADIUS
+    d = (x[near_root] - _ROOT_HIGH) - _ROOT_LOW
+    out[near_root] = _horner(_ROOT_SERIES, d)
     zero = x == 0
     with np.errstate(divide="ignore"):
         out[zero] = -1.0 / x[zero]
