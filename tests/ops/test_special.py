@@ -282,7 +282,8 @@ def test_a_failed_in_place_call_changes_nothing():
 def test_where_paddle_is_wrong_pylayer_gives_the_limits():
     # Paddle 3.3.1: i0(+-inf) and i1(+-inf) are nan, polygamma(n >= 1, inf) is nan,
     # polygamma(1, 1e300) is 0, erfinv outside [-1, 1] is +-inf, gammainc(0, y) is 0,
-    # and the gradient of i0e at 0 is -1 (one side's slope).
+    # gammainc of an infinite argument is nan, and the gradient of i0e at 0 is -1 (one
+    # side's slope).
     np.testing.assert_array_equal(values_of(pylayer.i0, [-np.inf, np.inf]), [np.inf, np.inf])
     np.testing.assert_array_equal(values_of(pylayer.i1, [-np.inf, np.inf]), [-np.inf, np.inf])
     np.testing.assert_array_equal(values_of(pylayer.polygamma, [np.inf], 1), [0.0])
@@ -290,6 +291,10 @@ def test_where_paddle_is_wrong_pylayer_gives_the_limits():
     np.testing.assert_array_equal(values_of(pylayer.erfinv, [-1.5, 1.5]), [np.nan, np.nan])
     np.testing.assert_array_equal(pylayer.gammainc(f64([0.0, 0.0]), f64([1.0, 0.0])).numpy(),
                                   [1.0, np.nan])
+    # Paddle: nan for an infinite argument; these are the limits (SciPy's values).
+    x, y = f64([np.inf, 1.0, np.inf]), f64([1.0, np.inf, np.inf])
+    np.testing.assert_array_equal(pylayer.gammainc(x, y).numpy(), [0.0, 1.0, np.nan])
+    np.testing.assert_array_equal(pylayer.gammaincc(x, y).numpy(), [1.0, 0.0, np.nan])
     x = pylayer.to_tensor([0.0], dtype="float64", stop_gradient=False)
     pylayer.i0e(x).backward()
     assert x.grad.numpy()[0] == 0.0
