@@ -39,7 +39,7 @@ ENTRIES = [
            samples((T((2, 3)), 1), (T((5,)), 2), (T(()), 0), (T((0, 3)), 3),
                    ((T((2, 3)),), {"n": 4})),
            domain=(0.5, 4.0), tolerance={"float64": (1e-12, 1e-12)},
-           call=Call(A("x", f23, "real_math_tensor"), A("n", _value(1), "count"))),
+           call=Call(A("x", f23, "real_math_tensor"), A("n", _value(1), "int"))),
     _unary("erfinv", sp.erfinv, (-0.9, 0.9)),
     _unary("i0", sp.i0, (-3.0, 3.0)),
     _unary("i0e", sp.i0e, (0.2, 3.0)),
@@ -52,5 +52,5 @@ ENTRIES = [
     OpInfo("multigammaln", _multigammaln,
            samples((T((2, 3)), 2), (T((4,)), 3), (T(()), 1), ((T((2, 2)),), {"p": 4})),
            domain=(2.0, 5.0),
-           call=Call(A("x", f23, "float_tensor"), A("p", _value(2), "count"))),
+           call=Call(A("x", f23, "float_tensor"), A("p", _value(2), "int"))),
 ]
