@@ -95,15 +95,9 @@ def _stirling(x):
             + _horner(_STIRLING, 1.0 / (x * x)) * x)
 
 
-def stirling_error(a):
-    """lgamma(a + 1) - ((a + 0.5) log a - a + log(2 pi) / 2), for a > 0."""
-    big = a >= 10.0
-    out = np.empty_like(a)
-    ab = a[big]
-    out[big] = _horner(_STIRLING, 1.0 / (ab * ab)) * ab
-    small = a[~big]
-    out[~big] = lgamma(small + 1.0) - ((small + 0.5) * np.log(small) - small + _HALF_LOG_2PI)
-    return out
+def _stirling_error(a):
+    """lgamma(a + 1) - ((a + 0.5) log a - a + log(2 pi) / 2), for a >= 10."""
+    return _horner(_STIRLING, 1.0 / (a * a)) * a
 
 
 def _lgamma_positive(x):
@@ -364,10 +358,10 @@ def bessel_i(x, order, scaled):
 
 # --------------------------------------------- regularized incomplete gammas
 _UNIFORM_FROM = 1e5
-_TOLERANCE = 1e-17
+_SERIES_TOLERANCE = 1e-17
 
 
-def _log1pmx_neg(t):
+def _t_minus_log1p(t):
     """t - log1p(t) for t > -1, accurate near 0."""
     out = np.empty_like(t)
     near = np.abs(t) < 0.5
@@ -386,8 +380,8 @@ def _log_prefactor(a, y):
     out = np.empty_like(a)
     big = a >= 10.0
     ab, yb = a[big], y[big]
-    out[big] = (-ab * _log1pmx_neg((yb - ab) / ab) - 0.5 * np.log(2.0 * np.pi * ab)
-                - stirling_error(ab))
+    out[big] = (-ab * _t_minus_log1p((yb - ab) / ab) - 0.5 * np.log(2.0 * np.pi * ab)
+                - _stirling_error(ab))
     a_small, y_small = a[~big], y[~big]
     out[~big] = a_small * np.log(y_small) - y_small - lgamma(a_small + 1.0)
     return out
@@ -404,7 +398,7 @@ def _lower_series(a, y):
         k += 1
         term[active] *= y[active] / (a[active] + k)
         total[active] += term[active]
-        active = active[term[active] > _TOLERANCE * total[active]]
+        active = active[term[active] > _SERIES_TOLERANCE * total[active]]
     return prefactor * total
 
 
@@ -458,7 +452,7 @@ def _uniform(a, y):
     cancel, their Taylor series (coefficients checked in 60-digit arithmetic). Checked
     against 60-digit arithmetic from a = 1e5 on, the relative error stays below 2e-14."""
     t = (y - a) / a
-    phi = _log1pmx_neg(t)
+    phi = _t_minus_log1p(t)
     eta = np.sign(t) * np.sqrt(2.0 * phi)
     near = np.abs(eta) < 1e-3
     with np.errstate(divide="ignore", invalid="ignore"):
