@@ -176,7 +176,10 @@ def _gradient(x):
 _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "gradient": _gradient,
                   "copy_": lambda x, src, *a: _set_value(x, src),
-                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_}
+                  "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_,
+                  "fill_diagonal_": _selection.fill_diagonal_,
+                  "fill_diagonal_tensor": _selection.fill_diagonal_tensor,
+                  "fill_diagonal_tensor_": _selection.fill_diagonal_tensor_}
 
 _TENSOR_METHODS = _methods.build(globals(), __all__, _EXTRA_METHODS)
 _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
