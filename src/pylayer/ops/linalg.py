@@ -392,13 +392,22 @@ def _kind(t):
     return "complex" if is_complex(dtype) else "float" if is_floating(dtype) else "integer"
 
 
-def _one_kind(fn, tensors):
+def _one_kind(fn, named):
     """Refuse an integer (or bool) operand beside a floating-point or complex one, as
-    Paddle does; float32 beside float64 is promoted."""
-    kinds = {_kind(t) for t in tensors}
+    Paddle does; float32 beside float64 is promoted. ``named``: {argument: Tensor}."""
+    kinds = {_kind(t) for t in named.values()}
     if "integer" in kinds and len(kinds) > 1:
-        raise TypeError(f"{fn}(): the operands must be all integer or all floating-point, got "
-                        f"{[t.dtype.name for t in tensors]}")
+        raise TypeError(f"{fn}(): " + " and ".join(f"'{arg}' ({t.dtype.name})" for arg, t in
+                                                   named.items())
+                        + " must be all integer or all floating-point")
+
+
+def _one_dtype(fn, named):
+    """Refuse operands of different dtypes. ``named``: {argument: Tensor}."""
+    if len({t.dtype.name for t in named.values()}) > 1:
+        raise TypeError(f"{fn}(): " + " and ".join(f"'{arg}' ({t.dtype.name})" for arg, t in
+                                                   named.items())
+                        + " must have one dtype")
 
 
 def _write_out(result, out, fn):
@@ -425,7 +434,7 @@ def mm(input, mat2, name=None):
     """
     input = tensor_arg(input, "mm", "input", 1)
     mat2 = tensor_arg(mat2, "mm", "mat2", 2)
-    _same_dtype("mm", (input, mat2))
+    _one_dtype("mm", {"input": input, "mat2": mat2})
     a, b = input.shape, mat2.shape
     inner_a = a[-1] if a else None
     inner_b = (b[0] if len(b) == 1 else b[-2]) if b else None
@@ -447,7 +456,7 @@ def mv(x, vec, name=None):
     """
     x = float_tensor(x, "mv", "x", 1, complex_too=True)
     vec = float_tensor(vec, "mv", "vec", 2, complex_too=True)
-    _same_dtype("mv", (x, vec))
+    _one_dtype("mv", {"x": x, "vec": vec})
     if x.ndim != 2 or vec.ndim != 1 or x.shape[1] != vec.shape[0]:
         raise ValueError(f"mv(): x must be 2-D [M, N] and vec 1-D [N], got x of shape {x.shape} "
                          f"and vec of shape {vec.shape}")
@@ -478,7 +487,7 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     y = float_tensor(y, fn, "y", 3)
     beta = check_number(beta, fn, "beta")
     alpha = check_number(alpha, fn, "alpha")
-    _same_dtype(fn, (input, x, y))
+    _one_dtype(fn, {"input": input, "x": x, "y": y})
     if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
         raise ValueError(f"{fn}(): x [B, M, K] and y [B, K, N] must be 3-D with the same B and "
                          f"K, got x of shape {x.shape} and y of shape {y.shape}")
@@ -512,7 +521,7 @@ def outer(x, y, name=None, *, out=None):
 def _outer(fn, x, y):
     x = tensor_arg(x, fn, "x", 1)
     y = tensor_arg(y, fn, "y", 2)
-    _one_kind(fn, (x, y))
+    _one_kind(fn, {"x": x, "y": y})
     return multiply(reshape(x, [x.size, 1]), reshape(y, [1, y.size]))
 
 
@@ -545,7 +554,7 @@ def inner(x, y, name=None):
     fn = "inner"
     x = tensor_arg(x, fn, "x", 1)
     y = tensor_arg(y, fn, "y", 2)
-    _same_dtype(fn, (x, y))
+    _one_dtype(fn, {"x": x, "y": y})
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
     if x.shape[-1] != y.shape[-1]:
@@ -572,7 +581,7 @@ def kron(x, y, name=None):
     fn = "kron"
     x = tensor_arg(x, fn, "x", 1)
     y = tensor_arg(y, fn, "y", 2)
-    _same_dtype(fn, (x, y))
+    _one_dtype(fn, {"x": x, "y": y})
     rank = max(x.ndim, y.ndim)
     xs = [1] * (rank - x.ndim) + x.shape
     ys = [1] * (rank - y.ndim) + y.shape
@@ -627,7 +636,7 @@ def tensordot(x, y, axes=2, name=None):
     fn = "tensordot"
     x = tensor_arg(x, fn, "x", 1)
     y = tensor_arg(y, fn, "y", 2)
-    _same_dtype(fn, (x, y))
+    _one_dtype(fn, {"x": x, "y": y})
     ax, ay = _tensordot_axes(axes, x, y, fn)
     if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
         raise ValueError(f"{fn}(): argument 'axes' names an axis twice: {ax} of x, {ay} of y")
@@ -638,8 +647,9 @@ def tensordot(x, y, axes=2, name=None):
             elif y.shape[j] == 1:
                 x = reduce_sum(x, axis=i, keepdim=True)
             else:
-                raise ValueError(f"{fn}(): axis {i} of x (size {x.shape[i]}) and axis {j} of y "
-                                 f"(size {y.shape[j]}) do not match")
+                raise ValueError(f"{fn}(): argument 'axes' pairs axis {i} of x (size "
+                                 f"{x.shape[i]}) with axis {j} of y (size {y.shape[j]}), whose "
+                                 f"sizes do not match")
     free_x = [d for d in range(x.ndim) if d not in ax]
     free_y = [d for d in range(y.ndim) if d not in ay]
     k = int(np.prod([x.shape[d] for d in ax], dtype=np.int64))
@@ -663,13 +673,13 @@ def cross(x, y, axis=9, name=None):
     >>> x = pylayer.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     >>> y = pylayer.to_tensor([[1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
     >>> pylayer.cross(x, y, axis=1).numpy()
-    array([[  2.,   2.,  -2.],
-           [ -6.,  12.,  -6.]], dtype=float32)
+    array([[ 2.,  2., -2.],
+           [-6., 12., -6.]], dtype=float32)
     """
     fn = "cross"
     x = tensor_arg(x, fn, "x", 1)
     y = tensor_arg(y, fn, "y", 2)
-    _one_kind(fn, (x, y))
+    _one_kind(fn, {"x": x, "y": y})
     if x.shape != y.shape:
         raise ValueError(f"{fn}(): x and y must have the same shape, got {x.shape} and "
                          f"{y.shape}")
