@@ -441,3 +441,24 @@ def test_baddbmm_input_shapes_and_in_place_forms():
     y = paddle.ones([1, 2])
     assert paddle.addmm_(y, paddle.ones([1, 3]), paddle.ones([3, 2])) is y
     assert y.tolist() == [[4.0, 4.0]] and y.addmm(y, paddle.ones([2, 2])).shape == [1, 2]
+
+
+# ------------------------------------------------- index_put_ and index_add_
+def test_index_put_and_index_add_in_place_as_paddle():
+    x = t([1.0, 2.0, 3.0])
+    assert paddle.index_put_(x, (t([True, False, True]),), t([5.0])) is x
+    assert x.tolist() == [5.0, 2.0, 5.0]
+    assert x.index_add_(t([0, 0]), 0, t([1.0, 2.0]), alpha=2) is x
+    assert x.tolist() == [11.0, 2.0, 5.0]
+    # Where index_put writes a position twice the last value wins; pylayer gives the
+    # overwritten value no gradient (Paddle gives it the position's gradient too).
+    assert grads(lambda x, v: paddle.index_put(x, (t([0, 1, 0]),), v), [1, 2, 3],
+                 [10, 20, 30]) == ([30, 20, 3], [[0, 0, 3], [0, 2, 1]])
+    with pytest.raises(TypeError, match="value"):
+        paddle.index_put(t([1.0, 2.0]), (t([1]),), t([5]))
+
+
+def test_index_add_refuses_a_float_alpha_for_an_integer_tensor():
+    assert paddle.index_add(t([1, 2]), t([0]), 0, t([3]), alpha=2).tolist() == [7, 2]
+    with pytest.raises(TypeError, match="alpha"):
+        paddle.index_add(t([1, 2]), t([0]), 0, t([3]), alpha=1.5)

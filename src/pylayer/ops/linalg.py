@@ -14,7 +14,7 @@ import string
 
 import numpy as np
 
-from pylayer._core.graph import Op, make_output, needs_grad
+from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
 from pylayer.ops._operands import (accumulating, as_tensor_arg as tensor_arg, conjugate,
@@ -24,9 +24,10 @@ from pylayer._kernels.dtypes import is_complex, is_floating
 from pylayer.ops._arguments import check_axis, check_int
 from pylayer.ops.arithmetic import add, multiply, scale, subtract
 from pylayer.ops.dispatch import op
-from pylayer.ops.inplace import inplace_twin, refuse_leaf, write_result
+from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.manipulation import roll
 from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.selection import _write_out
 from pylayer.ops.shape import reshape, reshape_exact, transpose, unsqueeze
 
 __all__ = ["matmul", "addmm", "bmm", "dot", "einsum", "mm", "mv", "baddbmm", "ger", "outer",
@@ -408,17 +409,6 @@ def _one_dtype(fn, named):
         raise TypeError(f"{fn}(): " + " and ".join(f"'{arg}' ({t.dtype.name})" for arg, t in
                                                    named.items())
                         + " must have one dtype")
-
-
-def _write_out(result, out, fn):
-    if out is None:
-        return result
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{fn}(): argument 'out' must be a Tensor or None, got {describe(out)}")
-    recording = needs_grad(result)
-    refuse_leaf(out, recording, f"{fn}(out=...)")
-    write_result(out, result, recording, f"{fn}(out=...)")
-    return out
 
 
 @op(method=True)

@@ -31,8 +31,7 @@ from pylayer.ops.dispatch import has_static_variable, op
 from pylayer.ops.inplace import inplace, inplace_twin, refuse_leaf, write_result
 from pylayer.ops.manipulation import _along_axis, stack
 from pylayer.ops.indexing import take as _take_index
-from pylayer.ops.scatter import (_add_rows, _index, _in_range, _put_rows, _refuse_variable,
-                                 _take_rows)
+from pylayer.ops.scatter import _index, _in_range, _put_rows, _refuse_variable, _take_rows
 from pylayer.ops.shape import broadcast_to, cast, reshape
 
 __all__ = ["unique", "unique_consecutive", "argwhere", "masked_scatter", "searchsorted",
