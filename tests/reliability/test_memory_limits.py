@@ -128,6 +128,8 @@ NOT_RESULT_SIZING = {
     "unstack": "'num' must equal the size of the axis",
     "slice": "'starts' and 'ends' are clipped to the input",
     "roll": "'shifts' moves elements without adding any",
+    "slice_scatter": "'starts', 'ends' and 'strides' pick positions of x: the result has x's shape",
+    "shard_index": "'index_num', 'nshards' and 'shard_id' map values: the result has input's shape",
 }
 
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before
