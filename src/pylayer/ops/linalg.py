@@ -493,12 +493,13 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     return add(scale(input, beta), scale(_matmul(x, y, False, False), alpha))
 
 
-@op
+@op(method=True)
 def outer(x, y, name=None, *, out=None):
     """The outer product of the flattened ``x`` and ``y``: ``out[i][j] = x[i] * y[j]``.
 
     Integer operands stay integer; an integer operand beside a floating-point
-    one is refused, as in Paddle. Gradients reach both operands.
+    one is refused, as in Paddle. Gradients reach both operands. Also a Tensor
+    method.
 
     >>> import pylayer
     >>> pylayer.outer(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([3.0, 4.0, 5.0])).numpy()
