@@ -192,7 +192,10 @@ _EXTRA_METHODS = {"zero_": _zero_, "fill_": _fill_, "set_value": _set_value,
                   "copy_": lambda x, src, *a: _set_value(x, src),
                   "put_along_axis_": _put_along_axis_, "set_": _manipulation.set_,
                   "repeat": _assembly.repeat, "split_with_sizes": _assembly.split_with_sizes,
-                  "uniform_": _sampling.uniform_, "exponential_": _sampling.exponential_}
+                  "uniform_": _sampling.uniform_, "exponential_": _sampling.exponential_,
+                  "fill_diagonal_": _selection.fill_diagonal_,
+                  "fill_diagonal_tensor": _selection.fill_diagonal_tensor,
+                  "fill_diagonal_tensor_": _selection.fill_diagonal_tensor_}
 
 from pylayer import _tensor_extras  # noqa: E402 - reads the namespace above
 _EXTRA_METHODS.update(_tensor_extras.METHODS)

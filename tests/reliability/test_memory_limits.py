@@ -185,6 +185,8 @@ NOT_RESULT_SIZING = {
     "crop": "'shape' and 'offsets' must fit in the input",
     "narrow": "'start' and 'length' must fit in the input",
     "strided_slice": "'starts' and 'ends' are clipped to the input",
+    "slice_scatter": "'starts', 'ends' and 'strides' pick positions of x: the result has x's shape",
+    "shard_index": "'index_num', 'nshards' and 'shard_id' map values: the result has input's shape",
 }
 
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before

@@ -6,6 +6,8 @@ bumps the version they all share. While a graph is recorded the tensor also
 takes the result's place in the graph; a view's base gets its history remade
 (``pylayer._core.views``), so gradients see the write wherever they come from.
 """
+import inspect
+
 import numpy as np
 
 from pylayer._core import views
@@ -35,10 +37,14 @@ def inplace_twin(fn, takes_dtype=False):
 
     name = fn.__name__
     called = f"{name}()"
+    try:
+        first = next(iter(inspect.signature(fn).parameters), "x")
+    except (TypeError, ValueError):
+        first = "x"
 
     def twin(x, *args, **kwargs):
         if not isinstance(x, Tensor) and not has_static_variable(x):
-            raise TypeError(f"{name}_(): argument 'x' (position 1) must be a Tensor, got "
+            raise TypeError(f"{name}_(): argument '{first}' (position 1) must be a Tensor, got "
                             f"{type(x).__name__}")
         try:
             return _inplace(x, fn, args, kwargs, takes_dtype)

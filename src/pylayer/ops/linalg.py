@@ -1,9 +1,12 @@
-"""Linear algebra: ``matmul``, ``addmm``, ``bmm``, ``dot`` and ``einsum``.
+"""Linear algebra: ``matmul``, ``addmm``, ``bmm``, ``dot``, ``einsum`` and the products
+built on them (``mm``, ``mv``, ``baddbmm``, ``outer``/``ger``, ``inner``, ``kron``,
+``tensordot``, ``cross``).
 
 ``matmul``, ``dot`` and ``einsum`` are declared as records next to their forwards,
 with gradient rules written with the recorded ops, so every order of derivative is
-recorded. ``addmm`` and ``bmm`` check Paddle's shape rules and are then written with
-``matmul``, ``scale`` and ``add``, whose gradients they take. ``einsum`` records one
+recorded. ``addmm``, ``bmm`` and the other products check Paddle's shape and dtype
+rules and are then written with ``matmul``, ``multiply``, ``reshape``, ``transpose``,
+``scale`` and ``add``, whose gradients they take. ``einsum`` records one
 node per contraction of one or two operands (the gradient of each operand is again
 an einsum); ``dot`` keeps both inputs.
 """
@@ -17,11 +20,18 @@ from pylayer.ops._arguments import check_number, check_str, describe, float_tens
 from pylayer.ops._operands import (accumulating, as_tensor_arg as tensor_arg, conjugate,
                                    float32_default, holds_complex, is_bfloat16_array, real_part_if,
                                    unbroadcast)
-from pylayer.ops.arithmetic import add, multiply, scale
+from pylayer._kernels.dtypes import is_complex, is_floating
+from pylayer.ops._arguments import check_axis, check_int
+from pylayer.ops.arithmetic import add, multiply, scale, subtract
 from pylayer.ops.dispatch import op
-from pylayer.ops.shape import reshape_exact
+from pylayer.ops.inplace import inplace_twin
+from pylayer.ops.manipulation import roll
+from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.selection import _write_out
+from pylayer.ops.shape import reshape, reshape_exact, transpose, unsqueeze
 
-__all__ = ["matmul", "addmm", "bmm", "dot", "einsum"]
+__all__ = ["matmul", "addmm", "bmm", "dot", "einsum", "mm", "mv", "baddbmm", "ger", "outer",
+           "inner", "kron", "tensordot", "cross", "addmm_", "baddbmm_"]
 
 
 # ------------------------------------------------------------------- matmul
@@ -109,12 +119,13 @@ def _same_dtype(fn, tensors):
 
 
 # -------------------------------------------------------------------- addmm
-@op
+@op(method=True, inplace=True)
 def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """``beta * input + alpha * (x @ y)`` for 2-D ``x`` ``[M, K]`` and ``y`` ``[K, N]``.
 
     ``input`` broadcasts to ``[M, N]`` (for example a bias of shape ``[N]``).
-    Gradients reach all three tensors.
+    Gradients reach all three tensors. ``input.addmm_(x, y)`` (or
+    ``pylayer.addmm_``) is the in-place form.
 
     >>> import pylayer
     >>> bias = pylayer.to_tensor([1.0, 2.0])
@@ -399,3 +410,308 @@ def _repeated_output(subs, out_subs, tensors):
         seen.add(c)
         out.append(c)
     return subs, "".join(out), tensors
+
+
+# ----------------------------------------------------------- more products
+def _kind(t):
+    dtype = t.numpy().dtype
+    return "complex" if is_complex(dtype) else "float" if is_floating(dtype) else "integer"
+
+
+def _one_kind(fn, named):
+    """Refuse an integer (or bool) operand beside a floating-point or complex one, as
+    Paddle does; float32 beside float64 is promoted. ``named``: {argument: Tensor}."""
+    kinds = {_kind(t) for t in named.values()}
+    if "integer" in kinds and len(kinds) > 1:
+        raise TypeError(f"{fn}(): " + " and ".join(f"'{arg}' ({t.dtype.name})" for arg, t in
+                                                   named.items())
+                        + " must be all integer or all floating-point")
+
+
+def _one_dtype(fn, named):
+    """Refuse operands of different dtypes. ``named``: {argument: Tensor}."""
+    if len({t.dtype.name for t in named.values()}) > 1:
+        raise TypeError(f"{fn}(): " + " and ".join(f"'{arg}' ({t.dtype.name})" for arg, t in
+                                                   named.items())
+                        + " must have one dtype")
+
+
+@op(method=True)
+def mm(input, mat2, name=None):
+    """The matrix product ``input @ mat2`` (as :func:`pylayer.matmul` without transposes:
+    batch dimensions broadcast, a 1-D operand is a vector). Both operands have one dtype.
+
+    >>> import pylayer
+    >>> a = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> pylayer.mm(a, pylayer.to_tensor([[1.0, 0.0], [2.0, 1.0]])).numpy()
+    array([[ 5.,  2.],
+           [11.,  4.]], dtype=float32)
+    """
+    input = tensor_arg(input, "mm", "input", 1)
+    mat2 = tensor_arg(mat2, "mm", "mat2", 2)
+    _one_dtype("mm", {"input": input, "mat2": mat2})
+    a, b = input.shape, mat2.shape
+    inner_a = a[-1] if a else None
+    inner_b = (b[0] if len(b) == 1 else b[-2]) if b else None
+    if inner_a is None or inner_b is None or inner_a != inner_b:
+        raise ValueError(f"mm(): input of shape {a} and mat2 of shape {b} do not fit a matrix "
+                         f"product")
+    return _matmul(input, mat2, False, False)
+
+
+@op(method=True)
+def mv(x, vec, name=None):
+    """The product of the matrix ``x`` ``[M, N]`` and the vector ``vec`` ``[N]``: ``[M]``.
+    Floating-point operands of one dtype, as in Paddle.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> pylayer.mv(x, pylayer.to_tensor([1.0, 2.0])).numpy()
+    array([ 5., 11.], dtype=float32)
+    """
+    x = float_tensor(x, "mv", "x", 1, complex_too=True)
+    vec = float_tensor(vec, "mv", "vec", 2, complex_too=True)
+    _one_dtype("mv", {"x": x, "vec": vec})
+    if x.ndim != 2 or vec.ndim != 1 or x.shape[1] != vec.shape[0]:
+        raise ValueError(f"mv(): x must be 2-D [M, N] and vec 1-D [N], got x of shape {x.shape} "
+                         f"and vec of shape {vec.shape}")
+    return _matmul(x, vec, False, False)
+
+
+@op(method=True, inplace=True)
+def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """``beta * input + alpha * (x @ y)`` for batches of matrices ``x`` ``[B, M, K]`` and
+    ``y`` ``[B, K, N]``.
+
+    ``input`` is ``[B, M, N]`` or broadcasts to it from size-1 dimensions; a
+    2-D ``input`` ``[B, N]`` (or ``[B, 1]``) is one row per batch, as in Paddle.
+    Floating-point operands of one dtype. Gradients reach all three tensors.
+    ``input.baddbmm_(x, y)`` (or ``pylayer.baddbmm_``) is the in-place form.
+
+    >>> import pylayer
+    >>> input = pylayer.ones([2, 1, 2])
+    >>> pylayer.baddbmm(input, pylayer.ones([2, 1, 3]), pylayer.ones([2, 3, 2]),
+    ...                 beta=2.0, alpha=0.5).numpy()
+    array([[[3.5, 3.5]],
+    <BLANKLINE>
+           [[3.5, 3.5]]], dtype=float32)
+    """
+    fn = "baddbmm"
+    input = float_tensor(input, fn, "input", 1)
+    x = float_tensor(x, fn, "x", 2)
+    y = float_tensor(y, fn, "y", 3)
+    beta = check_number(beta, fn, "beta")
+    alpha = check_number(alpha, fn, "alpha")
+    _one_dtype(fn, {"input": input, "x": x, "y": y})
+    if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
+        raise ValueError(f"{fn}(): x [B, M, K] and y [B, K, N] must be 3-D with the same B and "
+                         f"K, got x of shape {x.shape} and y of shape {y.shape}")
+    target = (x.shape[0], x.shape[1], y.shape[2])
+    if input.ndim == 2:
+        if input.shape[0] != target[0] or input.shape[1] not in (target[2], 1):
+            raise ValueError(f"{fn}(): a 2-D 'input' must have the shape [B, N] or [B, 1] "
+                             f"({[target[0], target[2]]}), got {input.shape}")
+        input = unsqueeze(input, 1)
+    elif input.ndim != 3 or any(i not in (t, 1) for i, t in zip(input.shape, target)):
+        raise ValueError(f"{fn}(): argument 'input' of shape {input.shape} must be 2-D or 3-D "
+                         f"and broadcast to the shape {list(target)} of x @ y")
+    return add(scale(input, beta), scale(_matmul(x, y, False, False), alpha))
+
+
+@op(method=True)
+def outer(x, y, name=None, *, out=None):
+    """The outer product of the flattened ``x`` and ``y``: ``out[i][j] = x[i] * y[j]``.
+
+    Integer operands stay integer; an integer operand beside a floating-point
+    one is refused, as in Paddle. Gradients reach both operands. Also a Tensor
+    method.
+
+    >>> import pylayer
+    >>> pylayer.outer(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([3.0, 4.0, 5.0])).numpy()
+    array([[ 3.,  4.,  5.],
+           [ 6.,  8., 10.]], dtype=float32)
+    """
+    return _write_out(_outer("outer", x, y), out, "outer")
+
+
+def _outer(fn, x, y):
+    x = tensor_arg(x, fn, "x", 1)
+    y = tensor_arg(y, fn, "y", 2)
+    _one_kind(fn, {"x": x, "y": y})
+    return multiply(reshape(x, [x.size, 1]), reshape(y, [1, y.size]))
+
+
+@op
+def ger(x, y, name=None, *, out=None):
+    """The outer product of ``x`` and ``y`` (flattened): :func:`pylayer.outer` under its
+    BLAS name.
+
+    >>> import pylayer
+    >>> pylayer.ger(pylayer.to_tensor([1, 2]), pylayer.to_tensor([3, 4])).numpy()
+    array([[3, 4],
+           [6, 8]])
+    """
+    return _write_out(_outer("ger", x, y), out, "ger")
+
+
+@op(method=True)
+def inner(x, y, name=None):
+    """Sums of products over the last dimension of ``x`` and of ``y``: the result has the
+    shape ``x.shape[:-1] + y.shape[:-1]``. A 0-d operand multiplies the other.
+    Both operands have one dtype.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> pylayer.inner(x, pylayer.to_tensor([[1.0, 0.0], [2.0, 1.0]])).numpy()
+    array([[ 1.,  4.],
+           [ 3., 10.],
+           [ 5., 16.]], dtype=float32)
+    """
+    fn = "inner"
+    x = tensor_arg(x, fn, "x", 1)
+    y = tensor_arg(y, fn, "y", 2)
+    _one_dtype(fn, {"x": x, "y": y})
+    if x.ndim == 0 or y.ndim == 0:
+        return multiply(x, y)
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"{fn}(): the last dimensions of x (shape {x.shape}) and y (shape "
+                         f"{y.shape}) must be equal")
+    k = x.shape[-1]
+    product = _matmul(reshape(x, [x.size // k if k else 0, k]),
+                      reshape(y, [y.size // k if k else 0, k]), False, True)
+    return reshape(product, x.shape[:-1] + y.shape[:-1])
+
+
+@op(method=True)
+def kron(x, y, name=None):
+    """The Kronecker product of ``x`` and ``y``: every element of ``x`` times the whole of
+    ``y``, laid out in blocks. The operand of lower rank gets leading dimensions of
+    size 1. Both operands have one dtype.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1, 2], [3, 4]])
+    >>> pylayer.kron(x, pylayer.to_tensor([[1, 0, 1]])).numpy()
+    array([[1, 0, 1, 2, 0, 2],
+           [3, 0, 3, 4, 0, 4]])
+    """
+    fn = "kron"
+    x = tensor_arg(x, fn, "x", 1)
+    y = tensor_arg(y, fn, "y", 2)
+    _one_dtype(fn, {"x": x, "y": y})
+    rank = max(x.ndim, y.ndim)
+    xs = [1] * (rank - x.ndim) + x.shape
+    ys = [1] * (rank - y.ndim) + y.shape
+    spread_x = reshape(x, [n for d in xs for n in (d, 1)])
+    spread_y = reshape(y, [n for d in ys for n in (1, d)])
+    return reshape(multiply(spread_x, spread_y), [a * b for a, b in zip(xs, ys)])
+
+
+def _tensordot_axes(axes, x, y, fn):
+    """(axes of x, axes of y) to contract, by Paddle's rules for ``axes``."""
+    if isinstance(axes, Tensor):
+        axes = axes.numpy().tolist()
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
+        n = check_int(axes, fn, "axes", minimum=0)
+        if n > x.ndim or n > y.ndim:
+            raise ValueError(f"{fn}(): argument 'axes' ({n}) must be at most the rank of x "
+                             f"({x.ndim}) and of y ({y.ndim})")
+        return list(range(x.ndim - n, x.ndim)), list(range(n))
+    if not isinstance(axes, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'axes' must be an int, a list of ints or a pair of "
+                        f"lists of ints, got {describe(axes)}")
+    if all(isinstance(a, (list, tuple)) for a in axes) and axes:
+        if len(axes) > 2:
+            raise ValueError(f"{fn}(): argument 'axes' may hold at most two lists, got "
+                             f"{len(axes)}")
+        lists = [list(a) for a in axes] + [list(axes[0])] * (2 - len(axes))
+        short, long = sorted(range(2), key=lambda i: len(lists[i]))
+        lists[short] = lists[short] + lists[long][len(lists[short]):]
+    else:
+        lists = [list(axes), list(axes)]
+    return ([check_axis(a, x.ndim, fn, "axes") for a in lists[0]],
+            [check_axis(a, y.ndim, fn, "axes") for a in lists[1]])
+
+
+@op(method=True)
+def tensordot(x, y, axes=2, name=None):
+    """Sums of products of ``x`` and ``y`` over the pairs of axes ``axes`` names.
+
+    ``axes`` is an int ``n`` (the last ``n`` axes of ``x`` with the first ``n``
+    of ``y``), one list of axes used for both, or two lists (the shorter one is
+    completed from the longer); a Tensor of those works too. The result has the
+    remaining axes of ``x``, then those of ``y``. A contracted axis of size 1
+    broadcasts against the other's. Both operands have one dtype.
+
+    >>> import pylayer
+    >>> x = pylayer.ones([2, 3, 4])
+    >>> pylayer.tensordot(x, pylayer.ones([3, 4, 5])).shape
+    [2, 5]
+    >>> pylayer.tensordot(x, pylayer.ones([4, 3]), axes=[[1, 2], [1, 0]]).numpy()
+    array([12., 12.], dtype=float32)
+    """
+    fn = "tensordot"
+    x = tensor_arg(x, fn, "x", 1)
+    y = tensor_arg(y, fn, "y", 2)
+    _one_dtype(fn, {"x": x, "y": y})
+    ax, ay = _tensordot_axes(axes, x, y, fn)
+    if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
+        raise ValueError(f"{fn}(): argument 'axes' names an axis twice: {ax} of x, {ay} of y")
+    for i, j in zip(ax, ay):
+        if x.shape[i] != y.shape[j]:
+            if x.shape[i] == 1:
+                y = reduce_sum(y, axis=j, keepdim=True)
+            elif y.shape[j] == 1:
+                x = reduce_sum(x, axis=i, keepdim=True)
+            else:
+                raise ValueError(f"{fn}(): argument 'axes' pairs axis {i} of x (size "
+                                 f"{x.shape[i]}) with axis {j} of y (size {y.shape[j]}), whose "
+                                 f"sizes do not match")
+    free_x = [d for d in range(x.ndim) if d not in ax]
+    free_y = [d for d in range(y.ndim) if d not in ay]
+    k = int(np.prod([x.shape[d] for d in ax], dtype=np.int64))
+    m = int(np.prod([x.shape[d] for d in free_x], dtype=np.int64))
+    n = int(np.prod([y.shape[d] for d in free_y], dtype=np.int64))
+    a = reshape(transpose(x, free_x + ax) if free_x + ax != list(range(x.ndim)) else x, [m, k])
+    b = reshape(transpose(y, ay + free_y) if ay + free_y != list(range(y.ndim)) else y, [k, n])
+    return reshape(_matmul(a, b, False, False),
+                   [x.shape[d] for d in free_x] + [y.shape[d] for d in free_y])
+
+
+@op(method=True)
+def cross(x, y, axis=9, name=None):
+    """The cross product of 3-vectors along ``axis`` of ``x`` and ``y`` (of one shape).
+
+    The default ``axis=9`` (Paddle's marker for "not given") takes the first
+    axis of size 3. ``out[i] = x[i+1] * y[i+2] - x[i+2] * y[i+1]`` (indices modulo
+    3). An integer operand beside a floating-point one is refused.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    >>> y = pylayer.to_tensor([[1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    >>> pylayer.cross(x, y, axis=1).numpy()
+    array([[ 2.,  2., -2.],
+           [-6., 12., -6.]], dtype=float32)
+    """
+    fn = "cross"
+    x = tensor_arg(x, fn, "x", 1)
+    y = tensor_arg(y, fn, "y", 2)
+    _one_kind(fn, {"x": x, "y": y})
+    if x.shape != y.shape:
+        raise ValueError(f"{fn}(): x and y must have the same shape, got {x.shape} and "
+                         f"{y.shape}")
+    if isinstance(axis, int) and not isinstance(axis, bool) and axis == 9:
+        threes = [d for d, n in enumerate(x.shape) if n == 3]
+        if not threes:
+            raise ValueError(f"{fn}(): x of shape {x.shape} has no axis of size 3")
+        axis = threes[0]
+    else:
+        axis = check_axis(axis, x.ndim, fn)
+        if x.ndim == 0 or x.shape[axis] != 3:
+            raise ValueError(f"{fn}(): axis {axis} of x (shape {x.shape}) must have size 3")
+    return subtract(multiply(roll(x, -1, axis), roll(y, -2, axis)),
+                    multiply(roll(x, -2, axis), roll(y, -1, axis)))
+
+
+# ----------------------------------------- Paddle's function-level in-place twins
+addmm_ = inplace_twin(addmm)
+baddbmm_ = inplace_twin(baddbmm)

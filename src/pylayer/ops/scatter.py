@@ -335,7 +335,8 @@ def index_add(x, index, axis, value, alpha=1, name=None):
     ``index`` is a 1-D int32/int64 Tensor (negative values count from the end);
     ``value`` has ``x``'s dtype and rank, ``len(index)`` along ``axis`` and
     ``x``'s size elsewhere (no broadcasting, as in Paddle). Repeated positions add
-    up. ``x.index_add_(...)`` is the in-place form.
+    up. An integer ``x`` takes an int ``alpha`` only, as in Paddle.
+    ``x.index_add_(...)`` is the in-place form.
 
     >>> import pylayer as paddle
     >>> x = paddle.ones([3, 2])
@@ -353,6 +354,9 @@ def index_add(x, index, axis, value, alpha=1, name=None):
                          f"{list(idx.shape)}")
     axis = check_axis(axis, x.ndim, fn)
     value = _like_x(value, x, fn, "value", 4)
+    if is_integer(x.numpy().dtype) and isinstance(alpha, (float, np.floating)):
+        raise TypeError(f"{fn}(): argument 'alpha' must be an int for the integer 'x' "
+                        f"({x.dtype.name}), got {alpha!r}, as in Paddle")
     alpha = check_number(alpha, fn, "alpha")
     size = x.shape[axis]
     rows = _in_range(idx, size, fn, "index", f"axis {axis} of 'x' (size {size})")
