@@ -505,7 +505,7 @@ OPS = [
         (T((3, 2)), T((3, 4)), T((4, 2))),
         *(((T(shape), T((3, 4)), T((4, 2))), {"beta": 0.5, "alpha": 2.0})
           for shape in [(3, 2), (2,), (1,), (3, 1)])),
-           call=Call(A("input", lambda env: pylayer.ones([2]), "inexact_tensor"),
+           call=Call(A("input", lambda env: pylayer.ones([2, 2]), "inexact_tensor"),
                      A("x", f23, "inexact_tensor"),
                      A("y", lambda env: pylayer.ones([3, 2]), "inexact_tensor"),
                      K("beta", _value(0.5), "number"), K("alpha", _value(2.0), "number"),

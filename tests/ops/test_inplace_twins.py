@@ -73,3 +73,26 @@ def test_twin_stores_the_ops_result_in_x(name, twin):
         if alias.dtype == x.dtype:  # an alias shares x's memory, and so sees the result
             np.testing.assert_array_equal(alias.numpy().reshape(-1), expected.reshape(-1))
             assert x.inplace_version == version + 1 == alias.inplace_version
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda x: x.add_(pylayer.ones([2, 3])), ValueError, r"add_\(\): the result has shape \[2, 3\]"),
+    (lambda x: pylayer.multiply_(x, pylayer.ones([4, 1, 3])), ValueError, "does not broadcast x"),
+    (lambda x: x.astype("int64").sin_(), TypeError, r"sin_\(\): the result is float32, which x "
+                                                    r"\(int64\) cannot hold"),
+    (lambda x: x.astype("int32").add_(2.5), TypeError, "cannot hold without losing its values"),
+    (lambda x: x.multiply_(pylayer.to_tensor(1j)), TypeError, "complex64"),
+])
+def test_a_result_x_cannot_hold_is_refused_and_x_is_left_as_it_was(call, error, message):
+    x = pylayer.to_tensor([1.0, 2.0, 3.0])
+    with pytest.raises(error, match=message):
+        call(x)
+    assert x.numpy().tolist() == [1.0, 2.0, 3.0] and x.shape == [3] and x.inplace_version == 0
+
+
+def test_a_narrower_result_is_cast_into_x():
+    x = pylayer.to_tensor([1.0, 2.0])
+    assert x.equal_(pylayer.to_tensor([1.0, 3.0])) is x
+    assert x.dtype == pylayer.float32 and x.numpy().tolist() == [1.0, 0.0]
+    n = pylayer.to_tensor([1, 2])
+    assert n.scale_(2).numpy().tolist() == [2, 4]

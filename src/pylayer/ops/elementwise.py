@@ -24,6 +24,7 @@ from pylayer._core.tensor import Tensor, make_tensor
 from pylayer._kernels.dtypes import is_bool, is_complex, is_floating
 from pylayer._kernels.dtypes import is_integer as integer_dtype
 from pylayer.ops._arguments import broadcast_error, check_number, describe, numeric_tensor
+from pylayer.ops.shape import cast
 from pylayer.ops._common import binary_array, is_number, tensor_pair
 from pylayer.ops._operands import (as_tensor_arg, conjugate, float32_default, float_tensor,
                                    holds_complex, operands, real_tensor, unbroadcast,
@@ -1191,7 +1192,11 @@ def increment(x, value=1.0, name=None):
         raise ValueError(f"increment(): argument 'x' (position 1) must have exactly one "
                          f"element, got shape {list(x.shape)}")
     numeric_tensor(x, "increment")
-    return inplace(x, add, value)
+    return inplace(x, _add_in_dtype_of_x, value)
+
+
+def _add_in_dtype_of_x(x, value):
+    return cast(add(x, value), x.dtype)
 
 
 # ----------------------------------------- Paddle's function-level in-place twins

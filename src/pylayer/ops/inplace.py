@@ -10,6 +10,8 @@ import inspect
 
 import numpy as np
 
+from pylayer._kernels.dtypes import dtype_of, kind_of
+
 from pylayer._core import views
 from pylayer._core.graph import needs_grad, set_history
 from pylayer._core.tensor import Tensor, make_tensor
@@ -51,8 +53,12 @@ def inplace_twin(fn, takes_dtype=False):
         except Exception as error:
             # The op names itself in its argument errors; the user called the twin.
             text = error.args[0] if error.args else None
-            if isinstance(text, str) and text.startswith(called):
-                error.args = (f"{name}_()" + text[len(called):],) + error.args[1:]
+            for prefix in (called, f"in-place {name}:"):
+                if isinstance(text, str) and text.startswith(prefix):
+                    rest = text[len(prefix):]
+                    error.args = (f"{name}_()" + (":" if prefix.endswith(":") else "")
+                                  + rest,) + error.args[1:]
+                    break
             raise
     twin.__name__ = twin.__qualname__ = fn.__name__ + "_"
     twin.__doc__ = f"In-place version of :func:`pylayer.{fn.__name__}`."
@@ -98,16 +104,18 @@ def _differentiable(x):
     return x._base is not None and views.is_differentiable_view(x)
 
 
-def write_result(x, result, recording, what, takes_dtype=False):
+def write_result(x, result, recording, what, takes_dtype=False, resizes=False):
     """Make ``x`` hold ``result`` (a Tensor computed out of place from x's old value) in
     place: its values written into x's memory, cast to x's dtype (with ``takes_dtype``,
     x takes the result's dtype and new memory), the shared version bumped, and, when
     ``recording``, x's place in the graph taken from ``result`` (through its base's
     history when x is a view). A result of another shape becomes x's new shape
     (``reshape_``, ``transpose_``), written into x's memory when it has as many
-    elements."""
+    elements; one of another size only with ``resizes`` (an ``out=`` argument)."""
     target = x.numpy()
     values = result.numpy()
+    if not takes_dtype:
+        _refuse_what_x_cannot_hold(values, target, what, resizes)
     if takes_dtype and values.dtype != target.dtype:
         if x._base is not None:
             raise ValueError(f"{what}: x is a view of another tensor's memory, whose dtype "
@@ -144,6 +152,23 @@ def write_result(x, result, recording, what, takes_dtype=False):
         result = cast(result, x.dtype)
     set_history(x, result.grad_fn, result._out_index)
     x.stop_gradient = result.stop_gradient
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _refuse_what_x_cannot_hold(values, target, what, resizes):
+    """An in-place result must fit x: as many elements (an in-place op does not broadcast
+    x to a larger shape, as in Paddle), and numbers of x's kind or a narrower one (a
+    float result is not truncated into an integer x, nor a complex one into a real x)."""
+    if values.size != target.size and not resizes:
+        raise ValueError(f"{what}: the result has shape {list(values.shape)}, which x of "
+                         f"shape {list(target.shape)} cannot hold: an in-place op does not "
+                         f"broadcast x; use the out-of-place op")
+    if _KIND_RANK[kind_of(values.dtype)] > _KIND_RANK[kind_of(target.dtype)]:
+        raise TypeError(f"{what}: the result is {dtype_of(values.dtype).name}, which x "
+                        f"({dtype_of(target.dtype).name}) cannot hold without losing its "
+                        f"values; cast x first or use the out-of-place op")
 
 
 def take_over(x, result):

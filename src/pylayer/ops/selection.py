@@ -80,7 +80,7 @@ def _write_out(result, out, fn):
         raise TypeError(f"{fn}(): argument 'out' must be a Tensor or None, got {describe(out)}")
     recording = needs_grad(result)
     refuse_leaf(out, recording, f"{fn}(out=...)")
-    write_result(out, result, recording, f"{fn}(out=...)")
+    write_result(out, result, recording, f"{fn}(out=...)", resizes=True)
     return out
 
 
