@@ -9,7 +9,7 @@ An op declares what Paddle makes of it where it is defined, with ``op``
     ``pylayer.__all__`` (an alias such as ``clamp = clip`` is a method too).
 ``inplace=True``
     also ``x.<name>_(...)``, which stores the result in ``x`` itself (see
-    ``pylayer.inplace``). Where the area defines the function-level twin
+    ``pylayer.ops.inplace.inplace``). Where the area defines the function-level twin
     (``abs_ = inplace_twin(abs)``, as Paddle has ``paddle.abs_``), the method is
     that function.
 

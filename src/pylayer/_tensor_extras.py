@@ -14,6 +14,7 @@ import numpy as np
 import pylayer
 from pylayer._core.tensor import Tensor
 from pylayer._kernels.dtypes import DType, dtype_of
+from pylayer.ops.inplace import inplace
 
 __all__ = []
 
@@ -292,7 +293,7 @@ def apply_(self, func):
     if not self.stop_gradient:
         raise RuntimeError("Tensor.apply_(): cannot apply a function to a tensor that needs "
                            "a gradient (stop_gradient=False)")
-    return pylayer.inplace(self, func)
+    return inplace(self, func)
 
 
 def is_dense(self):

@@ -1,8 +1,8 @@
 """Adding an op takes what "Adding an op" on the architecture page says, and nothing else:
 a throwaway op written into a copy of the package's area file (its record, forward,
-declaration, twin line and ``__all__`` entry) is a public function, a Tensor method
-with its in-place twin, Paddle's function-level twin, in the generated stub, and it
-differentiates twice. The registrations no test checks by hand are derived; the one
+declaration, twin line and ``__all__`` entry), after ``tools/write_stubs.py``, is a
+public function, a Tensor method with its in-place twin, Paddle's function-level twin,
+in the generated stub, and it differentiates twice. The registrations no test checks by hand are derived; the one
 that is a list (``nn.functional``) is checked against the areas here."""
 import importlib
 import pathlib
@@ -69,8 +69,14 @@ def test_a_throwaway_op_needs_its_area_file_only(tmp_path):
     source = area.read_text()
     assert "from pylayer.ops.inplace import inplace_twin" in source
     area.write_text(source + THROWAWAY)
-    result = subprocess.run([sys.executable, "-c", CHECK],
-                            env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    # what a contributor runs after declaring an op: it regenerates the stubs and the
+    # package's imports of the area's names
+    written = subprocess.run([sys.executable, str(ROOT / "tools" / "write_stubs.py")], env=env,
+                             capture_output=True, text=True, timeout=300)
+    assert written.returncode == 0, written.stderr[-3000:]
+    assert "logaddexp2" in (copy / "__init__.py").read_text()
+    result = subprocess.run([sys.executable, "-c", CHECK], env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
 

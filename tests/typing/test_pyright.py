@@ -33,8 +33,8 @@ def test_a_typical_user_script_is_clean(tmp_path):
 
 
 def test_an_internal_name_is_not_exported(tmp_path):
-    code, output = pyright(tmp_path, "import pylayer\npylayer.getitem\n")
-    assert code != 0 and '"getitem" is not exported' in output, output
+    code, output = pyright(tmp_path, "import pylayer\npylayer.bool_\n")
+    assert code != 0 and '"bool_" is not exported' in output, output
 
 
 def test_the_user_script_runs():
@@ -42,3 +42,17 @@ def test_the_user_script_runs():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith("0 ")
+
+
+def test_completion_offers_the_public_names_and_submodules_only():
+    import jedi             # comes with the test extra
+    import pylayer
+    offered = {c.name for c in jedi.Script("import pylayer\npylayer.", path="user.py")
+               .complete(2, 8) if not c.name.startswith("_")}
+    package = pathlib.Path(pylayer.__file__).parent
+    submodules = {path.stem for path in package.iterdir() if not path.stem.startswith("_")
+                  and (path.suffix == ".py" or (path / "__init__.py").exists())}
+    # the helpers that stay importable (tests/api/test_namespace.py), and nothing else
+    helpers = {"getitem", "setitem", "inplace", "tensor_methods", "bool_"}
+    assert offered - set(pylayer.__all__) - submodules <= helpers
+    assert set(pylayer.__all__) <= offered

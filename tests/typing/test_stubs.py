@@ -28,3 +28,9 @@ def test_every_compiled_module_with_public_names_has_a_stub():
         module_name = ".".join(source.relative_to(package.parent).with_suffix("").parts)
         if importlib.import_module(module_name).__dict__.get("__all__"):
             assert source.with_suffix(".pyi").exists(), f"{module_name} has no stub"
+
+
+def test_the_package_imports_its_areas_names_as_generated():
+    text = write_stubs.INIT.read_text()
+    assert write_stubs.explicit_imports(text) == text, (
+        "src/pylayer/__init__.py is stale: run python tools/write_stubs.py")
