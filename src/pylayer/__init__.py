@@ -68,7 +68,7 @@ from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
-from pylayer import fft, incubate, linalg, nn, optimizer, signal, static
+from pylayer import fft, incubate, linalg, nn, optimizer, regularizer, signal, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 import pylayer.nn.param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
@@ -95,7 +95,7 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
            "float64", "bfloat16", "complex64", "complex128", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
            "linalg", "fft", "signal",
-           "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
+           "optimizer", "regularizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
            "clear_async_save_task_queue", "set_flags", "get_flags", "is_tensor",
