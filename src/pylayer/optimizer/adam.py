@@ -17,9 +17,10 @@ class Adam(Optimizer):
 
     which equals ``lr * m_hat / (sqrt(v_hat) + epsilon)`` with the
     bias-corrected moments. With ``amsgrad=True``, ``v`` in the denominator
-    is replaced by its running maximum. ``weight_decay`` adds
-    ``weight_decay * param`` to ``grad`` (L2 regularization, not AdamW's
-    decoupled decay). The state per parameter is ``moment1``, ``moment2``
+    is replaced by its running maximum. ``weight_decay`` (a number means
+    ``L2Decay`` of it, adding ``weight_decay * param``) or the parameter's
+    regularizer adds its term to ``grad`` before the moments are updated (not
+    AdamW's decoupled decay). The state per parameter is ``moment1``, ``moment2``
     (and ``moment2_max``), ``beta1_pow`` and ``beta2_pow``. ``lazy_mode``,
     ``multi_precision`` and ``use_multi_tensor`` are accepted for
     compatibility; gradients are always dense here.
