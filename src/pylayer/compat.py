@@ -40,7 +40,7 @@ _NOT_IN_PYLAYER = frozenset({
     "amp", "audio", "base", "batch", "callbacks", "cost_model", "cuda", "dataset",
     "decomposition", "distributed", "distribution", "fft", "fluid", "geometric", "hapi", "hub",
     "inference", "io", "jit", "library", "linalg", "metric", "onnx", "pir", "profiler",
-    "quantization", "reader", "regularizer", "signal", "sparse", "special", "sysconfig",
+    "quantization", "reader", "signal", "sparse", "special", "sysconfig",
     "tensor", "text", "utils", "version", "vision"})
 
 

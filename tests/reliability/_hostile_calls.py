@@ -23,7 +23,7 @@ import io
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, extend, incubate, nn, optimizer, static
+from pylayer import autograd, demo, extend, incubate, nn, optimizer, regularizer, static
 from pylayer.autograd import graph
 from pylayer.nn import initializer
 from pylayer.ops.inplace import inplace, twin_of
@@ -319,6 +319,12 @@ CALLS.update({
                          K("epsilon", _value(1e-8), "non_negative"),
                          K("parameters", lambda env: nn.Linear(3, 2).parameters(), "parameters"),
                          K("weight_decay", _value(None), "number_or_none")),
+    regularizer.L1Decay: Call(A("coeff", _value(0.1), "number"),
+                              extra=[("an infinite coefficient", {"coeff": _value(float("inf"))},
+                                      "coeff")]),
+    regularizer.L2Decay: Call(A("coeff", _value(0.1), "number"),
+                              extra=[("a NaN coefficient", {"coeff": _value(float("nan"))},
+                                      "coeff")]),
     # ------------------------------------------------------------ static
     static.Program: Call(),
     static.Block: Call(A("program", lambda env: static.Program(), "program"),

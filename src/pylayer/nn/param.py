@@ -20,6 +20,7 @@ import numpy as np
 from pylayer.extend import Tensor, check_count, check_dtype, get_default_dtype
 from pylayer.ops.dispatch import op
 from pylayer.nn.initializer import Constant, Initializer, XavierUniform
+from pylayer.regularizer import WeightDecayRegularizer
 
 __all__ = ["ParamAttr", "create_parameter"]
 
@@ -35,8 +36,9 @@ class ParamAttr:
     """How to create a parameter: its name, initializer, learning-rate factor, and more.
 
     ``learning_rate`` multiplies the optimizer's rate for this parameter;
-    ``regularizer`` is an L2 weight-decay coefficient (a float) that takes the
-    place of the optimizer's ``weight_decay``; ``need_clip=False`` exempts it
+    ``regularizer`` (an ``L1Decay`` or ``L2Decay`` of :mod:`pylayer.regularizer`,
+    or a number meaning ``L2Decay`` of it) takes the place of the optimizer's
+    ``weight_decay`` for this parameter; ``need_clip=False`` exempts it
     from gradient clipping; ``trainable=False`` makes ``stop_gradient=True``.
 
     >>> import pylayer
@@ -58,10 +60,11 @@ class ParamAttr:
                 or learning_rate < 0:
             raise ValueError(f"ParamAttr(): argument 'learning_rate' must be a non-negative "
                              f"number, got {learning_rate!r}")
-        if regularizer is not None and (not isinstance(regularizer, (int, float))
-                                        or isinstance(regularizer, bool)):
-            raise TypeError(f"ParamAttr(): argument 'regularizer' must be an L2 coefficient "
-                            f"(a float) or None, got {type(regularizer).__name__}")
+        if regularizer is not None and not isinstance(regularizer, WeightDecayRegularizer) \
+                and (not isinstance(regularizer, (int, float)) or isinstance(regularizer, bool)):
+            raise TypeError(f"ParamAttr(): argument 'regularizer' must be an L1Decay or "
+                            f"L2Decay, a number (an L2 coefficient) or None, "
+                            f"got {type(regularizer).__name__}")
         self.name = name
         self.initializer = initializer
         self.learning_rate = float(learning_rate)

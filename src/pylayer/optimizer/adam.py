@@ -17,9 +17,10 @@ class Adam(Optimizer):
 
     which equals ``lr * m_hat / (sqrt(v_hat) + epsilon)`` with the
     bias-corrected moments. With ``amsgrad=True``, ``v`` in the denominator
-    is replaced by its running maximum. ``weight_decay`` adds
-    ``weight_decay * param`` to ``grad`` (L2 regularization, not AdamW's
-    decoupled decay). The state per parameter is ``moment1``, ``moment2``
+    is replaced by its running maximum. ``weight_decay`` (a number means
+    ``L2Decay`` of it, adding ``weight_decay * param``) or the parameter's
+    regularizer adds its term to ``grad`` before the moments are updated (not
+    AdamW's decoupled decay). The state per parameter is ``moment1``, ``moment2``
     (and ``moment2_max``), ``beta1_pow`` and ``beta2_pow``. ``lazy_mode``,
     ``multi_precision`` and ``use_multi_tensor`` are accepted for
     compatibility; gradients are always dense here.
@@ -52,24 +53,30 @@ class Adam(Optimizer):
                 "amsgrad": self._amsgrad}
 
     def _update_array(self, param, grad, state, lr):
+        # As Paddle's kernel: the scalars in the parameter's precision (float32 for
+        # float32 and narrower), and lr * (m / (sqrt(v) + eps)) in that order.
+        ct = np.float64 if param.dtype == np.float64 else np.float32
         if not state:
             state["moment1"] = np.zeros_like(param)
             state["moment2"] = np.zeros_like(param)
             if self._amsgrad:
                 state["moment2_max"] = np.zeros_like(param)
-            state["beta1_pow"] = self._beta1
-            state["beta2_pow"] = self._beta2
+            state["beta1_pow"] = float(ct(self._beta1))
+            state["beta2_pow"] = float(ct(self._beta2))
+        one, beta1, beta2 = ct(1), ct(self._beta1), ct(self._beta2)
+        beta1_pow, beta2_pow = ct(state["beta1_pow"]), ct(state["beta2_pow"])
         m, v = state["moment1"], state["moment2"]
-        m *= self._beta1
-        m += (1 - self._beta1) * grad
-        v *= self._beta2
-        v += (1 - self._beta2) * np.square(grad)
+        m *= beta1
+        m += (one - beta1) * grad
+        v *= beta2
+        v += (one - beta2) * np.square(grad)
         if self._amsgrad:
             np.maximum(state["moment2_max"], v, out=state["moment2_max"])
             v = state["moment2_max"]
-        correction = np.sqrt(1 - state["beta2_pow"])
-        lr_t = lr * correction / (1 - state["beta1_pow"])
-        param -= (lr_t * m / (np.sqrt(v) + self._epsilon * correction)).astype(param.dtype,
-                                                                                copy=False)
-        state["beta1_pow"] *= self._beta1
-        state["beta2_pow"] *= self._beta2
+        correction = np.sqrt(one - beta2_pow)
+        lr_t = ct(lr) * correction / (one - beta1_pow)
+        step = m / (np.sqrt(v) + ct(self._epsilon) * correction)
+        step *= lr_t
+        param -= step.astype(param.dtype, copy=False)
+        state["beta1_pow"] = float(beta1_pow * beta1)
+        state["beta2_pow"] = float(beta2_pow * beta2)

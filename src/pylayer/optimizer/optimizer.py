@@ -1,9 +1,10 @@
 """``Optimizer``: the shared machinery of SGD and Adam.
 
 ``step()`` collects ``(param, grad)`` for the trainable parameters that have
-a gradient, clips the gradients (``grad_clip``), adds L2 weight decay
-(``grad + coeff * param``, where ``coeff`` is the parameter's
-``regularizer`` or else the optimizer's ``weight_decay``), and then writes
+a gradient, clips the gradients (``grad_clip``), adds weight decay (the
+parameter's ``regularizer``, else the optimizer's ``weight_decay``: an
+``L1Decay`` or ``L2Decay`` of :mod:`pylayer.regularizer`, a number meaning
+``L2Decay`` of it), and then writes
 each update into the parameter's own array, bumping its version. Updates
 work on numpy arrays under ``no_grad``: they are never recorded.
 
@@ -22,6 +23,7 @@ from pylayer.ops.dispatch import in_dynamic_mode
 from pylayer.static import Variable
 from pylayer.optimizer._static import minimize as static_minimize
 from pylayer.optimizer.lr import LRScheduler
+from pylayer.regularizer import L2Decay, WeightDecayRegularizer, as_regularizer
 
 __all__ = ["Optimizer"]
 
@@ -67,7 +69,14 @@ class Optimizer:
             raise ValueError(f"{cls}(): argument 'parameters' is required in dynamic mode; "
                              f"pass model.parameters()")
         self._parameter_list = parameters
-        self._weight_decay = check_number(weight_decay, cls, "weight_decay", allow_none=True)
+        if not isinstance(weight_decay, WeightDecayRegularizer):
+            if isinstance(weight_decay, (str, bytes, dict, list, tuple)):
+                raise TypeError(f"{cls}(): argument 'weight_decay' must be a number (an L2 "
+                                f"coefficient), an L1Decay or L2Decay, or None, "
+                                f"got {type(weight_decay).__name__}")
+            weight_decay = check_number(weight_decay, cls, "weight_decay", allow_none=True)
+        self._weight_decay = weight_decay
+        self.regularization = as_regularizer(weight_decay)
         if grad_clip is not None and not callable(grad_clip):
             raise TypeError(f"{cls}(): argument 'grad_clip' must be a ClipGradBy* object, "
                             f"got {type(grad_clip).__name__}")
@@ -138,10 +147,13 @@ class Optimizer:
             for param, grad in params_grads:
                 array = param.numpy()
                 g = grad.numpy().astype(array.dtype, copy=False)
-                coeff = getattr(param, "regularizer", None)
-                coeff = self._weight_decay if coeff is None else coeff
-                if coeff:
-                    g = g + coeff * array
+                regularizer = getattr(param, "regularizer", None)
+                if regularizer is None:
+                    regularizer = self.regularization
+                elif not isinstance(regularizer, WeightDecayRegularizer):
+                    regularizer = L2Decay(regularizer)
+                if regularizer is not None:
+                    g = regularizer._decayed(g, array)
                 if not array.flags.writeable:
                     array = np.array(array, copy=True)
                 lr = rate * getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)

@@ -8,8 +8,9 @@ __all__ = ["SGD"]
 class SGD(Optimizer):
     """Plain gradient descent: ``param = param - lr * grad``.
 
-    ``grad`` includes the L2 term ``weight_decay * param`` when weight decay
-    is set, and ``lr`` is multiplied by the parameter's ``learning_rate``
+    ``grad`` includes the decay term of the parameter's regularizer, else of
+    ``weight_decay`` (a number means ``L2Decay`` of it: ``weight_decay * param``),
+    and ``lr`` is multiplied by the parameter's ``learning_rate``
     factor from its ParamAttr.
 
     >>> import pylayer
