@@ -153,6 +153,21 @@ METHODS = {
                                                   setup=lambda env: env.update(
                                                       self=initializer.XavierUniform())),
 }
+# The other initializers' generate: a shape each of them can fill.
+METHODS.update({
+    (cls, "generate"): Call(A("shape", _value(shape), "shape"),
+                            A("dtype", _value("float32"), "dtype_required"),
+                            setup=lambda env, make=make: env.update(self=make()))
+    for cls, shape, make in [
+        (initializer.XavierNormal, [2, 3], initializer.XavierNormal),
+        (initializer.KaimingNormal, [2, 3], initializer.KaimingNormal),
+        (initializer.KaimingUniform, [2, 3], initializer.KaimingUniform),
+        (initializer.TruncatedNormal, [2, 3], initializer.TruncatedNormal),
+        (initializer.Orthogonal, [2, 3], initializer.Orthogonal),
+        (initializer.Dirac, [2, 2, 3], initializer.Dirac),
+        (initializer.Bilinear, [1, 1, 4, 4], initializer.Bilinear),
+        (initializer.Assign, [2, 3], lambda: initializer.Assign(np.ones([2, 3])))]
+})
 
 
 def _executor(env):

@@ -19,7 +19,7 @@ import numpy as np
 
 from pylayer.extend import Tensor, check_count, check_dtype, get_default_dtype
 from pylayer.ops.dispatch import op
-from pylayer.nn.initializer import Constant, Initializer, XavierUniform
+from pylayer.nn.initializer import Constant, Initializer, XavierUniform, global_initializer
 from pylayer.regularizer import WeightDecayRegularizer
 
 __all__ = ["ParamAttr", "create_parameter"]
@@ -148,7 +148,7 @@ def parameter_spec(shape, dtype, name=None, attr=None, is_bias=False, default_in
     if default_initializer is not None and not isinstance(default_initializer, Initializer):
         raise TypeError(f"create_parameter(): argument 'default_initializer' must be an "
                         f"Initializer, got {type(default_initializer).__name__}")
-    initializer = attr.initializer or default_initializer or (
+    initializer = attr.initializer or global_initializer(is_bias) or default_initializer or (
         Constant(0.0) if is_bias else XavierUniform())
     return ParamSpec(name=attr.name or unique_name("create_parameter") + (".b_0" if is_bias
                                                                              else ".w_0"),
