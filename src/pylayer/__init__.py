@@ -64,6 +64,8 @@ from pylayer.ops.sampling import *  # noqa: F401,F403
 import pylayer.ops.sampling as _sampling
 from pylayer.ops.decomposition import *  # noqa: F401,F403
 import pylayer.ops.decomposition as _decomposition
+from pylayer.ops.conversion import *  # noqa: F401,F403,A004 - range is Paddle's name
+import pylayer.ops.conversion as _conversion
 from pylayer.ops.inplace import inplace
 from pylayer.ops.indexing import getitem, setitem
 from pylayer import autograd
@@ -122,6 +124,7 @@ __all__ += _assembly.__all__
 __all__ += _selection.__all__
 __all__ += _sampling.__all__
 __all__ += _decomposition.__all__
+__all__ += _conversion.__all__
 
 
 def __dir__():
