@@ -313,6 +313,30 @@ def to_dense(self):
     return self
 
 
+def get_device(self):
+    """-1, Paddle's answer for a tensor on the CPU (a GPU tensor gives its card's id).
+
+    >>> import pylayer
+    >>> pylayer.ones([2]).get_device()
+    -1
+    """
+    return -1
+
+
+def _persistable(self):
+    return self.__dict__.get("_persistable", False)
+
+
+def _set_persistable(self, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"persistable: the value must be a bool, got {type(value).__name__}")
+    self.__dict__["_persistable"] = bool(value)
+
+
+def _grad_(self):
+    return self.grad
+
+
 METHODS = {name: _converter(dtype) for name, dtype in CONVERSIONS.items()}
 METHODS.update({
     "to": to, "type_as": type_as, "new_zeros": new_zeros, "new_ones": new_ones,
@@ -335,4 +359,10 @@ METHODS.update({
     "apply_": apply_, "is_dense": is_dense, "to_dense": to_dense,
     "is_sparse": _false("is_sparse"), "is_sparse_coo": _false("is_sparse_coo"),
     "is_sparse_csr": _false("is_sparse_csr"), "is_selected_rows": _false("is_selected_rows"),
+    "get_device": get_device, "is_tensor": lambda self: True,
+    "persistable": property(_persistable, _set_persistable,
+                            doc="Whether the tensor is kept across runs of a static program "
+                                "(a flag; False unless set, True for a Parameter)."),
+    "grad_": property(_grad_, doc="The gradient, as ``grad``."),
+    "stft": pylayer.signal.stft, "istft": pylayer.signal.istft,
 })
