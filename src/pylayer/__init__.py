@@ -74,7 +74,7 @@ from pylayer import fft, incubate, linalg, nn, optimizer, signal, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
 import pylayer.nn.param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
-from pylayer import _methods, compat, device, extend, framework
+from pylayer import _methods, compat, device, extend, framework, version
 from pylayer.compat import install_as_paddle
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
@@ -89,14 +89,14 @@ float = float32  # noqa: A001
 double, half, cfloat, cdouble, uint16 = float64, float16, complex64, complex128, bfloat16
 e, pi, inf, nan, newaxis = _math_module.e, _math_module.pi, _math_module.inf, _math_module.nan, None
 
-__version__ = "0.1.0"
+__version__ = version.full_version
 
 # Written in the forms type checkers read (PEP 561 libraries: a literal list, then
 # ``+= module.__all__``), so that ``from pylayer import grad`` counts as exported.
 __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
            "float64", "bfloat16", "complex64", "complex128", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
-           "linalg", "fft", "signal",
+           "linalg", "fft", "signal", "version",
            "optimizer", "static", "enable_static", "disable_static", "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",

@@ -418,7 +418,7 @@ def batch(reader, batch_size, drop_last=False):
 
     >>> import pylayer
     >>> def reader():
-    ...     yield from range(5)
+    ...     yield from [0, 1, 2, 3, 4]
     >>> list(pylayer.batch(reader, 2)())
     [[0, 1], [2, 3], [4]]
     """
