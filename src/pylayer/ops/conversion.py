@@ -12,7 +12,9 @@ from pylayer._kernels import dtypes
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer._core.tensor_methods import PRINT_OPTIONS
-from pylayer.ops._arguments import check_callable, check_dtype, check_int, describe
+from pylayer.ops._arguments import (check_axis, check_callable, check_count, check_dtype,
+                                    check_int,
+                                    describe)
 from pylayer.ops._operands import as_tensor_arg, float_tensor
 from pylayer.ops.activation import softmax as _softmax
 from pylayer.ops.arithmetic import multiply
@@ -39,10 +41,34 @@ def _refuse_device(device, fn):
                          f"CPUPlace()), got {device!r}")
 
 
+def _tensor(value, fn, arg):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{fn}(): argument '{arg}' (position 1) must be a Tensor, got "
+                        f"{describe(value)}")
+    return value
+
+
 def _bool_arg(value, fn, arg):
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{fn}(): argument '{arg}' must be a bool, got {describe(value)}")
     return bool(value)
+
+
+def _renamed(error, old, new):
+    """``error`` again, with ``old`` (the function that raised it) spelled ``new``."""
+    text = str(error)
+    for before, after in zip(old, new):
+        text = text.replace(before, after)
+    return type(error)(text)
+
+
+def _converted(data, dtype, requires_grad, fn, arg):
+    if isinstance(data, Tensor):
+        data = data._array
+    try:
+        return to_tensor(data, dtype=dtype, stop_gradient=not requires_grad)
+    except (TypeError, ValueError) as error:
+        raise _renamed(error, ("to_tensor()", "'data'"), (f"{fn}()", f"'{arg}'")) from None
 
 
 @declare
@@ -61,9 +87,7 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     _refuse_device(device, "as_tensor")
     requires_grad = _bool_arg(requires_grad, "as_tensor", "requires_grad")
     _bool_arg(pin_memory, "as_tensor", "pin_memory")
-    if isinstance(data, Tensor):
-        data = data._array
-    return to_tensor(data, dtype=dtype, stop_gradient=not requires_grad)
+    return _converted(data, dtype, requires_grad, "as_tensor", "data")
 
 
 @declare
@@ -81,9 +105,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         _bool_arg(copy, "asarray", "copy")
     _refuse_device(device, "asarray")
     requires_grad = _bool_arg(requires_grad, "asarray", "requires_grad")
-    if isinstance(obj, Tensor):
-        obj = obj._array
-    return to_tensor(obj, dtype=dtype, stop_gradient=not requires_grad)
+    return _converted(obj, dtype, requires_grad, "asarray", "obj")
 
 
 @declare
@@ -101,7 +123,7 @@ def from_numpy(ndarray):
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy(): argument 'ndarray' (position 1) must be a "
                         f"numpy.ndarray, got {describe(ndarray)}")
-    return to_tensor(ndarray)
+    return _converted(ndarray, None, False, "from_numpy", "ndarray")
 
 
 @declare
@@ -189,7 +211,7 @@ def clone(x, name=None):
     >>> y.stop_gradient, y.numpy()
     (False, array([1., 2.], dtype=float32))
     """
-    return as_tensor_arg(x, "clone", "x", 1).clone()
+    return _tensor(x, "clone", "x").clone()
 
 
 # -------------------------------------------------------- complex views
@@ -308,6 +330,7 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     stop = _scalar(stop, "logspace", "stop")
     num = _scalar(num, "logspace", "num")
     num = check_int(num, "logspace", "num", minimum=1)
+    check_count(num, "logspace", "num", np.float64)
     base = _scalar(base, "logspace", "base")
     np_dtype = (dtypes.default_float() if dtype is None
                 else check_dtype(dtype, "logspace", kinds="iuf"))
@@ -338,6 +361,7 @@ def range(start=0, end=None, step=1, dtype=None, *, out=None, device=None,  # no
     np_dtype = (dtypes.default_float() if dtype is None
                 else check_dtype(dtype, "range", kinds="iuf"))
     count = max(int(np.floor((end - start) / step)) + 1, 0)
+    check_count(count, "range", "end", np.float64)
     result = make_tensor((start + step * np.arange(count)).astype(np_dtype), not requires_grad)
     if out is not None:
         return _into(out, result, "range")
@@ -353,7 +377,7 @@ def rank(input):
     >>> pylayer.rank(pylayer.ones([2, 3])).item()
     2
     """
-    x = as_tensor_arg(input, "rank", "input", 1)
+    x = _tensor(input, "rank", "input")
     return make_tensor(np.array(x._array.ndim, dtype=np.int32))
 
 
@@ -365,7 +389,7 @@ def shape(input):
     >>> pylayer.shape(pylayer.ones([2, 3])).numpy()
     array([2, 3])
     """
-    x = as_tensor_arg(input, "shape", "input", 1)
+    x = _tensor(input, "shape", "input")
     return make_tensor(np.array(x._array.shape, dtype=np.int64))
 
 
@@ -385,7 +409,10 @@ def where_(condition, x=None, y=None, name=None):
                         f"is stored in it), got {describe(x)}")
     if y is None:
         raise ValueError("where_(): argument 'y' (position 3) must be given")
-    return inplace(x, lambda x: where(condition, x, y))
+    try:
+        return inplace(x, lambda x: where(condition, x, y))
+    except (TypeError, ValueError) as error:
+        raise _renamed(error, ("where()",), ("where_()",)) from None
 
 
 @op(method=True)
@@ -401,9 +428,12 @@ def softmax(input, dim=None, dtype=None, *, out=None):
     array([[0.5, 0.5],
            [0.5, 0.5]], dtype=float32)
     """
-    x = as_tensor_arg(input, "softmax", "input", 1)
+    x = float_tensor(input, "softmax", "input", 1)
+    ndim = x._array.ndim
     if dim is None:
-        dim = 0 if x._array.ndim in (0, 1, 3) else 1
+        dim = 0 if ndim in (0, 1, 3) else 1
+    else:
+        dim = check_axis(dim, max(ndim, 1), "softmax", "dim")
     result = _softmax(x, axis=dim, dtype=dtype)
     if out is not None:
         return _into(out, result, "softmax")
@@ -423,8 +453,10 @@ def batch(reader, batch_size, drop_last=False):
     [[0, 1], [2, 3], [4]]
     """
     check_callable(reader, "batch", "reader")
-    if (isinstance(batch_size, bool) or not isinstance(batch_size, (int, float, np.number))
-            or int(batch_size) != batch_size or batch_size <= 0):
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, float, np.number)):
+        raise TypeError(f"batch(): argument 'batch_size' (position 2) must be a positive "
+                        f"integer, got {describe(batch_size)}")
+    if int(batch_size) != batch_size or batch_size <= 0:
         raise ValueError(f"batch(): batch_size should be a positive integer value, but got "
                          f"batch_size={batch_size}")
     size = int(batch_size)
