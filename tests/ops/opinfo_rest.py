@@ -65,4 +65,5 @@ NOT_IN_DATABASE = {
     "batch": "a reader decorator: it groups the items of a Python reader",
     "set_printoptions": "sets how Tensors print",
     "disable_signal_handler": "a process setting with nothing to do in pylayer",
+    "check_shape": "checks a shape argument while a static program is built",
 }

@@ -271,3 +271,37 @@ def test_tensor_extras_as_in_paddle():
     (x * 2.0).sum().backward()
     assert x.grad_.numpy().tolist() == [2.0, 2.0]
     assert paddle.ones([64]).stft(16).shape == [9, 17]
+
+
+# ------------------------------------------------------------ legacy types
+def test_legacy_tensor_types_make_tensors_of_their_dtype():
+    assert paddle.FloatTensor([1, 2]).dtype == paddle.float32
+    assert paddle.LongTensor([1.5]).numpy().tolist() == [1]
+    assert paddle.LongTensor(2, 3).shape == [2, 3]
+    assert paddle.BoolTensor([0, 1]).numpy().tolist() == [False, True]
+    empty = paddle.FloatTensor()
+    assert empty.shape == [0] and empty.dtype == paddle.float32
+    assert paddle.FloatTensor((2,)).numpy().tolist() == [2.0]      # a tuple is data, as in Paddle
+    kinds = {"BFloat16Tensor": "bfloat16", "ByteTensor": "uint8", "CharTensor": "int8",
+             "ShortTensor": "int16", "IntTensor": "int32", "HalfTensor": "float16",
+             "DoubleTensor": "float64"}
+    for name, dtype in kinds.items():
+        assert getattr(paddle, name)([1]).dtype == dtype
+
+
+def test_no_tensor_is_an_instance_of_a_legacy_type():
+    assert not isinstance(paddle.ones([1]), paddle.FloatTensor)
+    assert not isinstance(paddle.FloatTensor([1.0]), paddle.FloatTensor)
+
+
+def test_check_shape_checks_only_while_building_a_program():
+    assert paddle.check_shape([2, "a"], "reshape") is None
+    paddle.enable_static()
+    try:
+        paddle.check_shape([2, 3], "reshape")
+        with pytest.raises(TypeError, match="reshape"):
+            paddle.check_shape((2.5, 3), "reshape")
+        with pytest.raises(TypeError, match="int32 or int64"):
+            paddle.check_shape(paddle.static.data("s", [2], "float32"), "reshape")
+    finally:
+        paddle.disable_static()

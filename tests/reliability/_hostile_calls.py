@@ -394,6 +394,11 @@ CALLS.update({
     pylayer.set_printoptions: Call(K("precision", _value(8), "count_or_none"),
                                    K("linewidth", _value(80), "count_or_none")),
     pylayer.disable_signal_handler: Call(),
+    pylayer.check_shape: Call(A("shape", _value([2, 3]), "int_list"),
+                              A("op_name", _value("reshape"), "str"), static=True),
+    **{getattr(pylayer, name): Call(A("data", _value([1.0, 2.0]), "tensor_or_none"))
+       for name in ("BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor",
+                    "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor")},
     **{getattr(pylayer.version, name): Call() for name in pylayer.version.__all__
        if callable(getattr(pylayer.version, name))},
 })

@@ -13,7 +13,7 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
 from pylayer._core.tensor_methods import PRINT_OPTIONS
 from pylayer.ops._arguments import (check_axis, check_callable, check_count, check_dtype,
-                                    check_int,
+                                    check_int, check_str,
                                     describe)
 from pylayer.ops._operands import as_tensor_arg, float_tensor
 from pylayer.ops.activation import softmax as _softmax
@@ -28,7 +28,9 @@ from pylayer.ops.math import cos, sin, where
 __all__ = ["as_tensor", "asarray", "from_numpy", "tolist", "from_dlpack", "to_dlpack", "clone",
            "view_as_complex", "view_as_real", "polar", "logspace", "range", "rank", "shape",
            "where_", "softmax", "batch", "set_printoptions", "disable_signal_handler",
-           "conv1d", "conv2d", "group_norm", "layer_norm", "adaptive_avg_pool1d"]
+           "check_shape", "conv1d", "conv2d", "group_norm", "layer_norm",
+           "adaptive_avg_pool1d", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor",
+           "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor"]
 
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
                np.dtype(np.float64): np.dtype(np.complex128)}
@@ -513,6 +515,105 @@ def disable_signal_handler():
     >>> pylayer.disable_signal_handler()
     """
     return None
+
+
+def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=None,
+                expected_tensor_dtype=("int32", "int64")):
+    """Check a ``shape`` argument of the op ``op_name`` while a static program is built:
+    a list or tuple (default ``expected_shape_type``) of ints or int32/int64
+    Variables (default ``expected_element_type``), or such a Variable. As in
+    Paddle, nothing is checked in dynamic mode (the op checks its arguments).
+
+    >>> import pylayer
+    >>> pylayer.check_shape([2, 3], "reshape")
+    >>> pylayer.enable_static()
+    >>> try:
+    ...     pylayer.check_shape([2, "a"], "reshape")
+    ... except TypeError as error:
+    ...     print(error)
+    check_shape(): every element of argument 'shape' of reshape() must be int or Variable, got str
+    >>> pylayer.disable_static()
+    """
+    from pylayer.ops.dispatch import in_dynamic_mode
+    from pylayer.static._variable import Variable
+    check_str(op_name, "check_shape", "op_name")
+    if in_dynamic_mode():
+        return None
+    shape_types = (list, tuple, Variable) if expected_shape_type is None else expected_shape_type
+    element_types = ((int, Variable) if expected_element_type is None
+                     else expected_element_type)
+
+    def names(types):
+        types = types if isinstance(types, tuple) else (types,)
+        return " or ".join(t.__name__ for t in types)
+
+    def check_dtype_of(value, what):
+        if expected_tensor_dtype is not None and isinstance(value, Variable) \
+                and str(dtypes.convert_dtype(value.dtype)) not in expected_tensor_dtype:
+            raise TypeError(f"check_shape(): {what} of {op_name}() must have dtype "
+                            f"{' or '.join(expected_tensor_dtype)}, got "
+                            f"{dtypes.convert_dtype(value.dtype)}")
+
+    if not isinstance(shape, shape_types) or isinstance(shape, bool):
+        raise TypeError(f"check_shape(): argument 'shape' of {op_name}() must be "
+                        f"{names(shape_types)}, got "
+                        f"{type(shape).__name__}")
+    if isinstance(shape, Variable):
+        check_dtype_of(shape, "argument 'shape'")
+    elif element_types is not None:
+        for item in shape:
+            if not isinstance(item, element_types) or isinstance(item, bool):
+                raise TypeError(f"check_shape(): every element of argument 'shape' of {op_name}() "
+                                f"must be "
+                                f"{names(element_types)}, got {type(item).__name__}")
+            check_dtype_of(item, "an element of argument 'shape'")
+    return None
+
+
+# ------------------------------------------------------ legacy tensor types
+class _LegacyTensorType:
+    """A legacy tensor type name (``paddle.FloatTensor``): calling it makes a Tensor
+    of its dtype, as PyTorch's do; no Tensor is an instance of it (as in Paddle)."""
+    _dtype = None
+
+    def __new__(cls, *args, device=None):
+        fn = cls.__name__
+        _refuse_device(device, fn)
+        if not args:
+            return make_tensor(np.empty((0,), dtypes.convert_dtype(cls._dtype)))
+        if all(isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
+               for a in args):
+            from pylayer.ops.creation import zeros
+            return zeros(list(args), dtype=cls._dtype)
+        if len(args) > 1:
+            raise TypeError(f"{fn}(): takes sizes (ints) or one sequence of data, got "
+                            f"{len(args)} arguments")
+        return _converted(args[0], cls._dtype, False, fn, "data")
+
+
+def _legacy_type(name, dtype):
+    doc = f"""A {dtype} Tensor, PyTorch's way: ``{name}(data)`` converts nested lists,
+    arrays or Tensors; ``{name}(2, 3)`` is a Tensor of zeros of shape [2, 3];
+    ``{name}()`` an empty one. No Tensor is an instance of it, as in Paddle.
+
+    >>> import pylayer
+    >>> pylayer.{name}([1]).dtype, pylayer.{name}(2, 3).shape
+    (pylayer.{dtype}, [2, 3])
+    """
+    return type(name, (_LegacyTensorType,), {"_dtype": dtype, "__doc__": doc,
+                                             "__module__": __name__})
+
+
+BFloat16Tensor = _legacy_type("BFloat16Tensor", "bfloat16")
+BoolTensor = _legacy_type("BoolTensor", "bool")
+ByteTensor = _legacy_type("ByteTensor", "uint8")
+CharTensor = _legacy_type("CharTensor", "int8")
+DoubleTensor = _legacy_type("DoubleTensor", "float64")
+FloatTensor = _legacy_type("FloatTensor", "float32")
+HalfTensor = _legacy_type("HalfTensor", "float16")
+IntTensor = _legacy_type("IntTensor", "int32")
+LongTensor = _legacy_type("LongTensor", "int64")
+ShortTensor = _legacy_type("ShortTensor", "int16")
 
 
 from pylayer.nn.functional import (adaptive_avg_pool1d, conv1d, conv2d,  # noqa: E402
