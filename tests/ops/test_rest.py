@@ -305,3 +305,41 @@ def test_check_shape_checks_only_while_building_a_program():
             paddle.check_shape(paddle.static.data("s", [2], "float32"), "reshape")
     finally:
         paddle.disable_static()
+
+
+# ------------------------------------------------------------ random_, resize_
+def test_random__fills_whole_numbers_in_the_range():
+    paddle.seed(0)
+    x = paddle.zeros([50])
+    assert x.random_(2, 5) is x
+    v = x.numpy()
+    assert set(v.tolist()) <= {2.0, 3.0, 4.0} and x.inplace_version == 1
+    assert set(paddle.zeros([50], dtype="int32").random_(3).numpy().tolist()) <= {0, 1, 2}
+    big = paddle.zeros([50]).random_().numpy()
+    assert big.max() > 3 and big.max() <= 2 ** 24 and (big == big.round()).all()
+
+
+def test_random__refuses_as_paddle_does():
+    with pytest.raises(ValueError, match="less than 'to'"):
+        paddle.zeros([2]).random_(5, 2)
+    with pytest.raises(TypeError, match="from_"):
+        paddle.zeros([2]).random_(2.5, 4)
+    x = paddle.zeros([2], dtype="float32")
+    x.stop_gradient = False
+    with pytest.raises(ValueError, match="random_"):
+        x.random_(0, 3)
+
+
+def test_resize__keeps_the_first_values():
+    x = paddle.to_tensor([1.0, 2.0, 3.0, 4.0])
+    assert x.resize_([2, 3]) is x
+    assert x.numpy().tolist() == [[1.0, 2.0, 3.0], [4.0, 0.0, 0.0]]
+    x.resize_([3], fill_zero=True)
+    assert x.numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+def test_resize__refuses_a_leaf_that_needs_a_gradient():
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with pytest.raises(ValueError, match="resize_"):
+        x.resize_([3])
+    assert x.shape == [2]
