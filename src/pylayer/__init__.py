@@ -72,6 +72,8 @@ from pylayer import autograd
 from pylayer.autograd import grad, no_grad, enable_grad, set_grad_enabled
 from pylayer import fft, incubate, linalg, nn, optimizer, signal, static
 from pylayer.nn.param import *  # noqa: F401,F403 - create_parameter, ParamAttr
+# functional names Paddle also has at top level (the same objects)
+from pylayer.nn.functional import adaptive_avg_pool1d, conv1d, conv2d, group_norm, layer_norm
 import pylayer.nn.param as _param
 from pylayer.static import enable_static, disable_static, in_dynamic_mode, CPUPlace
 from pylayer import _methods, compat, device, extend, framework, version
@@ -125,6 +127,7 @@ __all__ += _selection.__all__
 __all__ += _sampling.__all__
 __all__ += _decomposition.__all__
 __all__ += _conversion.__all__
+__all__ += ["adaptive_avg_pool1d", "conv1d", "conv2d", "group_norm", "layer_norm"]
 
 
 def __dir__():

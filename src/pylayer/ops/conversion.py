@@ -3,8 +3,8 @@ lists and DLPack capsules (``as_tensor``, ``asarray``, ``from_numpy``, ``tolist`
 ``from_dlpack``, ``to_dlpack``, ``clone``), the complex views ``view_as_complex`` /
 ``view_as_real`` and ``polar``, ``logspace`` and Paddle's deprecated ``range`` (end
 inclusive), the shape queries ``rank`` / ``shape``, ``where_``, the compatible
-``softmax(input, dim)``, the reader decorator ``batch``, ``set_printoptions`` and
-the functional names Paddle also exports at top level (``conv1d``, ...).
+``softmax(input, dim)``, the reader decorator ``batch``, ``set_printoptions``,
+``check_shape`` and the legacy tensor type names (``FloatTensor``, ...).
 """
 import numpy as np
 
@@ -21,15 +21,14 @@ from pylayer.ops.arithmetic import multiply
 from pylayer.ops.complex import complex as _complex
 from pylayer.ops.creation import to_tensor
 from pylayer.ops.declaration import declare
-from pylayer.ops.dispatch import op
+from pylayer.ops.dispatch import has_static_variable, in_dynamic_mode, op
 from pylayer.ops.inplace import inplace
 from pylayer.ops.math import cos, sin, where
 
 __all__ = ["as_tensor", "asarray", "from_numpy", "tolist", "from_dlpack", "to_dlpack", "clone",
            "view_as_complex", "view_as_real", "polar", "logspace", "range", "rank", "shape",
            "where_", "softmax", "batch", "set_printoptions", "disable_signal_handler",
-           "check_shape", "conv1d", "conv2d", "group_norm", "layer_norm",
-           "adaptive_avg_pool1d", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor",
+           "check_shape", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor",
            "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor"]
 
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
@@ -250,10 +249,9 @@ def view_as_complex(input):
         raise ValueError(f"view_as_complex(): argument 'input' (position 1) must have a last "
                          f"dimension of size 2 (the real and imaginary parts), got shape "
                          f"{list(a.shape)}")
-    if a.strides[-1] == a.itemsize and all(s % (2 * a.itemsize) == 0 for s in a.strides[:-1]):
-        out = a.view(_COMPLEX_OF[a.dtype])[..., 0]
-    else:
-        out = np.ascontiguousarray(a).view(_COMPLEX_OF[a.dtype])[..., 0]
+    if a.strides[-1] != a.itemsize:
+        a = np.ascontiguousarray(a)
+    out = a.view(_COMPLEX_OF[a.dtype])[..., 0]
     return make_output(VIEW_AS_COMPLEX, out, (x,))
 
 
@@ -520,9 +518,10 @@ def disable_signal_handler():
 def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=None,
                 expected_tensor_dtype=("int32", "int64")):
     """Check a ``shape`` argument of the op ``op_name`` while a static program is built:
-    a list or tuple (default ``expected_shape_type``) of ints or int32/int64
-    Variables (default ``expected_element_type``), or such a Variable. As in
-    Paddle, nothing is checked in dynamic mode (the op checks its arguments).
+    a list or tuple of ints or int32/int64 Variables, or such a Variable (the
+    defaults of ``expected_shape_type`` and ``expected_element_type``, which may
+    name other types). As in Paddle, nothing is checked in dynamic mode (the op
+    checks its arguments).
 
     >>> import pylayer
     >>> pylayer.check_shape([2, 3], "reshape")
@@ -534,39 +533,47 @@ def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=
     check_shape(): every element of argument 'shape' of reshape() must be int or Variable, got str
     >>> pylayer.disable_static()
     """
-    from pylayer.ops.dispatch import in_dynamic_mode
-    from pylayer.static._variable import Variable
     check_str(op_name, "check_shape", "op_name")
     if in_dynamic_mode():
         return None
-    shape_types = (list, tuple, Variable) if expected_shape_type is None else expected_shape_type
-    element_types = ((int, Variable) if expected_element_type is None
-                     else expected_element_type)
 
-    def names(types):
+    def variable(value):
+        return not isinstance(value, (list, tuple, dict)) and has_static_variable(value)
+
+    def accepted(value, types, default):
+        if types is None:
+            return default(value)
+        return isinstance(value, types) and not isinstance(value, bool)
+
+    def names(types, default):
+        if types is None:
+            return default
         types = types if isinstance(types, tuple) else (types,)
         return " or ".join(t.__name__ for t in types)
 
     def check_dtype_of(value, what):
-        if expected_tensor_dtype is not None and isinstance(value, Variable) \
-                and str(dtypes.convert_dtype(value.dtype)) not in expected_tensor_dtype:
-            raise TypeError(f"check_shape(): {what} of {op_name}() must have dtype "
-                            f"{' or '.join(expected_tensor_dtype)}, got "
-                            f"{dtypes.convert_dtype(value.dtype)}")
+        if expected_tensor_dtype is not None and variable(value):
+            name = str(dtypes.convert_dtype(value.dtype))
+            if name not in expected_tensor_dtype:
+                raise TypeError(f"check_shape(): {what} of {op_name}() must have dtype "
+                                f"{' or '.join(expected_tensor_dtype)}, got {name}")
 
-    if not isinstance(shape, shape_types) or isinstance(shape, bool):
+    if not accepted(shape, expected_shape_type,
+                    lambda v: isinstance(v, (list, tuple)) or variable(v)):
         raise TypeError(f"check_shape(): argument 'shape' of {op_name}() must be "
-                        f"{names(shape_types)}, got "
+                        f"{names(expected_shape_type, 'list or tuple or Variable')}, got "
                         f"{type(shape).__name__}")
-    if isinstance(shape, Variable):
+    if variable(shape):
         check_dtype_of(shape, "argument 'shape'")
-    elif element_types is not None:
-        for item in shape:
-            if not isinstance(item, element_types) or isinstance(item, bool):
-                raise TypeError(f"check_shape(): every element of argument 'shape' of {op_name}() "
-                                f"must be "
-                                f"{names(element_types)}, got {type(item).__name__}")
-            check_dtype_of(item, "an element of argument 'shape'")
+        return None
+    for item in shape:
+        if not accepted(item, expected_element_type,
+                        lambda v: (isinstance(v, (int, np.integer)) and not isinstance(v, bool))
+                        or variable(v)):
+            raise TypeError(f"check_shape(): every element of argument 'shape' of {op_name}() "
+                            f"must be {names(expected_element_type, 'int or Variable')}, got "
+                            f"{type(item).__name__}")
+        check_dtype_of(item, "an element of argument 'shape'")
     return None
 
 
@@ -614,7 +621,3 @@ HalfTensor = _legacy_type("HalfTensor", "float16")
 IntTensor = _legacy_type("IntTensor", "int32")
 LongTensor = _legacy_type("LongTensor", "int64")
 ShortTensor = _legacy_type("ShortTensor", "int16")
-
-
-from pylayer.nn.functional import (adaptive_avg_pool1d, conv1d, conv2d,  # noqa: E402
-                                   group_norm, layer_norm)
