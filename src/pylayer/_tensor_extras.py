@@ -314,6 +314,121 @@ def to_dense(self):
     return self
 
 
+def get_device(self):
+    """-1, Paddle's answer for a tensor on the CPU (a GPU tensor gives its card's id).
+
+    >>> import pylayer
+    >>> pylayer.ones([2]).get_device()
+    -1
+    """
+    return -1
+
+
+def _persistable(self):
+    return self.__dict__.get("_persistable", False)
+
+
+def _set_persistable(self, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"persistable: the value must be a bool, got {type(value).__name__}")
+    self.__dict__["_persistable"] = bool(value)
+
+
+def _grad_(self):
+    return self.grad
+
+
+# the largest whole number each float dtype holds with all smaller ones: 2 ** digits
+_FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+
+
+def random_(self, from_=0, to=None, *, generator=None):
+    """Fill ``x`` in place with random whole numbers in ``[from_, to)``; returns ``x``.
+
+    With one number ``n`` the range is ``[0, n)``; with none it is ``[0, 2 **
+    digits]`` for a float dtype (every whole number the dtype holds exactly) and
+    ``[0, max]`` for an integer one, as in PyTorch and Paddle. A bool tensor gets
+    False and True (Paddle fails there; PyTorch does this).
+
+    >>> import pylayer
+    >>> x = pylayer.zeros([6])
+    >>> v = x.random_(0, 5).numpy()
+    >>> bool(((v >= 0) & (v < 5) & (v == v.round())).all())
+    True
+    """
+    from pylayer.ops import sampling
+    from pylayer.ops._arguments import check_int, describe
+    fn = "random_"
+    if not isinstance(self, Tensor):
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got "
+                        f"{describe(self)}")
+    name = self.dtype.name
+    if name.startswith("complex"):
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a real Tensor, got dtype "
+                        f"{name}")
+    if generator is not None and not isinstance(generator, sampling.Generator):
+        raise TypeError(f"{fn}(): argument 'generator' must be a pylayer Generator or None, "
+                        f"got {describe(generator)}")
+    low = check_int(from_, fn, "from_")
+    high = check_int(to, fn, "to", allow_none=True)
+    if name == "bool":
+        top = 1
+    elif name in _FLOAT_DIGITS:
+        top = 2 ** _FLOAT_DIGITS[name]
+    else:
+        top = int(np.iinfo(self.numpy().dtype).max)
+    if high is None:
+        low, high = (0, low) if low != 0 else (0, top + 1)
+    if low >= high:
+        raise ValueError(f"{fn}(): expects 'from' to be less than 'to', but got from={low} >= "
+                         f"to={high}")
+    bottom = 0 if name == "bool" or name in _FLOAT_DIGITS else \
+        int(np.iinfo(self.numpy().dtype).min)
+    if name in _FLOAT_DIGITS:
+        bottom = -top
+    if low < bottom or high - 1 > top:
+        raise ValueError(f"{fn}(): [from, to) = [{low}, {high}) does not fit in a {name} "
+                         f"Tensor ([{bottom}, {top}])")
+    values = sampling._rng().integers(low, high, self.shape, endpoint=False)
+    return sampling._fill(self, fn, values)
+
+
+def resize_(self, shape, fill_zero=False, name=None):
+    """Give ``x`` the shape ``shape`` in place, keeping its first values in row
+    order; new places hold zeros (in Paddle they are undefined unless
+    ``fill_zero=True``). Returns ``x``; a leaf that needs a gradient refuses.
+
+    >>> import pylayer
+    >>> x = pylayer.to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> x.resize_([2, 3]).numpy()
+    array([[1., 2., 3.],
+           [4., 0., 0.]], dtype=float32)
+    """
+    from pylayer.ops._arguments import check_count, check_ints, describe
+    fn = "resize_"
+    if not isinstance(self, Tensor):
+        raise TypeError(f"{fn}(): argument 'x' (position 1) must be a Tensor, got "
+                        f"{describe(self)}")
+    dims = check_ints(shape, fn, "shape")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{fn}(): argument 'shape' must hold non-negative sizes, got {dims}")
+    if not isinstance(fill_zero, (bool, np.bool_)):
+        raise TypeError(f"{fn}(): argument 'fill_zero' must be a bool, got "
+                        f"{describe(fill_zero)}")
+    count = int(np.prod(dims, dtype=object))
+    check_count(count, fn, "shape", self.numpy().dtype)
+    flat = pylayer.reshape(self, [self.size])
+    if count <= self.size:
+        source = flat[:count]
+    else:
+        source = pylayer.concat([flat, pylayer.zeros([count - self.size], self.dtype)])
+    from pylayer.ops.manipulation import set_
+    try:
+        return set_(self, source, shape=dims)
+    except ValueError as error:
+        raise ValueError(str(error).replace("set_", fn, 1)) from None
+
+
 METHODS = {name: _converter(dtype) for name, dtype in CONVERSIONS.items()}
 METHODS.update({
     "to": to, "type_as": type_as, "new_zeros": new_zeros, "new_ones": new_ones,
@@ -336,4 +451,11 @@ METHODS.update({
     "apply_": apply_, "is_dense": is_dense, "to_dense": to_dense,
     "is_sparse": _false("is_sparse"), "is_sparse_coo": _false("is_sparse_coo"),
     "is_sparse_csr": _false("is_sparse_csr"), "is_selected_rows": _false("is_selected_rows"),
+    "get_device": get_device, "is_tensor": lambda self: True,
+    "persistable": property(_persistable, _set_persistable,
+                            doc="Whether the tensor is kept across runs of a static program "
+                                "(a flag; False unless set, True for a Parameter)."),
+    "grad_": property(_grad_, doc="The gradient, as ``grad``."),
+    "stft": pylayer.signal.stft, "istft": pylayer.signal.istft,
+    "random_": random_, "resize_": resize_,
 })

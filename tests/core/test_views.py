@@ -31,6 +31,9 @@ VIEW_CASES = {
     "diagonal": lambda t: pylayer.diagonal(t, offset=1),
     "as_strided": lambda t: pylayer.as_strided(t, [2], [2], 1),
     "unfold": lambda t: t.unfold(1, 1, 2),
+    # the complex views of a real base, as a round trip (the checks write real values)
+    "view_as_complex": lambda t: pylayer.view_as_real(pylayer.view_as_complex(t[:, 1:])[1:]),
+    "view_as_real": lambda t: pylayer.view_as_real(pylayer.view_as_complex(t.reshape([3, 2]))),
 }
 # Views whose elements share memory (broadcasts): written in place, they refuse.
 READ_ONLY = {"broadcast_to", "expand"}

@@ -57,6 +57,7 @@ tests that check one specific rule (edge values, error messages, Paddle's numeri
 dtype promotion) stay in the op's own test file.
 """
 import dataclasses
+import functools
 from typing import Callable
 
 import numpy as np
@@ -164,7 +165,7 @@ class OpInfo:
         of a namespace of pylayer (``fft.rfft``)."""
         if "." in self.name:
             space, name = self.name.rsplit(".", 1)
-            return getattr(getattr(pylayer, space), name)
+            return getattr(functools.reduce(getattr, space.split("."), pylayer), name)
         return getattr(pylayer, self.name, None) or getattr(F, self.name)
 
     @property
@@ -361,8 +362,8 @@ OPS = [
                                   (T(()),)),
            op=F.gelu, tolerance={"float32": (1e-6, 1e-6)}, call=Call(A("x", f23, "float_tensor")),
            smooth=bounded(5)),
-    OpInfo("softmax", lambda x, axis=-1: np.exp(refs.log_softmax(x, axis)),
-           samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 1}), (T((0, 3)),)), op=F.softmax,
+    OpInfo("nn.functional.softmax", lambda x, axis=-1: np.exp(refs.log_softmax(x, axis)),
+           samples((T((2, 3)),), ((T((2, 3, 4)),), {"axis": 1}), (T((0, 3)),)),
            call=Call(A("x", f23, "float_tensor"), K("axis", _value(0), "int_axis"),
                      K("dtype", _value("float64"), "dtype")), smooth=bounded(30)),
     OpInfo("log_softmax", refs.log_softmax,

@@ -400,6 +400,37 @@ CALLS.update({
                        setup=_static_net),
 })
 
+# ------------------------------------------------ conversions (ops/conversion.py)
+CALLS.update({
+    pylayer.as_tensor: Call(A("data", _value([1.0, 2.0]), "tensor"),
+                            K("dtype", _value("float64"), "dtype")),
+    pylayer.asarray: Call(A("obj", _value([1.0, 2.0]), "tensor"),
+                          K("dtype", _value("float64"), "dtype")),
+    pylayer.from_numpy: Call(A("ndarray", lambda env: np.ones(2), "ndarray")),
+    pylayer.tolist: Call(A("x", f23, "tensor")),
+    pylayer.to_dlpack: Call(A("x", f23, "tensor")),
+    pylayer.from_dlpack: Call(A("dlpack", lambda env: np.ones(2), "dlpack")),
+    pylayer.logspace: Call(A("start", _value(0.0), "number"), A("stop", _value(1.0), "number"),
+                           A("num", _value(5), "size"), K("dtype", _value("float64"), "dtype")),
+    pylayer.range: Call(A("start", _value(0.0), "number"), A("end", _value(1.0), "number_or_none"),
+                        A("step", _value(0.25), "number"), K("dtype", _value("float64"), "dtype")),
+    pylayer.where_: Call(A("condition", lambda env: pylayer.ones([2, 3]) > 0.5, "tensor"),
+                         A("x", f23, "tensor_only"), A("y", f23, "tensor")),
+    pylayer.batch: Call(A("reader", _value(lambda: iter([1, 2, 3])), "callable"),
+                        A("batch_size", _value(2), "positive_int")),
+    # the default precision: a valid call must not change how later tests print
+    pylayer.set_printoptions: Call(K("precision", _value(8), "count_or_none"),
+                                   K("linewidth", _value(80), "count_or_none")),
+    pylayer.disable_signal_handler: Call(),
+    pylayer.check_shape: Call(A("shape", _value([2, 3]), "int_list"),
+                              A("op_name", _value("reshape"), "str"), static=True),
+    **{getattr(pylayer, name): Call(A("data", _value([1.0, 2.0]), "tensor_or_none"))
+       for name in ("BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor",
+                    "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor")},
+    **{getattr(pylayer.version, name): Call() for name in pylayer.version.__all__
+       if callable(getattr(pylayer.version, name))},
+})
+
 
 CALLS.update({
     pylayer.bernoulli: Call(A("x", lambda env: pylayer.full([2, 3], 0.5), "float_tensor"),

@@ -110,6 +110,9 @@ HOSTILE = {
                 ("counts too large to allocate", lambda env: [2 ** 40, 2 ** 40])],
     "int_list": [STRING, NONE, DICT, LIST_WITH_STRING, LIST_WITH_FLOAT],
     "count_or_none": [STRING, DICT, FLOAT, NEGATIVE],
+    "positive_int": [STRING, NONE, DICT, FLOAT, NEGATIVE, ("zero", lambda env: 0)],
+    "ndarray": [STRING, NONE, DICT, ("a list", lambda env: [1.0, 2.0]), FLOAT_TENSOR],
+    "dlpack": [STRING, NONE, DICT, INT],
     "perm": [STRING, NONE, DICT, ("a short permutation", lambda env: [0]),
              ("a repeated axis", lambda env: [0, 0]), ("an axis out of range", lambda env: [0, 5])],
     # (a Tensor made without an op: in static mode a creation op records, as in Paddle)

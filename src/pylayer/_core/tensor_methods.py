@@ -42,6 +42,11 @@ CPU = CPUPlace()
 
 
 # ------------------------------------------------------------------ printing
+# pylayer.set_printoptions changes these (None for sci_mode: numpy's choice).
+PRINT_OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": None,
+                 "linewidth": 80}
+
+
 def _repr(self):
     """``Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,`` and the
     values on the next lines, as Paddle prints them."""
@@ -53,14 +58,24 @@ def _repr(self):
         # numpy writes 1.999e+03 once the largest value shown is 1000 times the
         # smallest; whole-number floats print as 1999. instead, as in Paddle. Past
         # 1000 items numpy shows 3 at each end of every axis: only those are read.
-        whole = False
+        options = PRINT_OPTIONS
+        edge, threshold = options["edgeitems"], options["threshold"]
+        whole, formatter = False, None
         if is_floating(arr.dtype):
-            shown = arr if arr.size <= 1000 else arr[np.ix_(*[
-                np.r_[0:3, n - 3:n] if n > 6 else np.arange(n) for n in arr.shape])]
+            shown = arr if arr.size <= threshold else arr[np.ix_(*[
+                np.r_[0:edge, n - edge:n] if n > 2 * edge else np.arange(n)
+                for n in arr.shape])]
             finite = shown[np.isfinite(shown)]
             whole = bool(np.array_equal(finite, np.trunc(finite)))
-        body = np.array2string(arr, separator=", ", prefix=prefix, max_line_width=80,
-                               threshold=1000, suppress_small=whole)
+            if options["sci_mode"]:
+                digits = options["precision"]
+                formatter = {"float_kind": lambda v: f"{v:.{digits}e}"}
+            elif options["sci_mode"] is False:
+                whole = True
+        body = np.array2string(arr, separator=", ", prefix=prefix,
+                               max_line_width=options["linewidth"], threshold=threshold,
+                               edgeitems=edge, precision=options["precision"],
+                               suppress_small=whole, formatter=formatter)
     return (f"Tensor(shape={list(arr.shape)}, dtype={self.dtype.name}, "
             f"place={CPU!r}, stop_gradient={bool(self.stop_gradient)},\n"
             f"{prefix}{body})")

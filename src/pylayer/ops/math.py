@@ -633,7 +633,7 @@ def _where(condition, x, y):
                                                         not holds_complex(ya)))
 
 
-@op
+@op(method=True)
 def where(condition, x=None, y=None, name=None):
     """Elementwise ``x`` where ``condition`` is true, else ``y``, with broadcasting.
 
