@@ -271,12 +271,7 @@ def apply(self, func):
     >>> pylayer.ones([2]).apply(lambda t: t * 2).numpy()
     array([2., 2.], dtype=float32)
     """
-    if not callable(func):
-        raise TypeError(f"Tensor.apply(): argument 'func' must be callable, got "
-                        f"{type(func).__name__}")
-    if not self.stop_gradient:
-        raise RuntimeError("Tensor.apply(): cannot apply a function to a tensor that needs "
-                           "a gradient (stop_gradient=False)")
+    _check_apply(self, func, "apply")
     return func(self)
 
 
@@ -287,13 +282,17 @@ def apply_(self, func):
     >>> x = pylayer.ones([2]); _ = x.apply_(lambda t: t * 3); x.numpy()
     array([3., 3.], dtype=float32)
     """
-    if not callable(func):
-        raise TypeError(f"Tensor.apply_(): argument 'func' must be callable, got "
-                        f"{type(func).__name__}")
-    if not self.stop_gradient:
-        raise RuntimeError("Tensor.apply_(): cannot apply a function to a tensor that needs "
-                           "a gradient (stop_gradient=False)")
+    _check_apply(self, func, "apply_")
     return inplace(self, func)
+
+
+def _check_apply(x, func, method):
+    if not callable(func):
+        raise TypeError(f"Tensor.{method}(): argument 'func' must be callable, got "
+                        f"{type(func).__name__}")
+    if not x.stop_gradient:
+        raise RuntimeError(f"Tensor.{method}(): cannot apply a function to a tensor that "
+                           f"needs a gradient (stop_gradient=False)")
 
 
 def is_dense(self):

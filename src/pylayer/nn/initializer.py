@@ -124,7 +124,21 @@ def compute_fans(shape):
     return shape[1] * receptive, shape[0] * receptive
 
 
-class XavierUniform(Initializer):
+class _Xavier(Initializer):
+    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
+        kind = type(self).__name__
+        self.fan_in = check_number(fan_in, kind, "fan_in", minimum=0, allow_none=True)
+        self.fan_out = check_number(fan_out, kind, "fan_out", minimum=0, allow_none=True)
+        self.gain = check_number(gain, kind, "gain", minimum=0)
+
+    def _fans(self, shape):
+        """fan_in + fan_out: from the shape unless given."""
+        fan_in, fan_out = compute_fans(shape)
+        return ((fan_in if self.fan_in is None else self.fan_in)
+                + (fan_out if self.fan_out is None else self.fan_out))
+
+
+class XavierUniform(_Xavier):
     """Glorot's uniform initializer: ``U(-limit, limit)`` with
     ``limit = gain * sqrt(6 / (fan_in + fan_out))``; the fans come from the
     shape unless given.
@@ -136,23 +150,14 @@ class XavierUniform(Initializer):
     True
     """
 
-    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
-        self.fan_in = check_number(fan_in, "XavierUniform", "fan_in", minimum=0, allow_none=True)
-        self.fan_out = check_number(fan_out, "XavierUniform", "fan_out", minimum=0,
-                                    allow_none=True)
-        self.gain = check_number(gain, "XavierUniform", "gain", minimum=0)
-
     def generate(self, shape, dtype):
         shape, dtype = self._checked(shape, dtype)
-        fan_in, fan_out = compute_fans(shape)
-        fan_in = fan_in if self.fan_in is None else self.fan_in
-        fan_out = fan_out if self.fan_out is None else self.fan_out
-        total = fan_in + fan_out
+        total = self._fans(shape)
         limit = self.gain * np.sqrt(6.0 / total) if total > 0 else 0.0
         return creation.get_rng().uniform(-limit, limit, shape).astype(dtype)
 
 
-class XavierNormal(Initializer):
+class XavierNormal(_Xavier):
     """Glorot's normal initializer: ``N(0, std)`` with
     ``std = gain * sqrt(2 / (fan_in + fan_out))``; the fans come from the shape unless
     given.
@@ -165,18 +170,9 @@ class XavierNormal(Initializer):
     (0.05, 0.05)
     """
 
-    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
-        self.fan_in = check_number(fan_in, "XavierNormal", "fan_in", minimum=0, allow_none=True)
-        self.fan_out = check_number(fan_out, "XavierNormal", "fan_out", minimum=0,
-                                    allow_none=True)
-        self.gain = check_number(gain, "XavierNormal", "gain", minimum=0)
-
     def generate(self, shape, dtype):
         shape, dtype = self._checked(shape, dtype)
-        fan_in, fan_out = compute_fans(shape)
-        fan_in = fan_in if self.fan_in is None else self.fan_in
-        fan_out = fan_out if self.fan_out is None else self.fan_out
-        total = fan_in + fan_out
+        total = self._fans(shape)
         std = self.gain * np.sqrt(2.0 / total) if total > 0 else 0.0
         return creation.get_rng().normal(0.0, std, shape).astype(dtype)
 
