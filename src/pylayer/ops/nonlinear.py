@@ -1,0 +1,409 @@
+"""More activations of ``pylayer.nn.functional``: ``relu6``, ``elu``, ``selu``, ``celu``,
+``silu``, ``swish``, ``mish``, ``hardswish``, ``hardsigmoid``, ``softplus``, ``softsign``,
+``softshrink``, ``hardshrink``, ``tanhshrink``, ``thresholded_relu``, ``log_sigmoid`` and
+``glu``, with the in-place forms Paddle lists (``elu_``, ``thresholded_relu_``).
+
+Each elementwise op is one record whose forward is numpy and whose gradient rule is
+written with pylayer ops (so ``create_graph=True`` records it). The gradient at a kink
+is Paddle's: strict comparisons except where Paddle includes the boundary (noted per op).
+Integer tensors are refused, as Paddle's CPU kernels refuse them.
+"""
+import numpy as np
+
+from pylayer._core.graph import Op, make_output
+from pylayer._core.tensor import make_tensor
+from pylayer.ops._arguments import check_int, check_number
+from pylayer.ops._operands import float_tensor
+from pylayer.ops.activation import sigmoid
+from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
+from pylayer.ops.dispatch import op
+from pylayer.ops.inplace import inplace_twin
+from pylayer.ops.manipulation import split
+from pylayer.ops.math import abs as _abs, clip, exp, square, tanh
+
+__all__ = ["relu6", "elu", "selu", "celu", "silu", "swish", "mish", "hardswish",
+           "hardsigmoid", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink",
+           "thresholded_relu", "log_sigmoid", "glu", "elu_", "thresholded_relu_"]
+
+
+def _unary(record, fn, x, kernel, attrs=()):
+    """``kernel`` of ``x``'s array (floating point), in ``x``'s dtype, recorded."""
+    x = float_tensor(x, fn)
+    a = x._array
+    with np.errstate(all="ignore"):
+        out = np.asarray(kernel(a)).astype(a.dtype, copy=False)
+    return make_output(record, out, (x,), attrs)
+
+
+def _mask(x, condition):
+    """A fixed 0/1 tensor in ``x``'s dtype: ``condition`` of ``x``'s array."""
+    with np.errstate(invalid="ignore"):
+        return make_tensor(np.asarray(condition(x._array)).astype(x._array.dtype), True)
+
+
+def _masked(g, x, condition):
+    return multiply(g, _mask(x, condition))
+
+
+def _exp_below(x, alpha):
+    """``alpha * exp(min(x, 0))``: the slope of the exponential branch, finite everywhere."""
+    return multiply(exp(clip(x, max=0.0)), alpha)
+
+
+def _elu_slope(x, alpha):
+    """1 where ``x > 0``, else ``alpha * exp(x)``."""
+    positive = _mask(x, lambda a: a > 0)
+    return add(positive, multiply(subtract(1.0, positive), _exp_below(x, alpha)))
+
+
+# ----------------------------------------------------------- piecewise linear
+RELU6 = Op("relu6", keeps=("x",),
+           vjp=(lambda g, x: _masked(g, x, lambda a: (a > 0) & (a < 6)),))
+
+
+@op
+def relu6(x, name=None):
+    """``min(max(x, 0), 6)``; the gradient passes strictly inside ``(0, 6)``. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.relu6(pylayer.to_tensor([-1.0, 3.0, 8.0])).numpy()
+    array([0., 3., 6.], dtype=float32)
+    """
+    return _unary(RELU6, "relu6", x, lambda a: np.clip(a, 0, 6))
+
+
+HARDSWISH = Op("hardswish", keeps=("x",),
+               vjp=(lambda g, x: multiply(g, add(
+                   _mask(x, lambda a: a >= 3),
+                   multiply(_mask(x, lambda a: (a > -3) & (a < 3)),
+                            add(multiply(x, 1.0 / 3.0), 0.5)))),))
+
+
+@op
+def hardswish(x, name=None):
+    """``x * min(max(x + 3, 0), 6) / 6``. The gradient is 0 for ``x <= -3``, 1 for
+    ``x >= 3`` and ``(2x + 3) / 6`` between, as in Paddle. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.hardswish(pylayer.to_tensor([-4.0, 0.0, 1.0, 4.0])).numpy().round(4)
+    array([-0.    ,  0.    ,  0.6667,  4.    ], dtype=float32)
+    """
+    return _unary(HARDSWISH, "hardswish", x, lambda a: a * np.clip(a + 3, 0, 6) / 6)
+
+
+HARDSIGMOID = Op("hardsigmoid", keeps=("out",), attrs=("slope", "offset"),
+                 vjp=(lambda g, out, slope, offset: multiply(
+                     _masked(g, out, lambda a: (a > 0) & (a < 1)), slope),))
+
+
+@op
+def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
+    """``min(max(slope * x + offset, 0), 1)``; the gradient ``slope`` passes where the
+    output is strictly inside ``(0, 1)``. Saves its output.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.hardsigmoid(pylayer.to_tensor([-4.0, 0.0, 4.0])).numpy()
+    array([0. , 0.5, 1. ], dtype=float32)
+    """
+    slope = check_number(slope, "hardsigmoid", "slope")
+    offset = check_number(offset, "hardsigmoid", "offset")
+    return _unary(HARDSIGMOID, "hardsigmoid", x,
+                  lambda a: np.clip(a * slope + offset, 0, 1), (slope, offset))
+
+
+SOFTSHRINK = Op("softshrink", keeps=("x",), attrs=("threshold",),
+                vjp=(lambda g, x, threshold: _masked(
+                    g, x, lambda a: (a > threshold) | (a < -threshold)),))
+
+
+@op
+def softshrink(x, threshold=0.5, name=None):
+    """``x - threshold`` above ``threshold``, ``x + threshold`` below ``-threshold``, 0
+    between; ``threshold`` must be non-negative. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.softshrink(pylayer.to_tensor([-1.0, 0.2, 1.0])).numpy()
+    array([-0.5,  0. ,  0.5], dtype=float32)
+    """
+    t = check_number(threshold, "softshrink", "threshold")
+    if not t >= 0:
+        raise ValueError(f"softshrink(): argument 'threshold' must be no less than 0, got {t}")
+    return _unary(SOFTSHRINK, "softshrink", x,
+                  lambda a: np.where(a > t, a - t, np.where(a < -t, a + t, 0)), (t,))
+
+
+HARDSHRINK = Op("hardshrink", keeps=("x",), attrs=("threshold",),
+                vjp=(lambda g, x, threshold: _masked(g, x, lambda a: np.abs(a) >= threshold),))
+
+
+@op
+def hardshrink(x, threshold=0.5, name=None):
+    """``x`` where ``|x| >= threshold`` (the boundary kept, as Paddle does), else 0.
+
+    Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.hardshrink(pylayer.to_tensor([-1.0, 0.2, 1.0])).numpy()
+    array([-1.,  0.,  1.], dtype=float32)
+    """
+    t = check_number(threshold, "hardshrink", "threshold")
+    return _unary(HARDSHRINK, "hardshrink", x, lambda a: np.where(np.abs(a) >= t, a, 0), (t,))
+
+
+THRESHOLDED_RELU = Op("thresholded_relu", keeps=("x",), attrs=("threshold",),
+                      vjp=(lambda g, x, threshold: _masked(g, x, lambda a: a > threshold),))
+
+
+@op
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    """``x`` where ``x > threshold``, else ``value``. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.thresholded_relu(pylayer.to_tensor([0.5, 2.0])).numpy()
+    array([0., 2.], dtype=float32)
+    """
+    t = check_number(threshold, "thresholded_relu", "threshold")
+    v = check_number(value, "thresholded_relu", "value")
+    return _unary(THRESHOLDED_RELU, "thresholded_relu", x, lambda a: np.where(a > t, a, v),
+                  (t,))
+
+
+# -------------------------------------------------------------- exponential
+ELU = Op("elu", keeps=("x",), attrs=("alpha",),
+         vjp=(lambda g, x, alpha: multiply(g, _elu_slope(x, alpha)),))
+
+
+@op
+def elu(x, alpha=1.0, name=None):
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.elu(pylayer.to_tensor([-1.0, 2.0])).numpy()
+    array([-0.63212055,  2.        ], dtype=float32)
+    """
+    alpha = check_number(alpha, "elu", "alpha")
+    return _unary(ELU, "elu", x, lambda a: np.where(a > 0, a, alpha * np.expm1(a)), (alpha,))
+
+
+SELU = Op("selu", keeps=("x",), attrs=("scale", "alpha"),
+          vjp=(lambda g, x, scale, alpha: multiply(g, multiply(_elu_slope(x, alpha), scale)),))
+
+
+@op
+def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None):
+    """``scale * elu(x, alpha)``; ``scale`` must exceed 1 and ``alpha`` be non-negative,
+    as Paddle requires. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.selu(pylayer.to_tensor([-1.0, 1.0], dtype='float64')).numpy().round(6)
+    array([-1.111331,  1.050701])
+    """
+    scale = check_number(scale, "selu", "scale")
+    alpha = check_number(alpha, "selu", "alpha")
+    if not scale > 1.0:
+        raise ValueError(f"selu(): argument 'scale' must be greater than 1.0, got {scale}")
+    if not alpha >= 0:
+        raise ValueError(f"selu(): argument 'alpha' must be no less than 0, got {alpha}")
+    return _unary(SELU, "selu", x,
+                  lambda a: scale * np.where(a > 0, a, alpha * np.expm1(a)), (scale, alpha))
+
+
+CELU = Op("celu", keeps=("x",), attrs=("alpha",),
+          vjp=(lambda g, x, alpha: multiply(g, _elu_slope(divide(x, alpha), 1.0)),))
+
+
+@op
+def celu(x, alpha=1.0, name=None):
+    """``max(x, 0) + min(alpha * (exp(x / alpha) - 1), 0)``; ``alpha`` 0 is a
+    ``ZeroDivisionError``, as in Paddle. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.celu(pylayer.to_tensor([-1.0, 2.0]), alpha=2.0).numpy().round(4)
+    array([-0.7869,  2.    ], dtype=float32)
+    """
+    alpha = check_number(alpha, "celu", "alpha")
+    if alpha == 0:
+        raise ZeroDivisionError("celu(): argument 'alpha' must not be 0")
+    return _unary(CELU, "celu", x,
+                  lambda a: np.where(a > 0, a, alpha * np.expm1(a / alpha)), (alpha,))
+
+
+def _softplus_array(a, beta, threshold):
+    z = a * beta
+    return np.where(z > threshold, a, np.logaddexp(0, z) / beta)
+
+
+def _softplus_slope(x, beta, threshold):
+    """1 where ``beta * x > threshold`` (the linear branch), else ``sigmoid(beta * x)``."""
+    linear = _mask(x, lambda a: a * beta > threshold)
+    return add(linear, multiply(subtract(1.0, linear), sigmoid(multiply(x, beta))))
+
+
+SOFTPLUS = Op("softplus", keeps=("x",), attrs=("beta", "threshold"),
+              vjp=(lambda g, x, beta, threshold: multiply(
+                  g, _softplus_slope(x, beta, threshold)),))
+
+
+@op
+def softplus(x, beta=1, threshold=20, name=None):
+    """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``.
+
+    Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.softplus(pylayer.to_tensor([0.0, 30.0])).numpy()
+    array([ 0.6931472, 30.       ], dtype=float32)
+    """
+    beta = check_number(beta, "softplus", "beta")
+    threshold = check_number(threshold, "softplus", "threshold")
+    return _unary(SOFTPLUS, "softplus", x, lambda a: _softplus_array(a, beta, threshold),
+                  (beta, threshold))
+
+
+def _mish_slope(x):
+    t = tanh(softplus(x))
+    return add(t, multiply(multiply(x, subtract(1.0, square(t))), _softplus_slope(x, 1.0, 20.0)))
+
+
+MISH = Op("mish", keeps=("x",), vjp=(lambda g, x: multiply(g, _mish_slope(x)),))
+
+
+@op
+def mish(x, name=None):
+    """``x * tanh(softplus(x))`` (softplus taken as ``x`` above 20, as Paddle does).
+
+    Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.mish(pylayer.to_tensor([-1.0, 1.0])).numpy().round(4)
+    array([-0.3034,  0.8651], dtype=float32)
+    """
+    return _unary(MISH, "mish", x, lambda a: a * np.tanh(_softplus_array(a, 1.0, 20.0)))
+
+
+LOG_SIGMOID = Op("log_sigmoid", keeps=("x",),
+                 vjp=(lambda g, x: multiply(g, sigmoid(neg(x))),))
+
+
+@op
+def log_sigmoid(x, name=None):
+    """``log(1 / (1 + exp(-x)))``, computed without overflow. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.log_sigmoid(pylayer.to_tensor([0.0, -100.0])).numpy()
+    array([  -0.6931472, -100.       ], dtype=float32)
+    """
+    return _unary(LOG_SIGMOID, "log_sigmoid", x, lambda a: -np.logaddexp(0, -a))
+
+
+# ------------------------------------------------------------------ sigmoidal
+def _silu_slope(x):
+    s = sigmoid(x)
+    return multiply(s, add(multiply(x, subtract(1.0, s)), 1.0))
+
+
+SILU = Op("silu", keeps=("x",), vjp=(lambda g, x: multiply(g, _silu_slope(x)),))
+SWISH = Op("swish", keeps=("x",), vjp=(lambda g, x: multiply(g, _silu_slope(x)),))
+
+
+def _silu_array(a):
+    return a / (1 + np.exp(-a))
+
+
+@op
+def silu(x, inplace=False, name=None):
+    """``x * sigmoid(x)``; with ``inplace=True`` the result is written into ``x``.
+
+    Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.silu(pylayer.to_tensor([-1.0, 1.0])).numpy().round(4)
+    array([-0.2689,  0.7311], dtype=float32)
+    """
+    if inplace:
+        return _silu_inplace(x)
+    return _unary(SILU, "silu", x, _silu_array)
+
+
+@op
+def swish(x, name=None):
+    """``x * sigmoid(x)`` (Paddle's swish, with beta 1). Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.swish(pylayer.to_tensor([-1.0, 1.0])).numpy().round(4)
+    array([-0.2689,  0.7311], dtype=float32)
+    """
+    return _unary(SWISH, "swish", x, _silu_array)
+
+
+SOFTSIGN = Op("softsign", keeps=("x",),
+              vjp=(lambda g, x: divide(g, square(add(_abs(x), 1.0))),))
+
+
+@op
+def softsign(x, name=None):
+    """``x / (1 + |x|)``. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.softsign(pylayer.to_tensor([-1.0, 3.0])).numpy()
+    array([-0.5 ,  0.75], dtype=float32)
+    """
+    return _unary(SOFTSIGN, "softsign", x, lambda a: a / (1 + np.abs(a)))
+
+
+TANHSHRINK = Op("tanhshrink", keeps=("x",), vjp=(lambda g, x: multiply(g, square(tanh(x))),))
+
+
+@op
+def tanhshrink(x, name=None):
+    """``x - tanh(x)``. Saves ``x``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.tanhshrink(pylayer.to_tensor([0.0, 1.0])).numpy()
+    array([0.        , 0.23840582], dtype=float32)
+    """
+    return _unary(TANHSHRINK, "tanhshrink", x, lambda a: a - np.tanh(a))
+
+
+# ------------------------------------------------------------------------ glu
+@op
+def glu(x, axis=-1, name=None):
+    """Gated linear unit: ``x`` split in two halves ``a, b`` along ``axis``, then
+    ``a * sigmoid(b)``; the size along ``axis`` must be even.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.glu(pylayer.to_tensor([[1.0, 2.0, 0.0, 0.0]])).numpy()
+    array([[0.5, 1. ]], dtype=float32)
+    """
+    x = float_tensor(x, "glu")
+    axis = check_int(axis, "glu", "axis")
+    ndim = x._array.ndim
+    if not -ndim <= axis < ndim:
+        raise IndexError(f"glu(): argument 'axis' must be in [{-ndim}, {ndim}), got {axis}")
+    size = x._array.shape[axis]
+    if size % 2:
+        raise ValueError(f"glu(): the size of 'x' along axis {axis} must be even, got {size}")
+    a, b = split(x, 2, axis)
+    return multiply(a, sigmoid(b))
+
+
+elu_ = inplace_twin(elu)
+thresholded_relu_ = inplace_twin(thresholded_relu)
+_silu_inplace = inplace_twin(silu)
