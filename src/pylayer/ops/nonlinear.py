@@ -12,7 +12,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
-from pylayer.ops._arguments import check_int, check_number
+from pylayer.ops._arguments import check_axis, check_number
 from pylayer.ops._operands import float_tensor
 from pylayer.ops.activation import sigmoid
 from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
@@ -393,10 +393,7 @@ def glu(x, axis=-1, name=None):
     array([[0.5, 1. ]], dtype=float32)
     """
     x = float_tensor(x, "glu")
-    axis = check_int(axis, "glu", "axis")
-    ndim = x._array.ndim
-    if not -ndim <= axis < ndim:
-        raise IndexError(f"glu(): argument 'axis' must be in [{-ndim}, {ndim}), got {axis}")
+    axis = check_axis(axis, x._array.ndim, "glu")
     size = x._array.shape[axis]
     if size % 2:
         raise ValueError(f"glu(): the size of 'x' along axis {axis} must be even, got {size}")
