@@ -93,3 +93,16 @@ ENTRIES = [
            op=F.glu, call=Call(A("x", f23, "float_tensor"),
                                K("axis", _value(0), "int_axis"))),
 ]
+
+ENTRIES += [
+    OpInfo("prelu", _same_dtype(lambda x, w, data_format="NCHW": np.where(
+        x > 0, x, x * (w.reshape(w.shape if w.size == 1 else
+                                 (-1,) + (1,) * (x.ndim - 2) if data_format[1] == "C"
+                                 else (-1,))))),
+           samples((T((2, 3, 4)), T((1,), 0.1, 0.5)), (T((2, 3, 2, 2)), T((3,), 0.1, 0.5)),
+                   ((T((2, 4, 3)), T((3,), 0.1, 0.5)), {"data_format": "NLC"}),
+                   (T((5,)), T((), 0.1, 0.5))),
+           op=F.prelu, smooth=away_from_zero(),
+           call=Call(A("x", f23, "float_tensor"), A("weight", _value(np.array([0.25], np.float32)),
+                                                       "float_tensor"))),
+]

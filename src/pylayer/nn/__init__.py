@@ -8,7 +8,7 @@
 from pylayer.nn import functional, initializer
 from pylayer.nn.activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid,
                                    Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
-                                   ReLU, ReLU6, Sigmoid, SiLU, Silu, Softmax, Softmax2D,
+                                   PReLU, ReLU, ReLU6, Sigmoid, SiLU, Silu, Softmax, Softmax2D,
                                    Softplus, Softshrink, Softsign, Swish, Tanh, Tanhshrink,
                                    ThresholdedReLU)
 from pylayer.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
@@ -33,4 +33,4 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper",
            "ReLU6", "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Mish", "Hardswish",
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
-           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D"]
+           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU"]

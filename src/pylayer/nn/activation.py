@@ -3,11 +3,13 @@ from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
 from pylayer.extend import check_int, check_number
 from pylayer._core.tensor import Tensor
+from pylayer.nn.initializer import Constant
+from pylayer.nn.param import ParamAttr
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "Hardtanh", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
            "ReLU6", "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Mish", "Hardswish",
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
-           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D"]
+           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU"]
 
 
 class ReLU(Layer):
@@ -465,3 +467,37 @@ class Softmax2D(Layer):
 
     def extra_repr(self):
         return _with_name("", self._name)
+
+
+class PReLU(Layer):
+    """``x`` where positive, ``weight * x`` elsewhere, with ``num_parameters`` learnt
+    slopes (1, or one per channel) starting at ``init``; the parameter is ``_weight``
+    (state_dict key ``_weight``), as in Paddle. See :func:`pylayer.nn.functional.prelu`.
+
+    >>> import pylayer
+    >>> layer = pylayer.nn.PReLU()
+    >>> layer(pylayer.to_tensor([-4.0, 2.0])).numpy()
+    array([-1.,  2.], dtype=float32)
+    """
+
+    def __init__(self, num_parameters=1, init=0.25, weight_attr=None, data_format="NCHW",
+                 name=None):
+        super().__init__()
+        self._num_parameters = check_int(num_parameters, "PReLU", "num_parameters")
+        if self._num_parameters < 1:
+            raise ValueError(f"PReLU(): argument 'num_parameters' must be positive, got "
+                             f"{self._num_parameters}")
+        self._init = check_number(init, "PReLU", "init")
+        self._data_format = data_format
+        self._name = name
+        self._weight = self.create_parameter(
+            [self._num_parameters], attr=ParamAttr._to_attr(weight_attr, "PReLU", "weight_attr"),
+            default_initializer=Constant(self._init))
+
+    def forward(self, x):
+        return F.prelu(x, self._weight, data_format=self._data_format)
+
+    def extra_repr(self):
+        return _with_name(f"num_parameters={self._num_parameters}, data_format="
+                          f"{self._data_format}, init={self._init}, dtype={self._dtype}",
+                          self._name)

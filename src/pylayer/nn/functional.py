@@ -12,7 +12,7 @@ from pylayer.ops.linear import linear
 from pylayer.ops.loss import cross_entropy, mse_loss
 from pylayer.ops.math import tanh
 from pylayer.ops.nonlinear import (celu, elu, elu_, glu, hardshrink, hardsigmoid, hardswish,
-                                   log_sigmoid, mish, relu6, selu, silu, softplus, softshrink,
+                                   log_sigmoid, mish, prelu, relu6, selu, silu, softplus, softshrink,
                                    softsign, swish, tanhshrink, thresholded_relu,
                                    thresholded_relu_)
 from pylayer.ops.normalization import batch_norm, group_norm, layer_norm
@@ -28,4 +28,4 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "adaptive_avg_pool2d", "relu6", "elu", "elu_", "selu", "celu", "silu",
            "swish", "mish", "hardswish", "hardsigmoid", "softplus", "softsign", "softshrink",
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
-           "glu"]
+           "glu", "prelu"]

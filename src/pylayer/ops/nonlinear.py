@@ -20,10 +20,12 @@ from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.manipulation import split
 from pylayer.ops.math import abs as _abs, clip, exp, square, tanh
+from pylayer.ops.reduction import sum as reduce_sum
+from pylayer.ops.shape import reshape
 
 __all__ = ["relu6", "elu", "selu", "celu", "silu", "swish", "mish", "hardswish",
            "hardsigmoid", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink",
-           "thresholded_relu", "log_sigmoid", "glu", "elu_", "thresholded_relu_"]
+           "thresholded_relu", "log_sigmoid", "glu", "prelu", "elu_", "thresholded_relu_"]
 
 
 def _unary(record, fn, x, kernel, attrs=()):
@@ -379,6 +381,65 @@ def tanhshrink(x, name=None):
     array([0.        , 0.23840582], dtype=float32)
     """
     return _unary(TANHSHRINK, "tanhshrink", x, lambda a: a - np.tanh(a))
+
+
+# ---------------------------------------------------------------------- prelu
+_PRELU_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def _prelu_weight_grad(g, x, weight, shape):
+    """Sum of ``g * x`` over the non-positive ``x``, reduced to ``weight``'s shape."""
+    below = multiply(multiply(g, x), _mask(x, lambda a: a <= 0))
+    axes = [i for i, n in enumerate(shape) if n == 1] if shape else None
+    return reshape(reduce_sum(below, axis=axes), list(weight._array.shape))
+
+
+PRELU = Op("prelu", inputs=("x", "weight"), keeps=("x", "weight"), attrs=("shape",),
+           vjp=(lambda g, x, weight, shape: multiply(g, add(
+                    _mask(x, lambda a: a > 0),
+                    multiply(_mask(x, lambda a: a <= 0), reshape(weight, list(shape))))),
+                lambda g, x, weight, shape: _prelu_weight_grad(g, x, weight, shape)))
+
+
+@op
+def prelu(x, weight, data_format="NCHW", name=None):
+    """``x`` where positive, ``weight * x`` elsewhere, with a learnt slope: one
+    (``weight`` of shape ``[]`` or ``[1]``) or one per channel (``weight`` of shape
+    ``[C]``; the channels are axis 1, or the last axis for a channels-last
+    ``data_format``). Saves ``x`` and ``weight``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[-2.0, 1.0], [-4.0, 3.0]])
+    >>> F.prelu(x, pylayer.to_tensor([0.5, 0.25]), data_format='NC').numpy()
+    array([[-1.,  1.],
+           [-2.,  3.]], dtype=float32)
+    """
+    x = float_tensor(x, "prelu")
+    weight = float_tensor(weight, "prelu", "weight", 2)
+    a, w = x._array, weight._array
+    if w.ndim > 1:
+        raise ValueError(f"prelu(): argument 'weight' (position 2) must have 0 or 1 "
+                         f"dimensions, got shape {list(w.shape)}")
+    if w.dtype != a.dtype:
+        raise TypeError(f"prelu(): argument 'weight' (position 2) must have the dtype of 'x' "
+                        f"({a.dtype.name}), got {w.dtype.name}")
+    shape = ()
+    if w.size > 1:
+        if data_format not in _PRELU_FORMATS:
+            raise ValueError(f"prelu(): argument 'data_format' must be one of "
+                             f"{', '.join(_PRELU_FORMATS)}, got {data_format!r}")
+        if a.ndim < 2:
+            raise ValueError(f"prelu(): argument 'x' must have at least 2 dimensions when "
+                             f"'weight' has several elements, got shape {list(a.shape)}")
+        channel = 1 if data_format[1] == "C" else a.ndim - 1
+        if a.shape[channel] != w.size:
+            raise ValueError(f"prelu(): argument 'weight' must have one element per channel "
+                             f"of 'x' ({a.shape[channel]}), got {w.size}")
+        shape = tuple(w.size if i == channel else 1 for i in range(a.ndim))
+    slope = w.reshape(shape) if shape else w.reshape(())
+    out = np.where(a > 0, a, a * slope).astype(a.dtype, copy=False)
+    return make_output(PRELU, out, (x, weight), (shape,))
 
 
 # ------------------------------------------------------------------------ glu
