@@ -10,11 +10,11 @@ from pylayer.ops.dropout import dropout
 from pylayer.ops.embedding import embedding, one_hot
 from pylayer.ops.linear import linear
 from pylayer.ops.loss import cross_entropy, mse_loss
-from pylayer.ops.math import tanh
+from pylayer.ops.math import tanh, tanh_
 from pylayer.ops.nonlinear import (celu, elu, elu_, glu, hardshrink, hardsigmoid, hardswish,
-                                   log_sigmoid, mish, prelu, relu6, selu, silu, softplus, softshrink,
-                                   softsign, swish, tanhshrink, thresholded_relu,
-                                   thresholded_relu_)
+                                   hardtanh_, leaky_relu_, log_sigmoid, mish, prelu, relu6,
+                                   relu_, selu, silu, softmax_, softplus, softshrink, softsign,
+                                   swish, tanhshrink, thresholded_relu, thresholded_relu_)
 from pylayer.ops.normalization import batch_norm, group_norm, layer_norm
 from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,
                                  avg_pool2d, max_pool1d, max_pool2d)
@@ -28,4 +28,4 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "adaptive_avg_pool2d", "relu6", "elu", "elu_", "selu", "celu", "silu",
            "swish", "mish", "hardswish", "hardsigmoid", "softplus", "softsign", "softshrink",
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
-           "glu", "prelu"]
+           "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_"]

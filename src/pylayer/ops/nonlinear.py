@@ -1,7 +1,9 @@
 """More activations of ``pylayer.nn.functional``: ``relu6``, ``elu``, ``selu``, ``celu``,
 ``silu``, ``swish``, ``mish``, ``hardswish``, ``hardsigmoid``, ``softplus``, ``softsign``,
 ``softshrink``, ``hardshrink``, ``tanhshrink``, ``thresholded_relu``, ``log_sigmoid`` and
-``glu``, with the in-place forms Paddle lists (``elu_``, ``thresholded_relu_``).
+``glu`` and ``prelu``, with the in-place forms Paddle lists in ``nn.functional``
+(``elu_``, ``thresholded_relu_``, and ``relu_``, ``leaky_relu_``, ``hardtanh_``,
+``softmax_`` of the activations of :mod:`pylayer.ops.activation`).
 
 Each elementwise op is one record whose forward is numpy and whose gradient rule is
 written with pylayer ops (so ``create_graph=True`` records it). The gradient at a kink
@@ -14,7 +16,7 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
 from pylayer.ops._arguments import check_axis, check_number
 from pylayer.ops._operands import float_tensor
-from pylayer.ops.activation import sigmoid
+from pylayer.ops.activation import hardtanh, leaky_relu, relu, sigmoid, softmax
 from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
 from pylayer.ops.dispatch import op
 from pylayer.ops.inplace import inplace_twin
@@ -25,7 +27,8 @@ from pylayer.ops.shape import reshape
 
 __all__ = ["relu6", "elu", "selu", "celu", "silu", "swish", "mish", "hardswish",
            "hardsigmoid", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink",
-           "thresholded_relu", "log_sigmoid", "glu", "prelu", "elu_", "thresholded_relu_"]
+           "thresholded_relu", "log_sigmoid", "glu", "prelu", "elu_", "thresholded_relu_", "relu_", "leaky_relu_",
+           "hardtanh_", "softmax_"]
 
 
 def _unary(record, fn, x, kernel, attrs=()):
@@ -465,3 +468,8 @@ def glu(x, axis=-1, name=None):
 elu_ = inplace_twin(elu)
 thresholded_relu_ = inplace_twin(thresholded_relu)
 _silu_inplace = inplace_twin(silu)
+# The in-place forms of the activations of pylayer.ops.activation that nn.functional lists.
+relu_ = inplace_twin(relu)
+leaky_relu_ = inplace_twin(leaky_relu)
+hardtanh_ = inplace_twin(hardtanh)
+softmax_ = inplace_twin(softmax)
