@@ -425,8 +425,8 @@ def prelu(x, weight, data_format="NCHW", name=None):
         raise ValueError(f"prelu(): argument 'weight' (position 2) must have 0 or 1 "
                          f"dimensions, got shape {list(w.shape)}")
     if w.dtype != a.dtype:
-        raise TypeError(f"prelu(): argument 'weight' (position 2) must have the dtype of 'x' "
-                        f"({a.dtype.name}), got {w.dtype.name}")
+        raise ValueError(f"prelu(): argument 'weight' (position 2) must have the dtype of 'x' "
+                         f"({a.dtype.name}), got {w.dtype.name}")
     shape = ()
     if w.size > 1:
         if data_format not in _PRELU_FORMATS:
