@@ -165,14 +165,14 @@ def _with_name(settings, name):
 
 
 class _Plain(Layer):
-    """An activation layer without settings: ``forward(x)`` is ``FUNCTION(x)``."""
+    """An activation layer without settings: ``forward(x)`` is ``_FUNCTION(x)``."""
 
     def __init__(self, name=None):
         super().__init__()
         self._name = name
 
     def forward(self, x):
-        return type(self).FUNCTION(x)
+        return type(self)._FUNCTION(x)
 
     def extra_repr(self):
         return _with_name("", self._name)
@@ -185,7 +185,7 @@ class ReLU6(_Plain):
     >>> pylayer.nn.ReLU6()(pylayer.to_tensor([-1.0, 8.0])).numpy()
     array([0., 6.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.relu6)
+    _FUNCTION = staticmethod(F.relu6)
 
 
 class Swish(_Plain):
@@ -195,7 +195,7 @@ class Swish(_Plain):
     >>> pylayer.nn.Swish()(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.swish)
+    _FUNCTION = staticmethod(F.swish)
 
 
 class Mish(_Plain):
@@ -205,7 +205,7 @@ class Mish(_Plain):
     >>> pylayer.nn.Mish()(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.mish)
+    _FUNCTION = staticmethod(F.mish)
 
 
 class Hardswish(_Plain):
@@ -215,7 +215,7 @@ class Hardswish(_Plain):
     >>> pylayer.nn.Hardswish()(pylayer.to_tensor([-4.0, 4.0])).numpy()
     array([-0.,  4.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.hardswish)
+    _FUNCTION = staticmethod(F.hardswish)
 
 
 class Hardsigmoid(_Plain):
@@ -226,7 +226,7 @@ class Hardsigmoid(_Plain):
     >>> pylayer.nn.Hardsigmoid()(pylayer.to_tensor([0.0, 4.0])).numpy()
     array([0.5, 1. ], dtype=float32)
     """
-    FUNCTION = staticmethod(F.hardsigmoid)
+    _FUNCTION = staticmethod(F.hardsigmoid)
 
 
 class Softsign(_Plain):
@@ -236,7 +236,7 @@ class Softsign(_Plain):
     >>> pylayer.nn.Softsign()(pylayer.to_tensor([1.0])).numpy()
     array([0.5], dtype=float32)
     """
-    FUNCTION = staticmethod(F.softsign)
+    _FUNCTION = staticmethod(F.softsign)
 
 
 class Tanhshrink(_Plain):
@@ -246,7 +246,7 @@ class Tanhshrink(_Plain):
     >>> pylayer.nn.Tanhshrink()(pylayer.to_tensor([0.0])).numpy()
     array([0.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.tanhshrink)
+    _FUNCTION = staticmethod(F.tanhshrink)
 
 
 class LogSigmoid(_Plain):
@@ -256,7 +256,7 @@ class LogSigmoid(_Plain):
     >>> pylayer.nn.LogSigmoid()(pylayer.to_tensor([-100.0])).numpy()
     array([-100.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.log_sigmoid)
+    _FUNCTION = staticmethod(F.log_sigmoid)
 
 
 class Silu(Layer):
@@ -370,7 +370,7 @@ class Softplus(Layer):
 
 
 class _Threshold(Layer):
-    """A layer of one ``threshold`` setting: ``forward(x)`` is ``FUNCTION(x, threshold)``."""
+    """A layer of one ``threshold`` setting: ``forward(x)`` is ``_FUNCTION(x, threshold)``."""
 
     def __init__(self, threshold=0.5, name=None):
         super().__init__()
@@ -378,7 +378,7 @@ class _Threshold(Layer):
         self._name = name
 
     def forward(self, x):
-        return type(self).FUNCTION(x, self._threshold)
+        return type(self)._FUNCTION(x, self._threshold)
 
     def extra_repr(self):
         return _with_name(f"threshold={self._threshold}", self._name)
@@ -391,7 +391,7 @@ class Softshrink(_Threshold):
     >>> pylayer.nn.Softshrink()(pylayer.to_tensor([1.0])).numpy()
     array([0.5], dtype=float32)
     """
-    FUNCTION = staticmethod(F.softshrink)
+    _FUNCTION = staticmethod(F.softshrink)
 
 
 class Hardshrink(_Threshold):
@@ -401,7 +401,7 @@ class Hardshrink(_Threshold):
     >>> pylayer.nn.Hardshrink()(pylayer.to_tensor([0.2, 1.0])).numpy()
     array([0., 1.], dtype=float32)
     """
-    FUNCTION = staticmethod(F.hardshrink)
+    _FUNCTION = staticmethod(F.hardshrink)
 
 
 class ThresholdedReLU(Layer):
