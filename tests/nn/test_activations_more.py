@@ -207,3 +207,82 @@ def test_a_small_model_with_the_layers_trains_and_round_trips(tmp_path):
                          nn.Linear(4, 1), nn.Softplus())
     copy.set_state_dict(pylayer.load(path))
     np.testing.assert_array_equal(copy(x).numpy(), model(x).numpy())
+
+
+# ------------------------------------------------- maxout, rrelu, swiglu, gumbel_softmax
+def test_maxout_gives_the_gradient_to_every_tied_maximum_as_paddle_does():
+    x = pylayer.to_tensor(np.array([1., 3., 3., 2.]).reshape(1, 4, 1, 1), stop_gradient=False)
+    y = F.maxout(x, 2)
+    y.sum().backward()
+    np.testing.assert_array_equal(y.numpy().ravel(), [3., 3.])
+    np.testing.assert_array_equal(x.grad.numpy().ravel(), [0., 1., 1., 0.])
+    assert F.maxout(pylayer.ones([1, 2, 2, 4]), 2, axis=-1).shape == [1, 2, 2, 2]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: F.maxout(pylayer.ones([1, 4, 2, 2]), 3), "divisible"),
+    (lambda: F.maxout(pylayer.ones([1, 4, 2, 2]), 2, axis=2), "axis"),
+    (lambda: F.maxout(pylayer.ones([1, 4, 2, 2]), 1), "greater than 1"),
+    (lambda: F.maxout(pylayer.ones([4, 2]), 2), "4-D"),
+    (lambda: F.rrelu(pylayer.ones([2]), lower=-0.1), "lower"),
+    (lambda: F.rrelu(pylayer.ones([2]), lower=0.5, upper=0.2), "greater than 'lower'"),
+    (lambda: F.rrelu(pylayer.ones([2]), upper=1.5), "upper"),
+    (lambda: F.swiglu(pylayer.ones([1, 3])), "even"),
+    (lambda: F.gumbel_softmax(pylayer.ones([1, 3]), temperature=0.0), "temperature"),
+    (lambda: F.gumbel_softmax(pylayer.ones([1, 3]), temperature=-1.0), "temperature"),
+])
+def test_paddles_rules_of_the_grouped_and_random_activations(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+def test_swiglu_values_and_gradients_are_paddles():
+    x = pylayer.to_tensor([[1., -2., 3., 4.]], stop_gradient=False)
+    y = F.swiglu(x)
+    y.sum().backward()
+    np.testing.assert_allclose(y.numpy(), [[2.1931758, -0.95362335]], rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), [[2.7830117, -0.363137, 0.7310586, -0.23840584]],
+                               rtol=1e-6)
+    a, b = pylayer.to_tensor([1.0, -2.0]), pylayer.to_tensor([3.0, 4.0])
+    np.testing.assert_allclose(F.swiglu(a, b).numpy(), y.numpy().ravel(), rtol=1e-6)
+
+
+def test_rrelu_draws_slopes_in_training_and_uses_their_mean_otherwise():
+    x = pylayer.to_tensor(-np.ones(1000, dtype="float32"), stop_gradient=False)
+    pylayer.seed(3)
+    y = F.rrelu(x, 0.1, 0.3)
+    y.sum().backward()
+    slopes = -y.numpy()
+    assert 0.1 <= slopes.min() and slopes.max() < 0.3 and slopes.std() > 0.03
+    np.testing.assert_allclose(x.grad.numpy(), slopes)
+    pylayer.seed(3)
+    np.testing.assert_array_equal(F.rrelu(x, 0.1, 0.3).numpy(), y.numpy())
+    np.testing.assert_allclose(F.rrelu(pylayer.to_tensor([-1., -2., 3.]), training=False).numpy(),
+                               [-0.22916667, -0.45833334, 3.], rtol=1e-6)
+    layer = nn.RReLU(0.1, 0.3)
+    assert not np.allclose(layer(x).numpy(), -0.2)
+    layer.eval()
+    np.testing.assert_allclose(layer(x=x).numpy(), -0.2, rtol=1e-6)
+    assert repr(layer) == "RReLU(lower=0.1, upper=0.3, training=False, dtype=float32)"
+
+
+def test_gumbel_softmax_is_a_seeded_distribution_and_hard_is_one_hot():
+    x = pylayer.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+    pylayer.seed(5)
+    soft = F.gumbel_softmax(x, temperature=0.5)
+    np.testing.assert_allclose(soft.numpy().sum(), 1.0, rtol=1e-6)
+    pylayer.seed(5)
+    hard = F.gumbel_softmax(x, temperature=0.5, hard=True)
+    np.testing.assert_array_equal(hard.numpy(), np.eye(3)[[soft.numpy().argmax()]])
+    (hard * pylayer.to_tensor([[1.0, 2.0, 3.0]])).sum().backward()
+    assert np.abs(x.grad.numpy()).sum() > 0
+    pylayer.seed(0)
+    picks = [int(F.gumbel_softmax(pylayer.to_tensor([0.0, np.log(3.0)])).numpy().argmax())
+             for _ in range(400)]
+    assert 0.65 < np.mean(picks) < 0.85          # P(second) = 3/4
+
+
+def test_maxout_layer():
+    layer = nn.Maxout(2, axis=-1)
+    assert repr(layer) == "Maxout(groups=2, axis=-1)"
+    assert layer(x=pylayer.ones([1, 2, 2, 4])).shape == [1, 2, 2, 2]

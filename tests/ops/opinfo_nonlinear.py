@@ -6,6 +6,8 @@ values at the kinks and its argument rules are in ``test_activations_more.py``.
 """
 import numpy as np
 
+import pylayer
+
 from opinfo import FLOATS, UNARY_SHAPES, OpInfo, T, away_from_zero, samples
 from _hostile_values import A, Call, K, _value, f23, unary_call
 from pylayer.nn import functional as F
@@ -105,4 +107,64 @@ ENTRIES += [
            op=F.prelu, smooth=away_from_zero(),
            call=Call(A("x", f23, "float_tensor"), A("weight", _value(np.array([0.25], np.float32)),
                                                        "float_tensor"))),
+]
+
+
+def _maxout(x, groups, axis=1):
+    axis %= 4
+    shape = list(x.shape)
+    shape[axis:axis + 1] = [x.shape[axis] // groups, groups]
+    return x.reshape(shape).max(axis=axis + 1)
+
+
+def _swiglu(x, y=None):
+    if y is None:
+        x, y = np.split(x, 2, axis=-1)
+    return x * _sigmoid(x) * y
+
+
+def _seeded(fn):
+    """``fn`` after ``pylayer.seed(0)``: the same noise on every call, so that central
+    differences see a smooth function."""
+    def call(*args, **kwargs):
+        pylayer.seed(0)
+        return fn(*args, **kwargs)
+    return call
+
+
+def _gumbel_softmax(x, temperature=1.0, axis=-1):
+    noise = -np.log(-np.log(np.random.default_rng(0).uniform(np.finfo(np.float64).tiny, 1.0,
+                                                            x.shape)))
+    z = (x + noise.astype(x.dtype)) / temperature
+    z = np.exp(z - z.max(axis=axis, keepdims=True))
+    return z / z.sum(axis=axis, keepdims=True)
+
+
+# maxout draws values apart, so that no group has a tie (central differences at a tie
+# see a kink).
+_DISTINCT = np.random.default_rng(1).permutation(48).reshape(2, 4, 3, 2) / 10.0
+
+ENTRIES += [
+    OpInfo("maxout", _same_dtype(_maxout),
+           samples((T((2, 4, 3, 2)), 2), ((T((2, 3, 2, 6)), 3), {"axis": -1}),
+                   ((T((1, 4, 1, 1)), 4), {"axis": 1})),
+           op=F.maxout, smooth=lambda v: len(np.unique(v)) == v.size,
+           call=Call(A("x", _value(_DISTINCT.astype(np.float32)), "float_tensor"),
+                     K("groups", _value(2), "int"), K("axis", _value(1), "int"))),
+    OpInfo("swiglu", _same_dtype(_swiglu),
+           samples((T((2, 4)),), (T((3, 2, 6)),), (T((2, 3)), T((2, 3)))),
+           op=F.swiglu, call=Call(A("x", _value(np.ones((2, 4), np.float32)), "float_tensor"))),
+    OpInfo("rrelu", _same_dtype(lambda x, lower=0.125, upper=1 / 3, training=True: np.where(
+        x >= 0, x, x * (lower + upper) / 2)),
+           samples(((T((2, 3)),), {"training": False}),
+                   ((T((4,)),), {"lower": 0.2, "upper": 0.5, "training": False})),
+           op=F.rrelu, smooth=away_from_zero(),
+           call=Call(A("x", f23, "float_tensor"), _number("lower", 0.1),
+                     _number("upper", 0.3))),
+    OpInfo("gumbel_softmax", _same_dtype(_gumbel_softmax),
+           samples((T((2, 3)),), ((T((3, 4)),), {"temperature": 0.5, "axis": 0})),
+           op=_seeded(F.gumbel_softmax), static=False,
+           tolerance={"float32": (1e-5, 1e-6)},
+           call=Call(A("x", f23, "float_tensor"), _number("temperature", 1.0),
+                     K("axis", _value(0), "int_axis"))),
 ]

@@ -7,10 +7,10 @@
 """
 from pylayer.nn import functional, initializer
 from pylayer.nn.activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid,
-                                   Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
-                                   PReLU, ReLU, ReLU6, Sigmoid, SiLU, Silu, Softmax, Softmax2D,
-                                   Softplus, Softshrink, Softsign, Swish, Tanh, Tanhshrink,
-                                   ThresholdedReLU)
+                                   Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
+                                   Maxout, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Silu,
+                                   Softmax, Softmax2D, Softplus, Softshrink, Softsign, Swish,
+                                   Tanh, Tanhshrink, ThresholdedReLU)
 from pylayer.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from pylayer.nn.common import Dropout, Identity, Linear, Sequential
 from pylayer.nn.container import LayerList
@@ -33,4 +33,5 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper",
            "ReLU6", "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Mish", "Hardswish",
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
-           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU"]
+           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
+           "RReLU", "Maxout"]

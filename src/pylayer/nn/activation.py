@@ -9,7 +9,8 @@ from pylayer.nn.param import ParamAttr
 __all__ = ["ReLU", "LeakyReLU", "GELU", "Hardtanh", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
            "ReLU6", "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Mish", "Hardswish",
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
-           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU"]
+           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
+           "RReLU", "Maxout"]
 
 
 class ReLU(Layer):
@@ -501,3 +502,51 @@ class PReLU(Layer):
         return _with_name(f"num_parameters={self._num_parameters}, data_format="
                           f"{self._data_format}, init={self._init}, dtype={self._dtype}",
                           self._name)
+
+
+class RReLU(Layer):
+    """``x`` where non-negative, ``slope * x`` elsewhere: in training mode random slopes
+    from ``[lower, upper)``, in evaluation mode ``(lower + upper) / 2``; see
+    :func:`pylayer.nn.functional.rrelu`.
+
+    >>> import pylayer
+    >>> layer = pylayer.nn.RReLU(0.2, 0.4)
+    >>> _ = layer.eval()
+    >>> layer(pylayer.to_tensor([-1.0, 2.0])).numpy()
+    array([-0.3,  2. ], dtype=float32)
+    """
+
+    def __init__(self, lower=0.125, upper=0.3333333333333333, name=None):
+        super().__init__()
+        self._lower = check_number(lower, "RReLU", "lower")
+        self._upper = check_number(upper, "RReLU", "upper")
+        self._name = name
+
+    def forward(self, x):
+        return F.rrelu(x, self._lower, self._upper, training=self.training)
+
+    def extra_repr(self):
+        return _with_name(f"lower={self._lower}, upper={self._upper}, training="
+                          f"{self.training}, dtype={self._dtype}", self._name)
+
+
+class Maxout(Layer):
+    """The maximum over each run of ``groups`` consecutive channels; see
+    :func:`pylayer.nn.functional.maxout`.
+
+    >>> import pylayer
+    >>> pylayer.nn.Maxout(2)(pylayer.ones([1, 4, 2, 2])).shape
+    [1, 2, 2, 2]
+    """
+
+    def __init__(self, groups, axis=1, name=None):
+        super().__init__()
+        self._groups = check_int(groups, "Maxout", "groups")
+        self._axis = check_int(axis, "Maxout", "axis")
+        self._name = name
+
+    def forward(self, x):
+        return F.maxout(x, self._groups, self._axis)
+
+    def extra_repr(self):
+        return _with_name(f"groups={self._groups}, axis={self._axis}", self._name)

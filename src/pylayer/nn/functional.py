@@ -12,9 +12,10 @@ from pylayer.ops.linear import linear
 from pylayer.ops.loss import cross_entropy, mse_loss
 from pylayer.ops.math import tanh, tanh_
 from pylayer.ops.nonlinear import (celu, elu, elu_, glu, hardshrink, hardsigmoid, hardswish,
-                                   hardtanh_, leaky_relu_, log_sigmoid, mish, prelu, relu6,
-                                   relu_, selu, silu, softmax_, softplus, softshrink, softsign,
-                                   swish, tanhshrink, thresholded_relu, thresholded_relu_)
+                                   gumbel_softmax, hardtanh_, leaky_relu_, log_sigmoid, maxout, mish,
+                                   prelu, relu6, relu_, rrelu, selu, silu, softmax_, softplus,
+                                   softshrink, softsign, swiglu, swish, tanhshrink,
+                                   thresholded_relu, thresholded_relu_)
 from pylayer.ops.normalization import batch_norm, group_norm, layer_norm
 from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,
                                  avg_pool2d, max_pool1d, max_pool2d)
@@ -28,4 +29,5 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "adaptive_avg_pool2d", "relu6", "elu", "elu_", "selu", "celu", "silu",
            "swish", "mish", "hardswish", "hardsigmoid", "softplus", "softsign", "softshrink",
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
-           "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_"]
+           "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_",
+           "maxout", "rrelu", "swiglu", "gumbel_softmax"]

@@ -14,7 +14,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
-from pylayer.ops._arguments import check_axis, check_number
+from pylayer.ops._arguments import check_axis, check_int, check_number
 from pylayer.ops._operands import float_tensor
 from pylayer.ops.activation import hardtanh, leaky_relu, relu, sigmoid, softmax
 from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
@@ -23,12 +23,13 @@ from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.manipulation import split
 from pylayer.ops.math import abs as _abs, clip, exp, square, tanh
 from pylayer.ops.reduction import sum as reduce_sum
-from pylayer.ops.shape import reshape
+from pylayer.ops import creation
+from pylayer.ops.shape import reshape, unsqueeze
 
 __all__ = ["relu6", "elu", "selu", "celu", "silu", "swish", "mish", "hardswish",
            "hardsigmoid", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink",
            "thresholded_relu", "log_sigmoid", "glu", "prelu", "elu_", "thresholded_relu_", "relu_", "leaky_relu_",
-           "hardtanh_", "softmax_"]
+           "hardtanh_", "softmax_", "maxout", "rrelu", "swiglu", "gumbel_softmax"]
 
 
 def _unary(record, fn, x, kernel, attrs=()):
@@ -463,6 +464,153 @@ def glu(x, axis=-1, name=None):
         raise ValueError(f"glu(): the size of 'x' along axis {axis} must be even, got {size}")
     a, b = split(x, 2, axis)
     return multiply(a, sigmoid(b))
+
+
+# ------------------------------------------------------------ maxout, rrelu
+def _maxout_grad(g, x, out, axis):
+    """``g`` to every element of a group equal to its maximum (ties share it, as in
+    Paddle)."""
+    grouped = list(x._array.shape)
+    groups = grouped[axis] // out._array.shape[axis]
+    grouped[axis:axis + 1] = [out._array.shape[axis], groups]
+    winners = x._array.reshape(grouped) == np.expand_dims(out._array, axis + 1)
+    spread = multiply(unsqueeze(g, axis + 1), make_tensor(winners.astype(g._array.dtype), True))
+    return reshape(spread, list(x._array.shape))
+
+
+MAXOUT = Op("maxout", keeps=("x", "out"), attrs=("axis",),
+            vjp=(lambda g, x, out, axis: _maxout_grad(g, x, out, axis),))
+
+
+@op
+def maxout(x, groups, axis=1, name=None):
+    """The maximum over each run of ``groups`` consecutive channels of a 4-D ``x``: the
+    channels (``axis`` 1, or 3 / -1 for channels last) shrink ``groups`` times. The
+    gradient goes to every element equal to its group's maximum, as in Paddle. Saves
+    ``x`` and its output.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([1.0, 3.0, 4.0, 2.0]).reshape([1, 4, 1, 1])
+    >>> F.maxout(x, 2).numpy().ravel()
+    array([3., 4.], dtype=float32)
+    """
+    x = float_tensor(x, "maxout")
+    groups = check_int(groups, "maxout", "groups")
+    axis = check_int(axis, "maxout", "axis")
+    a = x._array
+    if a.ndim != 4:
+        raise ValueError(f"maxout(): argument 'x' must be a 4-D Tensor, got shape "
+                         f"{list(a.shape)}")
+    if axis not in (1, 3, -1):
+        raise ValueError(f"maxout(): argument 'axis' must be 1, 3 or -1, got {axis}")
+    axis %= 4
+    if groups <= 1:
+        raise ValueError(f"maxout(): argument 'groups' must be greater than 1, got {groups}")
+    if a.shape[axis] % groups:
+        raise ValueError(f"maxout(): the channels of 'x' ({a.shape[axis]}) must be divisible "
+                         f"by 'groups' ({groups})")
+    grouped = list(a.shape)
+    grouped[axis:axis + 1] = [a.shape[axis] // groups, groups]
+    out = a.reshape(grouped).max(axis=axis + 1)
+    return make_output(MAXOUT, out, (x,), (axis,))
+
+
+RRELU = Op("rrelu", keeps=(), attrs=("slopes",),
+           vjp=(lambda g, slopes: multiply(g, make_tensor(slopes.astype(g._array.dtype),
+                                                            True)),))
+
+
+@op
+def rrelu(x, lower=0.125, upper=0.3333333333333333, training=True, name=None):
+    """``x`` where non-negative, ``slope * x`` elsewhere. In training each negative
+    element draws its slope uniformly from ``[lower, upper)`` (from pylayer's seeded
+    stream); otherwise the slope is ``(lower + upper) / 2``. ``0 <= lower < upper <= 1``
+    as Paddle requires.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.rrelu(pylayer.to_tensor([-1.0, 2.0]), 0.2, 0.4, training=False).numpy()
+    array([-0.3,  2. ], dtype=float32)
+    """
+    x = float_tensor(x, "rrelu")
+    lower = check_number(lower, "rrelu", "lower")
+    upper = check_number(upper, "rrelu", "upper")
+    if not 0 <= lower <= 1:
+        raise ValueError(f"rrelu(): argument 'lower' must be in [0, 1], got {lower}")
+    if not upper <= 1:
+        raise ValueError(f"rrelu(): argument 'upper' must be no greater than 1, got {upper}")
+    if not upper > lower:
+        raise ValueError(f"rrelu(): argument 'upper' ({upper}) must be greater than 'lower' "
+                         f"({lower})")
+    a = x._array
+    if training:
+        slope = creation.get_rng().uniform(lower, upper, a.shape)
+    else:
+        slope = np.full(a.shape, (lower + upper) / 2)
+    slopes = np.where(a >= 0, 1.0, slope).astype(a.dtype)
+    return make_output(RRELU, (a * slopes).astype(a.dtype, copy=False), (x,), (slopes,))
+
+
+# ---------------------------------------------------- swiglu, gumbel_softmax
+@op
+def swiglu(x, y=None, name=None):
+    """``silu(x) * y``; without ``y``, ``x`` is split in two halves along its last axis
+    (which must be even) and the first gates the second.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.swiglu(pylayer.to_tensor([[0.0, 1.0, 5.0, 5.0]])).numpy().round(4)
+    array([[0.    , 3.6553]], dtype=float32)
+    """
+    x = float_tensor(x, "swiglu")
+    if y is None:
+        if x._array.ndim == 0 or x._array.shape[-1] % 2:
+            raise ValueError(f"swiglu(): the last axis of 'x' must have an even size when 'y' "
+                             f"is None, got shape {list(x._array.shape)}")
+        x, y = split(x, 2, -1)
+    else:
+        y = float_tensor(y, "swiglu", "y", 2)
+        if y._array.shape != x._array.shape or y._array.dtype != x._array.dtype:
+            raise ValueError(f"swiglu(): argument 'y' (position 2) must have the shape and "
+                             f"dtype of 'x' ({list(x._array.shape)}, {x._array.dtype.name}), "
+                             f"got {list(y._array.shape)}, {y._array.dtype.name}")
+    return multiply(silu(x), y)
+
+
+@op
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
+    """A sample of the Gumbel-softmax distribution: ``softmax((x + g) / temperature)``
+    along ``axis``, ``g`` drawn from the standard Gumbel distribution (pylayer's seeded
+    stream). ``hard=True`` gives the one-hot vector of the largest value, with the
+    gradient of the soft sample. ``temperature`` must be positive.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> _ = pylayer.seed(0)
+    >>> F.gumbel_softmax(pylayer.to_tensor([[0.0, 50.0]]), hard=True).numpy()
+    array([[0., 1.]], dtype=float32)
+    """
+    x = float_tensor(x, "gumbel_softmax")
+    temperature = check_number(temperature, "gumbel_softmax", "temperature")
+    if not temperature > 0:
+        raise ValueError(f"gumbel_softmax(): argument 'temperature' must be greater than 0, "
+                         f"got {temperature}")
+    axis = check_axis(axis, x._array.ndim, "gumbel_softmax")
+    a = x._array
+    noise = -np.log(-np.log(creation.get_rng().uniform(np.finfo(np.float64).tiny, 1.0,
+                                                       a.shape)))
+    soft = softmax(multiply(add(x, make_tensor(noise.astype(a.dtype), True)),
+                            1.0 / temperature), axis)
+    if not hard:
+        return soft
+    s = soft._array
+    if s.ndim == 0:
+        one_hot = np.ones_like(s)
+    else:
+        one_hot = np.zeros_like(s)
+        np.put_along_axis(one_hot, np.expand_dims(np.argmax(s, axis=axis), axis), 1, axis=axis)
+    return add(subtract(make_tensor(one_hot, True), soft.detach()), soft)
 
 
 elu_ = inplace_twin(elu)
