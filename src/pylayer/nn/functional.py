@@ -11,10 +11,10 @@ from pylayer.ops.embedding import embedding, one_hot
 from pylayer.ops.linear import linear
 from pylayer.ops.loss import cross_entropy, mse_loss
 from pylayer.ops.math import tanh, tanh_
-from pylayer.ops.nonlinear import (celu, elu, elu_, glu, hardshrink, hardsigmoid, hardswish,
-                                   gumbel_softmax, hardtanh_, leaky_relu_, log_sigmoid, maxout, mish,
-                                   prelu, relu6, relu_, rrelu, selu, silu, softmax_, softplus,
-                                   softshrink, softsign, swiglu, swish, tanhshrink,
+from pylayer.ops.nonlinear import (celu, elu, elu_, glu, gumbel_softmax, hardshrink, hardsigmoid,
+                                   hardswish, hardtanh_, leaky_relu_, log_sigmoid, logsigmoid,
+                                   maxout, mish, prelu, relu6, relu_, rrelu, selu, silu, softmax_,
+                                   softplus, softshrink, softsign, swiglu, swish, tanhshrink,
                                    thresholded_relu, thresholded_relu_)
 from pylayer.ops.normalization import batch_norm, group_norm, layer_norm
 from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,
@@ -30,4 +30,4 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "swish", "mish", "hardswish", "hardsigmoid", "softplus", "softsign", "softshrink",
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
            "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_",
-           "maxout", "rrelu", "swiglu", "gumbel_softmax"]
+           "maxout", "rrelu", "swiglu", "gumbel_softmax", "logsigmoid"]

@@ -1,9 +1,10 @@
 """More activations of ``pylayer.nn.functional``: ``relu6``, ``elu``, ``selu``, ``celu``,
 ``silu``, ``swish``, ``mish``, ``hardswish``, ``hardsigmoid``, ``softplus``, ``softsign``,
-``softshrink``, ``hardshrink``, ``tanhshrink``, ``thresholded_relu``, ``log_sigmoid`` and
-``glu`` and ``prelu``, with the in-place forms Paddle lists in ``nn.functional``
-(``elu_``, ``thresholded_relu_``, and ``relu_``, ``leaky_relu_``, ``hardtanh_``,
-``softmax_`` of the activations of :mod:`pylayer.ops.activation`).
+``softshrink``, ``hardshrink``, ``tanhshrink``, ``thresholded_relu``, ``log_sigmoid``
+(also ``logsigmoid``), ``prelu``, ``maxout``, ``rrelu``, and the compositions ``glu``,
+``swiglu`` and ``gumbel_softmax``; with the in-place forms Paddle lists in
+``nn.functional`` (``elu_``, ``thresholded_relu_``, and ``relu_``, ``leaky_relu_``,
+``hardtanh_``, ``softmax_`` of the activations of :mod:`pylayer.ops.activation`).
 
 Each elementwise op is one record whose forward is numpy and whose gradient rule is
 written with pylayer ops (so ``create_graph=True`` records it). The gradient at a kink
@@ -14,6 +15,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
+from pylayer.ops import creation
 from pylayer.ops._arguments import check_axis, check_int, check_number
 from pylayer.ops._operands import float_tensor
 from pylayer.ops.activation import hardtanh, leaky_relu, relu, sigmoid, softmax
@@ -23,13 +25,13 @@ from pylayer.ops.inplace import inplace_twin
 from pylayer.ops.manipulation import split
 from pylayer.ops.math import abs as _abs, clip, exp, square, tanh
 from pylayer.ops.reduction import sum as reduce_sum
-from pylayer.ops import creation
 from pylayer.ops.shape import reshape, unsqueeze
 
 __all__ = ["relu6", "elu", "selu", "celu", "silu", "swish", "mish", "hardswish",
            "hardsigmoid", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink",
-           "thresholded_relu", "log_sigmoid", "glu", "prelu", "elu_", "thresholded_relu_", "relu_", "leaky_relu_",
-           "hardtanh_", "softmax_", "maxout", "rrelu", "swiglu", "gumbel_softmax"]
+           "thresholded_relu", "log_sigmoid", "logsigmoid", "glu", "prelu", "maxout", "rrelu",
+           "swiglu", "gumbel_softmax", "elu_", "thresholded_relu_", "relu_", "leaky_relu_",
+           "hardtanh_", "softmax_"]
 
 
 def _unary(record, fn, x, kernel, attrs=()):
@@ -312,6 +314,9 @@ def log_sigmoid(x, name=None):
     array([  -0.6931472, -100.       ], dtype=float32)
     """
     return _unary(LOG_SIGMOID, "log_sigmoid", x, lambda a: -np.logaddexp(0, -a))
+
+
+logsigmoid = log_sigmoid
 
 
 # ------------------------------------------------------------------ sigmoidal
