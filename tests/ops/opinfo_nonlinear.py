@@ -26,7 +26,7 @@ def _sigmoid(x):
 
 
 def _elu(x, alpha=1.0):
-    return np.where(x > 0, x, alpha * (np.exp(x) - 1))
+    return np.where(x > 0, x, alpha * np.expm1(x))
 
 
 def _number(name, value):
@@ -56,7 +56,7 @@ ENTRIES = [
            scale * _elu(x, alpha), _with({"scale": 1.5, "alpha": 0.5}), smooth=away_from_zero(),
            call=Call(A("x", f23, "float_tensor"), _number("scale", 1.5),
                      _number("alpha", 1.0))),
-    _unary("celu", lambda x, alpha=1.0: np.where(x > 0, x, alpha * (np.exp(x / alpha) - 1)),
+    _unary("celu", lambda x, alpha=1.0: np.where(x > 0, x, alpha * np.expm1(x / alpha)),
            _with({"alpha": 2.0}), smooth=away_from_zero(),
            call=Call(A("x", f23, "float_tensor"), _number("alpha", 1.0))),
     _unary("silu", lambda x: x * _sigmoid(x)),

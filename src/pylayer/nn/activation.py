@@ -1,8 +1,7 @@
 """Activation layers: thin wrappers over :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
-from pylayer.extend import check_int, check_number
-from pylayer._core.tensor import Tensor
+from pylayer.extend import Tensor, check_int, check_number
 from pylayer.nn.initializer import Constant
 from pylayer.nn.param import ParamAttr
 
