@@ -1,7 +1,7 @@
 """Activation layers: thin wrappers over :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
-from pylayer.extend import Tensor, check_int, check_number
+from pylayer.extend import Tensor, check_count, check_int, check_number
 from pylayer.nn.initializer import Constant
 from pylayer.nn.param import ParamAttr
 
@@ -487,6 +487,7 @@ class PReLU(Layer):
         if self._num_parameters < 1:
             raise ValueError(f"PReLU(): argument 'num_parameters' must be positive, got "
                              f"{self._num_parameters}")
+        check_count(self._num_parameters, "PReLU", "num_parameters")
         self._init = check_number(init, "PReLU", "init")
         self._data_format = data_format
         self._name = name
