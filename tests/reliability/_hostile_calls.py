@@ -34,9 +34,10 @@ from opinfo import OPS
 
 # The ops: each OpInfo entry of tests/ops/opinfo.py carries its op's call.
 CALLS = {info.public: info.call for info in OPS if info.call is not None}
-# An in-place twin (pylayer.abs_) is called as its op is.
-CALLS.update({getattr(pylayer, name): CALLS[twin_of(getattr(pylayer, name))]
-              for name in pylayer.__all__ if twin_of(getattr(pylayer, name)) in CALLS})
+# An in-place twin (pylayer.abs_, pylayer.nn.functional.elu_) is called as its op is.
+CALLS.update({fn: CALLS[twin_of(fn)] for space in (pylayer, pylayer.nn.functional)
+              for fn in (getattr(space, name) for name in space.__all__)
+              if twin_of(fn) in CALLS})
 CALLS.update({
     # ------------------------------------------- shapes (ops/assembly.py)
     pylayer.broadcast_shape: Call(A("x_shape", _value([2, 1]), "int_list"),
@@ -473,6 +474,23 @@ CALLS.update({
                        extra=[("a padding index out of range", {"padding_idx": _value(9)},
                                "padding_idx")]),
     nn.Hardtanh: Call(K("min", _value(-2.0), "number"), K("max", _value(2.0), "number")),
+    nn.ReLU6: Call(), nn.Swish: Call(), nn.Mish: Call(), nn.Hardswish: Call(),
+    nn.Hardsigmoid: Call(), nn.Softsign: Call(), nn.Tanhshrink: Call(), nn.LogSigmoid: Call(),
+    nn.Softmax2D: Call(),
+    nn.ELU: Call(K("alpha", _value(0.5), "number")),
+    nn.CELU: Call(K("alpha", _value(0.5), "number")),
+    nn.SELU: Call(K("scale", _value(1.5), "number"), K("alpha", _value(1.0), "number")),
+    nn.Silu: Call(K("inplace", _value(False), None)),
+    nn.Softplus: Call(K("beta", _value(2.0), "number"), K("threshold", _value(10.0), "number")),
+    nn.Softshrink: Call(K("threshold", _value(0.3), "number")),
+    nn.Hardshrink: Call(K("threshold", _value(0.3), "number")),
+    nn.ThresholdedReLU: Call(K("threshold", _value(0.5), "number"),
+                             K("value", _value(0.0), "number")),
+    nn.GLU: Call(K("axis", _value(0), "int")),
+    nn.Maxout: Call(A("groups", _value(2), "int"), K("axis", _value(1), "int")),
+    nn.RReLU: Call(K("lower", _value(0.1), "number"), K("upper", _value(0.3), "number")),
+    nn.PReLU: Call(K("num_parameters", _value(3), "size"), K("init", _value(0.1), "number"),
+                   K("weight_attr", _value(None), "param_attr")),
     nn.Identity: Call(), nn.HookRemoveHelper: Call(A("hooks", lambda env: {}, None)),
     nn.LayerList: Call(A("sublayers", lambda env: [nn.ReLU()], "parameters")),
     nn.PixelShuffle: Call(A("upscale_factor", _value(2), "size"),

@@ -6,8 +6,11 @@
 2
 """
 from pylayer.nn import functional, initializer
-from pylayer.nn.activation import (GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid,
-                                   Softmax, Tanh)
+from pylayer.nn.activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid,
+                                   Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
+                                   Maxout, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Silu,
+                                   Softmax, Softmax2D, Softplus, Softshrink, Softsign, Swish,
+                                   Tanh, Tanhshrink, ThresholdedReLU)
 from pylayer.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from pylayer.nn.common import Dropout, Identity, Linear, Sequential
 from pylayer.nn.container import LayerList
@@ -27,4 +30,8 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "initializer", "Hardtanh", "Identity", "LayerList", "Conv1D", "Conv2D",
            "Conv1DTranspose", "Conv2DTranspose", "Embedding", "LayerNorm", "BatchNorm1D",
            "BatchNorm2D", "GroupNorm", "MaxPool1D", "MaxPool2D", "AvgPool1D", "AvgPool2D",
-           "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper"]
+           "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "PixelShuffle", "HookRemoveHelper",
+           "ReLU6", "ELU", "SELU", "CELU", "Silu", "SiLU", "Swish", "Mish", "Hardswish",
+           "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
+           "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
+           "RReLU", "Maxout"]
