@@ -9,7 +9,9 @@ from pylayer.ops.convolution import conv1d, conv1d_transpose, conv2d, conv2d_tra
 from pylayer.ops.dropout import dropout
 from pylayer.ops.embedding import embedding, one_hot
 from pylayer.ops.linear import linear
-from pylayer.ops.loss import cross_entropy, mse_loss
+from pylayer.ops.loss import (binary_cross_entropy, binary_cross_entropy_with_logits,
+                              cross_entropy, kl_div, l1_loss, mse_loss, nll_loss,
+                              smooth_l1_loss)
 from pylayer.ops.math import tanh
 from pylayer.ops.normalization import batch_norm, group_norm, layer_norm
 from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,
@@ -17,8 +19,9 @@ from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_p
 from pylayer.ops.spatial import interpolate, pad, pixel_shuffle
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
-           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d",
-           "conv1d_transpose", "conv2d_transpose", "pad", "interpolate", "pixel_shuffle",
+           "dropout", "mse_loss", "cross_entropy", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "nll_loss", "l1_loss", "smooth_l1_loss", "kl_div",
+           "linear", "conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "pad", "interpolate", "pixel_shuffle",
            "one_hot", "embedding", "layer_norm", "batch_norm", "group_norm", "max_pool1d",
            "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d"]

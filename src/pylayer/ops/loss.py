@@ -1,5 +1,7 @@
-"""Losses: ``mse_loss`` and ``cross_entropy`` (``pylayer.nn.functional`` makes them
-public under its name).
+"""Losses: ``mse_loss``, ``cross_entropy``, ``binary_cross_entropy`` (with logits too),
+``nll_loss``, ``l1_loss``, ``smooth_l1_loss`` and ``kl_div`` (``pylayer.nn.functional``
+makes them public under its name). All but ``cross_entropy`` and
+``binary_cross_entropy`` are compositions of recorded ops.
 
 ``cross_entropy`` is one op for every case (hard or soft labels, class weights,
 ``ignore_index``, label smoothing, any axis, each reduction, with or without the
@@ -22,11 +24,14 @@ from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.reduction import mean, sum as reduce_sum
 from pylayer.ops.shape import cast, reshape
 from pylayer.ops.activation import log_softmax, log_softmax_array, softmax
-from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
+from pylayer.ops.arithmetic import add, divide, maximum, multiply, neg, subtract
+from pylayer.ops.elementwise import logaddexp
 from pylayer.ops.dispatch import op
-from pylayer.ops.math import log, square
+from pylayer.ops.math import abs as _abs, exp, log, square, where
 
-__all__ = ["mse_loss", "cross_entropy"]
+__all__ = ["mse_loss", "cross_entropy", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "nll_loss", "l1_loss", "smooth_l1_loss",
+           "kl_div"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -370,3 +375,256 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                                 use_softmax)
     return _hard_label_loss(input, label, axis, class_weight, int(ignore_index), reduction,
                             smoothing, use_softmax)
+
+
+# ------------------------------------------------- the other losses
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+def _factor(value, fn, arg, position, like):
+    """An optional weight Tensor, in ``like``'s dtype."""
+    if value is None:
+        return None
+    value = as_tensor_arg(value, fn, arg, position)
+    if value.numpy().dtype.kind not in "iuf":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a real "
+                        f"Tensor, got dtype {value.dtype.name}")
+    return value if value.numpy().dtype == like.numpy().dtype else cast(value, like.dtype)
+
+
+def _pair(input, label, fn, first="input"):
+    input = float_tensor(input, fn, first)
+    label = float_tensor(label, fn, "label", 2)
+    if label.numpy().dtype != input.numpy().dtype:
+        label = cast(label, input.dtype)
+    return input, label
+
+
+def _bce_grad(g, input, label):
+    x = input
+    denominator = maximum(multiply(x, subtract(1.0, x)), make_tensor(
+        np.array(1e-12, x.numpy().dtype)))
+    return multiply(g, divide(subtract(x, label), denominator))
+
+
+def _bce_label_grad(g, input, label):
+    a = input.numpy()
+    with np.errstate(divide="ignore"):
+        logs = np.maximum(np.log1p(-a), -100) - np.maximum(np.log(a), -100)
+    return multiply(g, make_tensor(logs.astype(a.dtype, copy=False)))
+
+
+# Elementwise binary cross entropy with Paddle's clamping: each log at least -100, and
+# in the gradient x * (1 - x) at least 1e-12.
+BINARY_CROSS_ENTROPY = Op("binary_cross_entropy", inputs=("input", "label"),
+                          keeps=("input", "label"), vjp=(_bce_grad, _bce_label_grad))
+
+
+@op
+def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
+    """Binary cross entropy between probabilities ``input`` and targets ``label``.
+
+    ``-(label * log(input) + (1 - label) * log(1 - input))`` with each log
+    clamped at -100, as in Paddle, so an input of exactly 0 or 1 costs at
+    most 100; the gradient divides by ``input * (1 - input)`` kept at least
+    ``1e-12``. ``input`` must lie in ``[0, 1]`` and have the label's shape;
+    ``weight`` multiplies each loss (broadcasting).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> p = pylayer.to_tensor([0.5, 0.0])
+    >>> F.binary_cross_entropy(p, pylayer.to_tensor([1.0, 1.0]), reduction='none').numpy()
+    array([  0.6931472, 100.       ], dtype=float32)
+    """
+    check_reduction(reduction, "binary_cross_entropy")
+    input, label = _pair(input, label, "binary_cross_entropy")
+    weight = _factor(weight, "binary_cross_entropy", "weight", 3, input)
+    if input.shape != label.shape:
+        raise ValueError(f"binary_cross_entropy(): 'input' of shape {input.shape} and "
+                         f"'label' of shape {label.shape} must have the same shape")
+    a, y = input.numpy(), label.numpy()
+    if ((a < 0) | (a > 1)).any():
+        raise ValueError("binary_cross_entropy(): argument 'input' must lie in [0, 1], got "
+                         f"{a[(a < 0) | (a > 1)].ravel()[:5].tolist()}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = -(y * np.maximum(np.log(a), -100) + (1 - y) * np.maximum(np.log1p(-a), -100))
+    loss = make_output(BINARY_CROSS_ENTROPY, loss.astype(a.dtype, copy=False),
+                       (input, label), ())
+    if weight is not None:
+        loss = multiply(loss, weight)
+    return _reduce(loss, reduction)
+
+
+@op
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
+                                     pos_weight=None, name=None):
+    """Binary cross entropy of ``sigmoid(logit)`` against ``label``, computed stably.
+
+    ``(1 - label) * logit + (1 + (pos_weight - 1) * label) * log(1 + exp(-logit))``,
+    times ``weight``: large logits cost their size rather than overflowing.
+    ``pos_weight`` (one factor per class, broadcasting over the last axis)
+    weighs the positive term.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logit = pylayer.to_tensor([0.0, 100.0])
+    >>> F.binary_cross_entropy_with_logits(logit, pylayer.to_tensor([1.0, 0.0]),
+    ...                                    reduction='none').numpy()
+    array([  0.6931472, 100.       ], dtype=float32)
+    """
+    fn = "binary_cross_entropy_with_logits"
+    check_reduction(reduction, fn)
+    logit, label = _pair(logit, label, fn, "logit")
+    weight = _factor(weight, fn, "weight", 3, logit)
+    pos_weight = _factor(pos_weight, fn, "pos_weight", 5, logit)
+    if logit.shape != label.shape:
+        raise ValueError(f"{fn}(): 'logit' of shape {logit.shape} and 'label' of shape "
+                         f"{label.shape} must have the same shape")
+    softplus_neg = logaddexp(make_tensor(np.zeros((), logit.numpy().dtype)), neg(logit))
+    if pos_weight is not None:
+        softplus_neg = multiply(add(multiply(subtract(pos_weight, 1.0), label), 1.0),
+                                softplus_neg)
+    loss = add(multiply(subtract(1.0, label), logit), softplus_neg)
+    if weight is not None:
+        loss = multiply(loss, weight)
+    return _reduce(loss, reduction)
+
+
+@op
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
+    """Negative log likelihood: ``-input[n, label[n], ...]`` for log-probabilities ``input``.
+
+    ``input`` is ``[N, C]`` or ``[N, C, d1, ...]`` with classes on axis 1;
+    ``label`` holds integer classes shaped ``[N]`` or ``[N, d1, ...]``.
+    ``weight`` gives each class a factor; labels equal to ``ignore_index``
+    count for nothing, and the mean divides by the sum of the weights used.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logp = pylayer.log(pylayer.to_tensor([[0.25, 0.75], [0.5, 0.5]]))
+    >>> round(F.nll_loss(logp, pylayer.to_tensor([1, 0])).item(), 4)
+    0.4904
+    """
+    fn = "nll_loss"
+    check_reduction(reduction, fn)
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    weight = _factor(weight, fn, "weight", 3, input)
+    if input.ndim < 2:
+        raise ValueError(f"{fn}(): argument 'input' must have 2 or more dimensions "
+                         f"([N, C, ...]), got shape {input.shape}")
+    lab = np.array(label.numpy(), copy=True)
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer Tensor, "
+                        f"got dtype {label.dtype.name}")
+    shape = input.shape[:1] + input.shape[2:]
+    if input.ndim == 2 and list(lab.shape) == [input.shape[0], 1]:
+        lab = lab.reshape(-1)
+    if list(lab.shape) != shape:
+        raise ValueError(f"{fn}(): argument 'label' must have shape {shape} for 'input' of "
+                         f"shape {input.shape}, got {label.shape}")
+    classes = input.shape[1]
+    kept = lab != ignore_index
+    wrong = kept & ((lab < 0) | (lab >= classes))
+    if wrong.any():
+        raise IndexError(f"{fn}(): labels must lie in [0, {classes}) (or equal "
+                         f"ignore_index={ignore_index}), got {lab[wrong].ravel()[:5].tolist()}")
+    dtype = input.numpy().dtype
+    safe = np.where(kept, lab, 0)
+    w = np.ones(classes, dtype) if weight is None else weight.numpy()
+    row_weights = np.where(kept, w[safe], 0).astype(dtype)
+    positions = np.arange(classes).reshape([1, classes] + [1] * (input.ndim - 2))
+    picks = (positions == np.expand_dims(safe, 1)) * -np.expand_dims(row_weights, 1)
+    loss = reduce_sum(multiply(input, make_tensor(picks.astype(dtype))), axis=1)
+    if reduction == "none":
+        return loss
+    total = reduce_sum(loss)
+    if reduction == "sum":
+        return total
+    return divide(total, make_tensor(np.asarray(row_weights.sum(), dtype)))
+
+
+@op
+def l1_loss(input, label, reduction="mean", name=None):
+    """Absolute error ``|input - label|``, averaged (default), summed or kept.
+
+    ``input`` and ``label`` broadcast against each other, as in Paddle.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.l1_loss(pylayer.to_tensor([1.0, -3.0]), pylayer.to_tensor([0.0, 0.0])).numpy()
+    array(2., dtype=float32)
+    """
+    check_reduction(reduction, "l1_loss")
+    input, label = _pair(input, label, "l1_loss")
+    return _reduce(_abs(subtract(input, label)), reduction)
+
+
+@op
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, name=None):
+    """Huber loss of ``d = input - label`` (the default), or smooth L1 loss.
+
+    With ``is_huber=True``: ``0.5 * d ** 2`` where ``|d| < delta``, else
+    ``delta * (|d| - 0.5 * delta)``. With ``is_huber=False``: ``0.5 * d ** 2 / delta``
+    where ``|d| < delta``, else ``|d| - 0.5 * delta``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([0.5, 3.0])
+    >>> F.smooth_l1_loss(x, pylayer.to_tensor([0.0, 0.0]), reduction='none').numpy()
+    array([0.125, 2.5  ], dtype=float32)
+    """
+    fn = "smooth_l1_loss"
+    check_reduction(reduction, fn)
+    delta = check_number(delta, fn, "delta")
+    if not delta > 0:
+        raise ValueError(f"{fn}(): argument 'delta' must be positive, got {delta}")
+    input, label = _pair(input, label, fn)
+    d = subtract(input, label)
+    size = _abs(d)
+    small = multiply(square(d), 0.5 if is_huber else 0.5 / delta)
+    large = subtract(size, 0.5 * delta)
+    if is_huber:
+        large = multiply(large, delta)
+    inside = make_tensor(size.numpy() < delta)
+    return _reduce(where(inside, small, large), reduction)
+
+
+@op
+def kl_div(input, label, reduction="mean", log_target=False, name=None):
+    """Kullback-Leibler divergence terms ``label * (log(label) - input)``.
+
+    ``input`` holds log-probabilities; ``label`` probabilities (terms where
+    it is not positive are 0, as in Paddle) or, with ``log_target=True``,
+    log-probabilities (``exp(label) * (label - input)``). ``'batchmean'``
+    divides the sum by the size of the first axis; ``'mean'`` averages
+    every term.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logp = pylayer.log(pylayer.to_tensor([[0.5, 0.5]]))
+    >>> round(F.kl_div(logp, pylayer.to_tensor([[0.25, 0.75]]), 'batchmean').item(), 4)
+    0.1308
+    """
+    fn = "kl_div"
+    if reduction not in _REDUCTIONS + ("batchmean",):
+        raise ValueError(f"{fn}(): argument 'reduction' must be one of "
+                         f"{_REDUCTIONS + ('batchmean',)}, got {reduction!r}")
+    input, label = _pair(input, label, fn)
+    if log_target:
+        loss = multiply(exp(label), subtract(label, input))
+    else:
+        positive = make_tensor(label.numpy() > 0)
+        one = make_tensor(np.ones((), input.numpy().dtype))
+        terms = multiply(label, subtract(log(where(positive, label, one)), input))
+        loss = where(positive, terms, make_tensor(np.zeros((), input.numpy().dtype)))
+    if reduction == "batchmean":
+        total = reduce_sum(loss)
+        return divide(total, float(loss.shape[0])) if loss.ndim else total
+    return _reduce(loss, reduction)
