@@ -27,7 +27,7 @@ from pylayer.ops.activation import log_softmax, log_softmax_array, softmax
 from pylayer.ops.arithmetic import add, divide, maximum, multiply, neg, subtract
 from pylayer.ops.elementwise import logaddexp
 from pylayer.ops.dispatch import op
-from pylayer.ops.math import abs as _abs, exp, log, square, where
+from pylayer.ops.math import abs as _abs, exp, log, log1p, square, where
 
 __all__ = ["mse_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "nll_loss", "l1_loss", "smooth_l1_loss",
@@ -413,10 +413,10 @@ def _bce_grad(g, input, label):
 
 
 def _bce_label_grad(g, input, label):
-    a = input.numpy()
+    floor = make_tensor(np.array(-100, input.numpy().dtype))
     with np.errstate(divide="ignore"):
-        logs = np.maximum(np.log1p(-a), -100) - np.maximum(np.log(a), -100)
-    return multiply(g, make_tensor(logs.astype(a.dtype, copy=False)))
+        logs = subtract(maximum(log1p(neg(input)), floor), maximum(log(input), floor))
+    return multiply(g, logs)
 
 
 # Elementwise binary cross entropy with Paddle's clamping: each log at least -100, and
