@@ -402,9 +402,9 @@ def _factor(value, fn, arg, position, like):
     return value if value.numpy().dtype == like.numpy().dtype else cast(value, like.dtype)
 
 
-def _pair(input, label, fn, first="input"):
+def _pair(input, label, fn, first="input", second="label"):
     input = float_tensor(input, fn, first)
-    label = float_tensor(label, fn, "label", 2)
+    label = float_tensor(label, fn, second, 2)
     if label.numpy().dtype != input.numpy().dtype:
         label = cast(label, input.dtype)
     return input, label
@@ -661,7 +661,7 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     fn = "margin_ranking_loss"
     check_reduction(reduction, fn)
     margin = check_number(margin, fn, "margin")
-    input, other = _pair(input, other, fn)
+    input, other = _pair(input, other, fn, second="other")
     label = float_tensor(label, fn, "label", 3)
     if label.numpy().dtype != input.numpy().dtype:
         label = cast(label, input.dtype)
@@ -711,7 +711,7 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
     fn = "cosine_embedding_loss"
     check_reduction(reduction, fn)
     margin = check_number(margin, fn, "margin")
-    input1, input2 = _pair(input1, input2, fn, "input1")
+    input1, input2 = _pair(input1, input2, fn, "input1", "input2")
     label = as_tensor_arg(label, fn, "label", 3)
     if input1.shape != input2.shape or input1.ndim not in (1, 2):
         raise ValueError(f"{fn}(): 'input1' and 'input2' must have one shape [N, D] or [D], "
