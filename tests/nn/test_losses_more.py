@@ -208,3 +208,176 @@ def test_a_small_regression_learns(loss_fn):
     losses = _train(model, loss_fn, pylayer.to_tensor(points), pylayer.to_tensor(target),
                     steps=200, lr=0.1)
     assert losses[-1] < 0.2 * losses[0]
+
+
+# ------------------------------------------------------- the further losses
+X22 = [[0.3, -1.2], [2.0, 0.5]]
+SIGNS = [[1.0, -1.0], [-1.0, 1.0]]
+
+
+def close(tensor, values, rtol=1e-5):
+    np.testing.assert_allclose(tensor.numpy(), values, rtol=rtol, atol=1e-7)
+
+
+def test_margin_hinge_soft_margin_as_paddle():
+    close(F.margin_ranking_loss(t([[1.0, 2.0], [3.0, -1.0]]), t([[2.0, 1.0], [0.5, 0.0]]),
+                                t(SIGNS), margin=0.5, reduction="none"), [[1.5, 1.5], [3.0, 1.5]])
+    close(F.hinge_embedding_loss(t(X22), t(SIGNS), reduction="none"), [[0.3, 2.2], [0.0, 0.5]])
+    # labels other than 1 and -1 cost nothing
+    close(F.hinge_embedding_loss(t(X22), t([[1.0, 0.0], [2.0, 1.0]]), reduction="none"),
+          [[0.3, 0.0], [0.0, 0.5]])
+    close(F.soft_margin_loss(t(X22), t(SIGNS), reduction="none"),
+          [[0.55435526, 0.26328245], [2.126928, 0.474077]])
+    close(F.square_error_cost(t(X22), t(SIGNS)), [[0.49, 0.04], [9.0, 0.25]])
+
+
+def test_log_loss_and_multi_label_soft_margin_as_paddle():
+    p, y = t([[0.0], [1.0], [0.5]]), t([[1.0], [0.0], [1.0]])
+    close(F.log_loss(p, y), [[9.2103405], [9.2103405], [0.69294715]])
+    close(F.log_loss(p, y, epsilon=0.1), [[2.3025851], [2.3025851], [0.5108256]])
+    labels = t([[1.0, 0.0], [0.0, 1.0]])
+    close(F.multi_label_soft_margin_loss(t(X22), labels, reduction="none"),
+          [0.40881884, 1.3005025])
+    close(F.multi_label_soft_margin_loss(t(X22), labels, weight=t([1.0, 2.0]), reduction="none"),
+          [0.5404601, 1.537541])
+
+
+def test_cosine_embedding_as_paddle():
+    x1, x2 = t([[1.0, 2.0, 3.0], [1.0, 0.0, -1.0]]), t([[2.0, 1.0, 0.0], [-1.0, 0.0, 1.0]])
+    close(F.cosine_embedding_loss(x1, x2, pylayer.to_tensor([1, -1]), margin=0.1,
+                                  reduction="none"), [0.5219085, 0.0])
+    close(F.cosine_embedding_loss(pylayer.zeros([1, 3]), x2[:1], pylayer.to_tensor([1]),
+                                  reduction="none"), [1.0])
+    assert F.cosine_embedding_loss(t([1.0, 2.0]), t([2.0, 1.0]), pylayer.to_tensor([1])).item() \
+        == pytest.approx(0.2, rel=1e-6)
+
+
+def test_poisson_and_gaussian_nll_as_paddle():
+    x, y = t([0.5, 1.0, 2.0]), t([1.0, 0.0, 3.0])
+    close(F.poisson_nll_loss(x, y, reduction="none"), [1.1487212, 2.7182817, 1.3890562])
+    close(F.poisson_nll_loss(x, y, log_input=False, reduction="none"),
+          [1.1931472, 1.0, -0.07944155])
+    close(F.poisson_nll_loss(x, y, full=True, reduction="none"), [1.1487212, 2.7182817, 3.1531377])
+    with pytest.raises(ValueError, match="'epsilon' must be positive"):
+        F.poisson_nll_loss(x, y, epsilon=0.0)
+    # the variance is raised to epsilon (1e-6)
+    close(F.gaussian_nll_loss(x, y, t([0.5, 1.0, 1e-9]), reduction="none"),
+          [-9.657359e-02, 0.5, 4.999931e+05])
+    close(F.gaussian_nll_loss(x, y, t([0.5, 1.0, 2.0]), full=True, reduction="none"),
+          [0.8223649, 1.4189385, 1.5155121])
+    # a variance without the last axis, or with it of size 1
+    assert F.gaussian_nll_loss(pylayer.ones([2, 3]), pylayer.ones([2, 3]),
+                               pylayer.ones([2])).item() == 0.0
+    assert F.gaussian_nll_loss(pylayer.ones([2, 3]), pylayer.ones([2, 3]),
+                               pylayer.ones([2, 1])).item() == 0.0
+    with pytest.raises(ValueError, match="'variance' must not be negative"):
+        F.gaussian_nll_loss(pylayer.ones([2]), pylayer.ones([2]), -pylayer.ones([2]))
+
+
+def test_gaussian_nll_variance_gets_a_gradient():
+    # Paddle 3.3.1 gives the variance no gradient (it clamps it out of the graph); as
+    # PyTorch does, the floor moves the value only and the gradient passes
+    v = t([0.5, 2.0], "float64", grad=True)
+    F.gaussian_nll_loss(t([0.5, 1.0], "float64"), t([1.0, 0.0], "float64"), v,
+                        reduction="sum").backward()
+    np.testing.assert_allclose(v.grad.numpy(), 0.5 * (1 / np.array([0.5, 2.0])
+                                                      - np.array([0.25, 1.0])
+                                                      / np.array([0.5, 2.0]) ** 2))
+
+
+def test_sigmoid_focal_loss_as_paddle():
+    logit, label = t([[0.3, -1.0], [2.0, 0.0]]), t([[1.0, 0.0], [0.0, 1.0]])
+    close(F.sigmoid_focal_loss(logit, label, reduction="none"),
+          [[0.02509832, 0.01699354], [1.2375585, 0.0433217]])
+    assert F.sigmoid_focal_loss(logit, label).item() == pytest.approx(1.322972, rel=1e-6)
+    assert F.sigmoid_focal_loss(logit, label, normalizer=t([2.0])).item() == pytest.approx(
+        0.661486, rel=1e-6)
+
+
+def test_triplets_and_multi_margin_as_paddle():
+    a, p, n = t([[1.0, 2.0], [0.0, 1.0]]), t([[1.5, 2.0], [0.0, 0.0]]), t([[0.0, 0.0], [0.0, 1.2]])
+    close(F.triplet_margin_loss(a, p, n, reduction="none"), [0.0, 1.8000019])
+    close(F.triplet_margin_loss(a, p, n, swap=True, reduction="none"), [0.0, 1.8000019])
+    close(F.triplet_margin_loss(a, p, n, p=1.0, epsilon=0.0, reduction="none"), [0.0, 1.8])
+    close(F.triplet_margin_with_distance_loss(a, p, n, reduction="none"), [0.0, 1.8000019])
+    with pytest.raises(TypeError, match="'distance_function' must be callable"):
+        F.triplet_margin_with_distance_loss(a, p, n, distance_function="l2")
+    x, label = t([[0.1, 0.2, 0.9], [0.5, 0.3, 0.1]]), pylayer.to_tensor([2, 0])
+    close(F.multi_margin_loss(x, label, reduction="none"), [0.16666666, 0.46666667])
+    close(F.multi_margin_loss(x, label, p=2, margin=0.5, weight=t([1.0, 2.0, 3.0]),
+                              reduction="none"), [0.0, 0.03333333])
+    with pytest.raises(IndexError, match=r"multi_margin_loss\(\): labels must lie in \[0, 3\)"):
+        F.multi_margin_loss(x, pylayer.to_tensor([3, 0]))
+
+
+def test_label_smooth_dice_npair_as_paddle():
+    close(F.label_smooth(t([[0.0, 1.0, 0.0]]), epsilon=0.1),
+          [[0.03333334, 0.93333334, 0.03333334]])
+    close(F.label_smooth(t([[0.0, 1.0, 0.0]]), prior_dist=t([[0.2, 0.3, 0.5]]), epsilon=0.1),
+          [[0.02, 0.93, 0.05]])
+    with pytest.raises(ValueError, match="label_smooth"):
+        F.label_smooth(t([[0.0, 1.0, 0.0]]), epsilon=1.5)
+    assert F.dice_loss(t([[[0.2, 0.8], [0.6, 0.4]]]), pylayer.to_tensor([[[1], [0]]])).item() \
+        == pytest.approx(0.30000168, rel=1e-6)
+    assert F.dice_loss(t([[0.2, 0.8]]), pylayer.to_tensor([[1]])).item() == pytest.approx(
+        0.20000398, rel=1e-6)
+    anchor, positive = t([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), t([[0.9, 0.1], [0.2, 0.8],
+                                                                   [1.0, 0.5]])
+    labels = t([0.0, 1.0, 0.0])
+    assert F.npair_loss(anchor, positive, labels).item() == pytest.approx(0.91975147, rel=1e-6)
+    assert F.npair_loss(anchor, positive, labels, l2_reg=0.0).item() == pytest.approx(
+        0.9186265, rel=1e-6)
+
+
+def test_further_layers_pass_their_settings():
+    x, y, s = t(X22), t([[1.0, 0.0], [0.0, 1.0]]), t(SIGNS)
+    assert nn.MarginRankingLoss(0.5, "sum")(x, y, s).item() == pytest.approx(
+        F.margin_ranking_loss(x, y, s, 0.5, "sum").item())
+    assert nn.HingeEmbeddingLoss(2.0, "sum")(x, s).item() == pytest.approx(
+        F.hinge_embedding_loss(x, s, 2.0, "sum").item())
+    lab = pylayer.to_tensor([1, -1])
+    assert nn.CosineEmbeddingLoss(0.2, "sum")(x, y, lab).item() == pytest.approx(
+        F.cosine_embedding_loss(x, y, lab, 0.2, "sum").item())
+    assert nn.SoftMarginLoss("sum")(x, s).item() == pytest.approx(
+        F.soft_margin_loss(x, s, "sum").item())
+    assert nn.MultiLabelSoftMarginLoss(t([1.0, 2.0]), "sum")(x, y).item() == pytest.approx(
+        F.multi_label_soft_margin_loss(x, y, t([1.0, 2.0]), "sum").item())
+    assert nn.PoissonNLLLoss(False, True, 1e-3, "sum")(t([[0.5, 1.0]]), t([[2.0, 3.0]])).item() \
+        == pytest.approx(F.poisson_nll_loss(t([[0.5, 1.0]]), t([[2.0, 3.0]]), False, True,
+                                            1e-3, "sum").item())
+    assert nn.GaussianNLLLoss(True, 1e-3, "sum")(x, y, t([0.1, 0.2])).item() == pytest.approx(
+        F.gaussian_nll_loss(x, y, t([0.1, 0.2]), True, 1e-3, "sum").item())
+    assert nn.TripletMarginLoss(0.5, 1.0, 0.0, True, "sum")(x, y, s).item() == pytest.approx(
+        F.triplet_margin_loss(x, y, s, 0.5, 1.0, 0.0, True, "sum").item())
+    dist = lambda a, b: pylayer.abs(a - b).sum(-1)  # noqa: E731
+    assert nn.TripletMarginWithDistanceLoss(dist, 0.5, True, "sum")(x, y, s).item() == \
+        pytest.approx(F.triplet_margin_with_distance_loss(x, y, s, dist, 0.5, True, "sum").item())
+    assert nn.MultiMarginLoss(2, 0.5, t([1.0, 3.0]), "sum")(x, pylayer.to_tensor([1, 0])).item() \
+        == pytest.approx(F.multi_margin_loss(x, pylayer.to_tensor([1, 0]), 2, 0.5, t([1.0, 3.0]),
+                                             "sum").item())
+    for cls in (nn.MarginRankingLoss, nn.HingeEmbeddingLoss, nn.CosineEmbeddingLoss,
+                nn.SoftMarginLoss, nn.MultiLabelSoftMarginLoss, nn.PoissonNLLLoss,
+                nn.GaussianNLLLoss, nn.TripletMarginLoss, nn.TripletMarginWithDistanceLoss,
+                nn.MultiMarginLoss):
+        with pytest.raises(ValueError, match=cls.__name__ + r"\(\): argument 'reduction'"):
+            cls(reduction="average")
+
+
+def test_an_embedding_learns_with_the_triplet_loss():
+    rng = np.random.default_rng(2)
+    anchors = rng.normal(size=(16, 4)).astype("float32")
+    positives = anchors + 0.1 * rng.normal(size=(16, 4)).astype("float32")
+    negatives = rng.normal(size=(16, 4)).astype("float32")
+    pylayer.seed(0)
+    embed = nn.Linear(4, 3)
+    loss_fn = nn.TripletMarginLoss(margin=2.0)
+    opt = pylayer.optimizer.SGD(learning_rate=0.05, parameters=embed.parameters())
+    first = None
+    for _ in range(80):
+        loss = loss_fn(embed(pylayer.to_tensor(anchors)), embed(pylayer.to_tensor(positives)),
+                       embed(pylayer.to_tensor(negatives)))
+        first = loss.item() if first is None else first
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+    assert loss.item() < 0.5 * first
