@@ -380,3 +380,20 @@ def test_an_embedding_learns_with_the_triplet_loss():
         opt.step()
         opt.clear_grad()
     assert loss.item() < 0.5 * first
+
+
+def test_multi_label_margin_loss_as_paddle():
+    x = t([[0.1, 0.2, 0.4, 0.8], [0.5, -0.3, 0.2, 0.9]], grad=True)
+    label = pylayer.to_tensor([[3, 0, -1, 1], [1, 2, 3, -1]])   # targets end at the first -1
+    loss = F.multi_label_margin_loss(x, label, reduction="none")
+    close(loss, [0.85, 0.925])
+    loss.sum().backward()
+    close(x.grad, [[-0.5, 0.5, 0.5, -0.5], [0.75, -0.25, -0.25, -0.25]])
+    # every class a target, or none: no pairs
+    close(F.multi_label_margin_loss(x, pylayer.to_tensor([[3, 0, 1, 2], [-1, 2, 3, 1]]),
+                                    reduction="none"), [0.0, 0.0])
+    assert nn.MultiLabelMarginLoss("sum")(x, label).item() == pytest.approx(1.775, rel=1e-6)
+    with pytest.raises(ValueError, match=r"multi_label_margin_loss\(\): argument 'input'"):
+        F.multi_label_margin_loss(t([0.1, 0.2, 0.4]), pylayer.to_tensor([2, -1, 0]))
+    with pytest.raises(IndexError, match=r"labels must lie in \[-1, 4\)"):
+        F.multi_label_margin_loss(x, pylayer.to_tensor([[4, 0, -1, 1], [1, 2, 3, -1]]))

@@ -398,3 +398,29 @@ ENTRIES += [
                   A("labels", lambda env: pylayer.to_tensor([0.0, 1.0]), "tensor"),
                   K("l2_reg", _value(0.002), "number"))),
 ]
+
+
+@_typed
+def _multi_label_margin(x, label, reduction="mean"):
+    target = np.zeros(x.shape, bool)
+    for n, row in enumerate(label):
+        for c in row:
+            if c == -1:
+                break
+            target[n, c] = True
+    gaps = np.maximum(0, 1 - x[:, :, None] + x[:, None, :])
+    loss = (gaps * (target[:, :, None] & ~target[:, None, :])).sum((1, 2)) / x.shape[1]
+    return _reduce(loss, reduction)
+
+
+ENTRIES.append(OpInfo(
+    "multi_label_margin_loss", _multi_label_margin, samples(
+        (T((2, 4)), np.array([[3, 0, -1, 1], [1, 2, 3, -1]])),
+        ((T((3, 3)), np.array([[0, -1, 2], [2, 1, 0], [-1, 0, 1]])), {"reduction": "none"})),
+    op=F.multi_label_margin_loss,
+    call=Call(A("input", f23, "float_tensor"),
+              A("label", lambda env: pylayer.to_tensor([[2, -1, 0], [0, 1, -1]]), "int_tensor"),
+              K("reduction", _value("sum"), "reduction"),
+              extra=[("a label out of range",
+                      {"label": lambda env: pylayer.to_tensor([[5, -1, 0], [0, 1, -1]])},
+                      "label")])))

@@ -20,7 +20,8 @@ from pylayer.nn.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AvgPool1D,
 from pylayer.nn.spatial import PixelShuffle
 from pylayer.nn.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss,
                              CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss,
-                             L1Loss, MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss,
+                             L1Loss, MarginRankingLoss, MSELoss, MultiLabelMarginLoss,
+                             MultiLabelSoftMarginLoss,
                              MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
                              SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from pylayer.nn.param import Parameter
@@ -30,7 +31,7 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "L1Loss", "SmoothL1Loss", "KLDivLoss",
            "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
            "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "MultiMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
            "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "functional",
            "initializer", "Hardtanh", "Identity", "LayerList", "Conv1D", "Conv2D",
            "Conv1DTranspose", "Conv2DTranspose", "Embedding", "LayerNorm", "BatchNorm1D",

@@ -8,7 +8,7 @@ __all__ = ["MSELoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLo
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "CosineEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
            "GaussianNLLLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
-           "MultiMarginLoss"]
+           "MultiMarginLoss", "MultiLabelMarginLoss"]
 
 
 class MSELoss(Layer):
@@ -388,3 +388,22 @@ class MultiMarginLoss(Layer):
     def forward(self, input, label):
         return F.multi_margin_loss(input, label, self.p, self.margin, self.weight,
                                    self.reduction)
+
+
+class MultiLabelMarginLoss(Layer):
+    """Multi-label hinge loss; see :func:`pylayer.nn.functional.multi_label_margin_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.MultiLabelMarginLoss()
+    >>> x = pylayer.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+    >>> round(loss(x, pylayer.to_tensor([[3, 0, -1, 1]])).item(), 4)
+    0.85
+    """
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "MultiLabelMarginLoss")
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.multi_label_margin_loss(input, label, self.reduction)

@@ -36,7 +36,7 @@ __all__ = ["mse_loss", "cross_entropy", "binary_cross_entropy",
            "soft_margin_loss", "square_error_cost", "log_loss", "multi_label_soft_margin_loss",
            "poisson_nll_loss", "gaussian_nll_loss", "sigmoid_focal_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "multi_margin_loss", "label_smooth",
-           "dice_loss", "npair_loss"]
+           "dice_loss", "npair_loss", "multi_label_margin_loss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -1117,3 +1117,42 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
                           keepdim=True))
     cross = mean(reduce_sum(multiply(rows, make_tensor(targets)), axis=0))
     return add(multiply(l2, 0.25 * l2_reg), cross)
+
+
+@op
+def multi_label_margin_loss(input, label, reduction="mean", name=None):
+    """Multi-label hinge loss of ``input`` ``[N, C]``: each row of ``label`` lists its
+    target classes, ended by the first -1; per sample the sum over targets ``j`` and
+    other classes ``i`` of ``max(0, 1 - (x[j] - x[i]))``, divided by ``C``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+    >>> round(F.multi_label_margin_loss(x, pylayer.to_tensor([[3, 0, -1, 1]])).item(), 4)
+    0.85
+    """
+    fn = "multi_label_margin_loss"
+    check_reduction(reduction, fn)
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    lab = label.numpy()
+    if input.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'input' must be [N, C], got shape {input.shape}")
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer Tensor, "
+                        f"got dtype {label.dtype.name}")
+    if list(lab.shape) != input.shape:
+        raise ValueError(f"{fn}(): argument 'label' must have the input's shape "
+                         f"{input.shape}, got {label.shape}")
+    classes = input.shape[1]
+    if ((lab < -1) | (lab >= classes)).any():
+        raise IndexError(f"{fn}(): labels must lie in [-1, {classes}), got "
+                         f"{lab[(lab < -1) | (lab >= classes)].ravel()[:5].tolist()}")
+    listed = np.cumsum(lab == -1, axis=1) == 0        # the labels before the first -1
+    target = np.zeros(lab.shape, bool)
+    rows = np.broadcast_to(np.arange(lab.shape[0])[:, None], lab.shape)
+    target[rows[listed], lab[listed]] = True
+    pairs = _mask(target[:, :, None] & ~target[:, None, :], input)
+    gaps = relu(add(subtract(unsqueeze(input, 1), unsqueeze(input, 2)), 1.0))
+    loss = divide(reduce_sum(multiply(gaps, pairs), axis=[1, 2]), float(classes))
+    return _reduce(loss, reduction)
