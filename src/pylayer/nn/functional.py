@@ -14,7 +14,8 @@ from pylayer.ops.loss import (binary_cross_entropy, binary_cross_entropy_with_lo
                               gaussian_nll_loss, hinge_embedding_loss, kl_div, l1_loss,
                               label_smooth, log_loss, margin_ranking_loss, mse_loss,
                               multi_label_margin_loss, multi_label_soft_margin_loss,
-                              multi_margin_loss, nll_loss, npair_loss, poisson_nll_loss, sigmoid_focal_loss, smooth_l1_loss,
+                              multi_margin_loss, nll_loss, npair_loss, poisson_nll_loss,
+                              sigmoid_focal_loss, smooth_l1_loss,
                               soft_margin_loss, square_error_cost, triplet_margin_loss,
                               triplet_margin_with_distance_loss)
 from pylayer.ops.math import tanh
@@ -31,7 +32,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "poisson_nll_loss", "gaussian_nll_loss", "sigmoid_focal_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "multi_margin_loss", "label_smooth",
            "dice_loss", "npair_loss", "multi_label_margin_loss",
-           "linear", "conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "pad", "interpolate", "pixel_shuffle",
+           "linear", "conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "pad",
+           "interpolate", "pixel_shuffle",
            "one_hot", "embedding", "layer_norm", "batch_norm", "group_norm", "max_pool1d",
            "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d"]
