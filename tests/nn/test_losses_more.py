@@ -397,3 +397,10 @@ def test_multi_label_margin_loss_as_paddle():
         F.multi_label_margin_loss(t([0.1, 0.2, 0.4]), pylayer.to_tensor([2, -1, 0]))
     with pytest.raises(IndexError, match=r"labels must lie in \[-1, 4\)"):
         F.multi_label_margin_loss(x, pylayer.to_tensor([[4, 0, -1, 1], [1, 2, 3, -1]]))
+
+
+def test_class_weights_must_have_one_entry_per_class():
+    with pytest.raises(ValueError, match=r"nll_loss\(\): argument 'weight' must have one entry"):
+        F.nll_loss(t(LOGP), pylayer.to_tensor([2, 1, 0]), weight=t([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"multi_margin_loss\(\): argument 'weight'"):
+        F.multi_margin_loss(t(LOGP), pylayer.to_tensor([2, 1, 0]), weight=t([1.0, 2.0, 3.0, 4.0]))

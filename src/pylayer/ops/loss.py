@@ -391,6 +391,13 @@ def _reduce(loss, reduction):
     return loss
 
 
+def _class_weights(weight, classes, fn):
+    if weight is not None and weight.shape != [classes]:
+        raise ValueError(f"{fn}(): argument 'weight' must have one entry per class "
+                         f"([{classes}]), got shape {weight.shape}")
+    return weight
+
+
 def _factor(value, fn, arg, position, like):
     """An optional weight Tensor, in ``like``'s dtype."""
     if value is None:
@@ -535,6 +542,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise ValueError(f"{fn}(): argument 'label' must have shape {shape} for 'input' of "
                          f"shape {input.shape}, got {label.shape}")
     classes = input.shape[1]
+    _class_weights(weight, classes, fn)
     kept = lab != ignore_index
     wrong = kept & ((lab < 0) | (lab >= classes))
     if wrong.any():
@@ -1010,6 +1018,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
                         f"got dtype {label.dtype.name}")
     lab = lab.reshape(-1)
     classes = input.shape[1]
+    _class_weights(weight, classes, fn)
     if lab.shape[0] != input.shape[0]:
         raise ValueError(f"{fn}(): argument 'label' must have one class per row "
                          f"([{input.shape[0]}]), got shape {label.shape}")
