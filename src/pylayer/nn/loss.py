@@ -2,7 +2,7 @@
 :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
-from pylayer.ops.loss import _REDUCTIONS, check_cross_entropy_arguments, check_reduction
+from pylayer.ops.loss import check_cross_entropy_arguments, check_reduction
 
 __all__ = ["MSELoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "L1Loss",
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
@@ -166,9 +166,7 @@ class KLDivLoss(Layer):
 
     def __init__(self, reduction="mean", log_target=False):
         super().__init__()
-        if reduction not in _REDUCTIONS + ("batchmean",):
-            raise ValueError(f"KLDivLoss(): argument 'reduction' must be one of "
-                             f"{_REDUCTIONS + ('batchmean',)}, got {reduction!r}")
+        check_reduction(reduction, "KLDivLoss", ("mean", "sum", "none", "batchmean"))
         self.reduction = reduction
         self.log_target = log_target
 

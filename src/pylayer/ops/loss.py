@@ -41,9 +41,9 @@ __all__ = ["mse_loss", "cross_entropy", "binary_cross_entropy",
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-def check_reduction(reduction, fn):
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"{fn}(): argument 'reduction' must be one of {_REDUCTIONS}, "
+def check_reduction(reduction, fn, allowed=_REDUCTIONS):
+    if reduction not in allowed:
+        raise ValueError(f"{fn}(): argument 'reduction' must be one of {allowed}, "
                          f"got {reduction!r}")
 
 
@@ -626,9 +626,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     0.1308
     """
     fn = "kl_div"
-    if reduction not in _REDUCTIONS + ("batchmean",):
-        raise ValueError(f"{fn}(): argument 'reduction' must be one of "
-                         f"{_REDUCTIONS + ('batchmean',)}, got {reduction!r}")
+    check_reduction(reduction, fn, _REDUCTIONS + ("batchmean",))
     input, label = _pair(input, label, fn)
     if log_target:
         loss = multiply(exp(label), subtract(label, input))
