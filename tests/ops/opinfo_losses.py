@@ -372,7 +372,7 @@ ENTRIES += [
         op=F.multi_margin_loss,
         call=Call(A("input", f23, "float_tensor"),
                   A("label", lambda env: pylayer.to_tensor([2, 0]), "int_tensor"),
-                  K("p", _value(1), "count"), K("margin", _value(1.0), "number"),
+                  K("p", _value(1), "int"), K("margin", _value(1.0), "number"),
                   K("weight", _value(None), "tensor_or_none"),
                   K("reduction", _value("sum"), "reduction"),
                   extra=[("a label out of range",
