@@ -21,11 +21,20 @@ from pylayer.nn.norm import BatchNorm1D, BatchNorm2D, GroupNorm, LayerNorm
 from pylayer.nn.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AvgPool1D, AvgPool2D,
                                 MaxPool1D, MaxPool2D)
 from pylayer.nn.spatial import PixelShuffle
-from pylayer.nn.loss import CrossEntropyLoss, MSELoss
+from pylayer.nn.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss,
+                             CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss,
+                             L1Loss, MarginRankingLoss, MSELoss, MultiLabelMarginLoss,
+                             MultiLabelSoftMarginLoss,
+                             MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
+                             SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from pylayer.nn.param import Parameter
 
 __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MSELoss", "CrossEntropyLoss",
+           "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "L1Loss", "SmoothL1Loss", "KLDivLoss",
+           "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
+           "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
            "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "functional",
            "initializer", "Hardtanh", "Identity", "LayerList", "Conv1D", "Conv2D",
            "Conv1DTranspose", "Conv2DTranspose", "Embedding", "LayerNorm", "BatchNorm1D",

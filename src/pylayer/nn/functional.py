@@ -9,7 +9,15 @@ from pylayer.ops.convolution import conv1d, conv1d_transpose, conv2d, conv2d_tra
 from pylayer.ops.dropout import dropout
 from pylayer.ops.embedding import embedding, one_hot
 from pylayer.ops.linear import linear
-from pylayer.ops.loss import cross_entropy, mse_loss
+from pylayer.ops.loss import (binary_cross_entropy, binary_cross_entropy_with_logits,
+                              cosine_embedding_loss, cross_entropy, dice_loss,
+                              gaussian_nll_loss, hinge_embedding_loss, kl_div, l1_loss,
+                              label_smooth, log_loss, margin_ranking_loss, mse_loss,
+                              multi_label_margin_loss, multi_label_soft_margin_loss,
+                              multi_margin_loss, nll_loss, npair_loss, poisson_nll_loss,
+                              sigmoid_focal_loss, smooth_l1_loss,
+                              soft_margin_loss, square_error_cost, triplet_margin_loss,
+                              triplet_margin_with_distance_loss)
 from pylayer.ops.math import tanh, tanh_
 from pylayer.ops.nonlinear import (celu, elu, elu_, glu, gumbel_softmax, hardshrink, hardsigmoid,
                                    hardswish, hardtanh_, leaky_relu_, log_sigmoid, logsigmoid,
@@ -22,8 +30,15 @@ from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_p
 from pylayer.ops.spatial import interpolate, pad, pixel_shuffle
 
 __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax", "log_softmax",
-           "dropout", "mse_loss", "cross_entropy", "linear", "conv1d", "conv2d",
-           "conv1d_transpose", "conv2d_transpose", "pad", "interpolate", "pixel_shuffle",
+           "dropout", "mse_loss", "cross_entropy", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "nll_loss", "l1_loss", "smooth_l1_loss", "kl_div",
+           "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
+           "soft_margin_loss", "square_error_cost", "log_loss", "multi_label_soft_margin_loss",
+           "poisson_nll_loss", "gaussian_nll_loss", "sigmoid_focal_loss", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss", "multi_margin_loss", "label_smooth",
+           "dice_loss", "npair_loss", "multi_label_margin_loss",
+           "linear", "conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "pad",
+           "interpolate", "pixel_shuffle",
            "one_hot", "embedding", "layer_norm", "batch_norm", "group_norm", "max_pool1d",
            "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "relu6", "elu", "elu_", "selu", "celu", "silu",

@@ -1,9 +1,14 @@
-"""Loss layers: ``MSELoss`` and ``CrossEntropyLoss``."""
+"""Loss layers: each holds its settings and calls its function of
+:mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
 from pylayer.ops.loss import check_cross_entropy_arguments, check_reduction
 
-__all__ = ["MSELoss", "CrossEntropyLoss"]
+__all__ = ["MSELoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "L1Loss",
+           "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+           "CosineEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
+           "GaussianNLLLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+           "MultiMarginLoss", "MultiLabelMarginLoss"]
 
 
 class MSELoss(Layer):
@@ -49,3 +54,354 @@ class CrossEntropyLoss(Layer):
                                reduction=self.reduction, soft_label=self.soft_label,
                                axis=self.axis, use_softmax=self.use_softmax,
                                label_smoothing=self.label_smoothing)
+
+
+class BCELoss(Layer):
+    """Binary cross entropy of probabilities; see
+    :func:`pylayer.nn.functional.binary_cross_entropy`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.BCELoss()
+    >>> round(loss(pylayer.to_tensor([0.5]), pylayer.to_tensor([1.0])).item(), 4)
+    0.6931
+    """
+
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "BCELoss")
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.binary_cross_entropy(input, label, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(Layer):
+    """Binary cross entropy of logits; see
+    :func:`pylayer.nn.functional.binary_cross_entropy_with_logits`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.BCEWithLogitsLoss()
+    >>> round(loss(pylayer.to_tensor([0.0]), pylayer.to_tensor([1.0])).item(), 4)
+    0.6931
+    """
+
+    def __init__(self, weight=None, reduction="mean", pos_weight=None, name=None):
+        super().__init__()
+        check_reduction(reduction, "BCEWithLogitsLoss")
+        self.weight = weight
+        self.reduction = reduction
+        self.pos_weight = pos_weight
+
+    def forward(self, logit, label):
+        return F.binary_cross_entropy_with_logits(logit, label, self.weight, self.reduction,
+                                                  self.pos_weight)
+
+
+class NLLLoss(Layer):
+    """Negative log likelihood of log-probabilities; see
+    :func:`pylayer.nn.functional.nll_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.NLLLoss()
+    >>> loss(pylayer.to_tensor([[-1.0, -2.0]]), pylayer.to_tensor([1])).item()
+    2.0
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "NLLLoss")
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.nll_loss(input, label, self.weight, self.ignore_index, self.reduction)
+
+
+class L1Loss(Layer):
+    """Mean (or summed, or unreduced) absolute error; see :func:`pylayer.nn.functional.l1_loss`.
+
+    >>> import pylayer
+    >>> pylayer.nn.L1Loss()(pylayer.to_tensor([2.0, -2.0]), pylayer.to_tensor([0.0, 0.0])).item()
+    2.0
+    """
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "L1Loss")
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.l1_loss(input, label, self.reduction)
+
+
+class SmoothL1Loss(Layer):
+    """Huber (or smooth L1) loss; see :func:`pylayer.nn.functional.smooth_l1_loss`.
+
+    >>> import pylayer
+    >>> pylayer.nn.SmoothL1Loss()(pylayer.to_tensor([3.0]), pylayer.to_tensor([0.0])).item()
+    2.5
+    """
+
+    def __init__(self, reduction="mean", delta=1.0, is_huber=True, name=None):
+        super().__init__()
+        check_reduction(reduction, "SmoothL1Loss")
+        self.reduction = reduction
+        self.delta = delta
+        self.is_huber = is_huber
+
+    def forward(self, input, label):
+        return F.smooth_l1_loss(input, label, self.reduction, self.delta, self.is_huber)
+
+
+class KLDivLoss(Layer):
+    """Kullback-Leibler divergence; see :func:`pylayer.nn.functional.kl_div`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.KLDivLoss(reduction='sum')
+    >>> round(loss(pylayer.to_tensor([-1.0]), pylayer.to_tensor([1.0])).item(), 4)
+    1.0
+    """
+
+    def __init__(self, reduction="mean", log_target=False):
+        super().__init__()
+        check_reduction(reduction, "KLDivLoss", ("mean", "sum", "none", "batchmean"))
+        self.reduction = reduction
+        self.log_target = log_target
+
+    def forward(self, input, label):
+        return F.kl_div(input, label, self.reduction, self.log_target)
+
+
+class MarginRankingLoss(Layer):
+    """Ranking loss; see :func:`pylayer.nn.functional.margin_ranking_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.MarginRankingLoss(margin=0.5)
+    >>> loss(pylayer.to_tensor([1.0]), pylayer.to_tensor([2.0]), pylayer.to_tensor([1.0])).item()
+    1.5
+    """
+
+    def __init__(self, margin=0.0, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "MarginRankingLoss")
+        self.margin = margin
+        self.reduction = reduction
+
+    def forward(self, input, other, label):
+        return F.margin_ranking_loss(input, other, label, self.margin, self.reduction)
+
+
+class HingeEmbeddingLoss(Layer):
+    """Hinge embedding loss; see :func:`pylayer.nn.functional.hinge_embedding_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.HingeEmbeddingLoss()
+    >>> round(loss(pylayer.to_tensor([0.2]), pylayer.to_tensor([-1.0])).item(), 4)
+    0.8
+    """
+
+    def __init__(self, margin=1.0, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "HingeEmbeddingLoss")
+        self.margin = margin
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
+class CosineEmbeddingLoss(Layer):
+    """Cosine embedding loss; see :func:`pylayer.nn.functional.cosine_embedding_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.CosineEmbeddingLoss()
+    >>> a = pylayer.to_tensor([[1.0, 0.0]])
+    >>> loss(a, a, pylayer.to_tensor([-1])).item()
+    1.0
+    """
+
+    def __init__(self, margin=0, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "CosineEmbeddingLoss")
+        self.margin = margin
+        self.reduction = reduction
+
+    def forward(self, input1, input2, label):
+        return F.cosine_embedding_loss(input1, input2, label, self.margin, self.reduction)
+
+
+class SoftMarginLoss(Layer):
+    """Two-class logistic loss; see :func:`pylayer.nn.functional.soft_margin_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.SoftMarginLoss()
+    >>> round(loss(pylayer.to_tensor([0.0]), pylayer.to_tensor([-1.0])).item(), 4)
+    0.6931
+    """
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "SoftMarginLoss")
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.soft_margin_loss(input, label, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(Layer):
+    """Multi-label logistic loss; see
+    :func:`pylayer.nn.functional.multi_label_soft_margin_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.MultiLabelSoftMarginLoss()
+    >>> round(loss(pylayer.to_tensor([[0.0, 0.0]]), pylayer.to_tensor([[1.0, 0.0]])).item(), 4)
+    0.6931
+    """
+
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "MultiLabelSoftMarginLoss")
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class PoissonNLLLoss(Layer):
+    """Poisson negative log likelihood; see :func:`pylayer.nn.functional.poisson_nll_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.PoissonNLLLoss()
+    >>> loss(pylayer.to_tensor([0.0]), pylayer.to_tensor([1.0])).item()
+    1.0
+    """
+
+    def __init__(self, log_input=True, full=False, epsilon=1e-08, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "PoissonNLLLoss")
+        self.log_input = log_input
+        self.full = full
+        self.epsilon = epsilon
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.poisson_nll_loss(input, label, self.log_input, self.full, self.epsilon,
+                                  self.reduction)
+
+
+class GaussianNLLLoss(Layer):
+    """Gaussian negative log likelihood; see :func:`pylayer.nn.functional.gaussian_nll_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.GaussianNLLLoss()
+    >>> loss(pylayer.to_tensor([1.0]), pylayer.to_tensor([0.0]), pylayer.to_tensor([1.0])).item()
+    0.5
+    """
+
+    def __init__(self, full=False, epsilon=1e-06, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "GaussianNLLLoss")
+        self.full = full
+        self.epsilon = epsilon
+        self.reduction = reduction
+
+    def forward(self, input, label, variance):
+        return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
+                                   self.reduction)
+
+
+class TripletMarginLoss(Layer):
+    """Triplet loss with the ``p``-norm distance; see
+    :func:`pylayer.nn.functional.triplet_margin_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.TripletMarginLoss(epsilon=0.0)
+    >>> a = pylayer.to_tensor([[0.0, 1.0]])
+    >>> round(loss(a, a, pylayer.to_tensor([[0.0, 0.5]])).item(), 4)
+    0.5
+    """
+
+    def __init__(self, margin=1.0, p=2.0, epsilon=1e-06, swap=False, reduction="mean",
+                 name=None):
+        super().__init__()
+        check_reduction(reduction, "TripletMarginLoss")
+        self.margin = margin
+        self.p = p
+        self.epsilon = epsilon
+        self.swap = swap
+        self.reduction = reduction
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_loss(input, positive, negative, self.margin, self.p,
+                                     self.epsilon, self.swap, self.reduction)
+
+
+class TripletMarginWithDistanceLoss(Layer):
+    """Triplet loss with a given distance; see
+    :func:`pylayer.nn.functional.triplet_margin_with_distance_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.TripletMarginWithDistanceLoss(
+    ...     distance_function=lambda x, y: pylayer.abs(x - y).sum(-1))
+    >>> a = pylayer.to_tensor([[0.0, 1.0]])
+    >>> loss(a, a, pylayer.to_tensor([[0.0, 0.5]])).item()
+    0.5
+    """
+
+    def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean",
+                 name=None):
+        super().__init__()
+        check_reduction(reduction, "TripletMarginWithDistanceLoss")
+        self.distance_function = distance_function
+        self.margin = margin
+        self.swap = swap
+        self.reduction = reduction
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_with_distance_loss(input, positive, negative,
+                                                   self.distance_function, self.margin,
+                                                   self.swap, self.reduction)
+
+
+class MultiMarginLoss(Layer):
+    """Multi-class hinge loss; see :func:`pylayer.nn.functional.multi_margin_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.MultiMarginLoss()
+    >>> round(loss(pylayer.to_tensor([[0.1, 0.2, 0.9]]), pylayer.to_tensor([2])).item(), 4)
+    0.1667
+    """
+
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "MultiMarginLoss")
+        self.p = p
+        self.margin = margin
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight,
+                                   self.reduction)
+
+
+class MultiLabelMarginLoss(Layer):
+    """Multi-label hinge loss; see :func:`pylayer.nn.functional.multi_label_margin_loss`.
+
+    >>> import pylayer
+    >>> loss = pylayer.nn.MultiLabelMarginLoss()
+    >>> x = pylayer.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+    >>> round(loss(x, pylayer.to_tensor([[3, 0, -1, 1]])).item(), 4)
+    0.85
+    """
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "MultiLabelMarginLoss")
+        self.reduction = reduction
+
+    def forward(self, input, label):
+        return F.multi_label_margin_loss(input, label, self.reduction)

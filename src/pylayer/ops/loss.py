@@ -1,5 +1,7 @@
-"""Losses: ``mse_loss`` and ``cross_entropy`` (``pylayer.nn.functional`` makes them
-public under its name).
+"""Losses: ``mse_loss``, ``cross_entropy``, ``binary_cross_entropy`` (with logits too),
+``nll_loss``, ``l1_loss``, ``smooth_l1_loss`` and ``kl_div`` (``pylayer.nn.functional``
+makes them public under its name). All but ``cross_entropy`` and
+``binary_cross_entropy`` are compositions of recorded ops.
 
 ``cross_entropy`` is one op for every case (hard or soft labels, class weights,
 ``ignore_index``, label smoothing, any axis, each reduction, with or without the
@@ -20,20 +22,28 @@ from pylayer._kernels import loops
 from pylayer.ops._arguments import check_axis, check_int, check_number, float_tensor
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.reduction import mean, sum as reduce_sum
-from pylayer.ops.shape import cast, reshape
-from pylayer.ops.activation import log_softmax, log_softmax_array, softmax
-from pylayer.ops.arithmetic import add, divide, multiply, neg, subtract
+from pylayer.ops.shape import cast, reshape, unsqueeze
+from pylayer.ops.activation import log_softmax, log_softmax_array, relu, sigmoid, softmax
+from pylayer.ops.arithmetic import add, divide, maximum, minimum, multiply, neg, subtract
+from pylayer.ops.elementwise import logaddexp
 from pylayer.ops.dispatch import op
-from pylayer.ops.math import log, square
+from pylayer.ops.linalg import matmul
+from pylayer.ops.math import abs as _abs, exp, log, log1p, pow as _pow, sqrt, square, where
 
-__all__ = ["mse_loss", "cross_entropy"]
+__all__ = ["mse_loss", "cross_entropy", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "nll_loss", "l1_loss", "smooth_l1_loss",
+           "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
+           "soft_margin_loss", "square_error_cost", "log_loss", "multi_label_soft_margin_loss",
+           "poisson_nll_loss", "gaussian_nll_loss", "sigmoid_focal_loss", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss", "multi_margin_loss", "label_smooth",
+           "dice_loss", "npair_loss", "multi_label_margin_loss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-def check_reduction(reduction, fn):
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"{fn}(): argument 'reduction' must be one of {_REDUCTIONS}, "
+def check_reduction(reduction, fn, allowed=_REDUCTIONS):
+    if reduction not in allowed:
+        raise ValueError(f"{fn}(): argument 'reduction' must be one of {allowed}, "
                          f"got {reduction!r}")
 
 
@@ -370,3 +380,786 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                                 use_softmax)
     return _hard_label_loss(input, label, axis, class_weight, int(ignore_index), reduction,
                             smoothing, use_softmax)
+
+
+# ------------------------------------------------- the other losses
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+def _class_weights(weight, classes, fn):
+    if weight is not None and weight.shape != [classes]:
+        raise ValueError(f"{fn}(): argument 'weight' must have one entry per class "
+                         f"([{classes}]), got shape {weight.shape}")
+    return weight
+
+
+def _factor(value, fn, arg, position, like):
+    """An optional weight Tensor, in ``like``'s dtype."""
+    if value is None:
+        return None
+    value = as_tensor_arg(value, fn, arg, position)
+    if value.numpy().dtype.kind not in "iuf":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a real "
+                        f"Tensor, got dtype {value.dtype.name}")
+    return value if value.numpy().dtype == like.numpy().dtype else cast(value, like.dtype)
+
+
+def _pair(input, label, fn, first="input", second="label"):
+    input = float_tensor(input, fn, first)
+    label = float_tensor(label, fn, second, 2)
+    if label.numpy().dtype != input.numpy().dtype:
+        label = cast(label, input.dtype)
+    return input, label
+
+
+def _bce_grad(g, input, label):
+    x = input
+    denominator = maximum(multiply(x, subtract(1.0, x)), make_tensor(
+        np.array(1e-12, x.numpy().dtype)))
+    return multiply(g, divide(subtract(x, label), denominator))
+
+
+def _bce_label_grad(g, input, label):
+    floor = make_tensor(np.array(-100, input.numpy().dtype))
+    with np.errstate(divide="ignore"):
+        logs = subtract(maximum(log1p(neg(input)), floor), maximum(log(input), floor))
+    return multiply(g, logs)
+
+
+# Elementwise binary cross entropy with Paddle's clamping: each log at least -100, and
+# in the gradient x * (1 - x) at least 1e-12.
+BINARY_CROSS_ENTROPY = Op("binary_cross_entropy", inputs=("input", "label"),
+                          keeps=("input", "label"), vjp=(_bce_grad, _bce_label_grad))
+
+
+@op
+def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
+    """Binary cross entropy between probabilities ``input`` and targets ``label``.
+
+    ``-(label * log(input) + (1 - label) * log(1 - input))`` with each log
+    clamped at -100, as in Paddle, so an input of exactly 0 or 1 costs at
+    most 100; the gradient divides by ``input * (1 - input)`` kept at least
+    ``1e-12``. ``input`` must lie in ``[0, 1]`` and have the label's shape;
+    ``weight`` multiplies each loss (broadcasting).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> p = pylayer.to_tensor([0.5, 0.0])
+    >>> F.binary_cross_entropy(p, pylayer.to_tensor([1.0, 1.0]), reduction='none').numpy()
+    array([  0.6931472, 100.       ], dtype=float32)
+    """
+    check_reduction(reduction, "binary_cross_entropy")
+    input, label = _pair(input, label, "binary_cross_entropy")
+    weight = _factor(weight, "binary_cross_entropy", "weight", 3, input)
+    if input.shape != label.shape:
+        raise ValueError(f"binary_cross_entropy(): 'input' of shape {input.shape} and "
+                         f"'label' of shape {label.shape} must have the same shape")
+    a, y = input.numpy(), label.numpy()
+    if ((a < 0) | (a > 1)).any():
+        raise ValueError("binary_cross_entropy(): argument 'input' must lie in [0, 1], got "
+                         f"{a[(a < 0) | (a > 1)].ravel()[:5].tolist()}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = -(y * np.maximum(np.log(a), -100) + (1 - y) * np.maximum(np.log1p(-a), -100))
+    loss = make_output(BINARY_CROSS_ENTROPY, loss.astype(a.dtype, copy=False),
+                       (input, label), ())
+    if weight is not None:
+        loss = multiply(loss, weight)
+    return _reduce(loss, reduction)
+
+
+@op
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
+                                     pos_weight=None, name=None):
+    """Binary cross entropy of ``sigmoid(logit)`` against ``label``, computed stably.
+
+    ``(1 - label) * logit + (1 + (pos_weight - 1) * label) * log(1 + exp(-logit))``,
+    times ``weight``: large logits cost their size rather than overflowing.
+    ``pos_weight`` (one factor per class, broadcasting over the last axis)
+    weighs the positive term.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logit = pylayer.to_tensor([0.0, 100.0])
+    >>> F.binary_cross_entropy_with_logits(logit, pylayer.to_tensor([1.0, 0.0]),
+    ...                                    reduction='none').numpy()
+    array([  0.6931472, 100.       ], dtype=float32)
+    """
+    fn = "binary_cross_entropy_with_logits"
+    check_reduction(reduction, fn)
+    logit, label = _pair(logit, label, fn, "logit")
+    weight = _factor(weight, fn, "weight", 3, logit)
+    pos_weight = _factor(pos_weight, fn, "pos_weight", 5, logit)
+    if logit.shape != label.shape:
+        raise ValueError(f"{fn}(): 'logit' of shape {logit.shape} and 'label' of shape "
+                         f"{label.shape} must have the same shape")
+    softplus_neg = logaddexp(make_tensor(np.zeros((), logit.numpy().dtype)), neg(logit))
+    if pos_weight is not None:
+        softplus_neg = multiply(add(multiply(subtract(pos_weight, 1.0), label), 1.0),
+                                softplus_neg)
+    loss = add(multiply(subtract(1.0, label), logit), softplus_neg)
+    if weight is not None:
+        loss = multiply(loss, weight)
+    return _reduce(loss, reduction)
+
+
+@op
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
+    """Negative log likelihood: ``-input[n, label[n], ...]`` for log-probabilities ``input``.
+
+    ``input`` is ``[N, C]`` or ``[N, C, d1, ...]`` with classes on axis 1;
+    ``label`` holds integer classes shaped ``[N]`` or ``[N, d1, ...]``.
+    ``weight`` gives each class a factor; labels equal to ``ignore_index``
+    count for nothing, and the mean divides by the sum of the weights used.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logp = pylayer.log(pylayer.to_tensor([[0.25, 0.75], [0.5, 0.5]]))
+    >>> round(F.nll_loss(logp, pylayer.to_tensor([1, 0])).item(), 4)
+    0.4904
+    """
+    fn = "nll_loss"
+    check_reduction(reduction, fn)
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    weight = _factor(weight, fn, "weight", 3, input)
+    if input.ndim < 2:
+        raise ValueError(f"{fn}(): argument 'input' must have 2 or more dimensions "
+                         f"([N, C, ...]), got shape {input.shape}")
+    lab = np.array(label.numpy(), copy=True)
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer Tensor, "
+                        f"got dtype {label.dtype.name}")
+    shape = input.shape[:1] + input.shape[2:]
+    if input.ndim == 2 and list(lab.shape) == [input.shape[0], 1]:
+        lab = lab.reshape(-1)
+    if list(lab.shape) != shape:
+        raise ValueError(f"{fn}(): argument 'label' must have shape {shape} for 'input' of "
+                         f"shape {input.shape}, got {label.shape}")
+    classes = input.shape[1]
+    _class_weights(weight, classes, fn)
+    kept = lab != ignore_index
+    wrong = kept & ((lab < 0) | (lab >= classes))
+    if wrong.any():
+        raise IndexError(f"{fn}(): labels must lie in [0, {classes}) (or equal "
+                         f"ignore_index={ignore_index}), got {lab[wrong].ravel()[:5].tolist()}")
+    dtype = input.numpy().dtype
+    safe = np.where(kept, lab, 0)
+    w = np.ones(classes, dtype) if weight is None else weight.numpy()
+    row_weights = np.where(kept, w[safe], 0).astype(dtype)
+    positions = np.arange(classes).reshape([1, classes] + [1] * (input.ndim - 2))
+    picks = (positions == np.expand_dims(safe, 1)) * -np.expand_dims(row_weights, 1)
+    loss = reduce_sum(multiply(input, make_tensor(picks.astype(dtype))), axis=1)
+    if reduction == "none":
+        return loss
+    total = reduce_sum(loss)
+    if reduction == "sum":
+        return total
+    return divide(total, make_tensor(np.asarray(row_weights.sum(), dtype)))
+
+
+@op
+def l1_loss(input, label, reduction="mean", name=None):
+    """Absolute error ``|input - label|``, averaged (default), summed or kept.
+
+    ``input`` and ``label`` broadcast against each other, as in Paddle.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.l1_loss(pylayer.to_tensor([1.0, -3.0]), pylayer.to_tensor([0.0, 0.0])).numpy()
+    array(2., dtype=float32)
+    """
+    check_reduction(reduction, "l1_loss")
+    input, label = _pair(input, label, "l1_loss")
+    return _reduce(_abs(subtract(input, label)), reduction)
+
+
+@op
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, name=None):
+    """Huber loss of ``d = input - label`` (the default), or smooth L1 loss.
+
+    With ``is_huber=True``: ``0.5 * d ** 2`` where ``|d| < delta``, else
+    ``delta * (|d| - 0.5 * delta)``. With ``is_huber=False``: ``0.5 * d ** 2 / delta``
+    where ``|d| < delta``, else ``|d| - 0.5 * delta``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([0.5, 3.0])
+    >>> F.smooth_l1_loss(x, pylayer.to_tensor([0.0, 0.0]), reduction='none').numpy()
+    array([0.125, 2.5  ], dtype=float32)
+    """
+    fn = "smooth_l1_loss"
+    check_reduction(reduction, fn)
+    delta = check_number(delta, fn, "delta")
+    if not delta > 0:
+        raise ValueError(f"{fn}(): argument 'delta' must be positive, got {delta}")
+    input, label = _pair(input, label, fn)
+    d = subtract(input, label)
+    size = _abs(d)
+    small = multiply(square(d), 0.5 if is_huber else 0.5 / delta)
+    large = subtract(size, 0.5 * delta)
+    if is_huber:
+        large = multiply(large, delta)
+    inside = make_tensor(size.numpy() < delta)
+    return _reduce(where(inside, small, large), reduction)
+
+
+@op
+def kl_div(input, label, reduction="mean", log_target=False, name=None):
+    """Kullback-Leibler divergence terms ``label * (log(label) - input)``.
+
+    ``input`` holds log-probabilities; ``label`` probabilities (terms where
+    it is not positive are 0, as in Paddle) or, with ``log_target=True``,
+    log-probabilities (``exp(label) * (label - input)``). ``'batchmean'``
+    divides the sum by the size of the first axis; ``'mean'`` averages
+    every term.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logp = pylayer.log(pylayer.to_tensor([[0.5, 0.5]]))
+    >>> round(F.kl_div(logp, pylayer.to_tensor([[0.25, 0.75]]), 'batchmean').item(), 4)
+    0.1308
+    """
+    fn = "kl_div"
+    check_reduction(reduction, fn, _REDUCTIONS + ("batchmean",))
+    input, label = _pair(input, label, fn)
+    if log_target:
+        loss = multiply(exp(label), subtract(label, input))
+    else:
+        positive = make_tensor(label.numpy() > 0)
+        one = make_tensor(np.ones((), input.numpy().dtype))
+        terms = multiply(label, subtract(log(where(positive, label, one)), input))
+        loss = where(positive, terms, make_tensor(np.zeros((), input.numpy().dtype)))
+    if reduction == "batchmean":
+        total = reduce_sum(loss)
+        return divide(total, float(loss.shape[0])) if loss.ndim else total
+    return _reduce(loss, reduction)
+
+
+# ------------------------------------------------ margins and embeddings
+def _softplus(x):
+    """``log(1 + exp(x))``, stably."""
+    return logaddexp(make_tensor(np.zeros((), x.numpy().dtype)), x)
+
+
+def _mask(condition, like):
+    return make_tensor(np.asarray(condition, like.numpy().dtype))
+
+
+@op
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
+    """Ranking loss ``max(0, -label * (input - other) + margin)``.
+
+    ``label`` is 1 where ``input`` should rank higher than ``other`` and -1
+    where lower; the three broadcast against each other.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.margin_ranking_loss(pylayer.to_tensor([1.0, 2.0]), pylayer.to_tensor([2.0, 1.0]),
+    ...                       pylayer.to_tensor([1.0, 1.0]), reduction='none').numpy()
+    array([1., 0.], dtype=float32)
+    """
+    fn = "margin_ranking_loss"
+    check_reduction(reduction, fn)
+    margin = check_number(margin, fn, "margin")
+    input, other = _pair(input, other, fn, second="other")
+    label = float_tensor(label, fn, "label", 3)
+    if label.numpy().dtype != input.numpy().dtype:
+        label = cast(label, input.dtype)
+    return _reduce(relu(add(multiply(neg(label), subtract(input, other)), margin)), reduction)
+
+
+@op
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
+    """Hinge embedding loss: ``input`` where ``label`` is 1, ``max(0, margin - input)``
+    where it is -1 (and 0 for any other label, as in Paddle).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.hinge_embedding_loss(pylayer.to_tensor([0.3, -1.2]), pylayer.to_tensor([1.0, -1.0]),
+    ...                        reduction='none').numpy()
+    array([0.3, 2.2], dtype=float32)
+    """
+    fn = "hinge_embedding_loss"
+    check_reduction(reduction, fn)
+    margin = check_number(margin, fn, "margin")
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    lab = label.numpy()
+    if lab.dtype.kind not in "iuf":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be a real Tensor, "
+                        f"got dtype {label.dtype.name}")
+    loss = add(multiply(input, _mask(lab == 1, input)),
+               multiply(relu(subtract(margin, input)), _mask(lab == -1, input)))
+    return _reduce(loss, reduction)
+
+
+@op
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
+    """Cosine embedding loss of rows ``input1`` and ``input2`` (``[N, D]`` or ``[D]``):
+    ``1 - cos`` where ``label`` is 1, ``max(0, cos - margin)`` where it is -1.
+
+    The cosine divides by ``sqrt((|input1|^2 + 1e-11) * (|input2|^2 + 1e-11))``,
+    so a zero row has cosine 0.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> a = pylayer.to_tensor([[1.0, 2.0]])
+    >>> b = pylayer.to_tensor([[2.0, 1.0]])
+    >>> round(F.cosine_embedding_loss(a, b, pylayer.to_tensor([1])).item(), 4)
+    0.2
+    """
+    fn = "cosine_embedding_loss"
+    check_reduction(reduction, fn)
+    margin = check_number(margin, fn, "margin")
+    input1, input2 = _pair(input1, input2, fn, "input1", "input2")
+    label = as_tensor_arg(label, fn, "label", 3)
+    if input1.shape != input2.shape or input1.ndim not in (1, 2):
+        raise ValueError(f"{fn}(): 'input1' and 'input2' must have one shape [N, D] or [D], "
+                         f"got {input1.shape} and {input2.shape}")
+    rows = input1.shape[0] if input1.ndim == 2 else 1
+    lab = label.numpy()
+    if lab.dtype.kind not in "iuf" or lab.size != rows or lab.ndim > 1:
+        raise ValueError(f"{fn}(): argument 'label' must hold one real label per row "
+                         f"([{rows}]), got shape {label.shape} of {label.dtype.name}")
+    products = reduce_sum(multiply(input1, input2), axis=-1)
+    squares1 = add(reduce_sum(square(input1), axis=-1), 1e-11)
+    squares2 = add(reduce_sum(square(input2), axis=-1), 1e-11)
+    cos = divide(products, sqrt(multiply(squares1, squares2)))
+    lab = lab.reshape(cos.shape)
+    loss = add(multiply(subtract(1.0, cos), _mask(lab == 1, cos)),
+               multiply(relu(subtract(cos, margin)), _mask(lab == -1, cos)))
+    return _reduce(loss, reduction)
+
+
+@op
+def soft_margin_loss(input, label, reduction="mean", name=None):
+    """Two-class logistic loss ``log(1 + exp(-label * input))`` for labels 1 and -1.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> round(F.soft_margin_loss(pylayer.to_tensor([0.0]), pylayer.to_tensor([1.0])).item(), 4)
+    0.6931
+    """
+    check_reduction(reduction, "soft_margin_loss")
+    input, label = _pair(input, label, "soft_margin_loss")
+    return _reduce(_softplus(neg(multiply(label, input))), reduction)
+
+
+@op
+def square_error_cost(input, label):
+    """The elementwise squared error ``(input - label) ** 2``, not reduced.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.square_error_cost(pylayer.to_tensor([1.0, 3.0]), pylayer.to_tensor([0.0, 1.0])).numpy()
+    array([1., 4.], dtype=float32)
+    """
+    input, label = _pair(input, label, "square_error_cost")
+    return square(subtract(input, label))
+
+
+@op
+def log_loss(input, label, epsilon=0.0001, name=None):
+    """Negative log likelihood of probabilities ``input``, elementwise:
+    ``-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon)``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.log_loss(pylayer.to_tensor([[0.5]]), pylayer.to_tensor([[1.0]])).numpy().round(4)
+    array([[0.6929]], dtype=float32)
+    """
+    epsilon = check_number(epsilon, "log_loss", "epsilon")
+    input, label = _pair(input, label, "log_loss")
+    return subtract(neg(multiply(label, log(add(input, epsilon)))),
+                    multiply(subtract(1.0, label), log(add(subtract(1.0, input), epsilon))))
+
+
+@op
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
+    """Multi-label logistic loss of ``input`` ``[N, C]`` against 0/1 ``label``: per sample
+    the mean over the classes of ``-(y log sigmoid(x) + (1 - y) log sigmoid(-x))``, times
+    ``weight``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[0.0, 0.0]])
+    >>> round(F.multi_label_soft_margin_loss(x, pylayer.to_tensor([[1.0, 0.0]])).item(), 4)
+    0.6931
+    """
+    fn = "multi_label_soft_margin_loss"
+    check_reduction(reduction, fn)
+    input, label = _pair(input, label, fn)
+    weight = _factor(weight, fn, "weight", 3, input)
+    if input.shape != label.shape:
+        raise ValueError(f"{fn}(): 'input' of shape {input.shape} and 'label' of shape "
+                         f"{label.shape} must have the same shape")
+    loss = add(multiply(label, _softplus(neg(input))),
+               multiply(subtract(1.0, label), _softplus(input)))
+    if weight is not None:
+        loss = multiply(loss, weight)
+    return _reduce(mean(loss, axis=-1), reduction)
+
+
+@op
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08,
+                     reduction="mean", name=None):
+    """Negative log likelihood of a Poisson distribution with rate ``exp(input)``
+    (``log_input=True``) or ``input``.
+
+    ``exp(input) - label * input``, or ``input - label * log(input + epsilon)``;
+    ``full=True`` adds Stirling's ``label * log(label) - label + 0.5 * log(2 pi label)``
+    where ``label > 1``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> round(F.poisson_nll_loss(pylayer.to_tensor([0.0]), pylayer.to_tensor([1.0])).item(), 4)
+    1.0
+    """
+    fn = "poisson_nll_loss"
+    check_reduction(reduction, fn)
+    epsilon = check_number(epsilon, fn, "epsilon")
+    if not epsilon > 0:
+        raise ValueError(f"{fn}(): argument 'epsilon' must be positive, got {epsilon}")
+    input, label = _pair(input, label, fn)
+    if log_input:
+        loss = subtract(exp(input), multiply(label, input))
+    else:
+        loss = subtract(input, multiply(label, log(add(input, epsilon))))
+    if full:
+        y = label.numpy()
+        safe = np.where(y > 1, y, 1)
+        stirling = np.where(y > 1, safe * np.log(safe) - safe + 0.5 * np.log(2 * np.pi * safe),
+                            0)
+        loss = add(loss, make_tensor(stirling.astype(y.dtype, copy=False)))
+    return _reduce(loss, reduction)
+
+
+@op
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean",
+                      name=None):
+    """Negative log likelihood of ``label`` under normal distributions of mean ``input``
+    and ``variance``: ``0.5 * (log(v) + (input - label) ** 2 / v)``, ``v`` the variance
+    raised to at least ``epsilon``; ``full=True`` adds ``0.5 * log(2 pi)``.
+
+    ``variance`` has the input's shape, or lacks (or has of size 1) its last axis.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([0.5, 1.0])
+    >>> F.gaussian_nll_loss(x, pylayer.to_tensor([1.0, 0.0]), pylayer.to_tensor([1.0, 1.0]),
+    ...                     reduction='none').numpy()
+    array([0.125, 0.5  ], dtype=float32)
+    """
+    fn = "gaussian_nll_loss"
+    check_reduction(reduction, fn)
+    epsilon = check_number(epsilon, fn, "epsilon")
+    input, label = _pair(input, label, fn)
+    variance = float_tensor(variance, fn, "variance", 3)
+    if variance.numpy().dtype != input.numpy().dtype:
+        variance = cast(variance, input.dtype)
+    if input.ndim and variance.shape == input.shape[:-1]:
+        variance = unsqueeze(variance, -1)
+    try:
+        np.broadcast_shapes(tuple(input.shape), tuple(variance.shape))
+    except ValueError:
+        raise ValueError(f"{fn}(): 'variance' of shape {variance.shape} does not fit 'input' "
+                         f"of shape {input.shape}") from None
+    v = variance.numpy()
+    if (v < 0).any():
+        raise ValueError(f"{fn}(): argument 'variance' must not be negative, got "
+                         f"{v[v < 0].ravel()[:5].tolist()}")
+    # the floor moves the value only: the gradient passes to the variance unchanged
+    variance = add(variance, make_tensor(np.maximum(v, epsilon) - v))
+    loss = multiply(add(log(variance), divide(square(subtract(input, label)), variance)), 0.5)
+    if full:
+        loss = add(loss, 0.5 * np.log(2 * np.pi))
+    return _reduce(loss, reduction)
+
+
+@op
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum",
+                       name=None):
+    """Focal loss: the binary cross entropy of ``sigmoid(logit)`` weighed by
+    ``alpha_t * (1 - p_t) ** gamma``, divided by ``normalizer`` (a one-element
+    Tensor) when given, and summed by default.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> loss = F.sigmoid_focal_loss(pylayer.to_tensor([0.0]), pylayer.to_tensor([1.0]))
+    >>> round(loss.item(), 4)
+    0.0433
+    """
+    fn = "sigmoid_focal_loss"
+    check_reduction(reduction, fn)
+    alpha = check_number(alpha, fn, "alpha")
+    gamma = check_number(gamma, fn, "gamma")
+    logit, label = _pair(logit, label, fn, "logit")
+    if normalizer is not None:
+        normalizer = _factor(normalizer, fn, "normalizer", 3, logit)
+        if normalizer.size != 1:
+            raise ValueError(f"{fn}(): argument 'normalizer' must have one element, got "
+                             f"shape {normalizer.shape}")
+    p = sigmoid(logit)
+    p_t = add(multiply(p, label), multiply(subtract(1.0, p), subtract(1.0, label)))
+    alpha_t = add(multiply(label, alpha), multiply(subtract(1.0, label), 1.0 - alpha))
+    ce = binary_cross_entropy_with_logits(logit, label, reduction="none")
+    loss = multiply(multiply(ce, alpha_t), _pow(subtract(1.0, p_t), gamma))
+    if normalizer is not None:
+        loss = divide(loss, reshape(normalizer, []))
+    return _reduce(loss, reduction)
+
+
+def _distance(a, b, p, epsilon):
+    """The ``p``-norm of ``a - b + epsilon`` along the last axis."""
+    d = add(subtract(a, b), epsilon)
+    if p == 2:
+        return sqrt(reduce_sum(square(d), axis=-1))
+    return _pow(reduce_sum(_pow(_abs(d), p), axis=-1), 1.0 / p)
+
+
+def _triplet(fn, input, positive, negative, distance, margin, swap, reduction):
+    check_reduction(reduction, fn)
+    margin = check_number(margin, fn, "margin")
+    input = float_tensor(input, fn, "input")
+    positive = float_tensor(positive, fn, "positive", 2)
+    negative = float_tensor(negative, fn, "negative", 3)
+    if not (input.shape == positive.shape == negative.shape):
+        raise ValueError(f"{fn}(): 'input', 'positive' and 'negative' must have one shape, "
+                         f"got {input.shape}, {positive.shape} and {negative.shape}")
+    to_positive = distance(input, positive)
+    to_negative = distance(input, negative)
+    if swap:
+        to_negative = minimum(to_negative, distance(positive, negative))
+    return _reduce(relu(add(subtract(to_positive, to_negative), margin)), reduction)
+
+
+@op
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-06, swap=False,
+                        reduction="mean", name=None):
+    """Triplet loss ``max(0, d(input, positive) - d(input, negative) + margin)`` with
+    ``d(a, b)`` the ``p``-norm of ``a - b + epsilon`` along the last axis.
+
+    ``swap=True`` uses ``min(d(input, negative), d(positive, negative))`` as the
+    negative distance.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> a = pylayer.to_tensor([[0.0, 1.0]])
+    >>> round(F.triplet_margin_loss(a, pylayer.to_tensor([[0.0, 0.0]]),
+    ...                             pylayer.to_tensor([[0.0, 1.2]])).item(), 4)
+    1.8
+    """
+    fn = "triplet_margin_loss"
+    p = check_number(p, fn, "p")
+    if not p > 0:
+        raise ValueError(f"{fn}(): argument 'p' must be positive, got {p}")
+    epsilon = check_number(epsilon, fn, "epsilon")
+    return _triplet(fn, input, positive, negative, lambda a, b: _distance(a, b, p, epsilon),
+                    margin, swap, reduction)
+
+
+@op
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean", name=None):
+    """Triplet loss with a given ``distance_function(a, b)`` (by default the
+    Euclidean distance of ``a - b + 1e-6`` along the last axis).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> a = pylayer.to_tensor([[0.0, 1.0]])
+    >>> far = lambda x, y: pylayer.abs(x - y).sum(-1)
+    >>> F.triplet_margin_with_distance_loss(a, pylayer.to_tensor([[0.0, 0.0]]),
+    ...     pylayer.to_tensor([[0.0, 1.5]]), distance_function=far).item()
+    1.5
+    """
+    fn = "triplet_margin_with_distance_loss"
+    if distance_function is None:
+        distance = lambda a, b: _distance(a, b, 2, 1e-6)  # noqa: E731
+    elif callable(distance_function):
+        distance = distance_function
+    else:
+        raise TypeError(f"{fn}(): argument 'distance_function' must be callable or None, got "
+                        f"{type(distance_function).__name__}")
+    return _triplet(fn, input, positive, negative, distance, margin, swap, reduction)
+
+
+@op
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+    """Multi-class hinge loss of ``input`` ``[N, C]`` at classes ``label`` ``[N]``: per
+    sample ``sum over j != y of max(0, margin - x[y] + x[j]) ** p / C``, times
+    ``weight[y]``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[0.1, 0.2, 0.9]])
+    >>> round(F.multi_margin_loss(x, pylayer.to_tensor([2])).item(), 4)
+    0.1667
+    """
+    fn = "multi_margin_loss"
+    check_reduction(reduction, fn)
+    p = check_int(p, fn, "p", minimum=1)
+    margin = check_number(margin, fn, "margin")
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    weight = _factor(weight, fn, "weight", 5, input)
+    lab = label.numpy()
+    if input.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'input' must be [N, C], got shape {input.shape}")
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer Tensor, "
+                        f"got dtype {label.dtype.name}")
+    lab = lab.reshape(-1)
+    classes = input.shape[1]
+    _class_weights(weight, classes, fn)
+    if lab.shape[0] != input.shape[0]:
+        raise ValueError(f"{fn}(): argument 'label' must have one class per row "
+                         f"([{input.shape[0]}]), got shape {label.shape}")
+    if ((lab < 0) | (lab >= classes)).any():
+        raise IndexError(f"{fn}(): labels must lie in [0, {classes}), got "
+                         f"{lab[(lab < 0) | (lab >= classes)][:5].tolist()}")
+    onehot = np.arange(classes) == lab[:, None]
+    picked = reduce_sum(multiply(input, _mask(onehot, input)), axis=1, keepdim=True)
+    terms = relu(add(subtract(input, picked), margin))
+    if p != 1:
+        terms = _pow(terms, float(p))
+    loss = divide(reduce_sum(multiply(terms, _mask(~onehot, input)), axis=1), float(classes))
+    if weight is not None:
+        loss = multiply(loss, make_tensor(weight.numpy()[lab]))
+    return _reduce(loss, reduction)
+
+
+@op
+def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
+    """Smoothed labels ``(1 - epsilon) * label + epsilon * prior``; the prior is uniform
+    over the last axis unless ``prior_dist`` is given.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.label_smooth(pylayer.to_tensor([[0.0, 1.0]]), epsilon=0.2).numpy().round(4)
+    array([[0.1, 0.9]], dtype=float32)
+    """
+    fn = "label_smooth"
+    epsilon = check_number(epsilon, fn, "epsilon", minimum=0.0, maximum=1.0)
+    label = float_tensor(label, fn, "label")
+    if label.ndim == 0:
+        raise ValueError(f"{fn}(): argument 'label' must have a class axis")
+    smoothed = multiply(label, 1.0 - epsilon)
+    if prior_dist is None:
+        return add(smoothed, epsilon / label.shape[-1])
+    prior = float_tensor(prior_dist, fn, "prior_dist", 2)
+    if prior.numpy().dtype != label.numpy().dtype:
+        prior = cast(prior, label.dtype)
+    return add(smoothed, multiply(prior, epsilon))
+
+
+@op
+def dice_loss(input, label, epsilon=1e-05, name=None):
+    """Dice loss of probabilities ``input`` ``[N, ..., C]`` against integer classes
+    ``label`` ``[N, ..., 1]``: per sample ``1 - 2 |X Y| / (|X| + |Y| + epsilon)``,
+    averaged over the samples.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> probs = pylayer.to_tensor([[[0.2, 0.8], [0.6, 0.4]]])
+    >>> round(F.dice_loss(probs, pylayer.to_tensor([[[1], [0]]])).item(), 4)
+    0.3
+    """
+    fn = "dice_loss"
+    epsilon = check_number(epsilon, fn, "epsilon")
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    lab = label.numpy()
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer Tensor, "
+                        f"got dtype {label.dtype.name}")
+    if input.ndim < 2 or list(lab.shape) != input.shape[:-1] + [1]:
+        raise ValueError(f"{fn}(): argument 'label' must have shape {input.shape[:-1] + [1]} "
+                         f"for 'input' of shape {input.shape}, got {label.shape}")
+    classes = input.shape[-1]
+    if ((lab < 0) | (lab >= classes)).any():
+        raise IndexError(f"{fn}(): labels must lie in [0, {classes}), got "
+                         f"{lab[(lab < 0) | (lab >= classes)].ravel()[:5].tolist()}")
+    onehot = _mask(np.arange(classes) == lab, input)
+    axes = list(range(1, input.ndim))
+    inter = reduce_sum(multiply(input, onehot), axis=axes)
+    total = add(reduce_sum(input, axis=axes), reduce_sum(onehot, axis=axes))
+    return mean(subtract(1.0, divide(multiply(inter, 2.0), add(total, epsilon))))
+
+
+@op
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """N-pair loss: softmax cross entropy of the similarities ``anchor @ positive.T``
+    against the targets spread evenly over the rows of equal label, plus
+    ``l2_reg * 0.25 *`` the mean squared norms of ``anchor`` and ``positive``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> a = pylayer.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+    >>> round(F.npair_loss(a, a, pylayer.to_tensor([0.0, 1.0]), l2_reg=0.0).item(), 4)
+    0.3133
+    """
+    fn = "npair_loss"
+    l2_reg = check_number(l2_reg, fn, "l2_reg")
+    anchor = float_tensor(anchor, fn, "anchor")
+    positive = float_tensor(positive, fn, "positive", 2)
+    labels = as_tensor_arg(labels, fn, "labels", 3)
+    if anchor.ndim != 2 or anchor.shape != positive.shape:
+        raise ValueError(f"{fn}(): 'anchor' and 'positive' must have one shape [N, D], got "
+                         f"{anchor.shape} and {positive.shape}")
+    lab = labels.numpy().reshape(-1)
+    if lab.shape[0] != anchor.shape[0]:
+        raise ValueError(f"{fn}(): argument 'labels' must hold one label per row "
+                         f"([{anchor.shape[0]}]), got shape {labels.shape}")
+    same = (lab[:, None] == lab[None, :]).astype(anchor.numpy().dtype)
+    targets = same / same.sum(axis=1, keepdims=True)
+    l2 = add(mean(reduce_sum(square(anchor), axis=1)), mean(reduce_sum(square(positive), axis=1)))
+    similarity = matmul(anchor, positive, transpose_y=True)
+    rows = neg(reduce_sum(multiply(log_softmax(similarity, -1), make_tensor(targets)), axis=1,
+                          keepdim=True))
+    cross = mean(reduce_sum(multiply(rows, make_tensor(targets)), axis=0))
+    return add(multiply(l2, 0.25 * l2_reg), cross)
+
+
+@op
+def multi_label_margin_loss(input, label, reduction="mean", name=None):
+    """Multi-label hinge loss of ``input`` ``[N, C]``: each row of ``label`` lists its
+    target classes, ended by the first -1; per sample the sum over targets ``j`` and
+    other classes ``i`` of ``max(0, 1 - (x[j] - x[i]))``, divided by ``C``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+    >>> round(F.multi_label_margin_loss(x, pylayer.to_tensor([[3, 0, -1, 1]])).item(), 4)
+    0.85
+    """
+    fn = "multi_label_margin_loss"
+    check_reduction(reduction, fn)
+    input = float_tensor(input, fn, "input")
+    label = as_tensor_arg(label, fn, "label", 2)
+    lab = label.numpy()
+    if input.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'input' must be [N, C], got shape {input.shape}")
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer Tensor, "
+                        f"got dtype {label.dtype.name}")
+    if list(lab.shape) != input.shape:
+        raise ValueError(f"{fn}(): argument 'label' must have the input's shape "
+                         f"{input.shape}, got {label.shape}")
+    classes = input.shape[1]
+    if ((lab < -1) | (lab >= classes)).any():
+        raise IndexError(f"{fn}(): labels must lie in [-1, {classes}), got "
+                         f"{lab[(lab < -1) | (lab >= classes)].ravel()[:5].tolist()}")
+    listed = np.cumsum(lab == -1, axis=1) == 0        # the labels before the first -1
+    target = np.zeros(lab.shape, bool)
+    rows = np.broadcast_to(np.arange(lab.shape[0])[:, None], lab.shape)
+    target[rows[listed], lab[listed]] = True
+    pairs = _mask(target[:, :, None] & ~target[:, None, :], input)
+    gaps = relu(add(subtract(unsqueeze(input, 1), unsqueeze(input, 2)), 1.0))
+    loss = divide(reduce_sum(multiply(gaps, pairs), axis=[1, 2]), float(classes))
+    return _reduce(loss, reduction)
