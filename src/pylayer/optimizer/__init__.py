@@ -1,4 +1,5 @@
-"""Optimizers that update parameters from their gradients: ``SGD`` and ``Adam``;
+"""Optimizers that update parameters from their gradients: ``SGD``, ``Momentum``,
+``Adam``, ``AdamW``, ``Adamax``, ``Adagrad``, ``Adadelta`` and ``RMSProp``;
 learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 
 >>> import pylayer
@@ -8,8 +9,15 @@ learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 >>> loss.backward(); opt.step(); opt.clear_grad()
 """
 from pylayer.optimizer import lr
+from pylayer.optimizer.adadelta import Adadelta
+from pylayer.optimizer.adagrad import Adagrad
 from pylayer.optimizer.adam import Adam
+from pylayer.optimizer.adamax import Adamax
+from pylayer.optimizer.adamw import AdamW
+from pylayer.optimizer.momentum import Momentum
 from pylayer.optimizer.optimizer import Optimizer
+from pylayer.optimizer.rmsprop import RMSProp
 from pylayer.optimizer.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "lr"]
+__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "Adagrad", "Adadelta",
+           "RMSProp", "lr"]

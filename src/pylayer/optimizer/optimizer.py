@@ -28,6 +28,12 @@ from pylayer.regularizer import L2Decay, WeightDecayRegularizer, as_regularizer
 __all__ = ["Optimizer"]
 
 
+def _attr(value):
+    """A hyperparameter as Paddle's kernels receive it: a float32 attribute, so that
+    float64 updates use its float32 rounding (``momentum=0.9`` is 0.8999999762)."""
+    return float(np.float32(value))
+
+
 class Optimizer:
     """Base class of the optimizers; see the module documentation for ``step()``.
 
