@@ -1,5 +1,6 @@
 """Optimizers that update parameters from their gradients: ``SGD``, ``Momentum``,
-``Adam``, ``AdamW``, ``Adamax``, ``Adagrad``, ``Adadelta`` and ``RMSProp``;
+``Adam``, ``AdamW``, ``Adamax``, ``NAdam``, ``RAdam``, ``Lamb``, ``Adagrad``,
+``Adadelta`` and ``RMSProp``;
 learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 
 >>> import pylayer
@@ -14,10 +15,13 @@ from pylayer.optimizer.adagrad import Adagrad
 from pylayer.optimizer.adam import Adam
 from pylayer.optimizer.adamax import Adamax
 from pylayer.optimizer.adamw import AdamW
+from pylayer.optimizer.lamb import Lamb
 from pylayer.optimizer.momentum import Momentum
+from pylayer.optimizer.nadam import NAdam
 from pylayer.optimizer.optimizer import Optimizer
+from pylayer.optimizer.radam import RAdam
 from pylayer.optimizer.rmsprop import RMSProp
 from pylayer.optimizer.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "Adagrad", "Adadelta",
-           "RMSProp", "lr"]
+__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Lamb",
+           "Adagrad", "Adadelta", "RMSProp", "lr"]

@@ -214,9 +214,15 @@ class Optimizer:
                          np.float32)
             for key, value in state.items():
                 tensor = make_tensor(np.array(value, dtype=dtype, copy=True, ndmin=1))
-                tensor.name = f"{name}_{key}{'_acc' if key.endswith('_pow') else ''}_0"
+                tensor.name = f"{name}_{self._saved_name(key, value)}_0"
                 result[tensor.name] = tensor
         return result
+
+    @staticmethod
+    def _saved_name(key, value):
+        """A state entry's name in the state dict: a power of beta kept as a number
+        (``beta1_pow``) is Paddle's one-element ``beta1_pow_acc``; arrays keep their key."""
+        return f"{key}_acc" if key.endswith("_pow") and not isinstance(value, np.ndarray) else key
 
     def _accumulator_names(self):
         """The keys of the accumulators this optimizer keeps per parameter, as
@@ -225,7 +231,7 @@ class Optimizer:
         state = {}
         with np.errstate(all="ignore"):
             self._update_array(np.zeros(1), np.zeros(1), state, 0.0)
-        return [f"{key}_acc" if key.endswith("_pow") else key for key in state]
+        return [self._saved_name(key, value) for key, value in state.items()]
 
     def _saved_accumulators(self, state_dict):
         """``{parameter name: {accumulator key: value}}`` of a state dict, in its order,
