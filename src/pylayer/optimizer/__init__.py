@@ -1,6 +1,6 @@
 """Optimizers that update parameters from their gradients: ``SGD``, ``Momentum``,
 ``Adam``, ``AdamW``, ``Adamax``, ``NAdam``, ``RAdam``, ``Lamb``, ``Adagrad``,
-``Adadelta`` and ``RMSProp``;
+``Adadelta``, ``RMSProp`` and ``Rprop``;
 learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 
 >>> import pylayer
@@ -21,7 +21,8 @@ from pylayer.optimizer.nadam import NAdam
 from pylayer.optimizer.optimizer import Optimizer
 from pylayer.optimizer.radam import RAdam
 from pylayer.optimizer.rmsprop import RMSProp
+from pylayer.optimizer.rprop import Rprop
 from pylayer.optimizer.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Lamb",
-           "Adagrad", "Adadelta", "RMSProp", "lr"]
+           "Adagrad", "Adadelta", "RMSProp", "Rprop", "lr"]
