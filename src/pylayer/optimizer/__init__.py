@@ -1,6 +1,6 @@
 """Optimizers that update parameters from their gradients: ``SGD``, ``Momentum``,
 ``Adam``, ``AdamW``, ``Adamax``, ``NAdam``, ``RAdam``, ``Lamb``, ``Adagrad``,
-``Adadelta``, ``RMSProp`` and ``Rprop``;
+``Adadelta``, ``RMSProp``, ``Rprop`` and ``ASGD``;
 learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 
 >>> import pylayer
@@ -11,6 +11,7 @@ learning-rate schedules in :mod:`pylayer.optimizer.lr`.
 """
 from pylayer.optimizer import lr
 from pylayer.optimizer.adadelta import Adadelta
+from pylayer.optimizer.asgd import ASGD
 from pylayer.optimizer.adagrad import Adagrad
 from pylayer.optimizer.adam import Adam
 from pylayer.optimizer.adamax import Adamax
@@ -25,4 +26,5 @@ from pylayer.optimizer.rprop import Rprop
 from pylayer.optimizer.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Lamb",
-           "Adagrad", "Adadelta", "RMSProp", "Rprop", "lr"]
+           "Adagrad", "Adadelta", "RMSProp", "Rprop", "ASGD",
+           "lr"]

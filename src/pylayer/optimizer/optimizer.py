@@ -213,7 +213,9 @@ class Optimizer:
             dtype = next((v.dtype for v in state.values() if isinstance(v, np.ndarray)),
                          np.float32)
             for key, value in state.items():
-                tensor = make_tensor(np.array(value, dtype=dtype, copy=True, ndmin=1))
+                tensor = make_tensor(np.array(
+                    value, dtype=value.dtype if isinstance(value, np.ndarray) else dtype,
+                    copy=True, ndmin=1))
                 tensor.name = f"{name}_{self._saved_name(key, value)}_0"
                 result[tensor.name] = tensor
         return result
@@ -303,14 +305,19 @@ class Optimizer:
                 else:
                     self._state_for(param)[name] = array
 
-    @staticmethod
-    def _same_structure(groups, params):
+    def _same_structure(self, groups, params):
         """Whether the saved accumulators fit ``params`` in order: as many, each array
-        of its parameter's shape (powers of beta are one-element)."""
+        of the shape this optimizer gives it for its parameter (read from one update
+        of a scratch parameter of that shape; powers of beta are one-element)."""
         if len(groups) != len(params):
             return False
         for param, state in zip(params, groups.values()):
+            fresh = {}
+            with np.errstate(all="ignore"):
+                self._update_array(np.zeros(param.shape), np.zeros(param.shape), fresh, 0.0)
+            shapes = {self._saved_name(key, value): list(np.shape(value))
+                      for key, value in fresh.items() if isinstance(value, np.ndarray)}
             for name, value in state.items():
-                if not name.endswith("_pow_acc") and list(np.shape(value)) != list(param.shape):
+                if name in shapes and list(np.shape(value)) != shapes[name]:
                     return False
         return True
