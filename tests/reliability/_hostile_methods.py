@@ -374,4 +374,13 @@ METHODS.update({
     (optimizer.lr.LinearWarmup, "set_state_dict"): Call(
         A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
         setup=_made(lambda: optimizer.lr.LinearWarmup(0.5, 2, 0.0, 0.5))),
+    (optimizer.lr.CosineAnnealingWarmRestarts, "step"): Call(
+        K("epoch", _value(3), "count_or_none"),
+        setup=_made(lambda: optimizer.lr.CosineAnnealingWarmRestarts(0.5, 2, 2))),
+    (optimizer.lr.ReduceOnPlateau, "step"): Call(
+        A("metrics", _value(0.5), "number"), K("epoch", _value(3), "count_or_none"),
+        setup=_made(lambda: optimizer.lr.ReduceOnPlateau(0.5))),
+    (optimizer.lr.ReduceOnPlateau, "set_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
+        setup=_made(lambda: optimizer.lr.ReduceOnPlateau(0.5))),
 })

@@ -38,14 +38,15 @@ class Adam(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode=False,
                  multi_precision=False, use_multi_tensor=False, amsgrad=False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._beta1 = check_number(beta1, "Adam", "beta1")
-        self._beta2 = check_number(beta2, "Adam", "beta2")
-        self._epsilon = check_number(epsilon, "Adam", "epsilon")
+        cls = type(self).__name__
+        self._beta1 = check_number(beta1, cls, "beta1")
+        self._beta2 = check_number(beta2, cls, "beta2")
+        self._epsilon = check_number(epsilon, cls, "epsilon")
         for arg, value in (("beta1", self._beta1), ("beta2", self._beta2)):
             if not 0 <= value < 1:
-                raise ValueError(f"Adam(): argument '{arg}' must be in [0, 1), got {value}")
+                raise ValueError(f"{cls}(): argument '{arg}' must be in [0, 1), got {value}")
         if self._epsilon < 0:
-            raise ValueError(f"Adam(): argument 'epsilon' must be non-negative, got {epsilon}")
+            raise ValueError(f"{cls}(): argument 'epsilon' must be non-negative, got {epsilon}")
         self._amsgrad = bool(amsgrad)
 
     def _settings(self):

@@ -28,6 +28,12 @@ from pylayer.regularizer import L2Decay, WeightDecayRegularizer, as_regularizer
 __all__ = ["Optimizer"]
 
 
+def _attr(value):
+    """A hyperparameter as Paddle's kernels receive it: a float32 attribute, so that
+    float64 updates use its float32 rounding (``momentum=0.9`` is 0.8999999762)."""
+    return float(np.float32(value))
+
+
 class Optimizer:
     """Base class of the optimizers; see the module documentation for ``step()``.
 
@@ -207,10 +213,18 @@ class Optimizer:
             dtype = next((v.dtype for v in state.values() if isinstance(v, np.ndarray)),
                          np.float32)
             for key, value in state.items():
-                tensor = make_tensor(np.array(value, dtype=dtype, copy=True, ndmin=1))
-                tensor.name = f"{name}_{key}{'_acc' if key.endswith('_pow') else ''}_0"
+                tensor = make_tensor(np.array(
+                    value, dtype=value.dtype if isinstance(value, np.ndarray) else dtype,
+                    copy=True, ndmin=1))
+                tensor.name = f"{name}_{self._saved_name(key, value)}_0"
                 result[tensor.name] = tensor
         return result
+
+    @staticmethod
+    def _saved_name(key, value):
+        """A state entry's name in the state dict: a power of beta kept as a number
+        (``beta1_pow``) is Paddle's one-element ``beta1_pow_acc``; arrays keep their key."""
+        return f"{key}_acc" if key.endswith("_pow") and not isinstance(value, np.ndarray) else key
 
     def _accumulator_names(self):
         """The keys of the accumulators this optimizer keeps per parameter, as
@@ -219,7 +233,7 @@ class Optimizer:
         state = {}
         with np.errstate(all="ignore"):
             self._update_array(np.zeros(1), np.zeros(1), state, 0.0)
-        return [f"{key}_acc" if key.endswith("_pow") else key for key in state]
+        return [self._saved_name(key, value) for key, value in state.items()]
 
     def _saved_accumulators(self, state_dict):
         """``{parameter name: {accumulator key: value}}`` of a state dict, in its order,
@@ -291,14 +305,19 @@ class Optimizer:
                 else:
                     self._state_for(param)[name] = array
 
-    @staticmethod
-    def _same_structure(groups, params):
+    def _same_structure(self, groups, params):
         """Whether the saved accumulators fit ``params`` in order: as many, each array
-        of its parameter's shape (powers of beta are one-element)."""
+        of the shape this optimizer gives it for its parameter (read from one update
+        of a scratch parameter of that shape; powers of beta are one-element)."""
         if len(groups) != len(params):
             return False
         for param, state in zip(params, groups.values()):
+            fresh = {}
+            with np.errstate(all="ignore"):
+                self._update_array(np.zeros(param.shape), np.zeros(param.shape), fresh, 0.0)
+            shapes = {self._saved_name(key, value): list(np.shape(value))
+                      for key, value in fresh.items() if isinstance(value, np.ndarray)}
             for name, value in state.items():
-                if not name.endswith("_pow_acc") and list(np.shape(value)) != list(param.shape):
+                if name in shapes and list(np.shape(value)) != shapes[name]:
                     return False
         return True
