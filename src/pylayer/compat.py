@@ -4,7 +4,7 @@ After :func:`install_as_paddle`, ``import paddle``, ``import paddle.nn.functiona
 as F`` and ``from paddle.autograd import PyLayer`` give pylayer's modules
 (``paddle`` *is* ``pylayer``). A finder on ``sys.meta_path`` maps each
 ``paddle.x`` to ``pylayer.x`` when it is imported; nothing is imported ahead.
-A Paddle module that pylayer does not have (``paddle.metric``,
+A Paddle module that pylayer does not have (``paddle.io``,
 ``paddle.distributed``, ...) raises an ``ImportError`` (a
 ``ModuleNotFoundError``) that points to the migration guide. Nothing changes
 until the function is called.
@@ -34,14 +34,14 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
                    "has, per Paddle namespace\") says what pylayer has of each Paddle namespace "
                    "and what to use instead")
 
-# Paddle's public namespaces that pylayer does not have: ``pylayer.linalg`` (and
-# ``paddle.linalg`` after install_as_paddle) names the migration guide.
+# Paddle's public namespaces that pylayer does not have: ``pylayer.io`` (and
+# ``paddle.io`` after install_as_paddle) names the migration guide.
 _NOT_IN_PYLAYER = frozenset({
-    "amp", "audio", "base", "batch", "callbacks", "cost_model", "cuda", "dataset",
-    "decomposition", "distributed", "distribution", "fft", "fluid", "geometric", "hapi", "hub",
-    "inference", "io", "jit", "library", "linalg", "metric", "onnx", "pir", "profiler",
-    "quantization", "reader", "signal", "sparse", "special", "sysconfig",
-    "tensor", "text", "utils", "version", "vision"})
+    "amp", "audio", "base", "callbacks", "cost_model", "cuda", "dataset",
+    "decomposition", "distributed", "distribution", "fluid", "geometric", "hapi", "hub",
+    "inference", "io", "jit", "library", "onnx", "pir", "profiler",
+    "quantization", "reader", "sparse", "special", "sysconfig",
+    "tensor", "text", "utils", "vision"})
 
 
 def _not_in_pylayer(paddle_name):
@@ -78,7 +78,7 @@ class _PaddleFinder(importlib.abc.MetaPathFinder):
                 raise _not_in_pylayer(fullname)
             return importlib.util.spec_from_loader(fullname, _Alias(real))
         if fullname[len("pylayer."):] in _NOT_IN_PYLAYER and fullname.startswith("pylayer."):
-            # ``from paddle import metric`` looks for pylayer.metric: answer in Paddle's terms.
+            # ``from paddle import io`` looks for pylayer.io: answer in Paddle's terms.
             raise _not_in_pylayer("paddle" + fullname[len("pylayer"):])
         return None
 
@@ -131,10 +131,10 @@ def install_as_paddle():
     >>> paddle is pylayer, F is pylayer.nn.functional
     (True, True)
     >>> try:
-    ...     import paddle.metric
+    ...     import paddle.io
     ... except ImportError as error:
     ...     print(error.name, "migration guide" in str(error))
-    paddle.metric True
+    paddle.io True
     """
     import pylayer
     loaded = sys.modules.get("paddle")

@@ -23,7 +23,7 @@ import io
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, extend, incubate, nn, optimizer, regularizer, static
+from pylayer import autograd, demo, extend, incubate, metric, nn, optimizer, regularizer, static
 from pylayer.autograd import graph
 from pylayer.nn import initializer
 from pylayer.ops.inplace import inplace, twin_of
@@ -762,4 +762,17 @@ CALLS.update({
     extend.public_settings_repr: Call(A("obj", lambda env: optimizer.lr.StepDecay(0.5, 2),
                                         "with_attributes")),
     extend.Summary: Call(A("text", _value("<4 Tensors>"), "str")),
+})
+
+# ------------------------------------------------------------------ metric
+CALLS.update({
+    metric.Metric: Call(),
+    metric.Accuracy: Call(K("topk", _value((1, 2)), None), K("name", _value(None), "str_or_none")),
+    metric.Precision: Call(K("name", _value("precision"), "str")),
+    metric.Recall: Call(K("name", _value("recall"), "str")),
+    metric.Auc: Call(K("curve", _value("ROC"), "reduction"), K("num_thresholds", _value(15), "count"),
+                     K("name", _value("auc"), "str")),
+    metric.accuracy: Call(A("input", lambda env: pylayer.ones([2, 3]), "tensor"),
+                          A("label", lambda env: pylayer.to_tensor([[0], [1]]), "tensor"),
+                          K("k", _value(1), "count")),
 })

@@ -8,7 +8,7 @@ with a reason, the public methods whose arguments have nothing to corrupt
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, extend, nn, optimizer, static
+from pylayer import autograd, demo, extend, metric, nn, optimizer, static
 from pylayer.nn import initializer
 
 from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optimizer,
@@ -274,6 +274,8 @@ def _executor(env):
 
 
 EXEMPT = {
+    (metric.Metric, "update"): "written by the user; the base one raises NotImplementedError",
+    (metric.Metric, "compute"): "written by the user; the base one returns its arguments",
     (pylayer.Tensor, "cuda"): "always refuses: pylayer runs on the CPU only",
     (pylayer.Tensor, "clear_grad"): "a boolean flag",
     (pylayer.Tensor, "clear_gradient"): "a boolean flag",
@@ -383,4 +385,19 @@ METHODS.update({
     (optimizer.lr.ReduceOnPlateau, "set_state_dict"): Call(
         A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
         setup=_made(lambda: optimizer.lr.ReduceOnPlateau(0.5))),
+})
+
+# ------------------------------------------------------------------ metric
+METHODS.update({
+    (metric.Accuracy, "compute"): Call(
+        A("pred", _value(np.array([[0.2, 0.8], [0.6, 0.4]])), "tensor"),
+        A("label", _value(np.array([[1], [1]])), "tensor"),
+        setup=lambda env: env.update(self=metric.Accuracy())),
+    (metric.Accuracy, "update"): Call(
+        A("correct", _value(np.array([[1.0], [0.0]])), "tensor"),
+        setup=lambda env: env.update(self=metric.Accuracy())),
+    (metric.Auc, "update"): Call(
+        A("preds", _value(np.array([[0.2, 0.8], [0.6, 0.4]])), "tensor"),
+        A("labels", _value(np.array([1, 0])), "tensor"),
+        setup=lambda env: env.update(self=metric.Auc())),
 })
