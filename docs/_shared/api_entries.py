@@ -186,8 +186,9 @@ def entry_lines(fullname, prose, language, current_module=None):
     if not is_function(obj):
         raise ValueError(f"api: {fullname} is not a function; write its entry with "
                          f".. py:{'class' if inspect.isclass(obj) else 'data'}::")
+    from pylayer.ops.inplace import twin_of
     examples = docstring_examples(obj)
-    if not examples:
+    if not examples and twin_of(obj) is None:      # an in-place twin has none of its own
         raise ValueError(f"api: the docstring of {fullname} has no >>> example")
     module, name = shown_name(fullname, module_name, current_module)
     lines = [f".. py:function:: {name}{signature_text(obj)}", f"   :module: {module}", ""]

@@ -41,7 +41,7 @@ class ClipGradByValue:
 
     def __call__(self, params_grads):
         return [(p, make_tensor(np.clip(g.numpy(), self.min, self.max)) if _needs_clip(p) else g)
-                for p, g in params_grads]
+                for p, g in _with_gradients(params_grads)]
 
 
 class ClipGradByNorm:
@@ -67,7 +67,7 @@ class ClipGradByNorm:
 
     def __call__(self, params_grads):
         return [(p, make_tensor(self._clip(g.numpy())) if _needs_clip(p) else g)
-                for p, g in params_grads]
+                for p, g in _with_gradients(params_grads)]
 
 
 class ClipGradByGlobalNorm:
@@ -88,9 +88,16 @@ class ClipGradByGlobalNorm:
     __repr__ = public_settings_repr
 
     def __call__(self, params_grads):
+        params_grads = _with_gradients(params_grads)
         squares = [np.sum(np.square(g.numpy(), dtype=np.float64))
                    for p, g in params_grads if _needs_clip(p)]
         global_norm = float(np.sqrt(np.sum(squares))) if squares else 0.0
         scale = self.clip_norm / max(global_norm, self.clip_norm)
         return [(p, make_tensor((g.numpy() * scale).astype(g.numpy().dtype))
                  if _needs_clip(p) else g) for p, g in params_grads]
+
+
+def _with_gradients(params_grads):
+    """The pairs that have a gradient: a ``(param, None)`` pair is left out, as Paddle
+    leaves it out of a clip's result."""
+    return [(p, g) for p, g in params_grads if g is not None]

@@ -36,6 +36,8 @@ class Embedding(Layer):
         self.weight = self.create_parameter(
             [self._num_embeddings, self._embedding_dim],
             attr=ParamAttr._to_attr(weight_attr, fn, "weight_attr"))
+        if sparse and isinstance(self.weight, Tensor):
+            self.weight.sparse_gradient = True      # optimizers read it (Adam's decay)
         if self._padding_idx is not None and isinstance(self.weight, Tensor):
             with_zero_row = self.weight.numpy().copy()
             with_zero_row[self._padding_idx] = 0

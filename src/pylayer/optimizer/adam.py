@@ -34,6 +34,8 @@ class Adam(Optimizer):
     array([0.9])
     """
 
+    _decays_sparse_gradients = False
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode=False,
                  multi_precision=False, use_multi_tensor=False, amsgrad=False, name=None):

@@ -51,9 +51,15 @@ class Optimizer:
     array([-0.5,  0.5])
     """
 
+    # Whether weight decay may apply to a parameter with sparse gradients (Adam's may not).
+    _decays_sparse_gradients = True
+
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
         cls = type(self).__name__
+        if learning_rate is None:
+            raise ValueError(f"{cls}(): argument 'learning_rate' is not set: give a number or "
+                             f"an LRScheduler, got None")
         if isinstance(learning_rate, LRScheduler):
             self._learning_rate = learning_rate
         else:
@@ -146,6 +152,13 @@ class Optimizer:
 
     def _apply_gradients(self, params_grads):
         """Clip, decay and update: the body of ``step()``."""
+        if self.regularization is not None and not self._decays_sparse_gradients:
+            for param, _ in params_grads:
+                if getattr(param, "sparse_gradient", False):
+                    raise RuntimeError(
+                        f"{type(self).__name__}: weight_decay does not apply to {param.name}, "
+                        f"a parameter with sparse gradients (an Embedding(sparse=True) "
+                        f"weight), as in Paddle; set weight_decay=None")
         with no_grad():
             if self._grad_clip is not None and params_grads:
                 params_grads = self._grad_clip(params_grads)
@@ -198,7 +211,9 @@ class Optimizer:
                           "loss.backward() before minimize(loss), which applies the gradients "
                           "already computed (as in Paddle's dynamic mode)", RuntimeWarning,
                           stacklevel=2)
-        return [], self._apply_gradients(self._params_grads(parameters, no_grad_set))
+        params_grads = self._params_grads(parameters, no_grad_set)
+        self._apply_gradients(params_grads)
+        return [], params_grads         # the gradients before clipping, as Paddle returns them
 
     # --------------------------------------------------------------- state
     def state_dict(self):
