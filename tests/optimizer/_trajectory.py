@@ -37,3 +37,18 @@ def assert_trajectory(found, expected, dtype):
         np.testing.assert_allclose(found, expected, rtol=0, atol=1e-10)
     else:
         np.testing.assert_allclose(found, expected, rtol=0, atol=2e-6)
+
+
+def assert_state_dict_resumes(cls, **settings):
+    """Ten steps, the state dict into a new optimizer on a copy of the parameter, ten more
+    steps: exactly where twenty uninterrupted steps end."""
+    whole, _ = trajectory(cls, **settings)
+    first, opt = trajectory(cls, steps=10, **settings)
+    resumed = parameter(first[-1])
+    again = cls(parameters=[resumed], **settings)
+    again.set_state_dict(opt.state_dict())
+    for _ in range(10):
+        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
+        again.step()
+        again.clear_grad()
+    np.testing.assert_array_equal(resumed.numpy(), whole[-1])

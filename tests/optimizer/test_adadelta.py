@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import Adadelta
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.Adadelta(learning_rate=1.0, epsilon=1e-6, rho=0.9) on the
@@ -68,13 +68,4 @@ def test_adadelta_trajectory_matches_paddle(dtype):
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(Adadelta, learning_rate=1.0, rho=0.9)
-    first, opt = trajectory(Adadelta, steps=10, learning_rate=1.0, rho=0.9)
-    resumed = parameter(first[-1])
-    again = Adadelta(parameters=[resumed], learning_rate=1.0, rho=0.9)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(Adadelta, learning_rate=1.0, rho=0.9)

@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import Adagrad
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.Adagrad(learning_rate=0.1, epsilon=1e-6, initial_accumulator_value=0.1) on the
@@ -77,13 +77,4 @@ def test_initial_accumulator_value_starts_the_moment():
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(Adagrad, learning_rate=0.1, initial_accumulator_value=0.1)
-    first, opt = trajectory(Adagrad, steps=10, learning_rate=0.1, initial_accumulator_value=0.1)
-    resumed = parameter(first[-1])
-    again = Adagrad(parameters=[resumed], learning_rate=0.1, initial_accumulator_value=0.1)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(Adagrad, learning_rate=0.1, initial_accumulator_value=0.1)

@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import Adamax
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.Adamax(learning_rate=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6) on the
@@ -106,13 +106,4 @@ def test_out_of_range_settings_are_value_errors(arg, value):
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(Adamax, learning_rate=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
-    first, opt = trajectory(Adamax, steps=10, learning_rate=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
-    resumed = parameter(first[-1])
-    again = Adamax(parameters=[resumed], learning_rate=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(Adamax, learning_rate=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)

@@ -5,7 +5,8 @@ import pytest
 import pylayer
 from pylayer.optimizer import AdamW
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import (START, assert_state_dict_resumes, assert_trajectory, parameter,
+                         trajectory)
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.AdamW(learning_rate=0.05, weight_decay=0.1) on the
@@ -135,13 +136,4 @@ def test_arguments_are_checked_as_paddle_does():
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(AdamW, learning_rate=0.05, weight_decay=0.1)
-    first, opt = trajectory(AdamW, steps=10, learning_rate=0.05, weight_decay=0.1)
-    resumed = parameter(first[-1])
-    again = AdamW(parameters=[resumed], learning_rate=0.05, weight_decay=0.1)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(AdamW, learning_rate=0.05, weight_decay=0.1)

@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import Lamb
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.Lamb(learning_rate=0.05, lamb_weight_decay=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6) on the
@@ -137,16 +137,7 @@ def test_state_after_one_step_matches_paddle():
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(Lamb, learning_rate=0.05, lamb_weight_decay=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
-    first, opt = trajectory(Lamb, steps=10, learning_rate=0.05, lamb_weight_decay=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
-    resumed = parameter(first[-1])
-    again = Lamb(parameters=[resumed], learning_rate=0.05, lamb_weight_decay=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(Lamb, learning_rate=0.05, lamb_weight_decay=0.1, beta1=0.8, beta2=0.99, epsilon=1e-6)
 
 
 def test_excluded_parameter_takes_the_plain_adam_direction():

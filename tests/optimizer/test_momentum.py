@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import Momentum
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.8) on the
@@ -174,13 +174,4 @@ def test_momentum_is_a_float32_attribute_in_float64():
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(Momentum, learning_rate=0.05, momentum=0.8, use_nesterov=True)
-    first, opt = trajectory(Momentum, steps=10, learning_rate=0.05, momentum=0.8, use_nesterov=True)
-    resumed = parameter(first[-1])
-    again = Momentum(parameters=[resumed], learning_rate=0.05, momentum=0.8, use_nesterov=True)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(Momentum, learning_rate=0.05, momentum=0.8, use_nesterov=True)

@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import NAdam
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.NAdam(learning_rate=0.05, beta1=0.8, beta2=0.99, epsilon=1e-6, momentum_decay=0.01) on the
@@ -137,16 +137,7 @@ def test_state_after_one_step_matches_paddle():
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(NAdam, learning_rate=0.05, beta1=0.8, beta2=0.99, epsilon=1e-6, momentum_decay=0.01)
-    first, opt = trajectory(NAdam, steps=10, learning_rate=0.05, beta1=0.8, beta2=0.99, epsilon=1e-6, momentum_decay=0.01)
-    resumed = parameter(first[-1])
-    again = NAdam(parameters=[resumed], learning_rate=0.05, beta1=0.8, beta2=0.99, epsilon=1e-6, momentum_decay=0.01)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(NAdam, learning_rate=0.05, beta1=0.8, beta2=0.99, epsilon=1e-6, momentum_decay=0.01)
 
 
 @pytest.mark.parametrize("arg, value", [("beta1", 1.0), ("beta2", -0.1), ("epsilon", -1.0),

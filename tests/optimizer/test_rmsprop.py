@@ -5,7 +5,7 @@ import pytest
 import pylayer
 from pylayer.optimizer import RMSProp
 
-from _trajectory import START, assert_trajectory, parameter, trajectory
+from _trajectory import assert_state_dict_resumes, assert_trajectory, parameter, trajectory
 
 
 # Recorded from Paddle 3.3.1 (CPU), paddle.optimizer.RMSProp(learning_rate=0.05) on the
@@ -163,13 +163,4 @@ def test_negative_settings_are_value_errors(arg):
 
 
 def test_state_dict_round_trip_continues_the_trajectory():
-    whole, _ = trajectory(RMSProp, learning_rate=0.05, momentum=0.5, centered=True)
-    first, opt = trajectory(RMSProp, steps=10, learning_rate=0.05, momentum=0.5, centered=True)
-    resumed = parameter(first[-1])
-    again = RMSProp(parameters=[resumed], learning_rate=0.05, momentum=0.5, centered=True)
-    again.set_state_dict(opt.state_dict())
-    for _ in range(10):
-        (resumed ** 4 / 4 + pylayer.sin(3 * resumed)).sum().backward()
-        again.step()
-        again.clear_grad()
-    np.testing.assert_array_equal(resumed.numpy(), whole[-1])
+    assert_state_dict_resumes(RMSProp, learning_rate=0.05, momentum=0.5, centered=True)
