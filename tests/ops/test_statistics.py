@@ -407,6 +407,19 @@ def test_diff_gradient_reaches_prepend():
     assert before.grad.numpy().tolist() == [[-1.0], [-1.0]]
 
 
+def test_diff_work_is_bounded_by_the_axis_not_by_n():
+    """Past the size of the axis every further difference is empty: a huge ``n`` records
+    no more steps than the axis has elements (it looped ``n`` times, hanging on 2 ** 31)."""
+    x = t([1.0, 4.0, 9.0], grad=True)
+    out = paddle.diff(x, n=50)
+    assert out.shape == [0]
+    steps, node = 0, out.grad_fn
+    while node is not None:
+        steps += 1
+        node = next((f for f, _ in node.next_functions if f is not None), None)
+    assert steps <= 2 * 3 + 1   # a subtract and a slice per step
+
+
 def test_diff_refuses_what_paddle_refuses():
     with pytest.raises(ValueError, match=r"diff\(\): argument 'n'"):
         paddle.diff(t(A), n=0)

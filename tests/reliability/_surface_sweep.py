@@ -16,6 +16,7 @@ import gc
 import importlib
 import inspect
 import pickle
+import resource
 import sys
 import weakref
 
@@ -204,6 +205,15 @@ def sweep(module_name):
     say("done", module_name)
 
 
+def limit_address_space(extra=2 ** 31):
+    """Let the process grow by ``extra`` bytes only: a hostile size that is legal but
+    huge (``bins=2 ** 31``) then ends in MemoryError, not in the machine's OOM killer."""
+    with open("/proc/self/statm") as statm:
+        mapped = int(statm.read().split()[0]) * resource.getpagesize()
+    resource.setrlimit(resource.RLIMIT_AS, (mapped + extra, resource.RLIM_INFINITY))
+
+
 if __name__ == "__main__":
+    limit_address_space()
     sweep(sys.argv[1])
     check_gradients_still_right()

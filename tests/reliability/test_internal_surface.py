@@ -40,7 +40,7 @@ def test_the_sweep_sees_every_compiled_module():
 @pytest.mark.parametrize("module", compiled_modules())
 def test_hostile_use_of_the_internal_surface_never_crashes(module):
     done = subprocess.run([sys.executable, str(SWEEP), module], capture_output=True,
-                          text=True, timeout=3600)   # _core.tensor: 500+ methods now
+                          text=True, timeout=1200)
     last = done.stderr.strip().splitlines()[-5:]
     assert done.returncode == 0, (f"{module}: the sweep ended with {done.returncode}; its last "
                                   f"steps:\n" + "\n".join(last))

@@ -126,6 +126,7 @@ HUGE_CALLS = {
     "as_strided": ["paddle.as_strided(paddle.ones([3]), [2 ** 40, 2 ** 40], [0, 0])",
                    "paddle.as_strided(paddle.ones([3]), [2 ** 20, 2 ** 20], [0, 0])"],
     "combinations": ["paddle.combinations(paddle.ones([60]), 30)",
+                     "paddle.combinations(paddle.ones([6]), 2 ** 31)",
                      "paddle.combinations(paddle.ones([2 ** 12]), 3)"],
     "repeat_interleave": ["paddle.repeat_interleave(paddle.ones([2]), 2 ** 40)",
                           "paddle.repeat_interleave(paddle.ones([2]), 2 ** 33)"],

@@ -719,6 +719,8 @@ def combinations(x, r=2, with_replacement=False, name=None):
     n = x.shape[0]
     count = math.comb(n + r - 1, r) if with_replacement else math.comb(n, r)
     check_count(count * r, "combinations", "r", np.int64)
+    if count == 0:   # itertools would still allocate r indices
+        return take(x, (np.zeros((0, r), np.int64),), True, "combinations")
     pick = itertools.combinations_with_replacement if with_replacement else \
         itertools.combinations
     index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)

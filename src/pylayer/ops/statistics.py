@@ -1080,7 +1080,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
     axis = _one_axis(axis, x.ndim, fn, allow_none=False)
     t = _joined(fn, x, axis, prepend, append)
     step = _cmp.not_equal if is_bool(t._array.dtype) else _ar.subtract
-    for _ in range(n):
+    for _ in range(min(n, t.shape[axis])):   # once the axis is empty, it stays empty
         t = step(_along(t, axis, 1, None), _along(t, axis, None, -1))
     return t
 
