@@ -1,6 +1,8 @@
 """Each fused loop against numpy, for float32 and float64, through the op that runs it:
 small C-contiguous arrays of one dtype take the loops (see "choosing a loop" in
 _kernels/loops.pxd), so these calls run exactly the code production runs."""
+import math
+
 import numpy as np
 import pytest
 
@@ -230,3 +232,38 @@ def test_softmax_gradient_of_the_row_loops_is_differentiable_again():
     assert paddle.autograd.gradcheck(lambda t: paddle.nn.functional.softmax(t, axis=-1), [x])
     assert paddle.autograd.gradgradcheck(lambda t: paddle.nn.functional.softmax(t, axis=-1),
                                          [x])
+
+
+# ------------------------------------------------------- erf and gelu (the C library's erf)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_unary_loops_match_their_definitions_in_their_precision(dtype):
+    x = np.concatenate([np.linspace(-8, 8, 4001), [0.0, -0.0, np.inf, -np.inf]]).astype(dtype)
+    wide = x.astype(np.float64)
+    erf = np.array([math.erf(v) for v in wide])
+    phi = 0.5 * (1 + np.array([math.erf(v / math.sqrt(2)) for v in wide]))
+    with np.errstate(invalid="ignore"):     # +-inf * 0: nan, as Paddle's gelu gives at -inf
+        gelu = wide * phi
+        slope = phi + wide * np.exp(-wide * wide / 2) / math.sqrt(2 * math.pi)
+    tolerance = {np.float32: 3e-7, np.float64: 1e-15}[dtype]
+    for op, expected in ((_kernels.Unary.ERF, erf), (_kernels.Unary.GELU, gelu),
+                         (_kernels.Unary.GELU_SLOPE, slope)):
+        got = _kernels.unary(op, x)
+        assert got.dtype == dtype and got.shape == x.shape
+        np.testing.assert_allclose(got, expected, rtol=tolerance, atol=tolerance)
+    assert np.isnan(_kernels.unary(_kernels.Unary.ERF, np.array([np.nan], dtype))).all()
+
+
+def test_unary_loops_read_any_layout_and_refuse_what_they_cannot_read():
+    x = np.linspace(-2, 2, 12)
+    expected = _kernels.unary(_kernels.Unary.ERF, x)
+    np.testing.assert_array_equal(_kernels.unary(_kernels.Unary.ERF, x.astype(">f8")), expected)
+    np.testing.assert_array_equal(_kernels.unary(_kernels.Unary.ERF, x.reshape(3, 4).T),
+                                  expected.reshape(3, 4).T)
+    np.testing.assert_array_equal(_kernels.unary(_kernels.Unary.ERF, np.repeat(x, 2)[::2]),
+                                  expected)
+    with pytest.raises(TypeError, match=r"unary\(\): argument 'a'"):
+        _kernels.unary(_kernels.Unary.ERF, np.arange(3))
+    with pytest.raises(TypeError, match=r"unary\(\): argument 'a'"):
+        _kernels.unary(_kernels.Unary.ERF, [1.0])
+    with pytest.raises(ValueError, match=r"unary\(\): argument 'op'"):
+        _kernels.unary(7, x)

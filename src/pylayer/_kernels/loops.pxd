@@ -6,7 +6,7 @@
 # and the tests call. (A memoryview per array would check every access, but
 # acquiring one costs about as much as a whole [64] op.)
 cimport numpy as cnp
-from libc.math cimport exp as c_exp, log as c_log
+from libc.math cimport erf as c_erf, erff as c_erff, exp as c_exp, expf as c_expf, log as c_log
 
 cdef extern from *:
     int PYLAYER_BOUNDS_CHECKED     # 1 in a debug build (PYLAYER_CYTHON_DEBUG=1)
@@ -49,6 +49,47 @@ cdef enum:
 ctypedef fused real:
     float
     double
+
+
+cdef inline real erf_of_one(real v) noexcept nogil:
+    """The C library's erf, in the precision of ``real``."""
+    if real is float:
+        return c_erff(v)
+    else:
+        return c_erf(v)
+
+
+cdef inline real exp_of_one(real v) noexcept nogil:
+    if real is float:
+        return c_expf(v)
+    else:
+        return c_exp(v)
+
+
+# The three unary loops of ``unary_loop`` (its ``int op``).
+cpdef enum Unary:
+    ERF = 0
+    GELU = 1            # x * Phi(x), Phi(x) = (1 + erf(x / sqrt 2)) / 2
+    GELU_SLOPE = 2      # d gelu / dx = Phi(x) + x * phi(x), phi the normal density
+
+
+cdef inline void unary_loop(int op, const real* x, real* out, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef real v
+    cdef real root_half = <real>0.70710678118654752440
+    cdef real density = <real>0.39894228040143267794      # 1 / sqrt(2 pi)
+    if op == ERF:
+        for i in range(n):
+            out[i] = erf_of_one(x[i])
+    elif op == GELU:
+        for i in range(n):
+            v = x[i]
+            out[i] = <real>0.5 * v * (1 + erf_of_one(v * root_half))
+    else:
+        for i in range(n):
+            v = x[i]
+            out[i] = (<real>0.5 * (1 + erf_of_one(v * root_half))
+                      + v * density * exp_of_one(<real>-0.5 * v * v))
 
 
 cdef inline void tanh_backward_loop(const real* y, const real* dy, real* out,

@@ -1,7 +1,8 @@
 # cython: wraparound=False
 """Typed-memoryview entry points for the fused loops of ``loops.pxd`` that Python code
 calls: the optimizers' ``axpy``, the cross-entropy loss's two
-``softmax_cross_entropy`` loops and linear's ``column_sums``. They check their arguments' lengths against each
+``softmax_cross_entropy`` loops, linear's ``column_sums`` and ``unary`` (erf, GELU and its
+slope, by the C library's ``erf``). They check their arguments' lengths against each
 other. The compiled ops call the other loops directly (tests/core/test_kernels.py
 drives each through its op).
 """
@@ -16,7 +17,7 @@ cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug bu
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
 __all__ = ["BOUNDS_CHECKED", "span_fits", "axpy", "softmax_cross_entropy",
-           "softmax_cross_entropy_backward", "column_sums"]
+           "softmax_cross_entropy_backward", "column_sums", "unary", "Unary"]
 
 
 def span_fits(array, Py_ssize_t n):
@@ -145,3 +146,33 @@ def column_sums(const real[:, ::1] m, real[::1] out):
     with nogil:
         for r in range(rows):
             add_into_loop(&out[0], &m[r, 0], columns)
+
+
+def unary(int op, a):
+    """A new array ``f(a)`` of ``a``'s dtype and shape, ``f`` one of :class:`Unary` (ERF,
+    GELU, GELU_SLOPE), computed element by element in ``a``'s precision, for a float32 or
+    float64 numpy array (any layout: others are copied to a C-contiguous one first).
+
+    >>> import numpy as np
+    >>> unary(Unary.ERF, np.array([0.0, 1.0]))
+    array([0.        , 0.84270079])
+    """
+    if not (ERF <= op <= GELU_SLOPE):
+        raise ValueError(f"unary(): argument 'op' must be one of Unary, got {op}")
+    if not is_float_array(a):
+        raise TypeError(f"unary(): argument 'a' must be a float32 or float64 numpy array, "
+                        f"got {getattr(a, 'dtype', type(a).__name__)}")
+    if not loop_ready(a):
+        a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
+    cdef cnp.ndarray out = empty_like(a)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
+    cdef void* source = data_of(a)
+    cdef void* target = data_of(out)
+    check_spans(out, a, None)
+    if is_single(a):
+        with nogil:
+            unary_loop(op, <const float*>source, <float*>target, n)
+    else:
+        with nogil:
+            unary_loop(op, <const double*>source, <double*>target, n)
+    return out

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
-from pylayer.ops.math import _ERF_U_HIGH, _ERF_U_LOW, _ERFC_SCALED_CHEB, erf_array
+from pylayer.ops.math import erf_array
 
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _EULER = 0.57721566490153286061
@@ -250,9 +250,25 @@ def polygamma(x, n):
 
 
 # ------------------------------------------------------------------ erfinv
+# k(y) = erfc(y) exp(y*y) is smooth and slowly varying in 1/y on [1, 6]: it is
+# interpolated there at Chebyshev points from Python's math.erfc when this module is
+# imported.
+_ERF_U_LOW = 1.0 / 6.0
+_ERF_U_HIGH = 1.0
+
+
+def _erfc_scaled_at(s):
+    """k(y) at y = 1/u, u mapped from s in [-1, 1]."""
+    u = (s + 1.0) / 2.0 * (_ERF_U_HIGH - _ERF_U_LOW) + _ERF_U_LOW
+    return np.array([math.erfc(1.0 / v) * math.exp(1.0 / (v * v)) for v in u])
+
+
+_ERFC_SCALED_CHEB = _cheb.chebinterpolate(_erfc_scaled_at, 24)
+
+
 def erfc_scaled(y):
-    """erfc(y) * exp(y * y) for y >= 1: the Chebyshev fit of pylayer.ops.math up to 6,
-    the asymptotic series 1/(y sqrt(pi)) sum_k (-1)^k (2k-1)!! / (2 y^2)^k beyond."""
+    """erfc(y) * exp(y * y) for y >= 1: the Chebyshev fit above up to 6, the asymptotic
+    series 1/(y sqrt(pi)) sum_k (-1)^k (2k-1)!! / (2 y^2)^k beyond."""
     out = np.empty_like(y)
     fitted = y <= 6.0
     u = 1.0 / y[fitted]

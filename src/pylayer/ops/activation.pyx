@@ -15,8 +15,9 @@ cimport numpy as cnp
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, grad_enabled, wrap
 from pylayer._kernels.buffers cimport buffer_like
-from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_single, kernel_ready,
-                                     loop_ready, same_layout, sigmoid_forward_loop,
+from pylayer._kernels.loops import Unary, unary
+from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_float_array,
+                                     is_single, kernel_ready, loop_ready, same_layout, sigmoid_forward_loop,
                                      softmax_backward_loop, softmax_scale_loop,
                                      softmax_shift_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
@@ -28,7 +29,7 @@ from pylayer.ops.shape import cast
 from pylayer.ops.arithmetic cimport (add_op as add, multiply_op as multiply,
                                      subtract_op as subtract)
 from pylayer.ops.dispatch import op
-from pylayer.ops.math import erf_array, erf_op as erf, exp_op as exp, square_op as square
+from pylayer.ops.math import exp_op as exp, square_op as square
 from pylayer.ops.math import tanh_op as tanh
 
 cnp.import_array()
@@ -185,19 +186,32 @@ _TANH_CUBIC = 0.044715
 
 
 cdef object _gelu_slope(object x, bint approximate):
-    """d gelu / dx, written with pylayer ops."""
+    """d gelu / dx, written with pylayer ops (the exact one is one fused op)."""
     if approximate:  # 0.5 x (1 + tanh(u)), u = c (x + k x^3)
         x2 = square(x)
         t = tanh(multiply(x, add(multiply(x2, _TANH_SCALE * _TANH_CUBIC), _TANH_SCALE)))
         du = add(multiply(x2, 3 * _TANH_SCALE * _TANH_CUBIC), _TANH_SCALE)
         return add(multiply(add(t, 1.0), 0.5),
                    multiply(multiply(x, 0.5), multiply(subtract(1.0, square(t)), du)))
-    # Phi(x) + x * phi(x)
-    cdf = multiply(add(erf(multiply(x, _SQRT_HALF)), 1.0), 0.5)
-    pdf = multiply(exp(multiply(square(x), -0.5)), _INV_SQRT_2PI)
-    return add(cdf, multiply(x, pdf))
+    a = (<Tensor>x)._array
+    return make_output(GELU_SLOPE, _in_own_dtype(Unary.GELU_SLOPE, a), (x,))
 
 
+cdef object _gelu_curvature(object x):
+    """d^2 gelu / dx^2 = phi(x) (2 - x^2), written with pylayer ops."""
+    x2 = square(x)
+    return multiply(multiply(exp(multiply(x2, -0.5)), _INV_SQRT_2PI), subtract(2.0, x2))
+
+
+cdef object _in_own_dtype(int which, object a):
+    """A compiled unary loop of ``a`` (float16 and bfloat16 computed in float32)."""
+    if is_float_array(a):
+        return unary(which, a)
+    return unary(which, a.astype(np.float32)).astype(a.dtype)
+
+
+GELU_SLOPE = Op("gelu_slope", keeps=("x",),
+                vjp=(lambda g, x: multiply(g, _gelu_curvature(x)),))
 GELU = Op("gelu", keeps=("x",), attrs=("approximate",),
           vjp=(lambda g, x, approximate: multiply(g, _gelu_slope(x, approximate)),))
 
@@ -216,10 +230,11 @@ def gelu(x, approximate=False, name=None):
     x = float_tensor(x, "gelu")
     a = (<Tensor>x)._array
     if approximate:
-        out = 0.5 * a * (1.0 + np.tanh(_TANH_SCALE * (a + _TANH_CUBIC * a ** 3)))
+        out = (0.5 * a * (1.0 + np.tanh(_TANH_SCALE * (a + _TANH_CUBIC * (a * a * a))))).astype(
+            a.dtype, copy=False)
     else:
-        out = 0.5 * a * (1.0 + erf_array(a * _SQRT_HALF))
-    return make_output(GELU, out.astype(a.dtype, copy=False), (x,), (bool(approximate),))
+        out = _in_own_dtype(Unary.GELU, a)
+    return make_output(GELU, out, (x,), (bool(approximate),))
 
 
 # ------------------------------------------------------- softmax, log_softmax
