@@ -23,16 +23,18 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from pylayer._core.gradient_link import link_to_kept_inputs
-from pylayer._core.graph_walk import nodes_leading_to
+from operator import attrgetter
+
+from pylayer._core.gradient_link import GRADIENT_LINK
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
 from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
 from pylayer._core.tensor import unmade_tensor_error
-from pylayer._core.graph cimport (GradNode, RetainedGrad, anomaly_enabled, next_seq,
-                                  raise_released, run_rules)
+from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, anomaly_enabled, make_output,
+                                  next_seq, raise_released, run_rules)
+from pylayer._core.graph import link_inputs
 
 cnp.import_array()
 
@@ -333,10 +335,101 @@ cdef object _call_backward(GradNode node, object grads):
         raise RuntimeError(f"{node.name()}: backward returned {results!r}, expected "
                            f"{n} gradient(s)")
     if node.op.n_kept and grad_enabled():
-        results = link_to_kept_inputs(node.op, values, results, since)
+        results = _link_to_kept_inputs(node.op, values, results, since)
     if anomaly_enabled():
         _nan_check(node, results)
     return results
+
+
+cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
+                                unsigned long long since):
+    """``results`` (one gradient or None per input of an ``op`` node, recorded with
+    create_graph), each gradient made to also depend on the inputs the node kept
+    (``values``, in the order of ``op.keeps``) that need a gradient, as Paddle's
+    gradient ops do (see pylayer._core.gradient_link). ``since``: the sequence number
+    of the first node the rules may have made."""
+    cdef list kept = []
+    cdef list linked = []
+    cdef list out = []
+    cdef Py_ssize_t i
+    cdef GradNode made
+    if op.inputs is None:
+        return tuple(results)
+    for i in range(min(len(op.keeps), len(values))):
+        value = values[i]
+        if (isinstance(value, Tensor) and not (<Tensor>value)._stop_gradient
+                and op.keeps[i] in op.inputs):
+            kept.append(value)
+    if not kept:
+        return tuple(results)
+    for g in results:
+        if not isinstance(g, Tensor) or (<Tensor>g)._stop_gradient:
+            out.append(g)
+            continue
+        node = (<Tensor>g)._node
+        if isinstance(node, GradNode) and (<GradNode>node).seq >= since \
+                and not (<GradNode>node).op.user_code:
+            made = <GradNode>node
+            if not any([made is seen for seen in linked]):
+                link_inputs(made, tuple(kept))
+                linked.append(made)
+            out.append(g)
+        else:
+            like = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype) for t in kept])
+            out.append(make_output(GRADIENT_LINK, (<Tensor>g)._array, (g,) + tuple(kept),
+                                   (like,)))
+    return tuple(out)
+
+
+_by_sequence = attrgetter("seq")
+
+
+cdef set _nodes_leading_to(list roots, object inputs, dict capture_nodes):
+    """The nodes reachable from the nodes ``roots`` (None for a leaf root) whose backward
+    reaches a leaf of ``inputs`` or an output ``capture_nodes`` asks for (``{node:
+    [output index, ...]}``): the nodes a ``grad(inputs=...)`` must run.
+
+    A node's inputs come from nodes with smaller sequence numbers, so visiting the
+    reachable nodes in increasing sequence order settles each one in a single
+    pass: all its children were decided before it."""
+    cdef set leaf_ids = set()
+    cdef set needed = set()
+    cdef set seen = set()
+    cdef list order = []
+    cdef list stack = [node for node in roots if node is not None]
+    cdef GradNode node
+    cdef tuple children, indices
+    cdef Py_ssize_t i
+    cdef bint hit
+    for t in inputs:
+        if isinstance(t, Tensor) and (<Tensor>t)._node is None:
+            leaf_ids.add(id(t))
+    while stack:
+        node = <GradNode>stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        for child in node.next_nodes:
+            if isinstance(child, GradNode) and child not in seen:
+                stack.append(child)
+    order.sort(key=_by_sequence)
+    for node in order:
+        children = node.next_nodes
+        indices = node.next_indices
+        for i in range(len(children)):
+            child = children[i]
+            if child is None:
+                continue
+            if isinstance(child, Tensor):
+                hit = id(child) in leaf_ids
+            else:
+                hit = child in needed or (capture_nodes and child in capture_nodes
+                                          and indices[i] in capture_nodes[child])
+            if hit:
+                needed.add(node)
+                break
+    return needed
 
 
 cdef bint _any_gradient(object grads):
@@ -407,7 +500,7 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     roots = _roots(tensors, grad_tensors, create_graph)
     p.roots = tuple([(<Tensor>t)._node for t, g in roots if (<Tensor>t)._node is not None])
     if inputs is not None:
-        needed = nodes_leading_to([(<Tensor>t)._node for t, g in roots], inputs, capture_nodes)
+        needed = _nodes_leading_to([(<Tensor>t)._node for t, g in roots], inputs, capture_nodes)
     for t, g in roots:
         if t._node is None:
             _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)

@@ -1,14 +1,10 @@
-"""Walking a recorded graph in plain Python: which nodes a backward pass that returns
-the gradients of given inputs must run (those whose backward can reach one of the
-inputs: ``engine.run_backward`` asks when ``inputs`` are given, ``pylayer.grad``),
-and the edges ``grad_fn.next_functions`` shows.
+"""The edges ``grad_fn.next_functions`` shows of a recorded graph, in plain Python.
+(The walk that prunes a ``grad(inputs=...)`` pass is compiled: ``engine.pyx``.)
 
 >>> import pylayer as paddle
 >>> x = paddle.to_tensor([1.0], stop_gradient=False)
->>> w = paddle.to_tensor([2.0], stop_gradient=False)
->>> y = x * w + w.exp()
->>> sorted(node.name() for node in nodes_leading_to([y.grad_fn], [x], {}))
-['AddGradNode', 'MultiplyGradNode']
+>>> [name for name, _ in [(f.name(), i) for f, i in (x * x.exp()).grad_fn.next_functions]]
+['AccumulateGrad', 'ExpGradNode']
 """
 from pylayer._core.tensor import Tensor
 
@@ -44,36 +40,3 @@ def next_functions(node):
     """
     return tuple([(AccumulateGrad(child), 0) if isinstance(child, Tensor) else (child, index)
                   for child, index in zip(node.next_nodes, node.next_indices)])
-
-
-def nodes_leading_to(roots, inputs, capture_nodes):
-    """The nodes reachable from the nodes ``roots`` (None for a leaf root) whose backward
-    reaches a leaf of ``inputs`` or an output ``capture_nodes`` asks for (``{node:
-    [output index, ...]}``).
-
-    A node's inputs come from nodes with smaller sequence numbers, so visiting the
-    reachable nodes in increasing sequence order settles each one in a single
-    pass: all its children were decided before it.
-    """
-    leaf_ids = {id(t) for t in inputs if isinstance(t, Tensor) and t.is_leaf}
-    needed, seen, order = set(), set(), []
-    stack = [node for node in roots if node is not None]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        order.append(node)
-        stack.extend(child for child in node.next_nodes
-                     if child is not None and not isinstance(child, Tensor) and child not in seen)
-    order.sort(key=lambda node: node.seq)
-    for node in order:
-        for child, index in zip(node.next_nodes, node.next_indices):
-            if isinstance(child, Tensor):
-                hit = id(child) in leaf_ids
-            else:
-                hit = child in needed or index in capture_nodes.get(child, ())
-            if hit:
-                needed.add(node)
-                break
-    return needed
