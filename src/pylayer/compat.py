@@ -4,7 +4,7 @@ After :func:`install_as_paddle`, ``import paddle``, ``import paddle.nn.functiona
 as F`` and ``from paddle.autograd import PyLayer`` give pylayer's modules
 (``paddle`` *is* ``pylayer``). A finder on ``sys.meta_path`` maps each
 ``paddle.x`` to ``pylayer.x`` when it is imported; nothing is imported ahead.
-A Paddle module that pylayer does not have (``paddle.io``,
+A Paddle module that pylayer does not have (``paddle.vision``,
 ``paddle.distributed``, ...) raises an ``ImportError`` (a
 ``ModuleNotFoundError``) that points to the migration guide. Nothing changes
 until the function is called.
@@ -34,12 +34,12 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
                    "has, per Paddle namespace\") says what pylayer has of each Paddle namespace "
                    "and what to use instead")
 
-# Paddle's public namespaces that pylayer does not have: ``pylayer.io`` (and
-# ``paddle.io`` after install_as_paddle) names the migration guide.
+# Paddle's public namespaces that pylayer does not have: ``pylayer.vision`` (and
+# ``paddle.vision`` after install_as_paddle) names the migration guide.
 _NOT_IN_PYLAYER = frozenset({
     "amp", "audio", "base", "callbacks", "cost_model", "cuda", "dataset",
     "decomposition", "distributed", "distribution", "fluid", "geometric", "hapi", "hub",
-    "inference", "io", "jit", "library", "onnx", "pir", "profiler",
+    "inference", "jit", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",
     "tensor", "text", "utils", "vision"})
 
@@ -131,10 +131,10 @@ def install_as_paddle():
     >>> paddle is pylayer, F is pylayer.nn.functional
     (True, True)
     >>> try:
-    ...     import paddle.io
+    ...     import paddle.vision
     ... except ImportError as error:
     ...     print(error.name, "migration guide" in str(error))
-    paddle.io True
+    paddle.vision True
     """
     import pylayer
     loaded = sys.modules.get("paddle")

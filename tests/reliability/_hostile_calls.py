@@ -23,7 +23,8 @@ import io
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, extend, incubate, metric, nn, optimizer, regularizer, static
+from pylayer import (autograd, demo, extend, incubate, io as data_io, metric, nn, optimizer,
+                     regularizer, static)
 from pylayer.autograd import graph
 from pylayer.nn import initializer
 from pylayer.ops.inplace import inplace, twin_of
@@ -766,6 +767,37 @@ CALLS.update({
 
 # ------------------------------------------------------------------ metric
 CALLS.update({
+    # ------------------------------------------------------------- paddle.io
+    data_io.Dataset: Call(),
+    data_io.IterableDataset: Call(),
+    data_io.TensorDataset: Call(A("tensors", lambda env: [pylayer.ones([2, 3])], "tensors")),
+    data_io.ComposeDataset: Call(A("datasets", _value([[1, 2], [3, 4]]), None)),
+    data_io.ChainDataset: Call(A("datasets", _value([[1, 2], [3]]), None)),
+    data_io.ConcatDataset: Call(A("datasets", _value([[1, 2], [3]]), None)),
+    data_io.Subset: Call(A("dataset", _value([1, 2, 3]), None), A("indices", _value([2]), None)),
+    data_io.random_split: Call(A("dataset", _value(range(4)), None),
+                               A("lengths", _value([1, 3]), "int_list")),
+    data_io.Sampler: Call(K("data_source", _value(None), None)),
+    data_io.SequenceSampler: Call(A("data_source", _value(range(3)), None)),
+    data_io.RandomSampler: Call(A("data_source", _value(range(4)), None),
+                                K("num_samples", _value(2), "count_or_none")),
+    data_io.WeightedRandomSampler: Call(A("weights", _value([1.0, 2.0]), None),
+                                        A("num_samples", _value(2), "positive_int")),
+    data_io.SubsetRandomSampler: Call(A("indices", _value([1, 3]), None)),
+    data_io.BatchSampler: Call(A("dataset", _value(range(4)), None),
+                               K("batch_size", _value(2), "positive_int")),
+    data_io.DistributedBatchSampler: Call(A("dataset", _value(range(4)), None),
+                                          A("batch_size", _value(2), "positive_int"),
+                                          K("num_replicas", _value(2), "count_or_none"),
+                                          K("rank", _value(0), "count_or_none")),
+    data_io.DataLoader: Call(A("dataset", _value([1.0, 2.0, 3.0]), None),
+                             K("batch_size", _value(2), "count_or_none"),
+                             K("collate_fn", _value(None), "callable_or_none"),
+                             K("num_workers", _value(0), "count"),
+                             K("prefetch_factor", _value(2), "positive_int"),
+                             K("timeout", _value(0), "count"),
+                             K("worker_init_fn", _value(None), "callable_or_none")),
+    data_io.get_worker_info: Call(),
     metric.Metric: Call(),
     metric.Accuracy: Call(K("topk", _value((1, 2)), None), K("name", _value(None), "str_or_none")),
     metric.Precision: Call(K("name", _value("precision"), "str")),

@@ -8,7 +8,7 @@ with a reason, the public methods whose arguments have nothing to corrupt
 import numpy as np
 
 import pylayer
-from pylayer import autograd, demo, extend, metric, nn, optimizer, static
+from pylayer import autograd, demo, extend, io as data_io, metric, nn, optimizer, static
 from pylayer.nn import initializer
 
 from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optimizer,
@@ -385,6 +385,16 @@ METHODS.update({
     (optimizer.lr.ReduceOnPlateau, "set_state_dict"): Call(
         A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
         setup=_made(lambda: optimizer.lr.ReduceOnPlateau(0.5))),
+})
+
+# ------------------------------------------------------------- paddle.io
+METHODS.update({
+    (data_io.DistributedBatchSampler, "set_epoch"): Call(
+        A("epoch", _value(1), "int"),
+        setup=lambda env: env.update(self=data_io.DistributedBatchSampler(range(4), 2))),
+})
+EXEMPT.update({
+    (data_io.ConcatDataset, "cumsum"): "takes any sequence of sized objects; len() decides",
 })
 
 # ------------------------------------------------------------------ metric
