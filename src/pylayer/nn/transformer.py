@@ -32,6 +32,24 @@ __all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
 
 
+class _CacheType(type):
+    """Shows a cache class as ``MultiHeadAttention.Cache``, as it is reached (and as the
+    default of ``gen_cache`` reads in a signature)."""
+
+    def __repr__(cls):
+        return f"MultiHeadAttention.{cls.__name__}"
+
+
+class Cache(collections.namedtuple("Cache", ["k", "v"]), metaclass=_CacheType):
+    """Keys and values seen so far, split into heads; extended by each ``forward``."""
+    __slots__ = ()
+
+
+class StaticCache(collections.namedtuple("StaticCache", ["k", "v"]), metaclass=_CacheType):
+    """Keys and values projected once, reused by each ``forward``."""
+    __slots__ = ()
+
+
 def _convert_attention_mask(attn_mask, dtype):
     """``attn_mask`` as an additive mask of ``dtype``: a bool or integer mask ``m`` becomes
     ``(m - 1) * 1e9`` (0 where kept, -1e9 where left out), a float mask is cast."""
@@ -110,8 +128,8 @@ class MultiHeadAttention(Layer):
     [2, 2, 3, 4]
     """
 
-    Cache = collections.namedtuple("Cache", ["k", "v"])
-    StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
+    Cache = Cache
+    StaticCache = StaticCache
 
     def __init__(self, embed_dim, num_heads, dropout=0.0, kdim=None, vdim=None,
                  need_weights=False, weight_attr=None, bias_attr=None):
