@@ -13,7 +13,7 @@ import numpy as np
 
 from pylayer._core.tensor import Tensor
 from pylayer._kernels.dtypes import convert_dtype, get_default_dtype, is_floating
-from pylayer.extend import check_int, check_number, describe
+from pylayer.extend import as_tensor_arg, check_int, check_number, describe, float_tensor
 from pylayer.nn import functional as F
 from pylayer.nn.common import Dropout, Linear
 from pylayer.nn.container import LayerList
@@ -50,19 +50,39 @@ class StaticCache(collections.namedtuple("StaticCache", ["k", "v"]), metaclass=_
     __slots__ = ()
 
 
-def _convert_attention_mask(attn_mask, dtype):
+def _convert_attention_mask(attn_mask, dtype, fn, arg, position):
     """``attn_mask`` as an additive mask of ``dtype``: a bool or integer mask ``m`` becomes
     ``(m - 1) * 1e9`` (0 where kept, -1e9 where left out), a float mask is cast."""
     if attn_mask is None:
         return None
-    if not isinstance(attn_mask, Tensor):
-        raise TypeError(f"attention mask must be a Tensor or None, got {describe(attn_mask)}")
+    attn_mask = as_tensor_arg(attn_mask, fn, arg, position)
+    kind = attn_mask._array.dtype.kind
+    if kind not in "biuf":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a bool, "
+                        f"integer or floating-point Tensor, got dtype "
+                        f"{convert_dtype(attn_mask._array.dtype)}")
     dtype = convert_dtype(dtype)
     if attn_mask._array.dtype == dtype:
         return attn_mask
     if is_floating(attn_mask._array.dtype):
         return cast(attn_mask, dtype)
     return scale(cast(attn_mask, dtype), 1e9, bias=-1.0, bias_after_scale=False)
+
+
+def _sequence(value, fn, arg, position):
+    """``value`` as a floating-point Tensor ``[batch, seq_len, features]``."""
+    value = float_tensor(value, fn, arg, position)
+    if value._array.ndim != 3:
+        raise ValueError(f"{fn}(): argument '{arg}' (position {position}) must be a 3-D Tensor "
+                         f"[batch, seq_len, features], got shape {list(value._array.shape)}")
+    return value
+
+
+def _norm_layer(norm, fn):
+    if norm is not None and not isinstance(norm, Layer):
+        raise TypeError(f"{fn}(): argument 'norm' must be a Layer (a LayerNorm) or None, got "
+                        f"{describe(norm)}")
+    return norm
 
 
 def _positive_int(value, fn, arg):
@@ -145,6 +165,8 @@ class MultiHeadAttention(Layer):
         self.dropout = check_number(dropout, fn, "dropout", minimum=0.0, maximum=1.0)
         self.need_weights = bool(need_weights)
         self.head_dim = embed_dim // num_heads
+        weight_attr = ParamAttr._to_attr(weight_attr, fn, "weight_attr")
+        bias_attr = ParamAttr._to_attr(bias_attr, fn, "bias_attr")
         self.q_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
         self.k_proj = Linear(self.kdim, embed_dim, weight_attr, bias_attr=bias_attr)
         self.v_proj = Linear(self.vdim, embed_dim, weight_attr, bias_attr=bias_attr)
@@ -158,6 +180,8 @@ class MultiHeadAttention(Layer):
     def compute_kv(self, key, value):
         """The projected ``key`` and ``value``, split into heads
         (``[batch, num_heads, seq_len, head_dim]``)."""
+        key = _sequence(key, "MultiHeadAttention.compute_kv", "key", 1)
+        value = _sequence(value, "MultiHeadAttention.compute_kv", "value", 2)
         return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
 
     def gen_cache(self, key, value=None, type=Cache):
@@ -168,9 +192,7 @@ class MultiHeadAttention(Layer):
         if type is MultiHeadAttention.StaticCache:
             return self.StaticCache(*self.compute_kv(key, value))
         if value is None:
-            if not isinstance(key, Tensor) or key._array.ndim < 1:
-                raise TypeError(f"MultiHeadAttention.gen_cache(): argument 'key' must be a "
-                                f"Tensor of shape [batch, ...], got {describe(key)}")
+            key = _sequence(key, "MultiHeadAttention.gen_cache", "key", 1)
             shape = [key._array.shape[0], self.num_heads, 0, self.head_dim]
             return self.Cache(full(shape, 0, key.dtype), full(shape, 0, key.dtype))
         return self.Cache(key, value)
@@ -192,14 +214,23 @@ class MultiHeadAttention(Layer):
             raise TypeError(f"MultiHeadAttention.forward(): argument 'cache' must be a "
                             f"MultiHeadAttention.Cache, a StaticCache or None, got "
                             f"{describe(cache)}")
-        key = query if key is None else key
-        value = query if value is None else value
+        fn = "MultiHeadAttention.forward"
+        query = _sequence(query, fn, "query", 1)
+        key = query if key is None else _sequence(key, fn, "key", 2)
+        value = query if value is None else _sequence(value, fn, "value", 3)
         if cache is None:
             q, k, v = self._prepare_qkv(query, key, value)
         else:
             q, k, v, cache = self._prepare_qkv(query, key, value, cache)
         scores = matmul(q, k, transpose_y=True)
-        mask = _convert_attention_mask(attn_mask, scores.dtype)
+        mask = _convert_attention_mask(attn_mask, scores.dtype, fn, "attn_mask", 4)
+        if mask is not None:
+            try:
+                np.broadcast_shapes(mask._array.shape, scores._array.shape)
+            except ValueError:
+                raise ValueError(f"{fn}(): argument 'attn_mask' of shape {mask.shape} must "
+                                 f"broadcast to the scores' shape {scores.shape} [batch, "
+                                 f"num_heads, seq_len_q, seq_len_k]") from None
         weights = _masked_softmax(scores, self.head_dim ** -0.5, mask)
         if self.dropout:
             weights = F.dropout(weights, self.dropout, training=self.training,
@@ -263,7 +294,9 @@ class TransformerEncoderLayer(Layer):
         self.dropout2 = Dropout(dropout, mode="upscale_in_train")
 
     def forward(self, src, src_mask=None, cache=None):
-        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        fn = "TransformerEncoderLayer.forward"
+        src = _sequence(src, fn, "src", 1)
+        src_mask = _convert_attention_mask(src_mask, src.dtype, fn, "src_mask", 2)
         residual = src
         if self.normalize_before:
             src = self.norm1(src)
@@ -285,6 +318,7 @@ class TransformerEncoderLayer(Layer):
 
     def gen_cache(self, src):
         """An empty ``MultiHeadAttention.Cache`` of the self-attention for ``src``'s batch."""
+        src = _sequence(src, "TransformerEncoderLayer.gen_cache", "src", 1)
         return self.self_attn.gen_cache(src, type=self.self_attn.Cache)
 
 
@@ -312,10 +346,12 @@ class TransformerEncoder(Layer):
         self.layers = LayerList([encoder_layer if i == 0 else
                                  type(encoder_layer)(**encoder_layer._config)
                                  for i in range(num_layers)])
-        self.norm = norm
+        self.norm = _norm_layer(norm, "TransformerEncoder")
 
     def forward(self, src, src_mask=None, cache=None):
-        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        fn = "TransformerEncoder.forward"
+        src = _sequence(src, fn, "src", 1)
+        src_mask = _convert_attention_mask(src_mask, src.dtype, fn, "src_mask", 2)
         output = src
         new_caches = []
         for i, layer in enumerate(self.layers):
@@ -330,6 +366,7 @@ class TransformerEncoder(Layer):
 
     def gen_cache(self, src):
         """One empty cache per layer (a list), for ``forward(..., cache=...)``."""
+        src = _sequence(src, "TransformerEncoder.gen_cache", "src", 1)
         return [layer.gen_cache(src) for layer in self.layers]
 
 
@@ -387,8 +424,11 @@ class TransformerDecoderLayer(Layer):
         self.dropout3 = Dropout(dropout, mode="upscale_in_train")
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
-        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
-        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        fn = "TransformerDecoderLayer.forward"
+        tgt = _sequence(tgt, fn, "tgt", 1)
+        memory = _sequence(memory, fn, "memory", 2)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype, fn, "tgt_mask", 3)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype, fn, "memory_mask", 4)
         if cache is not None and (not isinstance(cache, (list, tuple)) or len(cache) != 2):
             raise TypeError(f"TransformerDecoderLayer.forward(): argument 'cache' must be the "
                             f"pair (Cache, StaticCache) that gen_cache makes, or None, got "
@@ -425,6 +465,7 @@ class TransformerDecoderLayer(Layer):
     def gen_cache(self, memory):
         """``(Cache, StaticCache)``: an empty self-attention cache and the cross-attention's
         projected ``memory``."""
+        memory = _sequence(memory, "TransformerDecoderLayer.gen_cache", "memory", 1)
         incremental_cache = self.self_attn.gen_cache(memory, type=self.self_attn.Cache)
         static_cache = self.cross_attn.gen_cache(memory, memory,
                                                  type=self.cross_attn.StaticCache)
@@ -454,11 +495,14 @@ class TransformerDecoder(Layer):
         self.layers = LayerList([decoder_layer if i == 0 else
                                  type(decoder_layer)(**decoder_layer._config)
                                  for i in range(num_layers)])
-        self.norm = norm
+        self.norm = _norm_layer(norm, "TransformerDecoder")
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
-        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
-        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        fn = "TransformerDecoder.forward"
+        tgt = _sequence(tgt, fn, "tgt", 1)
+        memory = _sequence(memory, fn, "memory", 2)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype, fn, "tgt_mask", 3)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype, fn, "memory_mask", 4)
         output = tgt
         new_caches = []
         for i, layer in enumerate(self.layers):
@@ -475,6 +519,7 @@ class TransformerDecoder(Layer):
     def gen_cache(self, memory, do_zip=False):
         """One ``(Cache, StaticCache)`` pair per layer; with ``do_zip`` the pairs are
         regrouped as ``[all Caches, all StaticCaches]``."""
+        memory = _sequence(memory, "TransformerDecoder.gen_cache", "memory", 1)
         cache = [layer.gen_cache(memory) for layer in self.layers]
         return list(zip(*cache)) if do_zip else cache
 
@@ -517,6 +562,14 @@ class Transformer(Layer):
                  custom_encoder=None, custom_decoder=None):
         super().__init__()
         fn = "Transformer"
+        for arg, value in (("d_model", d_model), ("nhead", nhead),
+                           ("num_encoder_layers", num_encoder_layers),
+                           ("num_decoder_layers", num_decoder_layers),
+                           ("dim_feedforward", dim_feedforward)):
+            _positive_int(value, fn, arg)
+        dropout = _dropout_rate(dropout, fn, "dropout", None)
+        _dropout_rate(attn_dropout, fn, "attn_dropout", dropout)
+        _dropout_rate(act_dropout, fn, "act_dropout", dropout)
         encoder_weight, decoder_weight = _split_attrs(weight_attr, fn, "weight_attr")
         encoder_bias, decoder_bias = _split_attrs(bias_attr, fn, "bias_attr")
         settings = dict(dropout=dropout, activation=activation, attn_dropout=attn_dropout,
@@ -544,10 +597,13 @@ class Transformer(Layer):
         self.nhead = nhead
 
     def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None):
-        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        fn = "Transformer.forward"
+        src = _sequence(src, fn, "src", 1)
+        tgt = _sequence(tgt, fn, "tgt", 2)
+        src_mask = _convert_attention_mask(src_mask, src.dtype, fn, "src_mask", 3)
         memory = self.encoder(src, src_mask=src_mask)
-        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
-        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype, fn, "tgt_mask", 4)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype, fn, "memory_mask", 5)
         return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
 
     def generate_square_subsequent_mask(self, length):
