@@ -1,69 +1,71 @@
 """Attention: ``scaled_dot_product_attention`` and ``sequence_mask``.
 
 Attention is three recorded steps: one matmul for the scores, one fused masked softmax
-(scaling, the additive or boolean mask and the softmax in one record, so the scores
-are not copied three times) and one matmul for the values. The softmax keeps only its
-output; its rule is written with pylayer ops, so attention differentiates twice.
+(scaling, the additive or boolean mask and the softmax in one record, one new array
+worked on in place) and one matmul for the values. The softmax keeps only its output;
+its rule is softmax's (recorded ops when differentiated again), so attention
+differentiates twice.
 """
 import numpy as np
 
 from pylayer._core.graph import Op, make_output
-from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
+from pylayer._core.tensor import Tensor, make_tensor
 from pylayer._kernels.dtypes import convert_dtype, is_bool, is_floating
-from pylayer.ops._arguments import (as_tensor_arg, check_count, check_dtype, check_int, check_number,
-                                    check_str, describe, float_tensor)
+from pylayer.ops._arguments import (as_tensor_arg, check_count, check_dtype, check_int,
+                                    check_number, check_str, describe, float_tensor)
 from pylayer.ops._operands import unbroadcast
-from pylayer.ops.arithmetic import multiply, scale as scale_op, subtract
+from pylayer.ops.activation import SOFTMAX, softmax
+from pylayer.ops.arithmetic import scale as scale_op
 from pylayer.ops.assembly import repeat_interleave
 from pylayer.ops.dispatch import op
 from pylayer.ops.dropout import dropout
 from pylayer.ops.linalg import matmul
-from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.shape import cast, squeeze, transpose, unsqueeze
 
 __all__ = ["scaled_dot_product_attention", "sequence_mask"]
 
 
 # ------------------------------------------------------------ the fused masked softmax
-def _softmax_rows_grad(g, out):
-    """``out * (g - sum(g * out))`` along the last axis: numpy when the gradient is not
-    to be differentiated again, recorded ops when it is."""
-    if not is_grad_enabled():
-        ya, ga = out._array, g._array
-        return make_tensor(ya * (ga - (ga * ya).sum(axis=-1, keepdims=True)))
-    return multiply(out, subtract(g, reduce_sum(multiply(g, out), axis=-1, keepdim=True)))
+_SOFTMAX_RULE = SOFTMAX.vjp[0]
 
 
 def _scaled(t, factor):
     return t if factor == 1.0 else scale_op(t, factor)
 
 
+def _softmax_grad(g, out, factor):
+    """``factor * out * (g - sum(g * out))`` along the last axis: softmax's own rule (its
+    compiled row loop, or recorded ops when the gradient is to be differentiated again)."""
+    return _scaled(_SOFTMAX_RULE(g, out, -1), factor)
+
+
 def _masked_softmax_vjp(g, out, factor, mask_shape, needs_input_grad):
-    grad = _softmax_rows_grad(g, out)
+    grad = _softmax_grad(g, out, 1.0)
     return (_scaled(grad, factor) if needs_input_grad[0] else None,
             unbroadcast(grad, mask_shape) if needs_input_grad[1] else None)
 
 
 # softmax(factor * x + mask) along the last axis, with the positions of a boolean mask
-# left out (an attribute of the forward only: the rule needs no more than the output)
+# left out (an argument of the forward only: the rules need no more than the output)
 SCALED_SOFTMAX = Op("masked_softmax", inputs=("x",), keeps=("out",), attrs=("factor",),
-                    vjp=(lambda g, out, factor: _scaled(_softmax_rows_grad(g, out), factor),))
+                    vjp=(_softmax_grad,))
 MASKED_SOFTMAX = Op("masked_softmax", inputs=("x", "mask"), keeps=("out",),
                     attrs=("factor", "mask_shape"), vjp=_masked_softmax_vjp)
 
 
 def _masked_softmax(scores, factor, mask=None, dropped=None):
     """``softmax(factor * scores + mask)`` over the last axis, with ``-inf`` where the
-    boolean array ``dropped`` is True; a row with nothing left is NaN, as in Paddle."""
-    z = scores._array * np.asarray(factor, scores._array.dtype)
+    boolean array ``dropped`` is True; a row with nothing left is NaN, as in Paddle.
+    One new array, worked on in place."""
+    a = scores._array
+    z = np.multiply(a, np.asarray(factor, a.dtype))
     if mask is not None:
-        z = z + mask._array.astype(z.dtype, copy=False)
+        np.add(z, mask._array, out=z, casting="unsafe")
     if dropped is not None:
-        z = np.where(dropped, np.asarray(-np.inf, z.dtype), z)
+        np.copyto(z, np.asarray(-np.inf, z.dtype), where=dropped)
     if z.shape[-1]:
         with np.errstate(invalid="ignore"):
-            z = np.exp(z - z.max(axis=-1, keepdims=True))
-            z /= z.sum(axis=-1, keepdims=True)
+            z = softmax(make_tensor(z))._array     # its compiled row loops, unrecorded
     if mask is None:
         return make_output(SCALED_SOFTMAX, z, (scores,), (factor,))
     return make_output(MASKED_SOFTMAX, z, (scores, mask), (factor, mask._array.shape))
