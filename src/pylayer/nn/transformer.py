@@ -11,9 +11,8 @@ import copy
 
 import numpy as np
 
-from pylayer._core.tensor import Tensor
-from pylayer._kernels.dtypes import convert_dtype, get_default_dtype, is_floating
-from pylayer.extend import as_tensor_arg, check_int, check_number, describe, float_tensor
+from pylayer.extend import (Tensor, as_tensor_arg, check_int, check_number, describe, float_tensor,
+                            get_default_dtype)
 from pylayer.nn import functional as F
 from pylayer.nn.common import Dropout, Linear
 from pylayer.nn.container import LayerList
@@ -22,7 +21,7 @@ from pylayer.nn.norm import LayerNorm
 from pylayer.nn.param import ParamAttr
 from pylayer.ops.arithmetic import add, scale
 from pylayer.ops.assembly import triu
-from pylayer.ops.attention import _masked_softmax
+from pylayer.ops.attention import masked_softmax
 from pylayer.ops.creation import full
 from pylayer.ops.linalg import matmul
 from pylayer.ops.manipulation import concat
@@ -56,15 +55,12 @@ def _convert_attention_mask(attn_mask, dtype, fn, arg, position):
     if attn_mask is None:
         return None
     attn_mask = as_tensor_arg(attn_mask, fn, arg, position)
-    kind = attn_mask._array.dtype.kind
-    if kind not in "biuf":
+    if attn_mask.dtype.np_dtype.kind not in "biuf":
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be a bool, "
-                        f"integer or floating-point Tensor, got dtype "
-                        f"{convert_dtype(attn_mask._array.dtype)}")
-    dtype = convert_dtype(dtype)
-    if attn_mask._array.dtype == dtype:
+                        f"integer or floating-point Tensor, got dtype {attn_mask.dtype.name}")
+    if attn_mask.dtype == dtype:
         return attn_mask
-    if is_floating(attn_mask._array.dtype):
+    if attn_mask.dtype.is_floating_point:
         return cast(attn_mask, dtype)
     return scale(cast(attn_mask, dtype), 1e9, bias=-1.0, bias_after_scale=False)
 
@@ -72,9 +68,9 @@ def _convert_attention_mask(attn_mask, dtype, fn, arg, position):
 def _sequence(value, fn, arg, position):
     """``value`` as a floating-point Tensor ``[batch, seq_len, features]``."""
     value = float_tensor(value, fn, arg, position)
-    if value._array.ndim != 3:
+    if value.ndim != 3:
         raise ValueError(f"{fn}(): argument '{arg}' (position {position}) must be a 3-D Tensor "
-                         f"[batch, seq_len, features], got shape {list(value._array.shape)}")
+                         f"[batch, seq_len, features], got shape {value.shape}")
     return value
 
 
@@ -174,7 +170,7 @@ class MultiHeadAttention(Layer):
 
     def _heads(self, t):
         """``[batch, seq, embed_dim]`` -> ``[batch, num_heads, seq, head_dim]``."""
-        batch, seq = t._array.shape[:2]
+        batch, seq = t.shape[:2]
         return transpose(reshape(t, [batch, seq, self.num_heads, self.head_dim]), [0, 2, 1, 3])
 
     def compute_kv(self, key, value):
@@ -193,7 +189,7 @@ class MultiHeadAttention(Layer):
             return self.StaticCache(*self.compute_kv(key, value))
         if value is None:
             key = _sequence(key, "MultiHeadAttention.gen_cache", "key", 1)
-            shape = [key._array.shape[0], self.num_heads, 0, self.head_dim]
+            shape = [key.shape[0], self.num_heads, 0, self.head_dim]
             return self.Cache(full(shape, 0, key.dtype), full(shape, 0, key.dtype))
         return self.Cache(key, value)
 
@@ -226,17 +222,17 @@ class MultiHeadAttention(Layer):
         mask = _convert_attention_mask(attn_mask, scores.dtype, fn, "attn_mask", 4)
         if mask is not None:
             try:
-                np.broadcast_shapes(mask._array.shape, scores._array.shape)
+                np.broadcast_shapes(tuple(mask.shape), tuple(scores.shape))
             except ValueError:
                 raise ValueError(f"{fn}(): argument 'attn_mask' of shape {mask.shape} must "
                                  f"broadcast to the scores' shape {scores.shape} [batch, "
                                  f"num_heads, seq_len_q, seq_len_k]") from None
-        weights = _masked_softmax(scores, self.head_dim ** -0.5, mask)
+        weights = masked_softmax(scores, self.head_dim ** -0.5, mask)
         if self.dropout:
             weights = F.dropout(weights, self.dropout, training=self.training,
                                 mode="upscale_in_train")
         out = transpose(matmul(weights, v), [0, 2, 1, 3])
-        batch, seq = out._array.shape[:2]
+        batch, seq = out.shape[:2]
         out = self.out_proj(reshape(out, [batch, seq, self.embed_dim]))
         outs = [out]
         if self.need_weights:
@@ -617,10 +613,10 @@ class Transformer(Layer):
         """
         fn = "Transformer.generate_square_subsequent_mask"
         if isinstance(length, Tensor):
-            if length._array.size != 1 or length._array.dtype.kind not in "iu":
+            if length.size != 1 or length.dtype.np_dtype.kind not in "iu":
                 raise ValueError(f"{fn}(): argument 'length' must be an int or an integer "
                                  f"Tensor of one element, got {describe(length)}")
-            length = int(length._array.reshape(()))
+            length = int(length.numpy().reshape(()))
         length = check_int(length, fn, "length")
         if length < 0:
             raise ValueError(f"{fn}(): argument 'length' must be >= 0, got {length}")

@@ -53,10 +53,17 @@ MASKED_SOFTMAX = Op("masked_softmax", inputs=("x", "mask"), keeps=("out",),
                     attrs=("factor", "mask_shape"), vjp=_masked_softmax_vjp)
 
 
-def _masked_softmax(scores, factor, mask=None, dropped=None):
+def masked_softmax(scores, factor, mask=None, dropped=None):
     """``softmax(factor * scores + mask)`` over the last axis, with ``-inf`` where the
     boolean array ``dropped`` is True; a row with nothing left is NaN, as in Paddle.
-    One new array, worked on in place."""
+    One new array, worked on in place. The attention layers' step (not a Paddle name,
+    so not in ``__all__``).
+
+    >>> import pylayer
+    >>> scores = pylayer.to_tensor([[2.0, 2.0, 9.0]])
+    >>> masked_softmax(scores, 0.5, pylayer.to_tensor([0.0, 0.0, -1e9])).numpy()
+    array([[0.5, 0.5, 0. ]], dtype=float32)
+    """
     a = scores._array
     z = np.multiply(a, np.asarray(factor, a.dtype))
     if mask is not None:
@@ -168,7 +175,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         else:
             raise TypeError(f"{fn}(): argument 'attn_mask' (position 4) must be a bool or "
                             f"floating-point Tensor, got dtype {convert_dtype(mask.dtype)}")
-    weights = _masked_softmax(scores, factor, additive, dropped)
+    weights = masked_softmax(scores, factor, additive, dropped)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, training=training)
     out = transpose(matmul(weights, v), [0, 2, 1, 3])
