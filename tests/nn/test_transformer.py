@@ -351,3 +351,15 @@ def test_a_small_transformer_trains_and_round_trips(tmp_path):
     again.eval()
     np.testing.assert_array_equal(again(src, tgt, tgt_mask=mask).numpy(),
                                   model(src, tgt, tgt_mask=mask).numpy())
+
+
+def test_multi_head_attention_differentiates_twice_in_float64():
+    pylayer.set_default_dtype("float64")
+    try:
+        attn = nn.MultiHeadAttention(4, 2)
+    finally:
+        pylayer.set_default_dtype("float32")
+    query = tensor(1, 3, 4, dtype="float64", stop_gradient=False)
+    mask = tensor(3, 3, dtype="float64", stop_gradient=False)
+    assert gradcheck(lambda q, m: attn(q, attn_mask=m), (query, mask))
+    assert gradgradcheck(lambda q, m: attn(q, attn_mask=m), (query, mask))
