@@ -83,7 +83,7 @@ def test_a_throwaway_op_needs_its_area_file_only(tmp_path):
 
 # The areas whose ops Paddle has in paddle.nn.functional (and not at the top level).
 FUNCTIONAL_AREAS = ("activation", "loss", "convolution", "pooling", "normalization", "dropout",
-                    "embedding", "linear", "spatial", "nonlinear")
+                    "embedding", "linear", "spatial", "nonlinear", "attention")
 
 
 def test_every_op_of_a_functional_area_is_in_nn_functional():

@@ -411,3 +411,58 @@ METHODS.update({
         A("labels", _value(np.array([1, 0])), "tensor"),
         setup=lambda env: env.update(self=metric.Auc())),
 })
+
+# ------------------------------------------------------------------ attention and Transformers
+def _sequences(*shape):
+    return lambda env: pylayer.rand(list(shape))
+
+
+_MHA = _made(lambda: nn.MultiHeadAttention(8, 2))
+_ENCODER_LAYER = _made(lambda: nn.TransformerEncoderLayer(8, 2, 16))
+_ENCODER = _made(lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 2))
+_DECODER_LAYER = _made(lambda: nn.TransformerDecoderLayer(8, 2, 16))
+_DECODER = _made(lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16), 2))
+_TRANSFORMER = _made(lambda: nn.Transformer(8, 2, 1, 1, 16))
+_KEEP = _value(np.tril(np.ones((3, 3), dtype=bool)))
+
+METHODS.update({
+    (nn.MultiHeadAttention, "forward"): Call(
+        A("query", _sequences(2, 3, 8), "float_tensor"),
+        K("key", _sequences(2, 3, 8), "tensor_or_none"),
+        K("attn_mask", _KEEP, "tensor_or_none"), setup=_MHA,
+        extra=[("a mask that does not broadcast",
+                {"attn_mask": lambda env: pylayer.ones([4, 5])}, "attn_mask")]),
+    (nn.MultiHeadAttention, "compute_kv"): Call(
+        A("key", _sequences(2, 3, 8), "float_tensor"),
+        A("value", _sequences(2, 3, 8), "float_tensor"), setup=_MHA),
+    (nn.MultiHeadAttention, "gen_cache"): Call(A("key", _sequences(2, 3, 8), "float_tensor"),
+                                               setup=_MHA),
+    (nn.TransformerEncoderLayer, "forward"): Call(
+        A("src", _sequences(2, 3, 8), "float_tensor"),
+        K("src_mask", _KEEP, "tensor_or_none"), setup=_ENCODER_LAYER),
+    (nn.TransformerEncoderLayer, "gen_cache"): Call(
+        A("src", _sequences(2, 3, 8), "float_tensor"), setup=_ENCODER_LAYER),
+    (nn.TransformerEncoder, "forward"): Call(
+        A("src", _sequences(2, 3, 8), "float_tensor"),
+        K("src_mask", _KEEP, "tensor_or_none"), setup=_ENCODER),
+    (nn.TransformerEncoder, "gen_cache"): Call(
+        A("src", _sequences(2, 3, 8), "float_tensor"), setup=_ENCODER),
+    (nn.TransformerDecoderLayer, "forward"): Call(
+        A("tgt", _sequences(2, 3, 8), "float_tensor"),
+        A("memory", _sequences(2, 4, 8), "float_tensor"),
+        K("tgt_mask", _KEEP, "tensor_or_none"), setup=_DECODER_LAYER),
+    (nn.TransformerDecoderLayer, "gen_cache"): Call(
+        A("memory", _sequences(2, 4, 8), "float_tensor"), setup=_DECODER_LAYER),
+    (nn.TransformerDecoder, "forward"): Call(
+        A("tgt", _sequences(2, 3, 8), "float_tensor"),
+        A("memory", _sequences(2, 4, 8), "float_tensor"),
+        K("memory_mask", _value(None), "tensor_or_none"), setup=_DECODER),
+    (nn.TransformerDecoder, "gen_cache"): Call(
+        A("memory", _sequences(2, 4, 8), "float_tensor"), setup=_DECODER),
+    (nn.Transformer, "forward"): Call(
+        A("src", _sequences(2, 4, 8), "float_tensor"),
+        A("tgt", _sequences(2, 3, 8), "float_tensor"),
+        K("tgt_mask", _KEEP, "tensor_or_none"), setup=_TRANSFORMER),
+    (nn.Transformer, "generate_square_subsequent_mask"): Call(
+        A("length", _value(3), "count"), setup=_TRANSFORMER),
+})

@@ -44,3 +44,10 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
            "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
            "RReLU", "Maxout"]
+
+from pylayer.nn.transformer import (MultiHeadAttention, Transformer, TransformerDecoder,  # noqa: E402
+                                    TransformerDecoderLayer, TransformerEncoder,
+                                    TransformerEncoderLayer)
+
+__all__ += ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
