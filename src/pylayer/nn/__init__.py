@@ -44,3 +44,8 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
            "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
            "RReLU", "Maxout"]
+from pylayer.nn.rnn import (BiRNN, GRU, GRUCell, LSTM, LSTMCell, RNN, RNNCellBase, SimpleRNN,
+                            SimpleRNNCell)
+
+__all__ += ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN",
+            "LSTM", "GRU"]
