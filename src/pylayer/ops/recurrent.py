@@ -28,7 +28,8 @@ class _Numpy:
 
     @staticmethod
     def split(a, n):
-        return np.split(a, n, axis=-1)
+        size = a.shape[-1] // n
+        return [a[..., k * size:(k + 1) * size] for k in range(n)]
 
     @staticmethod
     def concat(parts):
@@ -68,11 +69,12 @@ def _lstm_forward(m, gates, c_prev):
     return i, f, g, o, c
 
 
-def _lstm_vjp(grads, gates, c_prev, c):
-    gh, gc = grads
-    m, (gates, c_prev, c, gh, gc) = _backend(gates, c_prev, c, gh, gc)
-    i, f, g, o, _ = _lstm_forward(m, gates, c_prev)
-    tc = m.tanh(c)
+def _lstm_vjp(grads, gates, c_prev, c, acts):
+    gh, gc = grads[0], grads[1]
+    if not is_grad_enabled():
+        return _lstm_vjp_arrays(gh, gc, c_prev.numpy(), c.numpy(), acts.numpy())
+    i, f, g, o, _ = _lstm_forward(_Recorded, gates, c_prev)
+    tc = tanh(c)
     dc = gc
     if gh is not None:
         dh_c = gh * o * (1.0 - tc * tc)
@@ -82,21 +84,52 @@ def _lstm_vjp(grads, gates, c_prev, c):
         do = 0.0 * o
     if dc is None:
         dc = 0.0 * c
-    dgates = m.concat([dc * g * i * (1.0 - i), dc * c_prev * f * (1.0 - f),
-                       dc * i * (1.0 - g * g), do])
-    return _wrap((dgates, dc * f))
+    dgates = concat([dc * g * i * (1.0 - i), dc * c_prev * f * (1.0 - f),
+                     dc * i * (1.0 - g * g), do], axis=-1)
+    return dgates, dc * f
 
 
-LSTM_CELL = Op("lstm_cell", inputs=("gates", "c_prev"), outputs=("h", "c"),
-               keeps=("gates", "c_prev", "c"), vjp=_lstm_vjp)
+def _lstm_vjp_arrays(gh, gc, c_prev, c, acts):
+    n = c.shape[-1]
+    i, f, g, o = (acts[..., k * n:(k + 1) * n] for k in range(4))
+    dgates = np.empty_like(acts)
+    tc = np.tanh(c)
+    if gh is None:
+        dc = gc.numpy().copy()
+        dgates[..., 3 * n:] = 0.0
+    else:
+        gh = gh.numpy()
+        dc = gh * o
+        dc *= 1.0 - tc * tc
+        if gc is not None:
+            dc += gc.numpy()
+        np.multiply(gh * tc, o * (1.0 - o), out=dgates[..., 3 * n:])
+    np.multiply(dc * g, i * (1.0 - i), out=dgates[..., :n])
+    np.multiply(dc * c_prev, f * (1.0 - f), out=dgates[..., n:2 * n])
+    np.multiply(dc * i, 1.0 - g * g, out=dgates[..., 2 * n:3 * n])
+    dc *= f
+    return make_tensor(dgates), make_tensor(dc)
+
+
+LSTM_CELL = Op("lstm_cell", inputs=("gates", "c_prev"), outputs=("h", "c", "acts"),
+               keeps=("gates", "c_prev", "c", "acts"), vjp=_lstm_vjp)
 
 
 def lstm_cell(gates, c_prev):
     """``(h, c)`` of an LSTM step from its pre-activation ``gates`` (blocks i, f, g, o
     along the last axis) and the previous cell state."""
-    i, f, g, o, c = _lstm_forward(_Numpy, gates.numpy(), c_prev.numpy())
-    h = o * np.tanh(c)
-    return tuple(make_outputs(LSTM_CELL, [h, c], (gates, c_prev)))
+    a = gates.numpy()
+    n = a.shape[-1] // 4
+    acts = np.tanh(a * 0.5)
+    acts += 1.0
+    acts *= 0.5
+    acts[..., 2 * n:3 * n] = np.tanh(a[..., 2 * n:3 * n])
+    c = acts[..., n:2 * n] * c_prev.numpy()
+    c += acts[..., :n] * acts[..., 2 * n:3 * n]
+    h = np.tanh(c)
+    h *= acts[..., 3 * n:]
+    h, c, _ = make_outputs(LSTM_CELL, [h, c, acts], (gates, c_prev), non_differentiable=(2,))
+    return h, c
 
 
 # -------------------------------------------------------------------------- GRU
