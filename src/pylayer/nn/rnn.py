@@ -11,11 +11,12 @@ import math
 
 import numpy as np
 
-from pylayer.extend import Tensor, get_default_dtype
+from pylayer.extend import Tensor, check_count, get_default_dtype
 from pylayer.nn import functional as F
 from pylayer.nn.container import LayerList
 from pylayer.nn.initializer import Constant, Uniform
 from pylayer.nn.layer import Layer
+from pylayer.nn.param import ParamAttr
 from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops.creation import full, to_tensor
 from pylayer.ops.linalg import matmul
@@ -65,6 +66,20 @@ def _sequence(inputs, cls, arg="inputs"):
     if inputs.dtype not in ("float32", "float64"):
         raise TypeError(f"{cls}(): argument '{arg}' must be float32 or float64, got "
                         f"{inputs.dtype}")
+    return inputs
+
+
+def _step_input(inputs, cell):
+    cls = type(cell).__name__
+    if not isinstance(inputs, Tensor):
+        raise TypeError(f"{cls}(): argument 'inputs' must be a Tensor, got "
+                        f"{type(inputs).__name__}")
+    if inputs.dtype not in ("float32", "float64"):
+        raise TypeError(f"{cls}(): argument 'inputs' must be float32 or float64, got "
+                        f"{inputs.dtype}")
+    if inputs.ndim < 1 or inputs.shape[-1] != cell.input_size:
+        raise ValueError(f"{cls}(): argument 'inputs' must end in the input size "
+                         f"{cell.input_size}, got shape {inputs.shape}")
     return inputs
 
 
@@ -151,8 +166,14 @@ class RNNCellBase(Layer):
         that takes no gradient (ones for a weight, zeros for a bias)."""
         self.input_size = _check_size(input_size, cls, "input_size")
         self.hidden_size = _check_size(hidden_size, cls, "hidden_size")
-        bound = 1.0 / math.sqrt(hidden_size)
         rows = gates * hidden_size
+        check_count(rows * (recurrent_size + 2), cls, "hidden_size")
+        check_count(rows * input_size, cls, "input_size")
+        attrs = {arg: ParamAttr._to_attr(attr, cls, arg) for arg, attr in (
+            ("weight_ih_attr", weight_ih_attr), ("weight_hh_attr", weight_hh_attr),
+            ("bias_ih_attr", bias_ih_attr), ("bias_hh_attr", bias_hh_attr))}
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr = attrs.values()
+        bound = 1.0 / math.sqrt(hidden_size)
         for name, shape, attr, is_bias in (
                 ("weight_ih", [rows, input_size], weight_ih_attr, False),
                 ("weight_hh", [rows, recurrent_size], weight_hh_attr, False),
@@ -204,6 +225,7 @@ class SimpleRNNCell(RNNCellBase):
         return h, h
 
     def forward(self, inputs, states=None):
+        _step_input(inputs, self)
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
         return self._step(self._input_gates(inputs), states)
@@ -260,6 +282,7 @@ class LSTMCell(RNNCellBase):
         return h, (h, c)
 
     def forward(self, inputs, states=None):
+        _step_input(inputs, self)
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
         return self._step(self._input_gates(inputs), states)
@@ -298,6 +321,7 @@ class GRUCell(RNNCellBase):
         return h, h
 
     def forward(self, inputs, states=None):
+        _step_input(inputs, self)
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
         return self._step(self._input_gates(inputs), states)
@@ -440,6 +464,10 @@ class RNNBase(LayerList):
         _check_size(input_size, cls, "input_size")
         _check_size(hidden_size, cls, "hidden_size")
         num_layers = _check_size(num_layers, cls, "num_layers")
+        check_count(8 * hidden_size * (2 * hidden_size + 2), cls, "hidden_size")
+        check_count(8 * hidden_size * input_size, cls, "input_size")
+        check_count(num_layers * 8 * hidden_size * (input_size + 4 * hidden_size + 2), cls,
+                    "num_layers")
         if direction not in ("forward",) + _BIDIRECTIONAL:
             raise ValueError(f"{cls}(): argument 'direction' must be 'forward', 'bidirect' "
                              f"or 'bidirectional', got {direction!r}")
@@ -456,8 +484,9 @@ class RNNBase(LayerList):
         self.num_layers = num_layers
         self.state_components = 2 if mode == "LSTM" else 1
         self.proj_size = proj_size
-        kwargs = dict(weight_ih_attr=weight_ih_attr, weight_hh_attr=weight_hh_attr,
-                      bias_ih_attr=bias_ih_attr, bias_hh_attr=bias_hh_attr)
+        kwargs = {arg: ParamAttr._to_attr(attr, cls, arg) for arg, attr in (
+            ("weight_ih_attr", weight_ih_attr), ("weight_hh_attr", weight_hh_attr),
+            ("bias_ih_attr", bias_ih_attr), ("bias_hh_attr", bias_hh_attr))}
         if mode == "LSTM":
             make = LSTMCell
             kwargs["proj_size"] = proj_size
@@ -595,6 +624,9 @@ class LSTM(RNNBase):
                  bias_ih_attr=None, bias_hh_attr=None, proj_size=0, name=None):
         hidden_size = _check_size(hidden_size, "LSTM", "hidden_size")
         proj_size = _check_size(proj_size, "LSTM", "proj_size", minimum=0)
+        if proj_size >= hidden_size:
+            raise ValueError(f"LSTM(): argument 'proj_size' must be smaller than hidden_size "
+                             f"({hidden_size}), got {proj_size}")
         super().__init__("LSTM", input_size, hidden_size, num_layers, direction, time_major,
                          dropout, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr,
                          proj_size)
