@@ -343,6 +343,31 @@ def test_network_gradients_and_second_order(cls):
     assert gradgradcheck(run, (x, weight))
 
 
+@pytest.mark.parametrize("wrapper", ["network", "reverse_rnn"])
+def test_lstm_gradients_with_lengths_and_initial_states_and_second_order(wrapper):
+    pylayer.set_default_dtype("float64")
+    try:
+        model = nn.LSTM(2, 3) if wrapper == "network" else \
+            nn.RNN(nn.LSTMCell(2, 3), is_reverse=True)
+    finally:
+        pylayer.set_default_dtype("float32")
+    lengths = tensor([3, 1])
+
+    def leaf(*shape, seed):
+        return pylayer.to_tensor(rand(*shape, seed=seed, dtype="float64"), stop_gradient=False)
+
+    lead = [1] if wrapper == "network" else []
+    x, h0, c0 = leaf(2, 3, 2, seed=1), leaf(*lead, 2, 3, seed=2), leaf(*lead, 2, 3, seed=3)
+    weight = model.parameters()[1]
+
+    def run(x, h0, c0, w):
+        out, (h, c) = model(x, (h0, c0), sequence_length=lengths)
+        return (out * out).sum() + (h * c).sum()
+
+    assert gradcheck(run, (x, h0, c0, weight))
+    assert gradgradcheck(run, (x, h0, c0, weight))
+
+
 def test_sequence_length_gradient_does_not_reach_padded_steps():
     model = nn.LSTM(2, 3)
     x = tensor(rand(2, 4, 2), grad=True)

@@ -20,9 +20,10 @@ from pylayer.nn.param import ParamAttr
 from pylayer.ops.arithmetic import add, multiply
 from pylayer.ops.creation import full, to_tensor
 from pylayer.ops.linalg import matmul
+from pylayer.ops.linear import linear
 from pylayer.ops.manipulation import concat, stack, unstack
 from pylayer.ops.math import tanh, where
-from pylayer.ops.recurrent import gru_cell, lstm_cell
+from pylayer.ops.recurrent import gru_cell, lstm_cell, lstm_sequence
 from pylayer.ops.shape import transpose
 
 __all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN",
@@ -83,8 +84,8 @@ def _step_input(inputs, cell):
     return inputs
 
 
-def _step_masks(sequence_length, steps, batch, cls):
-    """Per step, a ``[batch, 1]`` bool tensor: which sequences are still running."""
+def _running(sequence_length, steps, batch, cls):
+    """``[steps, batch, 1]`` bools: which sequences are still running at each step."""
     if sequence_length is None:
         return None
     lengths = sequence_length.numpy() if isinstance(sequence_length, Tensor) \
@@ -93,8 +94,7 @@ def _step_masks(sequence_length, steps, batch, cls):
         raise ValueError(f"{cls}(): argument 'sequence_length' must be an integer tensor of "
                          f"shape [{batch}] (one length per sequence), got "
                          f"{lengths.dtype} of shape {list(lengths.shape)}")
-    running = np.arange(steps)[:, None] < lengths[None, :]
-    return [to_tensor(running[t][:, None]) for t in range(steps)]
+    return (np.arange(steps)[:, None] < lengths[None, :])[:, :, None]
 
 
 class RNNCellBase(Layer):
@@ -192,7 +192,7 @@ class RNNCellBase(Layer):
     def _input_gates(self, inputs):
         """``inputs @ weight_ih.T + bias_ih`` (for a whole sequence at once; SimpleRNN
         and LSTM cells add ``bias_hh`` there too)."""
-        return add(matmul(inputs, self.weight_ih, transpose_y=True), self.bias_ih)
+        return linear(inputs, transpose(self.weight_ih, [1, 0]), self.bias_ih)
 
 
 class SimpleRNNCell(RNNCellBase):
@@ -217,7 +217,7 @@ class SimpleRNNCell(RNNCellBase):
         self.activation = activation
 
     def _input_gates(self, inputs):
-        return add(super()._input_gates(inputs), self.bias_hh)
+        return linear(inputs, transpose(self.weight_ih, [1, 0]), add(self.bias_ih, self.bias_hh))
 
     def _step(self, x_gates, state):
         h = add(x_gates, matmul(state, self.weight_hh, transpose_y=True))
@@ -271,7 +271,7 @@ class LSTMCell(RNNCellBase):
                 else None, default_initializer=Uniform(-bound, bound))
 
     def _input_gates(self, inputs):
-        return add(super()._input_gates(inputs), self.bias_hh)
+        return linear(inputs, transpose(self.weight_ih, [1, 0]), add(self.bias_ih, self.bias_hh))
 
     def _step(self, x_gates, states):
         h_prev, c_prev = states
@@ -351,7 +351,17 @@ def _run(cell, inputs, states, sequence_length, time_major, is_reverse, zero_pad
     steps, batch = steps_first.shape[0], steps_first.shape[1]
     if not steps:
         raise ValueError(f"{cls}(): argument 'inputs' has no time steps")
-    masks = _step_masks(sequence_length, steps, batch, cls)
+    running = _running(sequence_length, steps, batch, cls)
+    if type(cell) is LSTMCell and not cell.proj_size and not kwargs:
+        h0, c0 = states
+        for arg, state in (("h", h0), ("c", c0)):
+            if not isinstance(state, Tensor) or state.shape != [batch, cell.hidden_size]:
+                raise ValueError(f"{cls}(): the initial state {arg} must be a tensor of shape "
+                                 f"{[batch, cell.hidden_size]}, got {state!r}")
+        out, h, c = lstm_sequence(cell._input_gates(steps_first), h0, c0, cell.weight_hh,
+                                  running, is_reverse, zero_padding)
+        return (out if time_major else transpose(out, [1, 0, 2])), (h, c)
+    masks = None if running is None else [to_tensor(m) for m in running]
     order = range(steps - 1, -1, -1) if is_reverse else range(steps)
     if type(cell) in _BUILT_IN and not kwargs:
         step_inputs = unstack(cell._input_gates(steps_first), axis=0)

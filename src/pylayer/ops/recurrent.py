@@ -162,3 +162,144 @@ def gru_cell(x_gates, h_gates, h_prev):
     _, z, c, _ = _gru_forward(_Numpy, x_gates.numpy(), h_gates.numpy(), a)
     return make_output(GRU_CELL, ((a - c) * z + c).astype(a.dtype, copy=False),
                        (x_gates, h_gates, h_prev))
+
+
+# ------------------------------------------------------- a whole LSTM sequence
+def _gate_activations(gates, out):
+    """Sigmoid of the i, f, o blocks and tanh of the g block of ``gates``, into ``out``."""
+    n = gates.shape[-1] // 4
+    np.tanh(gates * 0.5, out=out)
+    out += 1.0
+    out *= 0.5
+    np.tanh(gates[..., 2 * n:3 * n], out=out[..., 2 * n:3 * n])
+
+
+def _sequence_vjp(grads, x_gates, h0, c0, weight_hh, h_prev, c_prev, c_new, acts, running,
+                  reverse, zero_padding):
+    g_out, g_h, g_c = grads[0], grads[1], grads[2]
+    if is_grad_enabled():
+        return _sequence_vjp_recorded(g_out, g_h, g_c, x_gates, h0, c0, weight_hh, running,
+                                      reverse, zero_padding)
+    w, hp, cp, cn, a = (t.numpy() for t in (weight_hh, h_prev, c_prev, c_new, acts))
+    steps, n = a.shape[0], cp.shape[-1]
+    dh = np.zeros_like(cp[0]) if g_h is None else g_h.numpy()
+    dc = np.zeros_like(cp[0]) if g_c is None else g_c.numpy()
+    g_out = None if g_out is None else g_out.numpy()
+    dgates = np.empty_like(a)
+    for t in (range(steps) if reverse else range(steps - 1, -1, -1)):
+        i, f, g, o = (a[t, :, k * n:(k + 1) * n] for k in range(4))
+        if running is None:
+            dh_new, dc_new, carry_h, carry_c = dh, dc, 0.0, 0.0
+        else:
+            m = running[t]
+            dh_new, dc_new = dh * m, dc * m
+            carry_h, carry_c = dh - dh_new, dc - dc_new
+        if g_out is not None:
+            dh_new = dh_new + (g_out[t] * running[t] if zero_padding and running is not None
+                               else g_out[t])
+        tc = np.tanh(cn[t])
+        dct = dh_new * o
+        dct *= 1.0 - tc * tc
+        dct += dc_new
+        d = dgates[t]
+        np.multiply(dct * g, i * (1.0 - i), out=d[:, :n])
+        np.multiply(dct * cp[t], f * (1.0 - f), out=d[:, n:2 * n])
+        np.multiply(dct * i, 1.0 - g * g, out=d[:, 2 * n:3 * n])
+        np.multiply(dh_new * tc, o * (1.0 - o), out=d[:, 3 * n:])
+        dct *= f
+        dc = dct + carry_c
+        dh = d @ w + carry_h
+    flat = dgates.reshape(-1, dgates.shape[-1])
+    dw = flat.T @ hp.reshape(-1, hp.shape[-1])
+    return make_tensor(dgates), make_tensor(dh), make_tensor(dc), make_tensor(dw)
+
+
+def _sequence_vjp_recorded(g_out, g_h, g_c, x_gates, h0, c0, weight_hh, running, reverse,
+                           zero_padding):
+    """The same gradient with recorded ops (the forward recomputed step by step), so that
+    it can be differentiated again."""
+    from pylayer.ops.arithmetic import add, multiply, subtract
+    from pylayer.ops.creation import to_tensor, zeros_like
+    from pylayer.ops.linalg import matmul
+    from pylayer.ops.manipulation import stack, unstack
+    steps = x_gates.shape[0]
+    order = list(range(steps - 1, -1, -1) if reverse else range(steps))
+    xs = unstack(x_gates, axis=0)
+    masks = None if running is None else \
+        [to_tensor(running[t].astype(x_gates.numpy().dtype)) for t in range(steps)]
+    h, c, saved = h0, c0, {}
+    for t in order:
+        gates = add(xs[t], matmul(h, weight_hh, transpose_y=True))
+        h_new, c_new = lstm_cell(gates, c)
+        saved[t] = (h, c, gates, c_new)
+        if masks is not None:
+            h = add(multiply(h_new, masks[t]), multiply(h, subtract(1.0, masks[t])))
+            c = add(multiply(c_new, masks[t]), multiply(c, subtract(1.0, masks[t])))
+        else:
+            h, c = h_new, c_new
+    dh = zeros_like(h0) if g_h is None else g_h
+    dc = zeros_like(c0) if g_c is None else g_c
+    g_steps = None if g_out is None else unstack(g_out, axis=0)
+    dgates, dw = [None] * steps, None
+    for t in reversed(order):
+        h_prev, c_prev, gates, c_new = saved[t]
+        if masks is None:
+            dh_new, dc_new, carry_h, carry_c = dh, dc, None, None
+        else:
+            keep = subtract(1.0, masks[t])
+            dh_new, dc_new = multiply(dh, masks[t]), multiply(dc, masks[t])
+            carry_h, carry_c = multiply(dh, keep), multiply(dc, keep)
+        if g_steps is not None:
+            dh_new = add(dh_new, multiply(g_steps[t], masks[t])
+                         if zero_padding and masks is not None else g_steps[t])
+        d, dc = _lstm_vjp([dh_new, dc_new, None], gates, c_prev, c_new, None)
+        dh = matmul(d, weight_hh)
+        if carry_h is not None:
+            dh, dc = add(dh, carry_h), add(dc, carry_c)
+        step_w = matmul(d, h_prev, transpose_x=True)
+        dw = step_w if dw is None else add(dw, step_w)
+        dgates[t] = d
+    return stack(dgates, axis=0), dh, dc, dw
+
+
+LSTM_SEQUENCE = Op("lstm_sequence", inputs=("x_gates", "h0", "c0", "weight_hh"),
+                   outputs=("out", "h_n", "c_n", "h_prev", "c_prev", "c_new", "acts"),
+                   keeps=("x_gates", "h0", "c0", "weight_hh", "h_prev", "c_prev", "c_new",
+                          "acts"),
+                   attrs=("running", "reverse", "zero_padding"), vjp=_sequence_vjp)
+
+
+def lstm_sequence(x_gates, h0, c0, weight_hh, running, reverse, zero_padding):
+    """An LSTM over the time-major ``x_gates`` (``[time, batch, 4 * hidden]``, the input
+    projection with both biases): ``(outputs, h_n, c_n)``. ``running`` (bool
+    ``[time, batch, 1]``, or None) says which steps are within each sequence; past a
+    sequence's end its states are kept and its outputs are zeros with
+    ``zero_padding``, the cell's outputs otherwise."""
+    xg, w = x_gates.numpy(), weight_hh.numpy()
+    steps, n = xg.shape[0], xg.shape[-1] // 4
+    h, c = h0.numpy(), c0.numpy()
+    acts = np.empty_like(xg)
+    out = np.empty(xg.shape[:-1] + (n,), xg.dtype)
+    h_prev, c_prev, c_new = np.empty_like(out), np.empty_like(out), np.empty_like(out)
+    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+        h_prev[t], c_prev[t] = h, c
+        _gate_activations(xg[t] + h @ w.T, acts[t])
+        i, f, g, o = (acts[t, :, k * n:(k + 1) * n] for k in range(4))
+        cn = c_new[t]
+        np.multiply(f, c, out=cn)
+        cn += i * g
+        hn = np.tanh(cn)
+        hn *= o
+        if running is None:
+            out[t] = hn
+            h, c = hn, cn
+        else:
+            m = running[t]
+            out[t] = hn * m if zero_padding else hn
+            h, c = np.where(m, hn, h), np.where(m, cn, c)
+    results = make_outputs(LSTM_SEQUENCE, [out, np.array(h), np.array(c), h_prev, c_prev,
+                                           c_new, acts],
+                           (x_gates, h0, c0, weight_hh), (running, bool(reverse),
+                                                          bool(zero_padding)),
+                           non_differentiable=(3, 4, 5, 6))
+    return results[0], results[1], results[2]
