@@ -132,7 +132,8 @@ def test_gru_cell_gate_order_is_r_z_c_with_reset_after_the_product():
     assert out is h
 
 
-@pytest.mark.parametrize("activation, fn", [("tanh", np.tanh), ("relu", lambda a: np.maximum(a, 0))])
+@pytest.mark.parametrize("activation, fn", [("tanh", np.tanh),
+                                             ("relu", lambda a: np.maximum(a, 0))])
 def test_simple_rnn_cell(activation, fn):
     cell = nn.SimpleRNNCell(3, 2, activation=activation)
     x = rand(4, 3, seed=1)

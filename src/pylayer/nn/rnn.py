@@ -544,15 +544,15 @@ class RNNBase(LayerList):
             initial_states = (initial_states,)
         if not isinstance(initial_states, (list, tuple)) or \
                 len(initial_states) != self.state_components:
-            raise ValueError(f"{cls}(): argument 'initial_states' must be "
-                             f"{'a pair of tensors (h, c)' if self.state_components == 2 else 'a tensor'}"
-                             f" of shape [num_layers * num_directions, batch, size]")
+            what = "a pair of tensors (h, c)" if self.state_components == 2 else "a tensor"
+            raise ValueError(f"{cls}(): argument 'initial_states' must be {what} of shape "
+                             f"[num_layers * num_directions, batch, size]")
         for i, state in enumerate(initial_states):
             expected = [count, batch] + sizes[i]
             if not isinstance(state, Tensor) or state.shape != expected:
+                got = state.shape if isinstance(state, Tensor) else type(state).__name__
                 raise ValueError(f"{cls}(): argument 'initial_states' must hold tensors of "
-                                 f"shape {expected}, got "
-                                 f"{state.shape if isinstance(state, Tensor) else type(state).__name__}")
+                                 f"shape {expected}, got {got}")
         per_cell = [unstack(state, axis=0) for state in initial_states]
         per_cell = list(zip(*per_cell)) if self.state_components == 2 else per_cell[0]
         zero_padding = not self.proj_size

@@ -1,8 +1,10 @@
-"""The gate arithmetic of one LSTM or GRU step, each one recorded op (private to
-:mod:`pylayer.nn.rnn`, which does the matrix products around them).
+"""The gate arithmetic of one LSTM or GRU step, each one recorded op, and a whole LSTM
+over a sequence as one recorded op (private to :mod:`pylayer.nn.rnn`).
 
 A step of an LSTM is otherwise about twelve elementwise ops per time step, each
 a node; here the forward is one numpy computation and the backward one rule.
+The sequence op runs the time loop in numpy both ways and makes the recurrent
+weight's gradient one matrix product over all steps.
 The rules are written once over a small set of primitives, used with numpy
 arrays when the gradient is final and with recorded pylayer ops when the
 backward itself is recorded (``create_graph=True``), so double backward works.
@@ -12,7 +14,10 @@ import numpy as np
 from pylayer._core.graph import Op, make_output, make_outputs
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer.ops.activation import sigmoid
-from pylayer.ops.manipulation import concat, split
+from pylayer.ops.arithmetic import add, multiply, subtract
+from pylayer.ops.creation import to_tensor, zeros_like
+from pylayer.ops.linalg import matmul
+from pylayer.ops.manipulation import concat, split, stack, unstack
 from pylayer.ops.math import tanh
 
 __all__ = []
@@ -201,11 +206,17 @@ def _sequence_vjp(grads, x_gates, h0, c0, weight_hh, h_prev, c_prev, c_new, acts
         dct = dh_new * o
         dct *= 1.0 - tc * tc
         dct += dc_new
+        # d = (what each gate's activation receives) * (the activation's derivative)
         d = dgates[t]
-        np.multiply(dct * g, i * (1.0 - i), out=d[:, :n])
-        np.multiply(dct * cp[t], f * (1.0 - f), out=d[:, n:2 * n])
-        np.multiply(dct * i, 1.0 - g * g, out=d[:, 2 * n:3 * n])
-        np.multiply(dh_new * tc, o * (1.0 - o), out=d[:, 3 * n:])
+        np.multiply(dct, g, out=d[:, :n])
+        np.multiply(dct, cp[t], out=d[:, n:2 * n])
+        np.multiply(dct, i, out=d[:, 2 * n:3 * n])
+        np.multiply(dh_new, tc, out=d[:, 3 * n:])
+        slope = 1.0 - a[t]
+        slope *= a[t]
+        np.multiply(g, g, out=slope[:, 2 * n:3 * n])
+        np.subtract(1.0, slope[:, 2 * n:3 * n], out=slope[:, 2 * n:3 * n])
+        d *= slope
         dct *= f
         dc = dct + carry_c
         dh = d @ w + carry_h
@@ -218,10 +229,6 @@ def _sequence_vjp_recorded(g_out, g_h, g_c, x_gates, h0, c0, weight_hh, running,
                            zero_padding):
     """The same gradient with recorded ops (the forward recomputed step by step), so that
     it can be differentiated again."""
-    from pylayer.ops.arithmetic import add, multiply, subtract
-    from pylayer.ops.creation import to_tensor, zeros_like
-    from pylayer.ops.linalg import matmul
-    from pylayer.ops.manipulation import stack, unstack
     steps = x_gates.shape[0]
     order = list(range(steps - 1, -1, -1) if reverse else range(steps))
     xs = unstack(x_gates, axis=0)
