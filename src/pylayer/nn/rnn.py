@@ -3,8 +3,9 @@ wrappers ``RNN`` and ``BiRNN`` that run a cell over time, and the multi-layer
 networks ``SimpleRNN``, ``LSTM`` and ``GRU``.
 
 A built-in cell run over a sequence projects the inputs of all steps with one
-matrix product before the loop; each step then does one product with the
-recurrent weight and the cell's gate arithmetic as one recorded op
+matrix product before the loop. An LSTM (without projection) then runs the whole
+loop as one recorded op; the other cells do, per step, one product with the
+recurrent weight and their gate arithmetic as recorded ops
 (:mod:`pylayer.ops.recurrent`).
 """
 import math
