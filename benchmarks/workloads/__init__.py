@@ -21,12 +21,12 @@ SIZES = {
     # The sizes the issue names.
     "full": dict(chain=200, width=64, big_width=2 ** 20, big_chain=20,
                  mlp=(64, 784, 256, 10), long_chain=100_000, short_chain=10_000,
-                 cnn=(16, 3, 32, 10), attention=(8, 32, 64),
+                 cnn=(16, 3, 32, 10), attention=(8, 32, 64), lstm=(16, 32, 128, 128),
                  conv={"3to16": (16, 3, 32, 16), "16to32": (16, 16, 16, 32)}),
     # Tiny sizes for the smoke test: every code path, no meaningful timing.
     "tiny": dict(chain=4, width=8, big_width=2 ** 10, big_chain=3,
                  mlp=(4, 16, 8, 3), long_chain=100, short_chain=10,
-                 cnn=(2, 3, 8, 10), attention=(2, 4, 8),
+                 cnn=(2, 3, 8, 10), attention=(2, 4, 8), lstm=(2, 3, 4, 4),
                  conv={"3to16": (2, 3, 8, 4), "16to32": (2, 4, 4, 8)}),
 }
 
@@ -116,6 +116,11 @@ WORKLOADS += [
                  "paddle": PADDLE_API + ":attention_step",
                  "torch": "torch_impl:attention_step",
                  "numpy": "numpy_impl:attention_step"}),
+    Workload("11", "LSTM(128, 128) on [16, 32, 128], fwd+bwd of the outputs' mean",
+             "ms/step", 1e3, ("main",), {
+                 "pylayer": PADDLE_API + ":lstm_step",
+                 "paddle": PADDLE_API + ":lstm_step",
+                 "torch": "torch_impl:lstm_step"}),
 ]
 
 BY_KEY = {w.key: w for w in WORKLOADS}

@@ -240,3 +240,19 @@ def attention_step(paddle, case, sizes):
         return loss
 
     return Bench(units=1, step=step)
+
+
+def lstm_step(paddle, case, sizes):
+    """(11) A one-layer LSTM over a batch of sequences, forward and backward of the outputs'
+    mean (input without gradient)."""
+    batch, steps, features, hidden = sizes["lstm"]
+    paddle.seed(0)
+    lstm = paddle.nn.LSTM(features, hidden)
+    x = paddle.to_tensor(_data([batch, steps, features]))
+
+    def step():
+        outputs, _ = lstm(x)
+        outputs.mean().backward()
+        lstm.clear_gradients(set_to_zero=False)
+
+    return Bench(units=1, step=step)

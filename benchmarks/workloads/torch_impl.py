@@ -194,3 +194,17 @@ def attention_step(torch, case, sizes):
         return loss
 
     return Bench(units=1, step=step)
+
+
+def lstm_step(torch, case, sizes):
+    batch, steps, features, hidden = sizes["lstm"]
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(features, hidden, batch_first=True)
+    x = torch.tensor(_data([batch, steps, features]))
+
+    def step():
+        outputs, _ = lstm(x)
+        outputs.mean().backward()
+        lstm.zero_grad()
+
+    return Bench(units=1, step=step)

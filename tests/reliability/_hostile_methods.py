@@ -466,3 +466,41 @@ METHODS.update({
     (nn.Transformer, "generate_square_subsequent_mask"): Call(
         A("length", _value(3), "count"), setup=_TRANSFORMER),
 })
+
+
+# ------------------------------------------------------- recurrent layers (nn/rnn.py)
+def _sequence(env=None):
+    return pylayer.ones([2, 4, 3])
+
+
+METHODS.update({
+    (nn.RNNCellBase, "get_initial_states"): Call(
+        A("batch_ref", f23, "tensor"), K("dtype", _value("float64"), "dtype"),
+        K("init_value", _value(1.0), "number"), names=("full",),
+        aliases={"init_value": ("fill_value",)},
+        setup=lambda env: env.update(self=nn.GRUCell(3, 4))),
+    (nn.SimpleRNNCell, "forward"): Call(
+        A("inputs", f23, "float_tensor"), setup=lambda env: env.update(self=nn.SimpleRNNCell(3, 4)),
+        extra=[("an input of the wrong width", {"inputs": lambda env: pylayer.ones([2, 4])},
+                "inputs")]),
+    (nn.LSTMCell, "forward"): Call(
+        A("inputs", f23, "float_tensor"), setup=lambda env: env.update(self=nn.LSTMCell(3, 4)),
+        extra=[("an input of the wrong width", {"inputs": lambda env: pylayer.ones([2, 4])},
+                "inputs")]),
+    (nn.GRUCell, "forward"): Call(
+        A("inputs", f23, "float_tensor"), setup=lambda env: env.update(self=nn.GRUCell(3, 4)),
+        extra=[("an input of the wrong width", {"inputs": lambda env: pylayer.ones([2, 4])},
+                "inputs")]),
+    (nn.RNN, "forward"): Call(
+        A("inputs", _sequence, "float_tensor"), K("sequence_length", _value(None), None),
+        setup=lambda env: env.update(self=nn.RNN(nn.GRUCell(3, 4))),
+        extra=[("a 2-D input", {"inputs": lambda env: pylayer.ones([2, 3])}, "inputs"),
+               ("lengths of the wrong shape",
+                {"sequence_length": lambda env: pylayer.to_tensor([4, 4, 4])},
+                "sequence_length")]),
+    (nn.BiRNN, "forward"): Call(
+        A("inputs", _sequence, "float_tensor"), K("initial_states", _value(None), None),
+        setup=lambda env: env.update(self=nn.BiRNN(nn.GRUCell(3, 4), nn.GRUCell(3, 4))),
+        extra=[("initial states that are not a pair",
+                {"initial_states": lambda env: pylayer.zeros([2, 4])}, "initial_states")]),
+})

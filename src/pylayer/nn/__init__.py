@@ -51,3 +51,8 @@ from pylayer.nn.transformer import (MultiHeadAttention, Transformer, Transformer
 
 __all__ += ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder",
             "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
+from pylayer.nn.rnn import (BiRNN, GRU, GRUCell, LSTM, LSTMCell, RNN, RNNCellBase, SimpleRNN,
+                            SimpleRNNCell)
+
+__all__ += ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN",
+            "LSTM", "GRU"]
