@@ -44,3 +44,11 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
            "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
            "RReLU", "Maxout"]
+
+from pylayer.nn.dropout import AlphaDropout, Dropout2D, Dropout3D, FeatureAlphaDropout
+from pylayer.nn.norm import (BatchNorm, BatchNorm3D, InstanceNorm1D, InstanceNorm2D,
+                             InstanceNorm3D, LocalResponseNorm, SpectralNorm, SyncBatchNorm)
+
+__all__ += ["BatchNorm", "BatchNorm3D", "SyncBatchNorm", "InstanceNorm1D", "InstanceNorm2D",
+            "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm", "Dropout2D", "Dropout3D",
+            "AlphaDropout", "FeatureAlphaDropout"]

@@ -46,3 +46,10 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
            "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_",
            "maxout", "rrelu", "swiglu", "gumbel_softmax", "logsigmoid"]
+
+from pylayer.ops.dropout import (alpha_dropout, dropout1d, dropout2d, dropout3d,
+                                 feature_alpha_dropout)
+from pylayer.ops.normalization import instance_norm, local_response_norm, normalize, rms_norm
+
+__all__ += ["instance_norm", "local_response_norm", "rms_norm", "normalize", "dropout1d",
+            "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
