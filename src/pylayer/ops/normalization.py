@@ -344,15 +344,14 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
                          f"{x.shape}")
     axis = x.ndim - 1 if data_format.endswith("C") else 1
     channels = x.shape[axis]
+    # Padding beyond the channels adds only zeros to every window: at most ``channels``.
+    before, after = min(size // 2, channels), min((size - 1) // 2, channels)
     squares = square(x)
-    parts = [squares]
-    for count, where in ((size // 2, 0), ((size - 1) // 2, 1)):
-        if count:
-            pad = zeros([count if i == axis else s for i, s in enumerate(x.shape)], x.dtype)
-            parts.insert(where * len(parts), pad)
-    padded = concat(parts, axis=axis) if len(parts) > 1 else squares
+    parts = [zeros([count if i == axis else s for i, s in enumerate(x.shape)], x.dtype)
+             for count in (before, after)]
+    padded = concat([parts[0], squares, parts[1]], axis=axis) if before + after else squares
     window = slice_axes(padded, [axis], [0], [channels])
-    for i in range(1, size):
+    for i in range(1, before + after + 1):
         window = add(window, slice_axes(padded, [axis], [i], [i + channels]))
     return divide(x, power(add(multiply(window, alpha / size), k), beta))
 
