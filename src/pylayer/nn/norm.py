@@ -520,7 +520,10 @@ class SpectralNorm(Layer):
         self._power_iters = check_int(power_iters, fn, "power_iters", minimum=0)
         self._eps = check_number(eps, fn, "eps", minimum=0.0)
         height = shape[self._dim]
-        width = int(np.prod(shape)) // height
+        check_count(int(np.prod(shape, dtype=object)), fn, "weight_shape")
+        width = int(np.prod(shape, dtype=object)) // height
+        for size in (height, width):
+            check_count(size, fn, "weight_shape", self._dtype)
         for label, size in (("weight_u", height), ("weight_v", width)):
             vector = self.create_parameter([size], attr=ParamAttr(),
                                            default_initializer=Normal(0.0, 1.0))

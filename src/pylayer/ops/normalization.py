@@ -19,7 +19,8 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import norm as norm_kernels
 from pylayer._kernels.conv import pooled_empty
-from pylayer.ops._arguments import check_choice, check_int, check_ints, check_number, float_tensor
+from pylayer.ops._arguments import (check_axis, check_choice, check_count, check_int, check_ints,
+                                    check_number, float_tensor)
 from pylayer.ops.arithmetic import add, divide, maximum, multiply, subtract
 from pylayer.ops.creation import zeros
 from pylayer.ops.manipulation import concat, slice as slice_axes
@@ -344,6 +345,9 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
                          f"{x.shape}")
     axis = x.ndim - 1 if data_format.endswith("C") else 1
     channels = x.shape[axis]
+    # As Paddle, refuse a window whose zero-padded squares could not be allocated.
+    check_count(math.prod(x.shape) // max(channels, 1) * (channels + size - 1), fn, "size",
+                x.dtype.name)
     # Padding beyond the channels adds only zeros to every window: at most ``channels``.
     before, after = min(size // 2, channels), min((size - 1) // 2, channels)
     squares = square(x)
@@ -402,10 +406,8 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
     fn = "normalize"
     x = float_tensor(x, fn)
     p = check_number(p, fn, "p")
-    axis = check_int(axis, fn, "axis")
+    axis = check_axis(axis, x.ndim, fn)
     epsilon = check_number(epsilon, fn, "epsilon")
-    if x.ndim == 1 and axis not in (0, -1):
-        raise ValueError(f"{fn}(): argument 'axis' must be 0 or -1 for a 1-D x, got {axis}")
     size = norm(x, p=float(p), axis=axis, keepdim=True)
     floor = Tensor(np.array(epsilon, dtype=x.numpy().dtype))
     return _write_out(divide(x, maximum(size, floor)), out, fn)
