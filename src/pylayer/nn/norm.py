@@ -227,8 +227,10 @@ class SyncBatchNorm(_BatchNorm):
             if layer.weight is not None and layer.bias is not None:
                 converted.weight, converted.bias = layer.weight, layer.bias
             converted._mean, converted._variance = layer._mean, layer._variance
-        for name, sublayer in layer.named_children():
-            converted.add_sublayer(name, cls.convert_sync_batchnorm(sublayer))
+        for name, sublayer in list(layer.named_children()):
+            replacement = cls.convert_sync_batchnorm(sublayer)
+            if replacement is not sublayer:
+                converted._sub_layers[name] = replacement    # in place: the order stays
         return converted
 
 
