@@ -180,8 +180,8 @@ class SyncBatchNorm(_BatchNorm):
     >>> import pylayer
     >>> bn = pylayer.nn.SyncBatchNorm(2)
     >>> bn(pylayer.to_tensor([[1.0, 2.0], [3.0, 6.0]])).numpy().round(4)
-    array([[-1.    , -1.    ],
-           [ 1.    ,  1.    ]], dtype=float32)
+    array([[-1., -1.],
+           [ 1.,  1.]], dtype=float32)
     """
     _formats = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
     _ranks = (2, 3, 4, 5)
@@ -388,8 +388,8 @@ class InstanceNorm1D(_InstanceNorm):
     >>> import pylayer
     >>> norm = pylayer.nn.InstanceNorm1D(2)
     >>> norm(pylayer.to_tensor([[[1.0, 3.0], [0.0, 4.0]]])).numpy().round(4)
-    array([[[-1., 1.],
-            [-1., 1.]]], dtype=float32)
+    array([[[-1.,  1.],
+            [-1.,  1.]]], dtype=float32)
     >>> list(norm.state_dict())
     ['scale', 'bias']
     """
@@ -407,8 +407,8 @@ class InstanceNorm2D(_InstanceNorm):
     >>> import pylayer
     >>> norm = pylayer.nn.InstanceNorm2D(3)
     >>> out = norm(pylayer.rand([2, 3, 4, 4]))
-    >>> out.numpy().mean(axis=(2, 3)).round(4).tolist()
-    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    >>> bool(abs(out.numpy().mean(axis=(2, 3))).max() < 1e-5)
+    True
     """
     _ranks = (4,)
     _rank_text = "4"
