@@ -266,7 +266,7 @@ class BatchNorm(Layer):
         num_channels = check_int(num_channels, fn, "num_channels", minimum=1)
         check_count(num_channels, fn, "num_channels")
         dtype = check_dtype(dtype, fn, "dtype", kinds="f", allow_none=False)
-        dtype = "float32" if dtype in (np.float16, "bfloat16") else str(np.dtype(dtype))
+        dtype = "float32" if dtype == np.float16 else str(np.dtype(dtype))
         super().__init__(name_scope="batch_norm", dtype=dtype)
         if act is not None and not callable(getattr(F, str(act), None)):
             raise ValueError(f"{fn}(): argument 'act' must name an activation of "

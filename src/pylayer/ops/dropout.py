@@ -92,8 +92,8 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of ``[N, C, L]`` (or ``[C, L]``) input with probability ``p``,
     scaling the kept ones by ``1 / (1 - p)`` in training.
 
-    As in Paddle, one draw per channel serves all the samples of the batch, and ``inplace=True`` is accepted with a warning and ``input`` is
-    left unchanged.
+    As in Paddle, one draw per channel serves all the samples of the batch, and
+    ``inplace=True`` is accepted with a warning and ``input`` is left unchanged.
 
     >>> import pylayer
     >>> import pylayer.nn.functional as F
