@@ -5,19 +5,23 @@ The trained parameter becomes ``<name>_orig``; the buffers ``<name>_u`` and
 ``<name>_v`` hold the power iteration's vectors, advanced in training mode only.
 """
 from pylayer.autograd.grad_mode import no_grad
-from pylayer.nn.conv import Conv1DTranspose, Conv2DTranspose
-from pylayer.nn.common import Linear
 from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.norm import _as_matrix, power_iteration
-from pylayer.ops._arguments import check_int, check_number, check_str
+from pylayer.extend import check_int, check_number, check_str
 from pylayer.ops.linalg import dot, mv
 from pylayer.ops.normalization import normalize
 
 __all__ = ["spectral_norm"]
 
-# Layers whose weight has its output features on axis 1.
-_OUTPUT_ON_AXIS_1 = (Conv1DTranspose, Conv2DTranspose, Linear)
+# Layers whose weight has its output features on axis 1 (those pylayer.nn has).
+_OUTPUT_ON_AXIS_1 = ("Linear", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose")
+
+
+def _default_dim(layer):
+    import pylayer.nn as nn        # at call time: pylayer.nn imports this package
+    kinds = tuple(getattr(nn, kind) for kind in _OUTPUT_ON_AXIS_1 if hasattr(nn, kind))
+    return 1 if isinstance(layer, kinds) else 0
 
 
 class SpectralNorm:
@@ -97,7 +101,7 @@ def spectral_norm(layer, name="weight", n_power_iterations=1, eps=1e-12, dim=Non
     check_str(name, fn, "name")
     eps = check_number(eps, fn, "eps", minimum=0.0)
     if dim is None:
-        dim = 1 if isinstance(layer, _OUTPUT_ON_AXIS_1) else 0
+        dim = _default_dim(layer)
     dim = check_int(dim, fn, "dim")
     if not isinstance(n_power_iterations, int) or n_power_iterations <= 0:
         raise ValueError(f"{fn}(): argument 'n_power_iterations' must be a positive int, got "

@@ -6,10 +6,9 @@ With ``dim`` given, each slice of the weight along ``dim`` has its own magnitude
 (``weight_g`` has that axis's size); with ``dim=None`` (or -1) the whole weight
 has one (``weight_g`` is a 0-D Tensor).
 """
-from pylayer._core.tensor import Tensor
 from pylayer.autograd.grad_mode import no_grad
+from pylayer.extend import Tensor, check_int, check_str
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import check_int, check_str
 
 __all__ = ["weight_norm", "remove_weight_norm"]
 
