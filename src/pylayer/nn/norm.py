@@ -8,7 +8,7 @@ statistics) and calls its functional form in :mod:`pylayer.ops.normalization`.
 import numpy as np
 
 from pylayer.extend import (Tensor, as_tensor_arg, check_choice, check_count, check_dtype,
-                            check_int, check_ints, check_number)
+                            check_int, check_ints, check_number, float_tensor)
 from pylayer.nn import functional as F
 from pylayer.nn.initializer import Constant, Normal
 from pylayer.nn.layer import Layer
@@ -533,7 +533,7 @@ class SpectralNorm(Layer):
             setattr(self, label, vector)
 
     def forward(self, x):
-        x = as_tensor_arg(x, "SpectralNorm", "x", 1)
+        x = float_tensor(x, "SpectralNorm", "x")
         if x.shape != self._weight_shape:
             raise ValueError(f"SpectralNorm: argument 'x' must have the shape "
                              f"{self._weight_shape}, got {x.shape}")
