@@ -880,3 +880,38 @@ CALLS.update({
                  K("direction", _value("bidirectional"), "reduction"),
                  K("dropout", _value(0.0), "probability")),
 })
+
+
+# ------------------------------------------------ normalization and dropout layers (normdrop)
+CALLS.update({
+    nn.BatchNorm: Call(A("num_channels", _value(3), "size"), K("act", _value("relu"), "str_or_none"),
+                       K("momentum", _value(0.9), "probability"),
+                       K("data_layout", _value("NCHW"), "reduction"),
+                       K("dtype", _value("float32"), "dtype_required")),
+    nn.BatchNorm3D: Call(A("num_features", _value(3), "size"),
+                         K("data_format", _value("NCDHW"), "reduction")),
+    nn.SyncBatchNorm: Call(A("num_features", _value(3), "size"),
+                           K("epsilon", _value(1e-5), "non_negative"),
+                           K("data_format", _value("NCL"), "reduction")),
+    nn.SyncBatchNorm.convert_sync_batchnorm: Call(
+        A("layer", lambda env: nn.BatchNorm1D(2), "layer")),
+    nn.InstanceNorm1D: Call(A("num_features", _value(3), "size"),
+                            K("epsilon", _value(1e-5), "non_negative"),
+                            K("data_format", _value("NCL"), "reduction")),
+    nn.InstanceNorm2D: Call(A("num_features", _value(3), "size"),
+                            K("momentum", _value(0.9), "number")),
+    nn.InstanceNorm3D: Call(A("num_features", _value(3), "size"),
+                            K("data_format", _value("NCDHW"), "reduction")),
+    nn.LocalResponseNorm: Call(A("size", _value(3), "count"), K("alpha", _value(1e-4), "number"),
+                               K("data_format", _value("NCL"), "reduction")),
+    nn.SpectralNorm: Call(A("weight_shape", _value([2, 3]), "shape"), K("dim", _value(1), "int"),
+                          K("power_iters", _value(1), "count"),
+                          K("eps", _value(1e-12), "non_negative"),
+                          extra=[("a dim beyond the weight", {"dim": _value(2)}, "dim")]),
+    nn.Dropout2D: Call(K("p", _value(0.5), "probability"),
+                       K("data_format", _value("NHWC"), "reduction")),
+    nn.Dropout3D: Call(K("p", _value(0.5), "probability"),
+                       K("data_format", _value("NDHWC"), "reduction")),
+    nn.AlphaDropout: Call(K("p", _value(0.5), "probability")),
+    nn.FeatureAlphaDropout: Call(K("p", _value(0.5), "probability")),
+})

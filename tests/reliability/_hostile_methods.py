@@ -504,3 +504,20 @@ METHODS.update({
         extra=[("initial states that are not a pair",
                 {"initial_states": lambda env: pylayer.zeros([2, 4])}, "initial_states")]),
 })
+
+
+# ------------------------------------------------ normalization and dropout layers (normdrop)
+METHODS.update({
+    (nn.BatchNorm, "forward"): _forward(lambda: nn.BatchNorm(2), _chw, names=("batch_norm",)),
+    (nn.SyncBatchNorm, "forward"): _forward(lambda: nn.SyncBatchNorm(2), _chw,
+                                            names=("batch_norm",), arg="x"),
+    (nn.SyncBatchNorm, "convert_sync_batchnorm"): Call(
+        A("layer", lambda env: nn.BatchNorm1D(2), "layer"),
+        setup=lambda env: env.update(self=nn.SyncBatchNorm)),
+    (nn.LocalResponseNorm, "forward"): _forward(lambda: nn.LocalResponseNorm(3), _chw,
+                                                names=("local_response_norm",)),
+    (nn.SpectralNorm, "forward"): _forward(lambda: nn.SpectralNorm([2, 3]), f23, arg="x"),
+    (nn.Dropout2D, "forward"): _forward(lambda: nn.Dropout2D(0.5), _chw, names=("dropout2d",)),
+    (nn.AlphaDropout, "forward"): _forward(lambda: nn.AlphaDropout(0.5), f23,
+                                           names=("alpha_dropout",)),
+})

@@ -190,6 +190,14 @@ NOT_RESULT_SIZING = {
     "shard_index": "'index_num', 'nshards' and 'shard_id' map values: the result has input's shape",
 }
 
+# the normalizations (normdrop): local_response_norm pads the squares by size - 1
+# channels, as Paddle does; rms_norm's normalized_shape must be input's last dimensions
+HUGE_CALLS["local_response_norm"] = [
+    "F.local_response_norm(paddle.ones([1, 4, 2]), 2 ** 40)",
+    "F.local_response_norm(paddle.ones([1, 4, 2]), 2 ** 24)",
+    "F.local_response_norm(paddle.ones([1, 4, 2 ** 10, 2 ** 10]), 2 ** 30)"]
+NOT_RESULT_SIZING["rms_norm"] = "'normalized_shape' must be input's last dimensions"
+
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before
 #: it allocates), with the reason; checked strictly: a fix makes the sweep fail until
 #: its entry is removed.

@@ -56,3 +56,10 @@ from pylayer.nn.rnn import (BiRNN, GRU, GRUCell, LSTM, LSTMCell, RNN, RNNCellBas
 
 __all__ += ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN",
             "LSTM", "GRU"]
+from pylayer.nn.dropout import AlphaDropout, Dropout2D, Dropout3D, FeatureAlphaDropout
+from pylayer.nn.norm import (BatchNorm, BatchNorm3D, InstanceNorm1D, InstanceNorm2D,
+                             InstanceNorm3D, LocalResponseNorm, SpectralNorm, SyncBatchNorm)
+
+__all__ += ["BatchNorm", "BatchNorm3D", "SyncBatchNorm", "InstanceNorm1D", "InstanceNorm2D",
+            "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm", "Dropout2D", "Dropout3D",
+            "AlphaDropout", "FeatureAlphaDropout"]

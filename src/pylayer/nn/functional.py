@@ -50,3 +50,9 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
 from pylayer.ops.attention import scaled_dot_product_attention, sequence_mask  # noqa: E402
 
 __all__ += ["scaled_dot_product_attention", "sequence_mask"]
+from pylayer.ops.dropout import (alpha_dropout, dropout1d, dropout2d, dropout3d,
+                                 feature_alpha_dropout)
+from pylayer.ops.normalization import instance_norm, local_response_norm, normalize, rms_norm
+
+__all__ += ["instance_norm", "local_response_norm", "rms_norm", "normalize", "dropout1d",
+            "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]

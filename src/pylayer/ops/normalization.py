@@ -1,4 +1,5 @@
-"""Normalization: ``layer_norm``, ``batch_norm`` and ``group_norm``.
+"""Normalization: ``layer_norm``, ``batch_norm``, ``group_norm``, ``instance_norm``,
+``local_response_norm``, ``rms_norm`` and ``normalize``.
 
 Each normalizes with ``(x - mean) / sqrt(var + epsilon)``, the variance
 being the biased one (divided by the count), then scales by ``weight`` and
@@ -6,7 +7,9 @@ shifts by ``bias``. Layer normalization and batch normalization in training
 are one recorded op each (:func:`normalize_affine`): numpy computes the
 statistics once, and the gradient is the closed form below, written with
 recorded ops when it must be differentiated again. Group normalization and
-the normalization by running statistics are written with recorded ops.
+the normalization by running statistics are written with recorded ops, as are
+instance normalization (layer normalization of each channel), the local response
+and RMS normalizations and ``normalize``.
 """
 import math
 
@@ -16,15 +19,21 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import norm as norm_kernels
 from pylayer._kernels.conv import pooled_empty
-from pylayer.ops._arguments import check_choice, check_int, check_ints, check_number, float_tensor
-from pylayer.ops.arithmetic import add, multiply, subtract
-from pylayer.ops.math import square
+from pylayer.ops._arguments import (check_axis, check_choice, check_count, check_int, check_ints,
+                                    check_number, float_tensor)
+from pylayer.ops.arithmetic import add, divide, maximum, multiply, subtract
+from pylayer.ops.creation import zeros
+from pylayer.ops.manipulation import concat, slice as slice_axes
+from pylayer.ops.math import pow as power, square
 from pylayer.ops.reduction import mean, sum as reduce_sum
+from pylayer.ops.selection import _write_out
 from pylayer.ops.shape import reshape
+from pylayer.ops.statistics import norm
 from pylayer.ops.dispatch import op
 from pylayer.ops.math import rsqrt
 
-__all__ = ["layer_norm", "batch_norm", "group_norm"]
+__all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "local_response_norm",
+           "rms_norm", "normalize"]
 
 
 def _statistics(x, axes, epsilon):
@@ -266,3 +275,139 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
     if axis != 1:
         y = y.transpose([0] + list(range(2, y.ndim)) + [1])
     return y
+
+
+# ------------------------------------------------------------- instance norm
+@op
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW",
+                  name=None):
+    """Normalize each channel of each sample over its own spatial dimensions.
+
+    The channels are on axis 1 (``'NC'``, ``'NCL'``, ``'NCHW'``, ``'NCDHW'``);
+    ``weight`` and ``bias`` hold one value per channel. As in Paddle's dynamic
+    mode, the statistics are always those of the input: ``running_mean``,
+    ``running_var``, ``use_input_stats`` and ``momentum`` are checked and
+    otherwise left alone.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[1.0, 2.0, 3.0, 4.0], [2.0, 2.0, 4.0, 4.0]]])
+    >>> F.instance_norm(x, data_format='NCL').numpy().round(4)
+    array([[[-1.3416, -0.4472,  0.4472,  1.3416],
+            [-1.    , -1.    ,  1.    ,  1.    ]]], dtype=float32)
+    """
+    fn = "instance_norm"
+    x = float_tensor(x, fn)
+    check_choice(data_format, fn, "data_format", ["NC", "NCL", "NCHW", "NCDHW"])
+    check_number(momentum, fn, "momentum")
+    eps = check_number(eps, fn, "eps", minimum=0.0)
+    for arg, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor or None, got "
+                            f"{type(t).__name__}")
+    if x.ndim < 2:
+        raise ValueError(f"{fn}(): argument 'x' must have at least 2 dimensions, got shape "
+                         f"{x.shape}")
+    rows = [x.shape[0], x.shape[1], math.prod(x.shape[2:])]
+    y = normalize_affine(LAYER_NORM, reshape(x, rows), None, None, [2], eps,
+                         [1, 1, rows[2]])[0]
+    return _affine(reshape(y, x.shape), weight, bias, [x.shape[1]] + [1] * (x.ndim - 2), fn)
+
+
+# ------------------------------------------------------- local response norm
+@op
+def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW",
+                        name=None):
+    """Divide each element by ``(k + alpha * m) ** beta``, ``m`` being the mean of the
+    squares of ``size`` neighbouring channels (zeros past the edges).
+
+    The window of channel ``c`` runs from ``c - size // 2`` to
+    ``c + (size - 1) // 2``. The channel axis is 1, or the last one when
+    ``data_format`` ends in ``'C'``; ``x`` has at least 3 dimensions.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[0.0], [4.0], [8.0]]])
+    >>> F.local_response_norm(x, 3, alpha=0.1, data_format='NCL').numpy().ravel().round(4)
+    array([0.    , 1.5096, 3.0192], dtype=float32)
+    """
+    fn = "local_response_norm"
+    x = float_tensor(x, fn)
+    check_choice(data_format, fn, "data_format", ["NCL", "NLC", "NCHW", "NHWC", "NCDHW",
+                                                   "NDHWC"])
+    size = check_int(size, fn, "size", minimum=1)
+    alpha = check_number(alpha, fn, "alpha")
+    beta = check_number(beta, fn, "beta")
+    k = check_number(k, fn, "k")
+    if x.ndim < 3:
+        raise ValueError(f"{fn}(): argument 'x' must have at least 3 dimensions, got shape "
+                         f"{x.shape}")
+    axis = x.ndim - 1 if data_format.endswith("C") else 1
+    channels = x.shape[axis]
+    # As Paddle, refuse a window whose zero-padded squares could not be allocated.
+    check_count(math.prod(x.shape) // max(channels, 1) * (channels + size - 1), fn, "size",
+                x.dtype.name)
+    # Padding beyond the channels adds only zeros to every window: at most ``channels``.
+    before, after = min(size // 2, channels), min((size - 1) // 2, channels)
+    squares = square(x)
+    parts = [zeros([count if i == axis else s for i, s in enumerate(x.shape)], x.dtype)
+             for count in (before, after)]
+    padded = concat([parts[0], squares, parts[1]], axis=axis) if before + after else squares
+    window = slice_axes(padded, [axis], [0], [channels])
+    for i in range(1, before + after + 1):
+        window = add(window, slice_axes(padded, [axis], [i], [i + channels]))
+    return divide(x, power(add(multiply(window, alpha / size), k), beta))
+
+
+# ------------------------------------------------------------------ RMS norm
+@op
+def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):
+    """Divide by the root mean square over the last dimensions (``normalized_shape``),
+    then scale by ``weight``.
+
+    Returns ``(out, invvar)``: ``invvar`` is ``1 / sqrt(mean(x ** 2) + eps)`` of
+    each of the ``rows`` (the product of the leading dimensions), in float32
+    (float64 for a float64 input).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> out, invvar = F.rms_norm(pylayer.to_tensor([[3.0, 4.0]]), [2])
+    >>> out.numpy().round(4), invvar.numpy().round(4)
+    (array([[0.8485, 1.1314]], dtype=float32), array([0.2828], dtype=float32))
+    """
+    fn = "rms_norm"
+    x = float_tensor(input, fn, "input")
+    shape = check_ints(normalized_shape, fn, "normalized_shape")
+    eps = check_number(eps, fn, "eps", minimum=0.0)
+    if not shape or len(shape) > x.ndim or x.shape[x.ndim - len(shape):] != shape:
+        raise ValueError(f"{fn}(): argument 'normalized_shape' {shape} must be the last "
+                         f"dimensions of input, whose shape is {x.shape}")
+    axes = list(range(x.ndim - len(shape), x.ndim))
+    inverse = rsqrt(add(mean(square(x), axis=axes, keepdim=True), eps))
+    out = _affine(multiply(x, inverse), weight, None, [1] * (x.ndim - len(shape)) + shape, fn)
+    invvar = reshape(inverse, [math.prod(x.shape[:x.ndim - len(shape)])])
+    return out, invvar.astype("float64" if x.dtype == "float64" else "float32")
+
+
+# ----------------------------------------------------------------- normalize
+@op
+def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+    """Divide ``x`` by its ``p``-norm along ``axis``, or by ``epsilon`` where that is larger.
+
+    ``out``, when given, receives the result and is returned.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> F.normalize(pylayer.to_tensor([[3.0, 4.0], [0.0, 0.0]])).numpy()
+    array([[0.6, 0.8],
+           [0. , 0. ]], dtype=float32)
+    """
+    fn = "normalize"
+    x = float_tensor(x, fn)
+    p = check_number(p, fn, "p")
+    axis = check_axis(axis, x.ndim, fn)
+    epsilon = check_number(epsilon, fn, "epsilon")
+    size = norm(x, p=float(p), axis=axis, keepdim=True)
+    floor = Tensor(np.array(epsilon, dtype=x.numpy().dtype))
+    return _write_out(divide(x, maximum(size, floor)), out, fn)
