@@ -46,3 +46,10 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
            "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_",
            "maxout", "rrelu", "swiglu", "gumbel_softmax", "logsigmoid"]
+
+from pylayer.ops.spatial import (bilinear, channel_shuffle, cosine_similarity,  # noqa: E402
+                                 pairwise_distance, pixel_unshuffle, temporal_shift, upsample,
+                                 zeropad2d)
+
+__all__ += ["zeropad2d", "upsample", "pixel_unshuffle", "channel_shuffle", "temporal_shift",
+            "cosine_similarity", "pairwise_distance", "bilinear"]
