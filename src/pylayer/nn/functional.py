@@ -53,3 +53,6 @@ from pylayer.ops.spatial import (bilinear, channel_shuffle, cosine_similarity,  
 
 __all__ += ["zeropad2d", "upsample", "pixel_unshuffle", "channel_shuffle", "temporal_shift",
             "cosine_similarity", "pairwise_distance", "bilinear"]
+from pylayer.ops.sampling_grid import affine_grid, gather_tree, grid_sample  # noqa: E402
+
+__all__ += ["affine_grid", "grid_sample", "gather_tree"]
