@@ -412,8 +412,10 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
 # ------------------------------------------------------------------ pairwise
 @op
 def cosine_similarity(x1, x2, axis=1, eps=1e-8):
-    """The cosine of the angle between ``x1`` and ``x2`` (broadcast) along ``axis``:
-    ``sum(x1 * x2) / sqrt(max(sum(x1 ** 2) * sum(x2 ** 2), eps ** 2))``.
+    """The cosine of the angle between ``x1`` and ``x2`` along ``axis``:
+    ``sum(x1 * x2) / sqrt(max(sum(x1 ** 2) * sum(x2 ** 2), eps ** 2))``, each
+    sum along ``axis`` (of the broadcast product, and of each input alone, as in
+    Paddle).
 
     >>> import pylayer
     >>> import pylayer.nn.functional as F
@@ -428,12 +430,13 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     if x1.dtype != x2.dtype:
         raise TypeError(f"{fn}(): x1 and x2 must have one dtype, got {x1.dtype} and "
                         f"{x2.dtype}")
+    axis1, axis2 = check_axis(axis, x1.ndim, fn), check_axis(axis, x2.ndim, fn)
     try:
-        ndim = len(np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape)))
+        np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+        np.broadcast_shapes(tuple(np.delete(x1.shape, axis1)), tuple(np.delete(x2.shape, axis2)))
     except ValueError:
         raise ValueError(f"{fn}(): the shapes {x1.shape} and {x2.shape} of x1 and x2 do not "
-                         f"broadcast") from None
-    axis = check_axis(axis, ndim, fn)
+                         f"broadcast, with and without their axis {axis}") from None
     eps = check_number(eps, fn, "eps")
     both = reduce_sum(multiply(x1, x2), axis=axis)
     norms = multiply(reduce_sum(multiply(x1, x1), axis=axis),
