@@ -81,6 +81,7 @@ class ChannelShuffle(Layer):
     def __init__(self, groups, data_format="NCHW", name=None):
         super().__init__()
         self._groups = check_int(groups, "ChannelShuffle", "groups", minimum=1)
+        check_count(self._groups, "ChannelShuffle", "groups")
         self._data_format = check_choice(data_format, "ChannelShuffle", "data_format",
                                          ["NCHW", "NHWC"])
         self._name = name
@@ -230,10 +231,9 @@ class Bilinear(Layer):
     def __init__(self, in1_features, in2_features, out_features, weight_attr=None,
                  bias_attr=None, name=None):
         super().__init__()
-        sizes = {}
         for arg, value in (("in1_features", in1_features), ("in2_features", in2_features),
                            ("out_features", out_features)):
-            sizes[arg] = check_int(value, "Bilinear", arg, minimum=1)
+            check_count(check_int(value, "Bilinear", arg, minimum=1), "Bilinear", arg)
         check_count(in1_features * in2_features * out_features, "Bilinear", "out_features")
         self._in1_features = in1_features
         self._in2_features = in2_features

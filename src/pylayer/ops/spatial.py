@@ -52,10 +52,10 @@ def along(x, axis, positions, op_name):
 
 
 # ---------------------------------------------------------------------- pad
-def _pad_widths(ndim, pad, mode, data_format, pad_from_left_axis, fn):
+def _pad_widths(ndim, pad, mode, data_format, pad_from_left_axis, fn, arg="pad"):
     """``[(before, after)]`` for every axis, by Paddle's ordering rules."""
     if len(pad) % 2 or any(p < 0 for p in pad):
-        raise ValueError(f"{fn}(): argument 'pad' must hold an even number of non-negative "
+        raise ValueError(f"{fn}(): argument '{arg}' must hold an even number of non-negative "
                          f"ints, got {pad}")
     pairs = [(pad[i], pad[i + 1]) for i in range(0, len(pad), 2)]
     widths = [(0, 0)] * ndim
@@ -69,7 +69,7 @@ def _pad_widths(ndim, pad, mode, data_format, pad_from_left_axis, fn):
     else:
         counts = ([2 * ndim] if mode == "constant" else []) + (
             [2 * (ndim - 2)] if 3 <= ndim <= 5 else [])
-        raise ValueError(f"{fn}(): argument 'pad' has {len(pad)} values; for a {ndim}-D "
+        raise ValueError(f"{fn}(): argument '{arg}' has {len(pad)} values; for a {ndim}-D "
                          f"tensor in mode {mode!r} give "
                          f"{' or '.join(map(str, counts)) or 'a 3- to 5-D tensor'}")
     for axis, pair in zip(axes, pairs):
@@ -123,15 +123,15 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     return _pad("pad", x, pad, mode, value, data_format, pad_from_left_axis)
 
 
-def _pad(fn, x, pad, mode, value, data_format, pad_from_left_axis):
+def _pad(fn, x, pad, mode, value, data_format, pad_from_left_axis, arg="pad"):
     x = as_tensor_arg(x, fn, "x", 1)
     check_choice(mode, fn, "mode", ["constant", "reflect", "replicate", "circular"])
     value = check_number(value, fn, "value")
-    widths = _pad_widths(x.ndim, check_ints(pad, fn, "pad"), mode, data_format,
-                         bool(pad_from_left_axis), fn)
+    widths = _pad_widths(x.ndim, check_ints(pad, fn, arg), mode, data_format,
+                         bool(pad_from_left_axis), fn, arg)
     a = x.numpy()
     check_count(math.prod(size + before + after for size, (before, after)
-                          in zip(a.shape, widths)), fn, "pad", a.dtype)
+                          in zip(a.shape, widths)), fn, arg, a.dtype)
     if mode == "constant":
         out = np.pad(a, widths, constant_values=np.asarray(value, a.dtype))
         crop = tuple(slice(before, before + size) for (before, _), size in zip(widths, a.shape))
@@ -158,7 +158,7 @@ def zeropad2d(x, padding, data_format="NCHW", name=None):
     fn = "zeropad2d"
     x = as_tensor_arg(x, fn, "x", 1)
     check_choice(data_format, fn, "data_format", ["NCHW", "NHWC"])
-    return _pad(fn, x, padding, "constant", 0.0, data_format, True)
+    return _pad(fn, x, padding, "constant", 0.0, data_format, True, "padding")
 
 
 # -------------------------------------------------------------- interpolate
