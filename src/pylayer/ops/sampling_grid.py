@@ -68,11 +68,17 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
                          f"out_shape of {len(out_shape)} values, got shape {theta.shape}")
     sizes = out_shape[2:]
     count = math.prod(sizes)
-    check_count(theta.shape[0] * count * dims, fn, "out_shape", theta.numpy().dtype)
+    dtype = theta.numpy().dtype
+    # The result and the homogeneous positions it is made from.
+    check_count((theta.shape[0] * dims + dims + 1) * count, fn, "out_shape", dtype)
     # (x, y[, z]) run over the last, the second last[, the third last] axis.
-    axes = np.meshgrid(*[_base_axis(s, bool(align_corners)) for s in sizes], indexing="ij")
-    base = np.stack([*axes[::-1], np.ones(sizes)], axis=-1).reshape(1, count, dims + 1)
-    grid = matmul(make_tensor(base.astype(theta.numpy().dtype)), transpose(theta, [0, 2, 1]))
+    base = np.empty((*sizes, dims + 1), dtype)
+    for k, size in enumerate(sizes[::-1]):
+        shape = [1] * dims
+        shape[dims - 1 - k] = size
+        base[..., k] = _base_axis(size, bool(align_corners)).reshape(shape)
+    base[..., dims] = 1.0
+    grid = matmul(make_tensor(base.reshape(1, count, dims + 1)), transpose(theta, [0, 2, 1]))
     return reshape(grid, [theta.shape[0], *sizes, dims])
 
 
