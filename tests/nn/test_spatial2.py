@@ -126,6 +126,21 @@ def test_interpolate_resizes_3d_and_5d_input_as_paddle():
         F.upsample(line, size=[5])
 
 
+def test_bicubic_and_area_modes_as_paddle():
+    x = pylayer.arange(6, dtype="float32").reshape([1, 1, 2, 3])
+    np.testing.assert_allclose(F.interpolate(x, size=[3, 4], mode="bicubic").numpy()[0, 0], [
+        [-0.33219409, 0.26936865, 1.20979869, 1.81136143],
+        [1.42822266, 2.02978516, 2.97021484, 3.57177734],
+        [3.18863893, 3.79020166, 4.73063135, 5.33219385]], rtol=1e-6, atol=1e-6)
+    assert F.interpolate(x, size=[3, 4], mode="area").numpy()[0, 0].tolist() == [
+        [0.0, 0.5, 1.5, 2.0], [1.5, 2.0, 3.0, 3.5], [3.0, 3.5, 4.5, 5.0]]
+    assert F.interpolate(pylayer.ones([1, 2, 5]), size=[4], mode="area").shape == [1, 2, 4]
+    with pytest.raises(ValueError, match="interpolate.*'area'.*size"):
+        F.interpolate(x, scale_factor=0.5, mode="area")
+    with pytest.raises(ValueError, match="interpolate.*'bicubic'.*4-D"):
+        F.interpolate(pylayer.ones([1, 1, 3]), size=[4], mode="bicubic")
+
+
 def test_recompute_scale_factor_samples_by_the_output_size():
     x = pylayer.arange(6, dtype="float32").reshape([1, 1, 2, 3])
     np.testing.assert_allclose(

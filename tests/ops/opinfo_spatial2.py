@@ -1,7 +1,8 @@
 """The op database's entries of the spatial ops added with the padding, resampling and
 pairwise layers: zeropad2d, upsample, pixel_unshuffle, channel_shuffle, temporal_shift,
 cosine_similarity, pairwise_distance, bilinear, grid_sample, affine_grid, gather_tree,
-and variants of pad (circular) and interpolate (linear, trilinear) for their new modes.
+and variants of pad (circular) and interpolate (linear, trilinear, bicubic, area) for their
+new modes.
 
 The references are numpy written for these tests, in float64, returning the input's
 dtype."""
@@ -46,6 +47,21 @@ def _linear_matrix(size, out_size, align_corners):
     return matrix
 
 
+def _cubic_matrix(size, out_size, align_corners):
+    """The [out_size, size] matrix of cubic convolution (a = -0.75), edges repeated."""
+    if align_corners:
+        source = np.arange(out_size) * ((size - 1) / (out_size - 1) if out_size > 1 else 0.0)
+    else:
+        source = (np.arange(out_size) + 0.5) * size / out_size - 0.5
+    matrix = np.zeros((out_size, size))
+    for o, s in enumerate(source):
+        for k in range(int(np.floor(s)) - 1, int(np.floor(s)) + 3):
+            d = abs(s - k)
+            w = (1.25 * d - 2.25) * d * d + 1 if d <= 1 else ((-0.75 * d + 3.75) * d - 6) * d + 3
+            matrix[o, min(max(k, 0), size - 1)] += w
+    return matrix
+
+
 def _resize(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
             data_format=None):
     out = x.astype(np.float64)
@@ -54,6 +70,13 @@ def _resize(x, size=None, scale_factor=None, mode="nearest", align_corners=False
         n = x.shape[axis]
         if mode == "nearest":
             matrix = np.eye(n)[np.arange(out_size) * n // out_size]
+        elif mode == "area":
+            matrix = np.zeros((out_size, n))
+            for o in range(out_size):
+                low, high = o * n // out_size, -(-(o + 1) * n // out_size)
+                matrix[o, low:high] = 1 / (high - low)
+        elif mode == "bicubic":
+            matrix = _cubic_matrix(n, out_size, align_corners)
         else:
             matrix = _linear_matrix(n, out_size, align_corners)
         out = np.moveaxis(np.tensordot(matrix, np.moveaxis(out, axis, 0), axes=1), 0, axis)
@@ -196,8 +219,13 @@ ENTRIES = [
         ((T((1, 2, 4)),), {"size": [7], "mode": "linear"}),
         ((T((1, 2, 5)),), {"scale_factor": 0.6, "mode": "linear", "align_corners": True}),
         ((T((1, 1, 2, 3, 2)),), {"size": [3, 4, 3], "mode": "trilinear"}),
-        ((T((1, 2, 2, 3, 2)),), {"scale_factor": 2, "mode": "nearest"})),
-           variant="linear_and_3d", tolerance=_SUMS),
+        ((T((1, 2, 2, 3, 2)),), {"scale_factor": 2, "mode": "nearest"}),
+        ((T((1, 2, 3, 5)),), {"size": [5, 4], "mode": "bicubic"}),
+        ((T((1, 1, 4, 3)),), {"size": [3, 5], "mode": "bicubic", "align_corners": True}),
+        ((T((1, 2, 7)),), {"size": [3], "mode": "area"}),
+        ((T((1, 1, 5, 4)),), {"size": [3, 6], "mode": "area"}),
+        ((T((1, 1, 3, 5, 4)),), {"size": [2, 3, 2], "mode": "area"})),
+           variant="more_modes", tolerance=_SUMS),
     OpInfo("upsample", _resize, samples(
         ((T((1, 2, 2, 3)),), {"scale_factor": 2}),
         ((T((1, 2, 3, 4)),), {"size": [4, 6], "mode": "bilinear"}),

@@ -176,8 +176,42 @@ def _linear_weights(out_size, in_size, ratio, align_corners, align_mode):
     return low, high, src - low
 
 
-# The modes of interpolate and the rank of tensor each resizes (nearest: 4-D or 5-D).
-_LINEAR_MODES = {"linear": 3, "bilinear": 4, "trilinear": 5}
+def _cubic(distance):
+    """The cubic convolution kernel (a = -0.75) at ``distance`` (an array)."""
+    a, d = -0.75, np.abs(distance)
+    return np.where(d <= 1, ((a + 2) * d - (a + 3)) * d * d + 1,
+                    ((a * d - 5 * a) * d + 8 * a) * d - 4 * a)
+
+
+def _taps(mode, out_size, in_size, ratio, align_corners, align_mode):
+    """``[(positions, weights)]`` whose weighted sum along the axis gives each output
+    entry (``weights`` None: the entries as they are)."""
+    if mode == "nearest":
+        return [(np.minimum(np.floor(np.arange(out_size) * ratio).astype(np.intp),
+                            in_size - 1), None)]
+    if mode == "area":
+        d = np.arange(out_size)
+        start = (d * in_size) // out_size
+        stop = -((-(d + 1) * in_size) // out_size)
+        return [(np.minimum(start + k, in_size - 1),
+                 np.where(start + k < stop, 1.0 / (stop - start), 0.0))
+                for k in range(int((stop - start).max()))]
+    if mode == "bicubic":
+        d = np.arange(out_size, dtype=np.float64)
+        if align_corners:
+            src = d * ((in_size - 1) / (out_size - 1) if out_size > 1 else 0.0)
+        else:
+            src = (d + 0.5) * ratio - 0.5
+        low = np.floor(src)
+        return [(np.clip(low + k, 0, in_size - 1).astype(np.intp), _cubic(src - low - k))
+                for k in (-1, 0, 1, 2)]
+    low, high, weight = _linear_weights(out_size, in_size, ratio, align_corners, align_mode)
+    return [(low, 1.0 - weight), (high, weight)]
+
+
+# The modes of interpolate and the ranks of tensor each resizes.
+_RANKS = {"nearest": (4, 5), "linear": (3,), "bilinear": (4,), "trilinear": (5,),
+          "bicubic": (4,), "area": (3, 4, 5)}
 _1D_FORMATS = {"NCW": "NCL", "NWC": "NLC"}
 
 
@@ -186,8 +220,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
                 align_mode=0, data_format=None, recompute_scale_factor=None, name=None):
     """Resize the spatial dimensions of a batch: 3-D ``'NCW'``/``'NWC'``
     (``mode='linear'``), 4-D ``'NCHW'``/``'NHWC'`` (``'nearest'``,
-    ``'bilinear'``) or 5-D ``'NCDHW'``/``'NDHWC'`` (``'nearest'``,
-    ``'trilinear'``).
+    ``'bilinear'``, ``'bicubic'``) or 5-D ``'NCDHW'``/``'NDHWC'``
+    (``'nearest'``, ``'trilinear'``); ``'area'`` averages the input entries
+    each output entry covers, for any of them, and needs ``size``.
 
     Give the output ``size`` (``[H, W]`` for images) or a ``scale_factor`` (a
     number or one per dimension; the output size is rounded down and the
@@ -196,7 +231,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     ``floor(i * step)``; the linear modes mix the two nearest entries of each
     axis, sampling at ``(i + 0.5) * step - 0.5`` (``align_mode=0``), at
     ``i * step`` (``align_mode=1``) or, with ``align_corners=True``, so that
-    the corner entries line up. ``align_corners`` is for the linear modes only.
+    the corner entries line up; ``'bicubic'`` weighs the four nearest with the
+    cubic convolution kernel (``a = -0.75``) at ``(i + 0.5) * step - 0.5`` or
+    with the corners aligned. ``align_corners`` cannot be set with ``'nearest'``.
 
     >>> import pylayer
     >>> import pylayer.nn.functional as F
@@ -218,14 +255,14 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
 def _resize(fn, x, size, scale_factor, mode, align_corners, align_mode, data_format,
             recompute_scale_factor):
     x = float_tensor(x, fn)
-    check_choice(mode, fn, "mode", ["nearest", *_LINEAR_MODES])
+    check_choice(mode, fn, "mode", list(_RANKS))
     if align_corners and mode == "nearest":
-        raise ValueError(f"{fn}(): argument 'align_corners' can only be set with a linear "
-                         f"mode, not 'nearest'")
+        raise ValueError(f"{fn}(): argument 'align_corners' cannot be set with mode "
+                         f"'nearest'")
     align_mode = check_int(align_mode, fn, "align_mode")
     if align_mode not in (0, 1):
         raise ValueError(f"{fn}(): argument 'align_mode' must be 0 or 1, got {align_mode}")
-    ranks = (4, 5) if mode == "nearest" else (_LINEAR_MODES[mode],)
+    ranks = _RANKS[mode]
     if x.ndim not in ranks:
         raise ValueError(f"{fn}(): mode {mode!r} resizes "
                          f"{' or '.join(f'{r}-D' for r in ranks)} tensors, got shape {x.shape}")
@@ -241,6 +278,8 @@ def _resize(fn, x, size, scale_factor, mode, align_corners, align_mode, data_for
             raise ValueError(f"{fn}(): argument 'size' must hold {len(axes)} positive ints, "
                              f"got {out_sizes}")
         ratios = [i / o for i, o in zip(in_sizes, out_sizes)]
+    elif mode == "area":
+        raise ValueError(f"{fn}(): mode 'area' needs the output 'size', not a scale_factor")
     else:
         scales = scale_factor if isinstance(scale_factor, (list, tuple)) else \
             [scale_factor] * len(axes)
@@ -262,18 +301,15 @@ def _resize(fn, x, size, scale_factor, mode, align_corners, align_mode, data_for
     steps = sorted(zip(axes, in_sizes, out_sizes, ratios),
                    key=lambda step: step[2] / max(step[1], 1))
     for axis, in_size, out_size, ratio in steps:
-        if mode == "nearest":
-            positions = np.minimum(np.floor(np.arange(out_size) * ratio).astype(np.intp),
-                                   in_size - 1)
-            x = along(x, axis, positions, fn)
-            continue
-        low, high, weight = _linear_weights(out_size, in_size, ratio, align_corners,
-                                            align_mode)
-        shape = [-1 if i == axis else 1 for i in range(x.ndim)]
-        upper = make_tensor(weight.reshape(shape).astype(dtype))
-        lower = make_tensor((1.0 - weight).reshape(shape).astype(dtype))
-        x = add(multiply(along(x, axis, low, fn), lower), multiply(along(x, axis, high, fn),
-                                                                     upper))
+        out = None
+        for positions, weights in _taps(mode, out_size, in_size, ratio, align_corners,
+                                        align_mode):
+            term = along(x, axis, positions, fn)
+            if weights is not None:
+                shape = [-1 if i == axis else 1 for i in range(x.ndim)]
+                term = multiply(term, make_tensor(weights.reshape(shape).astype(dtype)))
+            out = term if out is None else add(out, term)
+        x = out
     return x
 
 
