@@ -178,6 +178,9 @@ def test_temporal_shift_as_paddle():
     assert F.temporal_shift(x, 2, 0.3).numpy()[:, :, 0, 0].tolist() == expected
     last = x.reshape([4, 1, 1, 8])
     assert F.temporal_shift(last, 2, data_format="NHWC").numpy()[:, 0, 0].tolist() == expected
+    for ratio in (0.5, 0.0, -0.1):
+        with pytest.raises(ValueError, match="temporal_shift.*shift_ratio"):
+            F.temporal_shift(x, 2, ratio)
     with pytest.raises(ValueError, match="temporal_shift.*seg_num"):
         F.temporal_shift(pylayer.ones([3, 4, 1, 1]), 2)
     with pytest.raises(ValueError, match="temporal_shift.*4-D"):
@@ -308,6 +311,15 @@ def test_grid_sample_gives_paddles_values_and_gradients(setting):
         np.testing.assert_allclose(x.grad.numpy().ravel()[:6], x_grad, atol=1e-5)
     if grid_grad is not None:
         np.testing.assert_allclose(grid.grad.numpy().ravel(), grid_grad, atol=1e-5)
+
+
+def test_nearest_grid_sample_gives_the_grid_a_zero_gradient_as_paddle():
+    x = pylayer.ones([1, 1, 3, 4])
+    x.stop_gradient = False
+    grid = t([[[[0.3, 0.2]]]], grad=True)
+    F.grid_sample(x, grid, mode="nearest").sum().backward()
+    assert grid.grad.numpy().tolist() == [[[[0.0, 0.0]]]]
+    assert x.grad.numpy().ravel().tolist() == [0] * 6 + [1] + [0] * 5
 
 
 def test_grid_sample_of_volumes_as_paddle():

@@ -163,7 +163,9 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
               for axis in range(dims)]
     if mode == "nearest":
         index = [np.rint(cd.numpy()).astype(np.intp) for cd in coords]
-        corners = [(index, None)]
+        # A weight of 1 that still depends on the grid: its gradient is a Tensor of
+        # zeros, as in Paddle, not None.
+        corners = [(index, add(multiply(coords[0], 0.0), 1.0))]
     else:
         low = [np.floor(cd.numpy()).astype(np.intp) for cd in coords]
         upper = [subtract(cd, make_tensor(lo.astype(cd.numpy().dtype)))
@@ -185,8 +187,7 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
             valid &= (i >= 0) & (i < sizes[axis])
         clipped = tuple(np.clip(i, 0, s - 1) for i, s in zip(index, sizes))
         values = take(image, (batch, *clipped), True, fn)
-        mask = make_tensor(valid.astype(dtype))
-        weight = mask if weight is None else multiply(weight, mask)
+        weight = multiply(weight, make_tensor(valid.astype(dtype)))
         term = multiply(values, unsqueeze(weight, -1))
         out = term if out is None else add(out, term)
     return transpose(out, [0, x.ndim - 1, *range(1, x.ndim - 1)])

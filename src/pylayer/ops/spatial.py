@@ -431,7 +431,10 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     """
     fn = "temporal_shift"
     seg_num = check_int(seg_num, fn, "seg_num", minimum=1)
-    ratio = check_number(shift_ratio, fn, "shift_ratio", minimum=0.0, maximum=0.5)
+    ratio = check_number(shift_ratio, fn, "shift_ratio")
+    if not 0.0 < ratio < 0.5:
+        raise ValueError(f"{fn}(): argument 'shift_ratio' must be between 0 and 0.5 "
+                         f"(exclusive), got {ratio}")
     x, last = _image(x, fn, data_format)
     nt, c, h, w = x.shape
     if nt % seg_num:
