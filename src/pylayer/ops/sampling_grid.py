@@ -14,8 +14,7 @@ import math
 import numpy as np
 
 from pylayer._core.tensor import Tensor, make_tensor
-from pylayer.ops._arguments import (check_choice, check_count, check_ints, describe,
-                                    float_tensor)
+from pylayer.ops._arguments import check_choice, check_count, check_ints, float_tensor
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.arithmetic import add, multiply, subtract
 from pylayer.ops.dispatch import op
