@@ -5,9 +5,8 @@ a thin layer over :func:`pylayer.nn.functional.pad`.
 Paddle also exports each class under a lower-case ``d`` name (``ZeroPad2d``);
 those are the same classes.
 """
-from pylayer._core.tensor import Tensor
+from pylayer.extend import Tensor, check_choice, check_ints, check_number, describe
 from pylayer.nn.layer import Layer
-from pylayer.ops._arguments import check_choice, check_ints, check_number, describe
 from pylayer.ops.spatial import pad
 
 __all__ = ["Pad1D", "Pad2D", "Pad3D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D", "ConstantPad1D",

@@ -3,11 +3,10 @@
 forms), ``Bilinear``, ``CosineSimilarity`` and ``PairwiseDistance``. Their
 functional forms are in :mod:`pylayer.ops.spatial`.
 """
-from pylayer._core.tensor import Tensor
-from pylayer.extend import check_choice, check_count, check_int
+from pylayer.extend import (Tensor, check_choice, check_count, check_int, check_ints,
+                            check_number)
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
-from pylayer.ops._arguments import check_ints, check_number
 from pylayer.ops.assembly import unflatten
 from pylayer.ops.shape import flatten
 from pylayer.ops.spatial import (bilinear, channel_shuffle, cosine_similarity, interpolate,
