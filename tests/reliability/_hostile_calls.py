@@ -915,3 +915,38 @@ CALLS.update({
     nn.AlphaDropout: Call(K("p", _value(0.5), "probability")),
     nn.FeatureAlphaDropout: Call(K("p", _value(0.5), "probability")),
 })
+
+
+# ------------------------------------ padding, resampling and pairwise layers (spatial2)
+_PAD_LAYERS = {1: (nn.Pad1D, nn.ZeroPad1D, nn.ConstantPad1D, nn.ReflectionPad1D,
+                   nn.ReplicationPad1D, nn.CircularPad1D),
+               2: (nn.Pad2D, nn.ZeroPad2D, nn.ConstantPad2D, nn.ReflectionPad2D,
+                   nn.ReplicationPad2D, nn.CircularPad2D),
+               3: (nn.Pad3D, nn.ZeroPad3D, nn.ConstantPad3D, nn.ReflectionPad3D,
+                   nn.ReplicationPad3D, nn.CircularPad3D)}
+_PAD_FORMATS = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
+for _dims, (_pad, _zero, _constant, *_fixed) in _PAD_LAYERS.items():
+    _padding = A("padding", _value(1), "count")
+    _format = K("data_format", _value(_PAD_FORMATS[_dims]), "reduction")
+    CALLS[_pad] = Call(_padding, K("mode", _value("reflect"), "reduction"),
+                       K("value", _value(0.0), "number"), _format)
+    CALLS[_constant] = Call(_padding, A("value", _value(1.0), "number"), _format)
+    for _cls in (_zero, *_fixed):
+        CALLS[_cls] = Call(_padding, _format)
+CALLS.update({
+    nn.Flatten: Call(K("start_axis", _value(1), "int"), K("stop_axis", _value(-1), "int")),
+    nn.Unflatten: Call(A("axis", _value(1), "int"), A("shape", _value([2, 3]), "int_list")),
+    nn.Upsample: Call(K("size", _value([4, 4]), None), K("mode", _value("nearest"), None)),
+    nn.UpsamplingNearest2D: Call(K("scale_factor", _value(2), None)),
+    nn.UpsamplingBilinear2D: Call(K("scale_factor", _value(2), None)),
+    nn.Bilinear: Call(A("in1_features", _value(3), "size"), A("in2_features", _value(2), "size"),
+                      A("out_features", _value(4), "size"),
+                      K("weight_attr", _value(None), "param_attr")),
+    nn.CosineSimilarity: Call(K("axis", _value(1), "int"), K("eps", _value(1e-8), "number")),
+    nn.PairwiseDistance: Call(K("p", _value(2.0), "number"),
+                              K("epsilon", _value(1e-6), "number")),
+    nn.PixelUnshuffle: Call(A("downscale_factor", _value(2), "size"),
+                            K("data_format", _value("NCHW"), "reduction")),
+    nn.ChannelShuffle: Call(A("groups", _value(2), "size"),
+                            K("data_format", _value("NCHW"), "reduction")),
+})

@@ -521,3 +521,27 @@ METHODS.update({
     (nn.AlphaDropout, "forward"): _forward(lambda: nn.AlphaDropout(0.5), f23,
                                            names=("alpha_dropout",)),
 })
+
+
+# ------------------------------------ padding, resampling and pairwise layers (spatial2)
+METHODS.update({
+    (nn.Flatten, "forward"): _forward(nn.Flatten, f23, "tensor", names=("flatten",),
+                                      arg="input"),
+    (nn.Unflatten, "forward"): _forward(lambda: nn.Unflatten(1, [3, 1]), f23, "tensor",
+                                        names=("unflatten",), arg="input"),
+    (nn.Upsample, "forward"): _forward(lambda: nn.Upsample(scale_factor=2), _chw,
+                                       names=("interpolate",), arg="x"),
+    (nn.PixelUnshuffle, "forward"): _forward(lambda: nn.PixelUnshuffle(2), _chw,
+                                             names=("pixel_unshuffle",), arg="x"),
+    (nn.ChannelShuffle, "forward"): _forward(lambda: nn.ChannelShuffle(2), _chw,
+                                             names=("channel_shuffle",), arg="x"),
+    (nn.CosineSimilarity, "forward"): Call(
+        A("x1", f23, "float_tensor"), A("x2", f23, "float_tensor"),
+        names=("cosine_similarity",), setup=_made(nn.CosineSimilarity)),
+    (nn.PairwiseDistance, "forward"): Call(
+        A("x", f23, "float_tensor"), A("y", f23, "float_tensor"),
+        names=("pairwise_distance",), setup=_made(nn.PairwiseDistance)),
+    (nn.Bilinear, "forward"): Call(
+        A("x1", f23, "float_tensor"), A("x2", lambda env: pylayer.ones([2, 2]), "float_tensor"),
+        names=("bilinear",), setup=_made(lambda: nn.Bilinear(3, 2, 4))),
+})

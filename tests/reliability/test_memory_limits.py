@@ -176,6 +176,22 @@ HUGE_CALLS = {
     "prod": ["prod_backward([2 ** 17])", "prod_backward([64, 2 ** 12], axis=1)"],
 }
 
+# the padding, resampling and pairwise ops (spatial2)
+HUGE_CALLS.update({
+    "zeropad2d": [f"F.zeropad2d({_NCHW}, [2 ** 40, 0, 2 ** 40, 0])",
+                  f"F.zeropad2d({_NCHW}, [2 ** 20, 0, 2 ** 20, 0])",
+                  f"F.zeropad2d({_NCHW}, [2 ** 14, 0, 2 ** 14, 0])"],
+    "upsample": [f"F.upsample({_NCHW}, size=[2 ** 24, 2 ** 24])",
+                 f"F.upsample({_NCHW}, scale_factor=2 ** 30, mode='bilinear')",
+                 "F.upsample(paddle.ones([1, 1, 2, 2, 2]), size=[2 ** 12, 2 ** 12, 2 ** 12], "
+                 "mode='trilinear')"],
+    "affine_grid": ["F.affine_grid(paddle.ones([1, 2, 3]), [1, 1, 2 ** 20, 2 ** 20])",
+                    "F.affine_grid(paddle.ones([1, 3, 4]), [1, 1, 2 ** 14, 2 ** 14, 2 ** 14])",
+                    "F.affine_grid(paddle.ones([1, 2, 3]), [1, 1, 2 ** 40, 2 ** 40])",
+                    "F.affine_grid(paddle.ones([1, 2, 3]), [1, 1, 2 ** 13, 2 ** 13])",
+                    "F.affine_grid(paddle.ones([1, 2, 3]), [1, 1, 2 ** 12, 2 ** 12])"],
+})
+
 #: Ops with a sizing argument whose result cannot outgrow their inputs.
 NOT_RESULT_SIZING = {
     "unstack": "'num' must equal the size of the axis",
@@ -197,6 +213,11 @@ HUGE_CALLS["local_response_norm"] = [
     "F.local_response_norm(paddle.ones([1, 4, 2]), 2 ** 24)",
     "F.local_response_norm(paddle.ones([1, 4, 2 ** 10, 2 ** 10]), 2 ** 30)"]
 NOT_RESULT_SIZING["rms_norm"] = "'normalized_shape' must be input's last dimensions"
+NOT_RESULT_SIZING.update({
+    "pixel_unshuffle": "'downscale_factor' must divide the input: the result has x's size",
+    "channel_shuffle": "'groups' must divide the channels: the result has x's shape",
+    "temporal_shift": "'seg_num' must divide the batch: the result has x's shape",
+})
 
 #: Calls that still end in numpy's bare MemoryError (no size check names the op before
 #: it allocates), with the reason; checked strictly: a fix makes the sweep fail until

@@ -63,3 +63,27 @@ from pylayer.nn.norm import (BatchNorm, BatchNorm3D, InstanceNorm1D, InstanceNor
 __all__ += ["BatchNorm", "BatchNorm3D", "SyncBatchNorm", "InstanceNorm1D", "InstanceNorm2D",
             "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm", "Dropout2D", "Dropout3D",
             "AlphaDropout", "FeatureAlphaDropout"]
+from pylayer.nn.padding import (CircularPad1D, CircularPad1d, CircularPad2D,  # noqa: E402
+                                CircularPad2d, CircularPad3D, CircularPad3d, ConstantPad1D,
+                                ConstantPad1d, ConstantPad2D, ConstantPad2d, ConstantPad3D,
+                                ConstantPad3d, Pad1D, Pad2D, Pad3D, ReflectionPad1D,
+                                ReflectionPad1d, ReflectionPad2D, ReflectionPad2d,
+                                ReflectionPad3D, ReflectionPad3d, ReplicationPad1D,
+                                ReplicationPad1d, ReplicationPad2D, ReplicationPad2d,
+                                ReplicationPad3D, ReplicationPad3d, ZeroPad1D, ZeroPad1d,
+                                ZeroPad2D, ZeroPad2d, ZeroPad3D, ZeroPad3d)
+from pylayer.nn.spatial import (Bilinear, ChannelShuffle, CosineSimilarity,  # noqa: E402
+                                Flatten, PairwiseDistance, PixelUnshuffle, Unflatten, Upsample,
+                                UpsamplingBilinear2D, UpsamplingBilinear2d, UpsamplingNearest2D,
+                                UpsamplingNearest2d)
+
+__all__ += ["Pad1D", "Pad2D", "Pad3D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D", "ConstantPad1D",
+            "ConstantPad2D", "ConstantPad3D", "ReflectionPad1D", "ReflectionPad2D",
+            "ReflectionPad3D", "ReplicationPad1D", "ReplicationPad2D", "ReplicationPad3D",
+            "CircularPad1D", "CircularPad2D", "CircularPad3D", "ZeroPad1d", "ZeroPad2d",
+            "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+            "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+            "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+            "Flatten", "Unflatten", "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D",
+            "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear", "CosineSimilarity",
+            "PairwiseDistance", "PixelUnshuffle", "ChannelShuffle"]

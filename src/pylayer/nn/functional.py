@@ -56,3 +56,12 @@ from pylayer.ops.normalization import instance_norm, local_response_norm, normal
 
 __all__ += ["instance_norm", "local_response_norm", "rms_norm", "normalize", "dropout1d",
             "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
+from pylayer.ops.spatial import (bilinear, channel_shuffle, cosine_similarity,  # noqa: E402
+                                 pairwise_distance, pixel_unshuffle, temporal_shift, upsample,
+                                 zeropad2d)
+
+__all__ += ["zeropad2d", "upsample", "pixel_unshuffle", "channel_shuffle", "temporal_shift",
+            "cosine_similarity", "pairwise_distance", "bilinear"]
+from pylayer.ops.sampling_grid import affine_grid, gather_tree, grid_sample  # noqa: E402
+
+__all__ += ["affine_grid", "grid_sample", "gather_tree"]
