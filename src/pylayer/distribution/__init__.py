@@ -2,11 +2,12 @@
 KL divergences, built from pylayer ops so that densities and reparameterised samples
 differentiate, and seeded by :func:`pylayer.seed`."""
 from pylayer.distribution._base import Distribution, ExponentialFamily
-from pylayer.distribution.continuous import (Beta, Cauchy, Chi2, Exponential, Gamma, Gumbel,
-                                             Laplace, Normal, StudentT, Uniform)
+from pylayer.distribution.continuous import (Beta, Cauchy, Chi2, ContinuousBernoulli,
+                                             Exponential, Gamma, Gumbel, Laplace, Normal,
+                                             StudentT, Uniform)
 from pylayer.distribution.discrete import (Bernoulli, Binomial, Categorical, Geometric,
                                            Multinomial, Poisson)
-from pylayer.distribution.multivariate import Dirichlet, MultivariateNormal
+from pylayer.distribution.multivariate import Dirichlet, LKJCholesky, MultivariateNormal
 from pylayer.distribution.transform import (AbsTransform, AffineTransform, ChainTransform,
                                             ExpTransform, IndependentTransform, PowerTransform,
                                             ReshapeTransform, SigmoidTransform,
@@ -22,4 +23,4 @@ __all__ = ["Distribution", "ExponentialFamily", "Normal", "Uniform", "Bernoulli"
            "kl_divergence", "register_kl", "Transform", "AbsTransform", "AffineTransform",
            "ChainTransform", "ExpTransform", "IndependentTransform", "PowerTransform",
            "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform", "StackTransform",
-           "StickBreakingTransform", "TanhTransform"]
+           "StickBreakingTransform", "TanhTransform", "ContinuousBernoulli", "LKJCholesky"]

@@ -7,7 +7,7 @@ import pylayer
 from pylayer.distribution._base import Distribution, ExponentialFamily, parameters, value_tensor
 
 __all__ = ["Normal", "Uniform", "Exponential", "Laplace", "Cauchy", "Gumbel", "Gamma", "Chi2",
-           "Beta", "StudentT"]
+           "Beta", "StudentT", "ContinuousBernoulli"]
 
 _EULER = 0.5772156649015329
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
@@ -511,3 +511,92 @@ class StudentT(Distribution):
         df = self.df
         return (df + 1) / 2 * (pylayer.digamma((df + 1) / 2) - pylayer.digamma(df / 2)) \
             + 0.5 * pylayer.log(df) + _lbeta(df / 2, _like(df, 0.5)) + pylayer.log(self.scale)
+
+
+class ContinuousBernoulli(ExponentialFamily):
+    """The continuous Bernoulli distribution on ``[0, 1]``: density ``C(probs) probs ** x
+    (1 - probs) ** (1 - x)``. Inside ``lims`` (around 1/2, where the closed forms lose
+    precision) the normalizer, mean, variance, cdf and icdf use their Taylor expansions.
+
+    >>> import pylayer
+    >>> d = pylayer.distribution.ContinuousBernoulli(0.3)
+    >>> round(float(d.mean), 4)
+    0.4302
+    """
+
+    def __init__(self, probs, lims=(0.499, 0.501)):
+        (self.probs,) = parameters("ContinuousBernoulli", probs=probs)
+        if not isinstance(lims, (list, tuple)) or len(lims) != 2 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in lims):
+            raise TypeError(f"ContinuousBernoulli(): argument 'lims' (position 2) must be a "
+                            f"pair of numbers, got {lims!r}")
+        if not 0 < lims[0] < lims[1] < 1:
+            raise ValueError(f"ContinuousBernoulli(): argument 'lims' (position 2) must be "
+                             f"(low, high) with 0 < low < high < 1, got {tuple(lims)}")
+        self._lims = (float(lims[0]), float(lims[1]))
+        eps = float(np.finfo(np.dtype("float64" if self.probs.dtype.name == "float64"
+                                      else "float32")).eps)
+        self._p = pylayer.clip(self.probs, eps, 1 - eps)
+        super().__init__(tuple(self.probs.shape))
+
+    @property
+    def _dtype(self):
+        return self.probs.dtype
+
+    def _outside(self):
+        return pylayer.logical_or(self._p < self._lims[0], self._p > self._lims[1])
+
+    def _safe(self):
+        """probs where it is outside ``lims``, else ``lims[0]`` (finite closed forms)."""
+        return pylayer.where(self._outside(), self._p, _like(self._p, self._lims[0]))
+
+    def _log_norm(self):
+        p = self._safe()
+        closed = pylayer.log(pylayer.abs(2 * pylayer.atanh(1 - 2 * p))) \
+            - pylayer.log(pylayer.abs(1 - 2 * p))
+        x = self._p - 0.5
+        taylor = math.log(2.0) + (4 / 3 + 104 / 45 * x * x) * x * x
+        return pylayer.where(self._outside(), closed, taylor)
+
+    @property
+    def mean(self):
+        """The mean."""
+        p = self._safe()
+        closed = p / (2 * p - 1) + 1 / (2 * pylayer.atanh(1 - 2 * p))
+        x = self._p - 0.5
+        taylor = 0.5 + (1 / 3 + 16 / 45 * x * x) * x
+        return pylayer.where(self._outside(), closed, taylor)
+
+    @property
+    def variance(self):
+        """The variance."""
+        p = self._safe()
+        closed = (p - 1) * p / pylayer.square(1 - 2 * p) \
+            + 1 / pylayer.square(pylayer.log1p(-p) - pylayer.log(p))
+        x2 = pylayer.square(self._p - 0.5)
+        taylor = 1 / 12 - (1 / 15 - 128 / 945 * x2) * x2
+        return pylayer.where(self._outside(), closed, taylor)
+
+    def _rsample(self, shape):
+        return self._icdf(pylayer.rand(list(self._extend(shape)), self._dtype))
+
+    def _log_prob(self, value):
+        return self._log_norm() + value * pylayer.log(self._p) \
+            + (1 - value) * pylayer.log1p(-self._p)
+
+    def _entropy(self):
+        log0, log1 = pylayer.log1p(-self._p), pylayer.log(self._p)
+        return self.mean * (log0 - log1) - self._log_norm() - log0
+
+    def _cdf(self, value):
+        p = self._safe()
+        closed = (pylayer.pow(p, value) * pylayer.pow(1 - p, 1 - value) + p - 1) / (2 * p - 1)
+        inside = pylayer.where(self._outside(), closed, value * 1)
+        return pylayer.where(value <= 0, pylayer.zeros_like(inside),
+                             pylayer.where(value >= 1, pylayer.ones_like(inside), inside))
+
+    def _icdf(self, value):
+        p = self._safe()
+        closed = (pylayer.log1p(-p + value * (2 * p - 1)) - pylayer.log1p(-p)) \
+            / (pylayer.log(p) - pylayer.log1p(-p))
+        return pylayer.where(self._outside(), closed, value * 1)

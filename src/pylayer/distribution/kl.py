@@ -3,8 +3,8 @@ import math
 
 import pylayer
 from pylayer.distribution._base import Distribution, ExponentialFamily
-from pylayer.distribution.continuous import (Beta, Cauchy, Exponential, Gamma, Laplace, Normal,
-                                             Uniform)
+from pylayer.distribution.continuous import (Beta, Cauchy, ContinuousBernoulli, Exponential,
+                                             Gamma, Laplace, Normal, Uniform)
 from pylayer.distribution.discrete import (Bernoulli, Binomial, Categorical, Geometric, Poisson,
                                            _clamped)
 from pylayer.distribution.multivariate import Dirichlet, MultivariateNormal
@@ -176,7 +176,7 @@ def _kl_binomial(p, q):
 def _kl_categorical(p, q):
     log_softmax = pylayer.nn.functional.log_softmax
     lp, lq = log_softmax(p.logits, axis=-1), log_softmax(q.logits, axis=-1)
-    return (pylayer.exp(lp) * (lp - lq)).sum(axis=-1)
+    return (pylayer.exp(lp) * (lp - lq)).sum(axis=-1, keepdim=True)
 
 
 @register_kl(MultivariateNormal, MultivariateNormal)
@@ -190,6 +190,14 @@ def _kl_multivariate_normal(p, q):
     z = pylayer.linalg.triangular_solve(lq, diff.unsqueeze(-1), upper=False).squeeze(-1)
     return q._half_log_det() - p._half_log_det() \
         + 0.5 * (pylayer.square(m).sum(axis=[-2, -1]) + pylayer.square(z).sum(axis=-1) - k)
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli(p, q):
+    logit_p = pylayer.log(p._p) - pylayer.log1p(-p._p)
+    logit_q = pylayer.log(q._p) - pylayer.log1p(-q._p)
+    return p.mean * (logit_p - logit_q) + p._log_norm() + pylayer.log1p(-p._p) \
+        - q._log_norm() - pylayer.log1p(-q._p)
 
 
 @register_kl(ExponentialFamily, ExponentialFamily)

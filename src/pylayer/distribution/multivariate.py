@@ -1,12 +1,14 @@
 """Distributions over vectors: Dirichlet and the multivariate normal."""
 import math
 
+import numpy as np
+
 import pylayer
 from pylayer._core.tensor import Tensor
 from pylayer.distribution._base import Distribution, ExponentialFamily, parameters
 from pylayer.ops._arguments import describe
 
-__all__ = ["Dirichlet", "MultivariateNormal"]
+__all__ = ["Dirichlet", "MultivariateNormal", "LKJCholesky"]
 
 
 class Dirichlet(ExponentialFamily):
@@ -155,3 +157,77 @@ class MultivariateNormal(Distribution):
     def _entropy(self):
         k = self._event_shape[0]
         return 0.5 * k * (1 + math.log(2 * math.pi)) + self._half_log_det()
+
+
+class LKJCholesky(Distribution):
+    """The LKJ distribution over lower Cholesky factors of ``dim x dim`` correlation
+    matrices, with density proportional to ``det(L L^T) ** (concentration - 1)``.
+    ``sample_method`` is ``'onion'`` or ``'cvine'`` (two algorithms, the same
+    distribution).
+
+    >>> import pylayer
+    >>> d = pylayer.distribution.LKJCholesky(3, 2.0)
+    >>> L = d.sample()
+    >>> L.shape, (L @ L.T).numpy().diagonal().round(4).tolist()
+    ([3, 3], [1.0, 1.0, 1.0])
+    """
+
+    def __init__(self, dim=2, concentration=1.0, sample_method="onion"):
+        if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+            raise TypeError(f"LKJCholesky(): argument 'dim' (position 1) must be an int, got "
+                            f"{describe(dim)}")
+        if dim < 2:
+            raise ValueError(f"LKJCholesky(): argument 'dim' (position 1) must be at least 2, "
+                             f"got {dim}")
+        if sample_method not in ("onion", "cvine"):
+            raise ValueError(f"LKJCholesky(): argument 'sample_method' (position 3) must be "
+                             f"'onion' or 'cvine', got {describe(sample_method)}")
+        (concentration,) = parameters("LKJCholesky", concentration=concentration)
+        self.dim, self.concentration, self.sample_method = int(dim), concentration, sample_method
+        super().__init__(tuple(concentration.shape), (self.dim, self.dim))
+
+    @property
+    def _dtype(self):
+        return self.concentration.dtype
+
+    def _beta(self, shape, a, b):
+        full = list(shape) + list(a.shape)
+        x = pylayer.standard_gamma(pylayer.broadcast_to(a, full))
+        y = pylayer.standard_gamma(pylayer.broadcast_to(b, full))
+        return x / (x + y)
+
+    def _sample(self, shape):
+        d, eta = self.dim, self.concentration.detach().unsqueeze(-1)
+        steps = pylayer.arange(0, d - 1, dtype=self._dtype)
+        lower = pylayer.tril(pylayer.ones([d, d], self._dtype), -1)
+        if self.sample_method == "onion":
+            a = pylayer.broadcast_to(steps + 0.5, list(eta.shape[:-1]) + [d - 1])
+            b = eta + 0.5 * (d - 2) - 0.5 * steps
+            y = self._beta(shape, a, b)
+            y = pylayer.concat([pylayer.zeros(list(y.shape[:-1]) + [1], self._dtype), y], -1)
+            u = pylayer.standard_normal(list(self._extend(shape)), self._dtype) * lower
+            norm = pylayer.sqrt(pylayer.square(u).sum(axis=-1, keepdim=True))
+            w = pylayer.sqrt(y).unsqueeze(-1) * u / pylayer.where(norm > 0, norm,
+                                                                  pylayer.ones_like(norm))
+        else:
+            half = eta + 0.5 * (d - 2) - 0.5 * steps
+            half = pylayer.broadcast_to(half.unsqueeze(-2), list(half.shape[:-1]) + [d, d - 1])
+            z = 2 * self._beta(shape, half, half) - 1
+            column = list(z.shape[:-1]) + [1]
+            z = pylayer.concat([z, pylayer.zeros(column, self._dtype)], -1) * lower
+            keep = pylayer.cumprod(pylayer.sqrt(1 - pylayer.square(z)), dim=-1)
+            keep = pylayer.concat([pylayer.ones(column, self._dtype), keep[..., :-1]], -1)
+            w = z * keep
+        diagonal = pylayer.sqrt(pylayer.clip(1 - pylayer.square(w).sum(axis=-1), min=0.0))
+        return w + pylayer.diag_embed(diagonal)
+
+    def _log_prob(self, value):
+        d = self.dim
+        diagonal = pylayer.diagonal(value, axis1=-2, axis2=-1)[..., 1:]
+        order = 2 * (self.concentration.unsqueeze(-1) - 1) + d \
+            - pylayer.arange(2, d + 1, dtype=self._dtype)
+        unnormalized = (order * pylayer.log(diagonal)).sum(axis=-1)
+        alpha = self.concentration + 0.5 * (d - 1)
+        normalizer = 0.5 * (d - 1) * math.log(math.pi) \
+            + pylayer.multigammaln(alpha - 0.5, d - 1) - (d - 1) * pylayer.lgamma(alpha)
+        return unnormalized - normalizer
