@@ -351,8 +351,8 @@ class Binomial(Distribution):
         upper = int(np.max(counts)) if counts.size else 0
         k = pylayer.arange(0, upper + 1, dtype=self._dtype).reshape(
             [-1] + [1] * len(self._batch_shape))
-        log_p = self._log_prob(k)
         inside = k <= self.total_count
+        log_p = self._log_prob(pylayer.where(inside, k, pylayer.zeros_like(k)))
         terms = pylayer.where(inside, pylayer.exp(log_p) * log_p, pylayer.zeros_like(log_p))
         return -terms.sum(axis=0)
 
