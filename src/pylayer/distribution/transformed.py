@@ -2,7 +2,7 @@
 import numpy as np
 
 import pylayer
-from pylayer.distribution._base import Distribution, value_tensor
+from pylayer.distribution._base import Distribution, parameters
 from pylayer.distribution.continuous import Normal
 from pylayer.distribution.transform import ChainTransform, ExpTransform, Transform, \
     _sum_rightmost
@@ -134,7 +134,7 @@ class LogNormal(TransformedDistribution):
     """
 
     def __init__(self, loc, scale):
-        self._normal = Normal(loc, scale)
+        self._normal = Normal(*parameters("LogNormal", loc=loc, scale=scale))
         self.loc, self.scale = self._normal.loc, self._normal.scale
         super().__init__(self._normal, [ExpTransform()])
 
