@@ -248,6 +248,8 @@ class ChainTransform(Transform):
         return y
 
     def _forward_log_det_jacobian(self, x):
+        if not self.transforms:
+            return pylayer.zeros_like(x)
         total, rank = 0.0, self._domain_rank
         for t in self.transforms:
             total = total + _sum_rightmost(t._forward_log_det_jacobian(x),
