@@ -219,3 +219,14 @@ def test_errors_paddle_gives():
         D.Normal(0.0, 1.0).sample(3)
     with pytest.raises(ValueError, match="Cauchy distribution has no mean"):
         D.Cauchy(0.0, 1.0).mean
+
+
+def test_reprs_show_how_the_object_was_made():
+    assert repr(D.Normal(0.0, [1.0, 2.0])) == "Normal(batch_shape=[2], event_shape=[])"
+    assert repr(D.Dirichlet(pylayer.ones([2, 3]))) == \
+        "Dirichlet(batch_shape=[2], event_shape=[3])"
+    chain = D.ChainTransform([D.ExpTransform(), D.ReshapeTransform((2,), (1, 2))])
+    assert repr(chain) == ("ChainTransform(transforms=[ExpTransform(), ReshapeTransform("
+                           "in_event_shape=(2,), out_event_shape=(1, 2))])")
+    assert repr(D.StackTransform([D.TanhTransform()], 1)) == \
+        "StackTransform(transforms=[TanhTransform()], axis=1)"

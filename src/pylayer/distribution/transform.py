@@ -56,6 +56,13 @@ class Transform:
     def __init__(self):
         super().__init__()
 
+    def __repr__(self):
+        arguments = ", ".join(f"{name}={value!r}" for name, value in self._arguments().items())
+        return f"{type(self).__name__}({arguments})"
+
+    def _arguments(self):
+        return {}
+
     def __call__(self, input):
         from pylayer.distribution._base import Distribution
         from pylayer.distribution.transformed import TransformedDistribution
@@ -196,6 +203,9 @@ class AffineTransform(Transform):
         """The scale."""
         return self._scale
 
+    def _arguments(self):
+        return {"loc": self._loc, "scale": self._scale}
+
     def _forward(self, x):
         return self._loc + self._scale * x
 
@@ -236,6 +246,9 @@ class ChainTransform(Transform):
             rank = t._codomain_rank + max(rank - t._domain_rank, 0)
         self._codomain_rank = rank
         super().__init__()
+
+    def _arguments(self):
+        return {"transforms": self.transforms}
 
     def _forward(self, x):
         for t in self.transforms:
@@ -314,6 +327,9 @@ class IndependentTransform(Transform):
         self._codomain_rank = base._codomain_rank + self._rank
         super().__init__()
 
+    def _arguments(self):
+        return {"base": self._base, "reinterpreted_batch_rank": self._rank}
+
     def _forward(self, x):
         if x.ndim < self._domain_rank:
             raise ValueError(f"IndependentTransform.forward(): argument 'x' needs at least "
@@ -350,6 +366,9 @@ class PowerTransform(Transform):
     def power(self):
         """The exponent."""
         return self._power
+
+    def _arguments(self):
+        return {"power": self._power}
 
     def _forward(self, x):
         return pylayer.pow(x, self._power)
@@ -395,6 +414,9 @@ class ReshapeTransform(Transform):
     def out_event_shape(self):
         """The event shape after the transform."""
         return self._out
+
+    def _arguments(self):
+        return {"in_event_shape": self._in, "out_event_shape": self._out}
 
     def _split(self, shape, event, fn, arg):
         if tuple(shape[len(shape) - len(event):]) != event or len(shape) < len(event):
@@ -500,6 +522,9 @@ class StackTransform(Transform):
     def axis(self):
         """The axis along which the slices are taken."""
         return self._axis
+
+    def _arguments(self):
+        return {"transforms": self._transforms, "axis": self._axis}
 
     def _slices(self, x, fn, arg):
         if not -x.ndim <= self._axis < x.ndim or x.shape[self._axis] != len(self._transforms):
