@@ -69,6 +69,35 @@ def test_kl_of_exponential_family_members_by_bregman_divergence():
     expected = D.kl_divergence(D.Exponential(t([2.0])), D.Exponential(t([0.5])))
     np.testing.assert_allclose(D.kl_divergence(p, q).numpy(), expected.numpy())
     np.testing.assert_allclose(Exp2(t([2.0])).entropy().numpy(), [1 - math.log(2.0)])
+    # The divergence differentiates in both distributions' parameters.
+    from pylayer.autograd import gradcheck
+    rate = lambda v: pylayer.to_tensor([v], dtype="float64", stop_gradient=False)
+    assert gradcheck(lambda a, b: D.kl_divergence(Exp2(a), Exp2(b)), (rate(2.0), rate(0.5)))
+
+
+def test_entropy_from_the_log_normalizer():
+    class Exp3(D.ExponentialFamily):
+        """An exponential distribution that gives only its natural parameter."""
+
+        def __init__(self, rate):
+            self.rate = rate
+            super().__init__(tuple(rate.shape))
+
+        @property
+        def _natural_parameters(self):
+            return (-self.rate,)
+
+        def _log_normalizer(self, x):
+            return -pylayer.log(-x)
+
+        @property
+        def _mean_carrier_measure(self):
+            return 0.0
+    rate = pylayer.to_tensor([2.0, 0.5], dtype="float64", stop_gradient=False)
+    entropy = Exp3(rate).entropy()
+    np.testing.assert_allclose(entropy.numpy(), 1 - np.log([2.0, 0.5]))
+    entropy.sum().backward()
+    np.testing.assert_allclose(rate.grad.numpy(), -1 / np.array([2.0, 0.5]))
 
 
 def test_register_kl_and_unregistered_pairs():

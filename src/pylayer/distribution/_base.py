@@ -99,6 +99,20 @@ def sample_shape(shape, fn, trailing=(), dtype="float32"):
     return shape
 
 
+def log_normalizer_and_gradient(d):
+    """The natural parameters of the exponential-family distribution ``d``, its log
+    normalizer there and the normalizer's gradient, all on the graph of ``d``'s parameters
+    (the gradient is taken through zero offsets, so that it differentiates again)."""
+    offsets = [pylayer.zeros_like(p) for p in d._natural_parameters]
+    for offset in offsets:
+        offset.stop_gradient = False
+    with pylayer.enable_grad():
+        natural = [p + offset for p, offset in zip(d._natural_parameters, offsets)]
+        log_norm = d._log_normalizer(*natural)
+        grads = pylayer.grad(log_norm.sum(), offsets, create_graph=True)
+    return natural, log_norm, grads
+
+
 class Distribution:
     """The base class of the probability distributions.
 
@@ -321,11 +335,7 @@ class ExponentialFamily(Distribution):
             return self._entropy()
         except NotImplementedError:
             pass
-        natural = [p.detach() for p in self._natural_parameters]
-        for p in natural:
-            p.stop_gradient = False
-        log_norm = self._log_normalizer(*natural)
-        grads = pylayer.grad(log_norm.sum(), natural, create_graph=True)
+        natural, log_norm, grads = log_normalizer_and_gradient(self)
         result = log_norm - self._mean_carrier_measure
         for p, g in zip(natural, grads):
             result = result - p * g

@@ -2,7 +2,8 @@
 import math
 
 import pylayer
-from pylayer.distribution._base import Distribution, ExponentialFamily
+from pylayer.distribution._base import Distribution, ExponentialFamily, \
+    log_normalizer_and_gradient
 from pylayer.distribution.continuous import (Beta, Cauchy, ContinuousBernoulli, Exponential,
                                              Gamma, Laplace, Normal, Uniform)
 from pylayer.distribution.discrete import (Bernoulli, Binomial, Categorical, Geometric, Poisson,
@@ -206,11 +207,7 @@ def _kl_exponential_family(p, q):
         raise NotImplementedError(f"kl_divergence(): the divergence of exponential-family "
                                   f"distributions needs the same family, got "
                                   f"{type(p).__name__} and {type(q).__name__}")
-    p_natural = [t.detach() for t in p._natural_parameters]
-    for t in p_natural:
-        t.stop_gradient = False
-    p_log_norm = p._log_normalizer(*p_natural)
-    grads = pylayer.grad(p_log_norm.sum(), p_natural, create_graph=True)
+    p_natural, p_log_norm, grads = log_normalizer_and_gradient(p)
     result = q._log_normalizer(*q._natural_parameters) - p_log_norm
     for pn, qn, g in zip(p_natural, q._natural_parameters, grads):
         result = result - (qn - pn) * g
