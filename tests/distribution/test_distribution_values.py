@@ -209,3 +209,22 @@ def test_float_parameters_give_float32_and_tensors_keep_their_dtype():
     assert D.Normal(0.0, 1.0).log_prob(t([0.5])).dtype == pylayer.float32
     assert D.Normal(0.0, 1.0).batch_shape == ()
     assert D.Normal([0.0, 1.0], 1.0).batch_shape == (2,)
+
+
+def test_paddle_s_conversions_of_parameters_by_class():
+    # Exponential, Gamma, Chi2, StudentT and Bernoulli refuse a Python int (Paddle's
+    # TypeError); Normal takes one.
+    with pytest.raises(TypeError, match="Exponential"):
+        D.Exponential(2)
+    with pytest.raises(TypeError, match="rate"):
+        D.Gamma(2.0, 1)
+    assert D.Normal(0, 1).mean.dtype == pylayer.float32
+    # A float64 numpy array stays float64 in Normal, Uniform and LogNormal, and is
+    # computed in float32 by the others.
+    assert D.Uniform(np.array([0.0]), np.array([1.0])).sample([2]).dtype == pylayer.float64
+    assert D.Exponential(np.array([2.0])).mean.dtype == pylayer.float32
+    assert D.Laplace(np.array([0.0]), 1.0).mean.dtype == pylayer.float32
+    # Poisson and ContinuousBernoulli make a Python number a [1] tensor.
+    assert D.Poisson(2.0).batch_shape == (1,) and D.Poisson(2.0).sample([3]).shape == [3, 1]
+    assert D.ContinuousBernoulli(0.3).mean.shape == [1]
+    assert D.Poisson(pylayer.to_tensor(2.0)).batch_shape == ()

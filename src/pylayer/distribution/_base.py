@@ -16,14 +16,33 @@ def _float_dtype(dtype):
     return dtype.name in _FLOATS
 
 
+# Paddle's conversions of parameters differ by class: these refuse a Python int, these
+# compute a float64 numpy array in float32, and these make a Python number a [1] tensor.
+_INTS_REFUSED = {"Exponential", "Gamma", "Chi2", "StudentT", "Bernoulli"}
+_NUMPY_AS_FLOAT32 = {"Exponential", "Gamma", "Chi2", "StudentT", "Bernoulli", "Laplace",
+                     "Cauchy", "Gumbel", "Geometric", "Beta", "Binomial", "ContinuousBernoulli",
+                     "Poisson"}
+_NUMBERS_AS_1D = {"Poisson", "ContinuousBernoulli"}
+
+
 def parameters(fn, **values):
-    """The parameters ``values`` (name -> number, list, array or Tensor) as float Tensors
-    broadcast together, in the order given. A Tensor keeps its float dtype (an integer one
-    becomes float32); numbers and lists become float32, a float64 numpy array float64; the
-    others follow the widest float Tensor among them."""
+    """The parameters ``values`` (name -> number, list, array or Tensor) of the class
+    ``fn`` as float Tensors broadcast together, in the order given. A Tensor keeps its
+    float dtype (an integer one becomes float32); numbers and lists become float32, a
+    float64 numpy array float64 (float32 for some classes, as in Paddle); the others
+    follow the widest float Tensor among them."""
     tensors, position = {}, 1
     for name, value in values.items():
-        tensors[name] = _parameter(value, fn, name, position)
+        if fn in _INTS_REFUSED and isinstance(value, (int, np.integer)) \
+                and not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be a float, "
+                            f"a list, a numpy array or a Tensor, got the int {value}")
+        tensor = _parameter(value, fn, name, position)
+        if fn in _NUMPY_AS_FLOAT32 and isinstance(value, np.ndarray):
+            tensor = tensor.astype("float32")
+        if fn in _NUMBERS_AS_1D and isinstance(value, (int, float, np.number)):
+            tensor = tensor.reshape([1])
+        tensors[name] = tensor
         position += 1
     widest = max((t.dtype for t in tensors.values()), key=lambda d: np.dtype(d.name).itemsize
                  if d.name != "bfloat16" else 2)
