@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 import pylayer
-from pylayer.distribution._base import Distribution, ExponentialFamily, parameters, value_tensor
+from pylayer.distribution._base import Distribution, ExponentialFamily, parameters
 
 __all__ = ["Normal", "Uniform", "Exponential", "Laplace", "Cauchy", "Gumbel", "Gamma", "Chi2",
            "Beta", "StudentT", "ContinuousBernoulli"]
@@ -46,7 +46,8 @@ class Normal(_Located):
     float32.
 
     >>> import pylayer
-    >>> d = pylayer.distribution.Normal(pylayer.to_tensor([0.0, 1.0]), pylayer.to_tensor([1.0, 2.0]))
+    >>> loc, scale = pylayer.to_tensor([0.0, 1.0]), pylayer.to_tensor([1.0, 2.0])
+    >>> d = pylayer.distribution.Normal(loc, scale)
     >>> d.batch_shape, d.entropy().numpy().round(4)
     ((2,), array([1.4189, 2.1121], dtype=float32))
     """

@@ -5,7 +5,8 @@ import numpy as np
 
 import pylayer
 from pylayer._core.tensor import Tensor
-from pylayer.distribution._base import Distribution, ExponentialFamily, parameters
+from pylayer.distribution._base import (Distribution, ExponentialFamily, parameters,
+                                        sample_shape, value_tensor)
 from pylayer.ops._arguments import check_number, describe
 
 __all__ = ["Bernoulli", "Categorical", "Geometric", "Poisson", "Binomial", "Multinomial"]
@@ -64,7 +65,6 @@ class Bernoulli(ExponentialFamily):
         >>> pylayer.distribution.Bernoulli(0.3).rsample([4]).shape
         [4]
         """
-        from pylayer.distribution._base import sample_shape
         fn = "Bernoulli.rsample"
         shape = sample_shape(shape, fn, self._batch_shape, self._dtype.name)
         temperature = check_number(temperature, fn, "temperature")
@@ -124,7 +124,6 @@ class Categorical(Distribution):
         >>> d.sample([5]).shape
         [5]
         """
-        from pylayer.distribution._base import sample_shape
         shape = sample_shape(shape, "Categorical.sample", self._batch_shape, "int64")
         n = math.prod(shape)
         k = self.logits.shape[-1]
@@ -155,7 +154,6 @@ class Categorical(Distribution):
 
     def _probs_of(self, value, fn):
         if not isinstance(value, Tensor):
-            from pylayer.distribution._base import value_tensor
             value = value_tensor(value, fn, pylayer.int64)
         elif value.dtype.name in ("complex64", "complex128", "bool"):
             raise TypeError(f"{fn}(): argument 'value' (position 1) must be an integer Tensor, "
@@ -233,7 +231,6 @@ class Geometric(Distribution):
         >>> round(float(pylayer.distribution.Geometric(0.5).pmf(pylayer.to_tensor(1.0))), 4)
         0.25
         """
-        from pylayer.distribution._base import value_tensor
         return pylayer.exp(self._log_prob(value_tensor(k, "Geometric.pmf", self._dtype, "k")))
 
     def log_pmf(self, k):
@@ -243,7 +240,6 @@ class Geometric(Distribution):
         >>> round(float(pylayer.distribution.Geometric(0.5).log_pmf(pylayer.to_tensor(0.0))), 4)
         -0.6931
         """
-        from pylayer.distribution._base import value_tensor
         return self._log_prob(value_tensor(k, "Geometric.log_pmf", self._dtype, "k"))
 
     def _log_prob(self, value):

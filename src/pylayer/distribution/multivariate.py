@@ -76,8 +76,8 @@ class MultivariateNormal(Distribution):
     factor of the covariance).
 
     >>> import pylayer
-    >>> d = pylayer.distribution.MultivariateNormal(
-    ...     pylayer.to_tensor([0.0, 1.0]), covariance_matrix=pylayer.to_tensor([[2.0, 0.0], [0.0, 1.0]]))
+    >>> cov = pylayer.to_tensor([[2.0, 0.0], [0.0, 1.0]])
+    >>> d = pylayer.distribution.MultivariateNormal(pylayer.to_tensor([0.0, 1.0]), cov)
     >>> d.event_shape, d.variance.numpy().round(4)
     ((2,), array([2., 1.], dtype=float32))
     """

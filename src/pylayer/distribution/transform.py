@@ -94,7 +94,8 @@ class Transform:
         """``log |det J_f(x)|``, summed over the transform's event axes.
 
         >>> import pylayer
-        >>> pylayer.distribution.ExpTransform().forward_log_det_jacobian(pylayer.to_tensor(2.0)).item()
+        >>> t = pylayer.distribution.ExpTransform()
+        >>> t.forward_log_det_jacobian(pylayer.to_tensor(2.0)).item()
         2.0
         """
         x = _tensor(x, f"{type(self).__name__}.forward_log_det_jacobian", "x")
@@ -226,7 +227,8 @@ class ChainTransform(Transform):
 
     >>> import pylayer
     >>> D = pylayer.distribution
-    >>> t = D.ChainTransform([D.AffineTransform(pylayer.to_tensor(0.0), pylayer.to_tensor(2.0)), D.ExpTransform()])
+    >>> double = D.AffineTransform(pylayer.to_tensor(0.0), pylayer.to_tensor(2.0))
+    >>> t = D.ChainTransform([double, D.ExpTransform()])
     >>> round(t.forward(pylayer.to_tensor(1.0)).item(), 4)
     7.3891
     """
