@@ -143,7 +143,11 @@ def test_categorical_batch():
     logits = np.array([[1.0, 3.0], [2.0, 2.0]])
     d = D.Categorical(t(logits))
     assert d.batch_shape == (2,)
-    close(d.probs(pylayer.to_tensor([1, 0])), [0.75, 0.5])
+    # Paddle's rule: a 1-D value is looked up in every distribution of the batch, a value
+    # with a row per distribution in its own.
+    close(d.probs(pylayer.to_tensor([1, 0])), [[0.75, 0.25], [0.5, 0.5]])
+    close(d.probs(pylayer.to_tensor([[1], [0]])), [[0.75], [0.5]])
+    close(d.probs(pylayer.to_tensor([[1, 0, 1], [0, 0, 1]])), [[0.75, 0.25, 0.75], [0.5] * 3])
 
 
 def test_multinomial_against_scipy():

@@ -161,10 +161,19 @@ class Categorical(Distribution):
         index = self._index(value, fn)
         if self.logits.ndim == 1:
             return pylayer.gather(self._prob, index.reshape([-1])).reshape(list(index.shape))
-        shape = np.broadcast_shapes(tuple(index.shape), self._batch_shape)
-        index = pylayer.broadcast_to(index, list(shape)).unsqueeze(-1)
-        prob = pylayer.broadcast_to(self._prob, list(shape) + [self.logits.shape[-1]])
-        return pylayer.take_along_axis(prob, index, -1).squeeze(-1)
+        # As in Paddle: the classes of the last axis of ``value`` are looked up in every
+        # distribution of the batch (a 1-D value) or in the distribution of its row.
+        if index.ndim == 0:
+            index = index.reshape([1])
+        lead = tuple(index.shape[:-1]) if index.ndim > 1 else ()
+        try:
+            lead = np.broadcast_shapes(lead, self._batch_shape)
+        except ValueError:
+            raise ValueError(f"{fn}(): argument 'value' of shape {list(value.shape)} does not "
+                             f"match the batch shape {list(self._batch_shape)}") from None
+        index = pylayer.broadcast_to(index, list(lead) + [index.shape[-1]])
+        prob = pylayer.broadcast_to(self._prob, list(lead) + [self.logits.shape[-1]])
+        return pylayer.take_along_axis(prob, index, -1)
 
     def log_prob(self, value):
         """The log of the probability of the classes ``value``.
