@@ -259,3 +259,14 @@ def test_reprs_show_how_the_object_was_made():
                            "in_event_shape=(2,), out_event_shape=(1, 2))])")
     assert repr(D.StackTransform([D.TanhTransform()], 1)) == \
         "StackTransform(transforms=[TanhTransform()], axis=1)"
+
+
+def test_paddle_distribution_after_install_as_paddle():
+    import subprocess
+    import sys
+    code = ("import pylayer; pylayer.install_as_paddle(); import paddle.distribution as D; "
+            "from paddle.distribution import Normal; import paddle; "
+            "print(D.Normal is Normal is paddle.distribution.Normal is pylayer.distribution.Normal)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "True", done.stderr
