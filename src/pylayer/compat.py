@@ -38,7 +38,7 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
 # ``paddle.vision`` after install_as_paddle) names the migration guide.
 _NOT_IN_PYLAYER = frozenset({
     "amp", "audio", "base", "callbacks", "cost_model", "cuda", "dataset",
-    "decomposition", "distributed", "distribution", "fluid", "geometric", "hapi", "hub",
+    "decomposition", "distributed", "fluid", "geometric", "hapi", "hub",
     "inference", "jit", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",
     "tensor", "text", "utils", "vision"})

@@ -950,3 +950,101 @@ CALLS.update({
     nn.ChannelShuffle: Call(A("groups", _value(2), "size"),
                             K("data_format", _value("NCHW"), "reduction")),
 })
+
+
+# ------------------------------------------------------------ distribution
+from pylayer import distribution  # noqa: E402 - this block is the distribution area's own
+
+
+def _d64(values):
+    return lambda env: pylayer.to_tensor(np.asarray(values, dtype="float64"))
+
+
+def _params(**values):
+    """A distribution's tensor parameters, each a real tensor (hostile: strings, ragged
+    lists, complex tensors...)."""
+    return [A(name, _d64(v), "real_tensor") for name, v in values.items()]
+
+
+# A distribution or transform argument has the kind "layer" (strings, None, ints and
+# functions are no such objects either), a list of transforms "variables_list" (an empty
+# list is a valid chain).
+CALLS.update({
+    distribution.Distribution: Call(K("batch_shape", _value([2]), "int_list"),
+                                    K("event_shape", _value([3]), "int_list")),
+    distribution.ExponentialFamily: Call(K("batch_shape", _value([2]), "int_list"),
+                                         K("event_shape", _value([]), "int_list")),
+    distribution.Normal: Call(*_params(loc=[0.0, 1.0], scale=[1.0, 2.0]),
+                              extra=[("parameters that do not broadcast",
+                                      {"scale": _d64([1.0, 2.0, 3.0])}, ("loc", "scale"))]),
+    distribution.Uniform: Call(*_params(low=[0.0], high=[1.0])),
+    distribution.Exponential: Call(*_params(rate=[2.0])),
+    distribution.Laplace: Call(*_params(loc=[0.0], scale=[1.0])),
+    distribution.Cauchy: Call(*_params(loc=[0.0], scale=[1.0])),
+    distribution.Gumbel: Call(*_params(loc=[0.0], scale=[1.0])),
+    distribution.LogNormal: Call(*_params(loc=[0.0], scale=[1.0])),
+    distribution.Gamma: Call(*_params(concentration=[2.0], rate=[1.0])),
+    distribution.Chi2: Call(*_params(df=[3.0])),
+    distribution.Beta: Call(*_params(alpha=[2.0], beta=[1.0])),
+    distribution.StudentT: Call(*_params(df=[3.0], loc=[0.0], scale=[1.0])),
+    distribution.ContinuousBernoulli: Call(
+        *_params(probs=[0.3]), K("lims", _value((0.499, 0.501)), None),
+        extra=[("limits out of order", {"lims": _value((0.6, 0.4))}, "lims"),
+               ("limits that are no pair", {"lims": _value("ab")}, "lims")]),
+    distribution.Bernoulli: Call(*_params(probs=[0.3])),
+    distribution.Geometric: Call(*_params(probs=[0.3])),
+    distribution.Poisson: Call(*_params(rate=[2.0])),
+    distribution.Binomial: Call(*_params(total_count=[10.0], probs=[0.3]),
+                                extra=[("a fractional count", {"total_count": _d64([2.5])},
+                                        "total_count")]),
+    distribution.Categorical: Call(*_params(logits=[0.1, 0.2, 0.7]),
+                                   extra=[("a 0-D tensor", {"logits": _d64(1.0)}, "logits")]),
+    distribution.Multinomial: Call(A("total_count", _value(5), "positive_int"),
+                                   *_params(probs=[0.2, 0.8])),
+    distribution.Dirichlet: Call(A("concentration", _d64([1.0, 2.0]), "tensor_only"),
+                                 extra=[("a 0-D tensor", {"concentration": _d64(1.0)},
+                                         "concentration")]),
+    distribution.MultivariateNormal: Call(
+        *_params(loc=[0.0, 1.0]), K("covariance_matrix", _d64([[2.0, 0.5], [0.5, 1.0]]),
+                                    "real_tensor"),
+        extra=[("a matrix of the wrong size", {"covariance_matrix": _d64(np.eye(3))},
+                "covariance_matrix"),
+               ("a matrix that is not positive definite",
+                {"covariance_matrix": _d64(-np.eye(2))}, "covariance_matrix")]),
+    distribution.LKJCholesky: Call(A("dim", _value(3), "positive_int"),
+                                   *_params(concentration=2.0),
+                                   A("sample_method", _value("onion"), "reduction"),
+                                   extra=[("a dimension of 1", {"dim": _value(1)}, "dim")]),
+    distribution.Independent: Call(
+        A("base", lambda env: distribution.Normal(pylayer.zeros([2, 3]), pylayer.ones([2, 3])),
+          "layer"), A("reinterpreted_batch_rank", _value(1), "positive_int"),
+        extra=[("a rank beyond the batch", {"reinterpreted_batch_rank": _value(3)},
+                "reinterpreted_batch_rank")]),
+    distribution.TransformedDistribution: Call(
+        A("base", lambda env: distribution.Normal(0.0, 1.0), "layer"),
+        A("transforms", lambda env: [distribution.ExpTransform()], "variables_list")),
+    distribution.kl_divergence: Call(A("p", lambda env: distribution.Normal(0.0, 1.0), "layer"),
+                                     A("q", lambda env: distribution.Normal(1.0, 2.0), "layer")),
+    distribution.register_kl: Call(A("cls_p", _value(distribution.Normal), "layer"),
+                                   A("cls_q", _value(distribution.Normal), "layer")),
+    distribution.Transform: Call(), distribution.AbsTransform: Call(),
+    distribution.ExpTransform: Call(), distribution.SigmoidTransform: Call(),
+    distribution.SoftmaxTransform: Call(), distribution.StickBreakingTransform: Call(),
+    distribution.TanhTransform: Call(),
+    distribution.AffineTransform: Call(A("loc", _d64(0.0), "tensor_only"),
+                                       A("scale", _d64(2.0), "tensor_only")),
+    distribution.PowerTransform: Call(A("power", _d64(2.0), "tensor_only")),
+    distribution.ChainTransform: Call(
+        A("transforms", lambda env: [distribution.ExpTransform()], "variables_list")),
+    distribution.StackTransform: Call(
+        A("transforms", lambda env: [distribution.ExpTransform()], "variables_list"),
+        K("axis", _value(0), "axis_setting")),
+    distribution.IndependentTransform: Call(
+        A("base", lambda env: distribution.ExpTransform(), "layer"),
+        A("reinterpreted_batch_rank", _value(1), "positive_int")),
+    distribution.ReshapeTransform: Call(
+        A("in_event_shape", _value((2, 3)), "int_list"),
+        A("out_event_shape", _value((3, 2)), "int_list"),
+        extra=[("shapes of different sizes", {"out_event_shape": _value((4,))},
+                ("in_event_shape", "out_event_shape"))]),
+})

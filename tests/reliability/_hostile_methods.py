@@ -545,3 +545,58 @@ METHODS.update({
         A("x1", f23, "float_tensor"), A("x2", lambda env: pylayer.ones([2, 2]), "float_tensor"),
         names=("bilinear",), setup=_made(lambda: nn.Bilinear(3, 2, 4))),
 })
+
+
+# ------------------------------------------------------------ distribution
+from pylayer import distribution  # noqa: E402 - this block is the distribution area's own
+
+
+def _distribution(make):
+    return lambda env: env.update(self=make())
+
+
+def _exponential():
+    return distribution.Exponential(pylayer.to_tensor([2.0, 0.5]))
+
+
+_VALUE = A("value", lambda env: pylayer.to_tensor([0.3, 1.2]), "tensor")
+_SHAPE = A("shape", _value([3]), "shape")
+METHODS.update({
+    **{(distribution.Distribution, name): Call(_VALUE, setup=_distribution(_exponential))
+       for name in ("log_prob", "prob", "probs", "cdf")},
+    (distribution.Distribution, "icdf"): Call(
+        A("value", lambda env: pylayer.to_tensor([0.3, 0.6]), "tensor"),
+        setup=_distribution(_exponential)),
+    **{(distribution.Distribution, name): Call(_SHAPE, setup=_distribution(_exponential))
+       for name in ("sample", "rsample")},
+    (distribution.Distribution, "kl_divergence"): Call(
+        A("other", lambda env: _exponential(), "layer"), setup=_distribution(_exponential)),
+    (distribution.Normal, "sample"): Call(_SHAPE, K("seed", _value(0), None),
+                                          setup=_distribution(lambda: distribution.Normal(0.0,
+                                                                                          1.0))),
+    (distribution.Gamma, "rsample"): Call(_SHAPE, setup=_distribution(
+        lambda: distribution.Gamma(2.0, 1.0))),
+    (distribution.Bernoulli, "rsample"): Call(
+        _SHAPE, K("temperature", _value(1.0), "number"),
+        setup=_distribution(lambda: distribution.Bernoulli(0.3)),
+        extra=[("a temperature of 0", {"temperature": _value(0.0)}, "temperature")]),
+    (distribution.Categorical, "sample"): Call(_SHAPE, setup=_distribution(
+        lambda: distribution.Categorical(pylayer.to_tensor([0.2, 0.8])))),
+    **{(distribution.Categorical, name): Call(
+        A("value", lambda env: pylayer.to_tensor([1, 0]), "tensor"),
+        setup=_distribution(lambda: distribution.Categorical(pylayer.to_tensor([0.2, 0.8]))))
+       for name in ("probs", "prob", "log_prob")},  # a class out of range: IndexError, as Paddle
+    **{(distribution.Geometric, name): Call(
+        A("k", lambda env: pylayer.to_tensor([2.0]), "tensor"),
+        setup=_distribution(lambda: distribution.Geometric(0.3))) for name in ("pmf", "log_pmf")},
+    **{(distribution.Transform, name): Call(
+        A(arg, lambda env: pylayer.to_tensor([0.5, 1.0]), "tensor_only"),
+        setup=_distribution(distribution.ExpTransform))
+       for name, arg in (("forward", "x"), ("inverse", "y"), ("forward_log_det_jacobian", "x"),
+                         ("inverse_log_det_jacobian", "y"))},
+    **{(distribution.Transform, name): Call(
+        A("shape", _value([2, 3]), "int_list"),
+        setup=_distribution(distribution.StickBreakingTransform),
+        extra=[("a shape with no event axis", {"shape": _value([])}, "shape")])
+       for name in ("forward_shape", "inverse_shape")},
+})
