@@ -776,3 +776,41 @@ CALLS.update({
                           A("label", lambda env: pylayer.to_tensor([[0], [1]]), "tensor"),
                           K("k", _value(1), "count")),
 })
+
+# ------------------------------------------- containers and nn.utils (round 7)
+def _with_gradients(env):
+    layer = nn.Linear(3, 2)
+    layer(f23()).sum().backward()
+    env["layer"] = layer
+
+
+CALLS.update({
+    nn.LayerDict: Call(A("sublayers", lambda env: {"a": nn.ReLU()}, "parameters")),
+    nn.ParameterList: Call(A("parameters", lambda env: [pylayer.create_parameter(
+        [1], "float32")], "parameters")),
+    nn.ParameterDict: Call(A("parameters", lambda env: {"a": pylayer.create_parameter(
+        [1], "float32")}, "parameters")),
+    nn.utils.clip_grad_norm_: Call(A("parameters", lambda env: env["layer"].parameters(),
+                                     "parameters"),
+                                   A("max_norm", _value(1.0), "number"),
+                                   K("norm_type", _value(2.0), "number"),
+                                   K("error_if_nonfinite", _value(False), None),
+                                   setup=_with_gradients,
+                                   extra=[("an unsupported norm", {"norm_type": _value(3)},
+                                           "norm_type")]),
+    nn.utils.clip_grad_value_: Call(A("parameters", lambda env: env["layer"].parameters(),
+                                      "parameters"),
+                                    A("clip_value", _value(1.0), "non_negative"),
+                                    setup=_with_gradients),
+    nn.utils.parameters_to_vector: Call(A("parameters", lambda env: nn.Linear(2, 2)
+                                          .parameters(), "parameters"),
+                                        extra=[("no parameters", {"parameters": _value([])},
+                                                "parameters")]),
+    nn.utils.vector_to_parameters: Call(A("vec", lambda env: pylayer.ones([6]), "tensor_only"),
+                                        A("parameters", lambda env: nn.Linear(2, 2)
+                                          .parameters(), "parameters"),
+                                        extra=[("a short vector", {"vec": lambda env:
+                                                                   pylayer.ones([5])}, "vec"),
+                                               ("a 2-D vector", {"vec": lambda env:
+                                                                 pylayer.ones([2, 3])}, "vec")]),
+})

@@ -369,6 +369,28 @@ METHODS.update({
                                    setup=_made(nn.LayerList), names=("LayerList",)),
     (nn.LayerList, "extend"): Call(A("sublayers", lambda env: [nn.ReLU()], "parameters"),
                                    setup=_made(nn.LayerList), names=("LayerList",)),
+    # containers (round 7)
+    (nn.LayerList, "pop"): Call(A("key", _value(0), "int"),
+                                setup=lambda env: env.update(self=nn.LayerList([nn.ReLU()])),
+                                names=("LayerList",)),
+    (nn.LayerDict, "pop"): Call(A("key", _value("a"), "str"),
+                                setup=lambda env: env.update(self=nn.LayerDict(
+                                    {"a": nn.ReLU()})), names=("LayerDict",)),
+    (nn.LayerDict, "update"): Call(A("sublayers", lambda env: {"b": nn.ReLU()}, "parameters"),
+                                   setup=_made(nn.LayerDict), names=("LayerDict",)),
+    (nn.ParameterList, "append"): Call(A("parameter", lambda env: pylayer.create_parameter(
+        [1], "float32"), "parameter_or_none"), setup=_made(nn.ParameterList),
+        names=("ParameterList",)),
+    (nn.ParameterDict, "update"): Call(A("parameters", lambda env: {
+        "a": pylayer.create_parameter([1], "float32")}, "parameters"),
+        setup=_made(nn.ParameterDict), names=("ParameterDict",)),
+    (nn.Sequential, "append"): Call(A("module", lambda env: nn.ReLU(), "layer"),
+                                    setup=_made(nn.Sequential), names=("Sequential",)),
+    (nn.Sequential, "insert"): Call(A("index", _value(0), "int"),
+                                    A("module", lambda env: nn.ReLU(), "layer"),
+                                    setup=_made(nn.Sequential), names=("Sequential",)),
+    (nn.Sequential, "extend"): Call(A("sequential", lambda env: [nn.ReLU()], "parameters"),
+                                    setup=_made(nn.Sequential), names=("Sequential",)),
     (optimizer.lr.LRScheduler, "step"): Call(K("epoch", _value(3), "count_or_none"),
                                              setup=_scheduler),
     (optimizer.lr.LRScheduler, "set_state_dict"): Call(

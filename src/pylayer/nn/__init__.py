@@ -44,3 +44,13 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "Hardsigmoid", "Softplus", "Softsign", "Softshrink", "Hardshrink", "Tanhshrink",
            "ThresholdedReLU", "LogSigmoid", "GLU", "Softmax2D", "PReLU",
            "RReLU", "Maxout"]
+
+from pylayer.nn.container import LayerDict, ParameterDict, ParameterList
+from pylayer.nn import utils
+
+Module = Layer
+ModuleList = LayerList
+ModuleDict = LayerDict
+
+__all__ += ["LayerDict", "ParameterList", "ParameterDict", "Module", "ModuleList",
+            "ModuleDict", "utils"]
