@@ -813,4 +813,15 @@ CALLS.update({
                                                                    pylayer.ones([5])}, "vec"),
                                                ("a 2-D vector", {"vec": lambda env:
                                                                  pylayer.ones([2, 3])}, "vec")]),
+    optimizer.LBFGS: Call(K("learning_rate", _value(0.5), "non_negative"),
+                          K("max_iter", _value(5), "count"),
+                          K("max_eval", _value(None), "count_or_none"),
+                          K("tolerance_grad", _value(1e-7), "number"),
+                          K("tolerance_change", _value(1e-9), "number"),
+                          K("history_size", _value(10), "count"),
+                          K("line_search_fn", _value("strong_wolfe"), "str_or_none"),
+                          K("parameters", lambda env: nn.Linear(3, 2).parameters(), "parameters"),
+                          extra=[("an unknown line search", {"line_search_fn": _value("armijo")},
+                                  "line_search_fn"),
+                                 ("zero iterations", {"max_iter": _value(0)}, "max_iter")]),
 })

@@ -15,6 +15,18 @@ from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optim
                             _program, _block, _static_net, _chw, _ncl, _scheduler, _made)
 
 # ------------------------------------------------------------------ methods
+def _lbfgs(env):
+    layer = nn.Linear(3, 2)
+    opt = optimizer.LBFGS(parameters=layer.parameters(), max_iter=2)
+
+    def closure():
+        opt.clear_grad()
+        loss = (layer(f23()) ** 2).sum()
+        loss.backward()
+        return loss
+    env.update(self=opt, closure=closure)
+
+
 INPUT_IS_X = {"input": ("x",)}  # a layer's forward hands its input to a functional's x
 
 METHODS = {
@@ -290,6 +302,7 @@ EXEMPT = {
     (demo.Swish, "forward"): "a PyLayer forward: its ops check their arguments",
     (demo.Swish, "backward"): "a PyLayer backward, called by the engine",
     (nn.Layer, "forward"): "the base one raises NotImplementedError",
+    (optimizer.LBFGS, "minimize"): "always refuses, as Paddle's: LBFGS steps with a closure",
     (nn.Layer, "sublayers"): "a boolean flag",
     (nn.Layer, "parameters"): "a boolean flag",
     (nn.Layer, "buffers"): "a boolean flag",
@@ -391,6 +404,11 @@ METHODS.update({
                                     setup=_made(nn.Sequential), names=("Sequential",)),
     (nn.Sequential, "extend"): Call(A("sequential", lambda env: [nn.ReLU()], "parameters"),
                                     setup=_made(nn.Sequential), names=("Sequential",)),
+    (optimizer.LBFGS, "step"): Call(A("closure", lambda env: env["closure"], "callable"),
+                                    setup=_lbfgs, names=("LBFGS",)),
+    (optimizer.LBFGS, "set_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"), setup=_lbfgs,
+        names=("LBFGS",)),
     (optimizer.lr.LRScheduler, "step"): Call(K("epoch", _value(3), "count_or_none"),
                                              setup=_scheduler),
     (optimizer.lr.LRScheduler, "set_state_dict"): Call(
