@@ -813,6 +813,7 @@ CALLS.update({
                                                                    pylayer.ones([5])}, "vec"),
                                                ("a 2-D vector", {"vec": lambda env:
                                                                  pylayer.ones([2, 3])}, "vec")]),
+    nn.CTCLoss: Call(K("blank", _value(0), "int"), K("reduction", _value("sum"), "reduction")),
     optimizer.LBFGS: Call(K("learning_rate", _value(0.5), "non_negative"),
                           K("max_iter", _value(5), "count"),
                           K("max_eval", _value(None), "count_or_none"),

@@ -404,6 +404,12 @@ METHODS.update({
                                     setup=_made(nn.Sequential), names=("Sequential",)),
     (nn.Sequential, "extend"): Call(A("sequential", lambda env: [nn.ReLU()], "parameters"),
                                     setup=_made(nn.Sequential), names=("Sequential",)),
+    (nn.CTCLoss, "forward"): Call(
+        A("log_probs", lambda env: pylayer.zeros([4, 2, 3]), "float_tensor"),
+        A("labels", lambda env: pylayer.to_tensor([[1, 2], [2, 0]], dtype="int32"), "int_tensor"),
+        A("input_lengths", lambda env: pylayer.to_tensor([4, 3]), "int_tensor"),
+        A("label_lengths", lambda env: pylayer.to_tensor([2, 1]), "int_tensor"),
+        setup=lambda env: env.update(self=nn.CTCLoss()), names=("ctc_loss",)),
     (optimizer.LBFGS, "step"): Call(A("closure", lambda env: env["closure"], "callable"),
                                     setup=_lbfgs, names=("LBFGS",)),
     (optimizer.LBFGS, "set_state_dict"): Call(

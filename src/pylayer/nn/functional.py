@@ -46,3 +46,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
            "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_",
            "maxout", "rrelu", "swiglu", "gumbel_softmax", "logsigmoid"]
+
+from pylayer.ops.loss import ctc_loss, margin_cross_entropy, softmax_with_cross_entropy
+
+__all__ += ["ctc_loss", "margin_cross_entropy", "softmax_with_cross_entropy"]

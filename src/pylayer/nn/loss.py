@@ -2,6 +2,7 @@
 :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
+from pylayer.extend import check_int
 from pylayer.ops.loss import check_cross_entropy_arguments, check_reduction
 
 __all__ = ["MSELoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "L1Loss",
@@ -405,3 +406,32 @@ class MultiLabelMarginLoss(Layer):
 
     def forward(self, input, label):
         return F.multi_label_margin_loss(input, label, self.reduction)
+
+
+class CTCLoss(Layer):
+    """Connectionist temporal classification loss; see
+    :func:`pylayer.nn.functional.ctc_loss` (a log-softmax is applied to
+    ``log_probs`` first, as in Paddle).
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> loss = pylayer.nn.CTCLoss(reduction='sum')
+    >>> scores = pylayer.to_tensor(np.zeros([3, 1, 3], 'float32'))
+    >>> round(float(loss(scores, pylayer.to_tensor([[1, 2]], dtype='int32'),
+    ...                  pylayer.to_tensor([3]), pylayer.to_tensor([2]))), 4)
+    1.6864
+    """
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        check_reduction(reduction, "CTCLoss")
+        self.blank = check_int(blank, "CTCLoss", "blank")
+        self.reduction = reduction
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
+                          self.reduction, norm_by_times, self.zero_infinity)
+
+
+__all__ += ["CTCLoss"]

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from pylayer._core.graph import Op, make_output
+from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import is_grad_enabled, make_tensor
 from pylayer._kernels import loops
 from pylayer.ops._arguments import check_axis, check_int, check_number, float_tensor
@@ -1163,3 +1163,297 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
     gaps = relu(add(subtract(unsqueeze(input, 1), unsqueeze(input, 2)), 1.0))
     loss = divide(reduce_sum(multiply(gaps, pairs), axis=[1, 2]), float(classes))
     return _reduce(loss, reduction)
+
+
+# ------------------------------------------------- the last losses (issue 34)
+def _integer_labels(label, fn, position, classes=None):
+    """``label`` as an integer Tensor whose entries lie in ``[0, classes)`` when given."""
+    label = as_tensor_arg(label, fn, "label", position)
+    values = label.numpy()
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position {position}) must be an integer "
+                        f"tensor, got {label.dtype}")
+    if classes is not None and values.size and (values.min() < 0 or values.max() >= classes):
+        raise ValueError(f"{fn}(): argument 'label' (position {position}) must hold class "
+                         f"indices in [0, {classes}), got values in [{values.min()}, "
+                         f"{values.max()}]")
+    return label
+
+
+@op
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """Softmax cross entropy per sample, without reduction (Paddle's older form of
+    :func:`cross_entropy`).
+
+    ``label`` has the rank of ``logits``: class indices with size 1 along
+    ``axis`` (an ignored index gives a loss of 0), or probabilities
+    (``soft_label=True``) shaped like ``logits``. The loss keeps ``axis`` with
+    size 1. ``return_softmax=True`` also returns the softmax of ``logits``.
+    ``numeric_stable_mode`` is accepted for compatibility (always stable).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logits = pylayer.to_tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])
+    >>> F.softmax_with_cross_entropy(logits, pylayer.to_tensor([[2], [0]])).numpy().round(4)
+    array([[1.9644],
+           [2.9708]], dtype=float32)
+    """
+    fn = "softmax_with_cross_entropy"
+    logits = float_tensor(logits, fn, "logits", 1)
+    if logits.ndim == 0:
+        raise ValueError(f"{fn}(): argument 'logits' (position 1) must have a class axis, "
+                         f"got a 0-D tensor")
+    axis = check_axis(axis, logits.ndim, fn)
+    label = as_tensor_arg(label, fn, "label", 2)
+    if label.ndim != logits.ndim:
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must have the rank of "
+                         f"'logits' ({logits.ndim}), got shape {label.shape}")
+    if not soft_label:
+        label = _integer_labels(label, fn, 2)
+        expected = logits.shape[:axis] + [1] + logits.shape[axis + 1:]
+        if label.shape != expected:
+            raise ValueError(f"{fn}(): argument 'label' (position 2) must have shape "
+                             f"{expected} (size 1 along axis {axis}), got {label.shape}")
+    loss = cross_entropy(logits, label, soft_label=bool(soft_label),
+                         ignore_index=check_int(ignore_index, fn, "ignore_index"),
+                         reduction="none", axis=axis)
+    if return_softmax:
+        return loss, softmax(logits, axis)
+    return loss
+
+
+@op
+def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0,
+                         group=None, return_softmax=False, reduction="mean"):
+    """The additive/multiplicative angular margin loss of ArcFace, CosFace and
+    SphereFace, on one process.
+
+    ``logits`` ``[N, C]`` are cosines (of normalized features and weights). For
+    the label's class the cosine ``cos(t)`` becomes
+    ``cos(margin1 * t + margin2) - margin3``; then all are multiplied by
+    ``scale`` and a softmax cross entropy gives the loss (``[N, 1]`` with
+    ``reduction=None`` or ``'none'``). ``return_softmax=True`` also returns the
+    softmax of the changed logits. ``group`` must be None or False (one
+    process). Paddle 3.3.1 has no CPU kernel for it; this follows its
+    definition.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> cosines = pylayer.to_tensor([[-0.5956, 0.3280, 0.8028, 0.0014]], dtype='float64')
+    >>> F.margin_cross_entropy(cosines, pylayer.to_tensor([1]), reduction=None).numpy().round(2)
+    array([[61.94]])
+    """
+    fn = "margin_cross_entropy"
+    if reduction not in ("mean", "sum", "none", None):
+        raise ValueError(f"{fn}(): argument 'reduction' must be 'mean', 'sum', 'none' or None, "
+                         f"got {reduction!r}")
+    if group is not None and group is not False:
+        raise ValueError(f"{fn}(): argument 'group' must be None or False (pylayer runs on one "
+                         f"process), got {group!r}")
+    logits = float_tensor(logits, fn, "logits", 1)
+    if logits.ndim != 2 or logits.shape[-1] == 0:
+        raise ValueError(f"{fn}(): argument 'logits' (position 1) must be [N, C] with C > 0, "
+                         f"got shape {logits.shape}")
+    label = _integer_labels(label, fn, 2, logits.shape[-1])
+    if label.ndim == 2 and label.shape[1] == 1:
+        label = reshape(label, [-1])
+    if label.shape != logits.shape[:1]:
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must have shape "
+                         f"[{logits.shape[0]}] or [{logits.shape[0]}, 1], got {label.shape}")
+    m1, m2, m3, s = (check_number(v, fn, arg) for v, arg in
+                     ((margin1, "margin1"), (margin2, "margin2"), (margin3, "margin3"),
+                      (scale, "scale")))
+    from pylayer.ops.elementwise import acos
+    from pylayer.ops.math import cos
+    mask = np.zeros(logits.shape, dtype=bool)
+    mask[np.arange(logits.shape[0]), label.numpy()] = True
+    mask = make_tensor(mask)
+    target = subtract(cos(add(multiply(acos(logits), m1), m2)), m3)
+    changed = multiply(where(mask, target, logits), s)
+    loss = cross_entropy(changed, reshape(label, [-1, 1]), reduction="none")
+    if reduction == "mean":
+        loss = mean(loss)
+    elif reduction == "sum":
+        loss = reduce_sum(loss)
+    if return_softmax:
+        return loss, softmax(changed, -1)
+    return loss
+
+
+__all__ += ["softmax_with_cross_entropy", "margin_cross_entropy"]
+
+
+# ------------------------------------------------- CTC
+def _refuse_double_backward(name):
+    def rule(g, needs_input_grad):
+        raise RuntimeError(f"{name}(): its gradient cannot be differentiated again (no double "
+                           f"backward, as in Paddle); call backward without create_graph=True")
+    return rule
+
+
+CTC_LOSS_GRAD = Op("ctc_loss_grad", inputs=("grad_out", "log_probs"),
+                   vjp=_refuse_double_backward("ctc_loss"))
+
+
+def _ctc_vjp(g, log_probs, occupancy):
+    # d loss_b / d log_probs[t, b, c] = -(posterior of class c at time t), computed in
+    # the forward; a node of its own refuses to be differentiated again.
+    array = -occupancy * g.numpy().astype(occupancy.dtype)[None, :, None]
+    return make_output(CTC_LOSS_GRAD, array, (g, log_probs))
+
+
+CTC_LOSS = Op("ctc_loss", inputs=("log_probs",), keeps=("log_probs",), attrs=("occupancy",),
+              vjp=(_ctc_vjp,))
+
+
+def _ctc_forward_backward(lp, labels, input_lengths, label_lengths, blank, want_grad):
+    """Negative log-likelihoods ``[B]`` of the label sequences under the normalized
+    log-probabilities ``lp`` ``[T, B, C]``, and (when ``want_grad``) the posterior
+    occupancy of each class ``[T, B, C]`` (the alpha-beta method, in log space)."""
+    T, B, C = lp.shape
+    S = 2 * labels.shape[1] + 1
+    ext = np.full((B, S), blank, dtype=np.int64)
+    ext[:, 1::2] = labels
+    s_index = np.arange(S)
+    valid = s_index[None, :] < (2 * label_lengths + 1)[:, None]                  # [B, S]
+    skip = np.zeros((B, S), dtype=bool)
+    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    emit = lp[:, np.arange(B)[:, None], ext]                                       # [T, B, S]
+    emit = np.where(valid[None], emit, -np.inf)
+    neg = np.full((B, 1), -np.inf)
+    alpha = np.full((T, B, S), -np.inf)
+    alpha[0, :, 0] = emit[0, :, 0]
+    alpha[0, :, 1] = np.where(label_lengths > 0, emit[0, :, 1], -np.inf) if S > 1 else 0
+    with np.errstate(invalid="ignore"):
+        for t in range(1, T):
+            prev = alpha[t - 1]
+            one = np.concatenate([neg, prev[:, :-1]], axis=1)
+            two = np.where(skip, np.concatenate([neg, neg, prev[:, :-2]], axis=1)[:, :S], -np.inf)
+            alpha[t] = np.logaddexp(np.logaddexp(prev, one), two) + emit[t]
+    last = alpha[input_lengths - 1, np.arange(B)]                                 # [B, S]
+    end = 2 * label_lengths
+    log_p = np.logaddexp(last[np.arange(B), end],
+                         np.where(end > 0, last[np.arange(B), np.maximum(end - 1, 0)], -np.inf))
+    if not want_grad:
+        return -log_p, None
+    # beta_t(s): the log-probability of completing the labels from (t, s), after t
+    start = np.full((B, S), -np.inf)
+    has_labels = end > 0
+    start[np.arange(B)[has_labels], end[has_labels] - 1] = 0.0
+    start[np.arange(B), end] = 0.0
+    beta = np.full((T, B, S), -np.inf)
+    beta[T - 1] = start
+    with np.errstate(invalid="ignore"):
+        for t in range(T - 2, -1, -1):
+            nxt = beta[t + 1] + emit[t + 1]
+            one = np.concatenate([nxt[:, 1:], neg], axis=1)
+            two = np.concatenate([nxt[:, 2:], neg, neg], axis=1)[:, :S]
+            two = np.where(np.concatenate([skip[:, 2:], np.zeros((B, 2), bool)], axis=1)[:, :S],
+                           two, -np.inf)
+            step = np.logaddexp(np.logaddexp(nxt, one), two)
+            beta[t] = np.where((t < input_lengths - 1)[:, None], step, start)
+    live = (np.arange(T)[:, None] < input_lengths[None, :])[:, :, None]           # [T, B, 1]
+    finite = np.isfinite(log_p)
+    with np.errstate(invalid="ignore", over="ignore"):
+        post = np.exp(alpha + beta - np.where(finite, log_p, 0.0)[None, :, None])
+    post = np.where(live & finite[None, :, None], post, 0.0)
+    post = np.nan_to_num(post, nan=0.0)
+    occupancy = np.zeros((T, B, C))
+    one_hot = np.zeros((B, S, C))
+    one_hot[np.arange(B)[:, None], s_index[None, :], ext] = 1.0
+    np.einsum("tbs,bsc->tbc", post, one_hot, out=occupancy)
+    return -log_p, occupancy
+
+
+def _length_tensor(value, fn, arg, position, batch, upper):
+    value = as_tensor_arg(value, fn, arg, position)
+    array = value.numpy()
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be an integer "
+                        f"tensor, got {value.dtype}")
+    if array.shape != (batch,):
+        raise ValueError(f"{fn}(): argument '{arg}' (position {position}) must have shape "
+                         f"[{batch}], got {value.shape}")
+    if array.size and (array.min() < 0 or array.max() > upper):
+        raise ValueError(f"{fn}(): argument '{arg}' (position {position}) must hold lengths "
+                         f"in [0, {upper}], got values in [{array.min()}, {array.max()}]")
+    return array.astype(np.int64)
+
+
+@op
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
+             norm_by_times=False, zero_infinity=False):
+    """Connectionist temporal classification loss, as Paddle's (warp-ctc) ``ctc_loss``.
+
+    ``log_probs`` ``[T, B, C]`` are unnormalized scores: a log-softmax over the
+    classes is applied first, as Paddle does. ``labels`` ``[B, L]`` hold the
+    label sequences (padded; class ``blank`` may not occur in them),
+    ``input_lengths`` and ``label_lengths`` ``[B]`` the lengths used. Each
+    sample's loss is the negative log-probability of all alignments of its
+    labels (forward-backward recursion). ``reduction='mean'`` divides each loss
+    by its label length, then averages; ``'sum'`` adds; ``'none'`` gives
+    ``[B]``. ``norm_by_times=True`` divides each sample's gradient by its input
+    length (the loss is unchanged). ``zero_infinity=True`` makes impossible
+    alignments (infinite losses) count 0. The gradient is the alpha-beta
+    posterior; it cannot be differentiated again.
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> scores = pylayer.to_tensor(np.zeros([3, 1, 3], 'float32'))
+    >>> loss = F.ctc_loss(scores, pylayer.to_tensor([[1, 2]], dtype='int32'),
+    ...                   pylayer.to_tensor([3]), pylayer.to_tensor([2]), reduction='none')
+    >>> loss.numpy().round(4)          # -log(5 / 27): 5 alignments of probability 1/27
+    array([1.6864], dtype=float32)
+    """
+    fn = "ctc_loss"
+    check_reduction(reduction, fn)
+    log_probs = float_tensor(log_probs, fn, "log_probs", 1)
+    if log_probs.ndim != 3:
+        raise ValueError(f"{fn}(): argument 'log_probs' (position 1) must be 3-D "
+                         f"[max_logit_length, batch_size, num_classes + 1], got shape "
+                         f"{log_probs.shape}")
+    T, B, C = log_probs.shape
+    labels = as_tensor_arg(labels, fn, "labels", 2)
+    label_array = labels.numpy()
+    if label_array.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'labels' (position 2) must be an integer tensor, "
+                        f"got {labels.dtype}")
+    if label_array.ndim != 2 or label_array.shape[0] != B:
+        raise ValueError(f"{fn}(): argument 'labels' (position 2) must have shape "
+                         f"[{B}, max_label_length], got {labels.shape}")
+    blank = check_int(blank, fn, "blank")
+    if not 0 <= blank < C:
+        raise ValueError(f"{fn}(): argument 'blank' must be in [0, {C}), got {blank}")
+    in_lengths = _length_tensor(input_lengths, fn, "input_lengths", 3, B, T)
+    lab_lengths = _length_tensor(label_lengths, fn, "label_lengths", 4, B,
+                                 label_array.shape[1])
+    if B and in_lengths.min() < 1:
+        raise ValueError(f"{fn}(): argument 'input_lengths' (position 3) must be at least 1, "
+                         f"got {in_lengths.min()}")
+    used = np.arange(label_array.shape[1])[None, :] < lab_lengths[:, None]
+    if np.any(used & ((label_array < 0) | (label_array >= C) | (label_array == blank))):
+        raise ValueError(f"{fn}(): argument 'labels' (position 2) must hold classes in "
+                         f"[0, {C}) other than blank ({blank}) within the label lengths")
+    normalized = log_softmax(log_probs, -1)
+    lp = normalized.numpy().astype(np.float64)
+    losses, occupancy = _ctc_forward_backward(
+        lp, np.where(used, label_array, blank).astype(np.int64), in_lengths, lab_lengths,
+        blank, needs_grad(normalized))
+    if occupancy is not None and norm_by_times:
+        occupancy = occupancy / in_lengths[None, :, None]
+    dtype = normalized.numpy().dtype
+    if occupancy is not None:
+        occupancy = occupancy.astype(dtype)
+    loss = make_output(CTC_LOSS, losses.astype(dtype), (normalized,), (occupancy,))
+    if zero_infinity:
+        loss = where(make_tensor(np.isinf(losses)), make_tensor(np.zeros(B, dtype)), loss)
+    if reduction == "mean":
+        return mean(divide(loss, make_tensor(lab_lengths.astype(dtype))))
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+__all__ += ["ctc_loss"]

@@ -1,0 +1,118 @@
+"""The last losses against Paddle 3.3.1 (CPU): the values below were printed by the
+scratch Paddle for the same inputs (``rng = np.random.RandomState(seed)``, inputs in
+float64 unless said)."""
+import numpy as np
+import pytest
+
+import pylayer
+import pylayer.nn.functional as F
+from pylayer import nn
+
+
+def ctc_case():
+    rng = np.random.RandomState(1)
+    x = rng.randn(5, 3, 4)
+    labels = np.array([[1, 1], [2, 3], [3, 0]], "int32")
+    return x, labels, np.array([5, 4, 2]), np.array([2, 2, 1])
+
+
+def ctc(x, labels, il, ll, **kw):
+    t = pylayer.to_tensor(x, dtype="float64", stop_gradient=False)
+    loss = F.ctc_loss(t, pylayer.to_tensor(labels), pylayer.to_tensor(il),
+                      pylayer.to_tensor(ll), **kw)
+    loss.sum().backward()
+    return loss, t.grad.numpy()
+
+
+def test_ctc_matches_paddle():
+    x, labels, il, ll = ctc_case()
+    loss, _ = ctc(x, labels, il, ll)
+    np.testing.assert_allclose(float(loss), 2.0642025392207306, rtol=1e-12)
+    loss, grad = ctc(x, labels, il, ll, reduction="sum", norm_by_times=True)
+    np.testing.assert_allclose(float(loss), 9.398638843798183, rtol=1e-12)
+    # Paddle's gradient of sample 2 (input length 2, divided by it), zero past its length
+    np.testing.assert_allclose(grad[:, 2], [[-0.34567, 0.05905889, 0.3270174, -0.04040629],
+                                            [0.01352489, 0.20693851, 0.1622744, -0.3827378],
+                                            [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+                               atol=1e-8)
+    loss, _ = ctc(x, np.array([[1, 1], [0, 3], [3, 0]], "int32"), il, ll, blank=2,
+                  reduction="none")
+    np.testing.assert_allclose(loss.numpy(), [4.754335197290288, 1.9336640038538384,
+                                              1.8780384957159297], rtol=1e-12)
+
+
+def test_ctc_impossible_alignment():
+    x, labels, _, ll = ctc_case()
+    # labels [1, 1] need 3 frames; with 2 the loss is infinite. zero_infinity=True gives
+    # Paddle's 0 and a zero gradient; without it pylayer keeps inf (PyTorch's rule),
+    # where Paddle's warp-ctc returns 0.
+    loss, grad = ctc(x[:2], labels, np.array([2, 2, 2]), ll, reduction="none",
+                     zero_infinity=True)
+    np.testing.assert_allclose(loss.numpy(), [0.0, 1.2409189267688117, 2.986576391526202],
+                               rtol=1e-12)
+    assert np.all(grad[:, 0] == 0)
+    loss, grad = ctc(x[:2], labels, np.array([2, 2, 2]), ll, reduction="none")
+    assert np.isinf(loss.numpy()[0]) and np.all(np.isfinite(grad))
+
+
+def test_ctc_refuses_double_backward_and_bad_lengths():
+    x, labels, il, ll = ctc_case()
+    t = pylayer.to_tensor(x, stop_gradient=False)
+    loss = F.ctc_loss(t, pylayer.to_tensor(labels), pylayer.to_tensor(il),
+                      pylayer.to_tensor(ll))
+    (g,) = pylayer.grad(loss, t, create_graph=True)
+    with pytest.raises(RuntimeError, match="ctc_loss.*double backward"):
+        g.sum().backward()
+    with pytest.raises(ValueError, match="input_lengths"):
+        F.ctc_loss(t, pylayer.to_tensor(labels), pylayer.to_tensor([6, 1, 1]),
+                   pylayer.to_tensor(ll))
+    with pytest.raises(ValueError, match="blank"):
+        F.ctc_loss(t, pylayer.to_tensor(np.array([[0, 1], [2, 3], [3, 0]], "int32")),
+                   pylayer.to_tensor(il), pylayer.to_tensor(ll))
+
+
+def test_ctc_layer_trains():
+    pylayer.seed(0)
+    rng = np.random.RandomState(2)
+    feats = pylayer.to_tensor(rng.randn(6, 2, 4).astype("float32"))
+    model = nn.Linear(4, 4)
+    loss_fn = nn.CTCLoss(blank=0)
+    opt = pylayer.optimizer.Adam(learning_rate=0.05, parameters=model.parameters())
+    labels = pylayer.to_tensor([[1, 2], [3, 3]], dtype="int32")
+    lengths = pylayer.to_tensor([6, 6]), pylayer.to_tensor([2, 2])
+    losses = []
+    for _ in range(20):
+        loss = loss_fn(model(feats), labels, *lengths)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    assert losses[-1] < 0.5 * losses[0]
+
+
+def test_softmax_with_cross_entropy_matches_paddle():
+    x = pylayer.to_tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])
+    loss, soft = F.softmax_with_cross_entropy(x, pylayer.to_tensor([[2], [-100]]),
+                                              return_softmax=True)
+    np.testing.assert_allclose(loss.numpy(), [[1.9643688], [0.0]], rtol=1e-6)
+    np.testing.assert_allclose(soft.numpy()[1], [0.0512636, 0.01706417, 0.9316722], rtol=1e-6)
+    loss = F.softmax_with_cross_entropy(x, F.softmax(x * 2), soft_label=True)
+    np.testing.assert_allclose(loss.numpy(), [[0.6415791], [0.08086206]], rtol=1e-6)
+    loss = F.softmax_with_cross_entropy(x.T, pylayer.to_tensor([[2, 0]]), axis=0)
+    assert loss.shape == [1, 2]
+    with pytest.raises(ValueError, match="rank"):
+        F.softmax_with_cross_entropy(x, pylayer.to_tensor([2, 0]))
+
+
+def test_margin_cross_entropy_as_paddle_documents():
+    # Paddle 3.3.1 has no CPU kernel; these are the numbers of its documented example.
+    cos = pylayer.to_tensor([[-0.59561850, 0.32797505, 0.80279214, 0.00144975],
+                             [-0.16265212, 0.84155098, 0.62008629, 0.79126072]],
+                            dtype="float64")
+    loss, soft = F.margin_cross_entropy(cos, pylayer.to_tensor([1, 0]), reduction=None,
+                                        return_softmax=True)
+    np.testing.assert_allclose(loss.numpy(), [[61.94391901], [93.30853839]], rtol=1e-8)
+    np.testing.assert_allclose(soft.numpy()[1], [0.0, 0.96152676, 0.00000067, 0.03847257],
+                               atol=1e-8)
+    with pytest.raises(ValueError, match="group"):
+        F.margin_cross_entropy(cos, pylayer.to_tensor([1, 0]), group="ring")

@@ -1,0 +1,135 @@
+"""Op-database entries of the last losses (``softmax_with_cross_entropy``,
+``margin_cross_entropy``, ``ctc_loss``; ``pylayer.ops.loss``).
+
+The references are written here in numpy: CTC by the plain forward recursion over
+the extended label sequence, one sample and one time step at a time (the op runs the
+alpha-beta method vectorized). ``ctc_loss`` has no double backward (refused, as Paddle
+has none). Paddle's observed values and the refusals are in
+``tests/nn/test_losses_last.py``.
+"""
+import numpy as np
+
+import pylayer
+from pylayer.nn import functional as F
+
+from opinfo import OpInfo, T, samples
+from _hostile_values import A, K, Call, _value, f23
+
+
+def _log_softmax(x, axis=-1):
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+def _swce(logits, label, soft_label=False, ignore_index=-100, axis=-1):
+    logp = _log_softmax(logits.astype(np.float64), axis)
+    if soft_label:
+        loss = -(label * logp).sum(axis=axis, keepdims=True)
+    else:
+        picked = np.take_along_axis(logp, np.where(label == ignore_index, 0, label), axis)
+        loss = np.where(label == ignore_index, 0.0, -picked)
+    return loss.astype(logits.dtype)
+
+
+def _margin_ce(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0,
+               reduction="mean"):
+    x = logits.astype(np.float64).copy()
+    rows, label = np.arange(x.shape[0]), label.reshape(-1)
+    x[rows, label] = np.cos(margin1 * np.arccos(x[rows, label]) + margin2) - margin3
+    loss = -_log_softmax(x * scale)[rows, label][:, None]
+    if reduction == "mean":
+        loss = loss.mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    return np.asarray(loss).astype(logits.dtype)
+
+
+def _ctc_one(logp, labels, blank):
+    ext = [blank]
+    for c in labels:
+        ext += [int(c), blank]
+    alpha = np.full(len(ext), -np.inf)
+    alpha[0] = logp[0, ext[0]]
+    if len(ext) > 1:
+        alpha[1] = logp[0, ext[1]]
+    for t in range(1, logp.shape[0]):
+        prev = alpha.copy()
+        for s in range(len(ext)):
+            total = prev[s]
+            if s >= 1:
+                total = np.logaddexp(total, prev[s - 1])
+            if s >= 2 and ext[s] != blank and ext[s] != ext[s - 2]:
+                total = np.logaddexp(total, prev[s - 2])
+            alpha[s] = total + logp[t, ext[s]]
+    return -(np.logaddexp(alpha[-1], alpha[-2]) if len(ext) > 1 else alpha[-1])
+
+
+def _ctc(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
+         norm_by_times=False, zero_infinity=False):
+    logp = _log_softmax(log_probs.astype(np.float64))
+    losses = np.array([_ctc_one(logp[:input_lengths[b], b], labels[b, :label_lengths[b]], blank)
+                       for b in range(log_probs.shape[1])])
+    if zero_infinity:
+        losses = np.where(np.isinf(losses), 0.0, losses)
+    if reduction == "mean":
+        losses = (losses / label_lengths).mean()
+    elif reduction == "sum":
+        losses = losses.sum()
+    return np.asarray(losses).astype(log_probs.dtype)
+
+
+_LABELS = np.array([[1, 2, 2], [3, 1, 0], [4, 0, 0]], dtype=np.int32)
+_INPUT_LENGTHS = np.array([6, 5, 3])
+_LABEL_LENGTHS = np.array([3, 2, 1])
+
+ENTRIES = [
+    OpInfo("softmax_with_cross_entropy", _swce, samples(
+        (T((4, 3)), np.array([[0], [2], [1], [2]])),
+        ((T((4, 3)), np.array([[0], [-100], [1], [2]])), {}),
+        ((T((3, 4)), np.array([[0, 2, 1, 2]])), {"axis": 0, "ignore_index": 1}),
+        ((T((2, 3)), T((2, 3), 0.0, 1.0)), {"soft_label": True})),
+        call=Call(A("logits", f23, "float_tensor"),
+                  A("label", lambda env: pylayer.to_tensor([[2], [0]]), "tensor"),
+                  K("soft_label", _value(False), None),
+                  K("ignore_index", _value(-100), "int"),
+                  K("axis", _value(-1), "int_axis"),
+                  extra=[("a label of the wrong rank",
+                          {"label": lambda env: pylayer.to_tensor([2, 0])}, "label")])),
+    OpInfo("margin_cross_entropy", _margin_ce, samples(
+        (T((4, 5)), np.array([1, 0, 4, 2])),
+        ((T((3, 4)), np.array([[3], [0], [1]])), {"reduction": "sum", "scale": 2.0}),
+        ((T((3, 4)), np.array([2, 0, 1])),
+         {"margin1": 1.35, "margin2": 0.0, "margin3": 0.2, "scale": 4.0, "reduction": None})),
+        domain=(-0.9, 0.9), tolerance={"float32": (1e-4, 1e-4)},
+        call=Call(A("logits", lambda env: pylayer.full([2, 3], 0.5), "float_tensor"),
+                  A("label", lambda env: pylayer.to_tensor([2, 0]), "int_tensor"),
+                  K("margin1", _value(1.0), "number"), K("margin2", _value(0.5), "number"),
+                  K("margin3", _value(0.0), "number"), K("scale", _value(8.0), "number"),
+                  K("reduction", _value("sum"), None),
+                  extra=[("a label out of range",
+                          {"label": lambda env: pylayer.to_tensor([3, 0])}, "label"),
+                         ("an unknown reduction", {"reduction": _value("average")},
+                          "reduction")])),
+    OpInfo("ctc_loss", _ctc, samples(
+        (T((6, 3, 5)), _LABELS, _INPUT_LENGTHS, _LABEL_LENGTHS),
+        ((T((6, 3, 5)), _LABELS, _INPUT_LENGTHS, _LABEL_LENGTHS), {"reduction": "none"}),
+        ((T((6, 3, 5)), _LABELS, _INPUT_LENGTHS, _LABEL_LENGTHS), {"reduction": "sum"}),
+        ((T((6, 3, 5)), np.array([[1, 1, 2], [0, 1, 0], [4, 0, 0]], np.int32), _INPUT_LENGTHS,
+          _LABEL_LENGTHS), {"blank": 3, "reduction": "none"})),
+        second_order=False,
+        call=Call(A("log_probs", lambda env: pylayer.zeros([4, 2, 3]), "float_tensor"),
+                  A("labels", lambda env: pylayer.to_tensor([[1, 2], [2, 0]], dtype="int32"),
+                    "int_tensor"),
+                  A("input_lengths", lambda env: pylayer.to_tensor([4, 3]), "int_tensor"),
+                  A("label_lengths", lambda env: pylayer.to_tensor([2, 1]), "int_tensor"),
+                  K("blank", _value(0), "int"), K("reduction", _value("sum"), "reduction"),
+                  extra=[("a blank among the labels",
+                          {"labels": lambda env: pylayer.to_tensor([[0, 2], [2, 0]],
+                                                                   dtype="int32")}, "labels"),
+                         ("an input length beyond the time steps",
+                          {"input_lengths": lambda env: pylayer.to_tensor([5, 3])},
+                          "input_lengths"),
+                         ("a label length beyond the labels",
+                          {"label_lengths": lambda env: pylayer.to_tensor([3, 1])},
+                          "label_lengths")])),
+]
