@@ -116,3 +116,60 @@ def test_margin_cross_entropy_as_paddle_documents():
                                atol=1e-8)
     with pytest.raises(ValueError, match="group"):
         F.margin_cross_entropy(cos, pylayer.to_tensor([1, 0]), group="ring")
+
+
+def _adaptive_layer():
+    # the same construction as the scratch-Paddle script that wrote
+    # data/adaptive_log_softmax_paddle.json (weights set from RandomState(3), then x)
+    m = nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0, head_bias=True)
+    rng = np.random.RandomState(3)
+    with pylayer.no_grad():
+        m.head_weight.set_value(rng.randn(8, 5).astype("float32") * 0.5)
+        m.head_bias.set_value(rng.randn(5).astype("float32") * 0.5)
+        for pair in m.tail_weights:
+            for w in pair:
+                w.set_value(rng.randn(*w.shape).astype("float32") * 0.5)
+    x = pylayer.to_tensor(rng.randn(5, 8).astype("float32"), stop_gradient=False)
+    return m, x
+
+
+def test_adaptive_log_softmax_matches_paddle():
+    import json
+    import os
+    expected = json.load(open(os.path.join(os.path.dirname(__file__), "data",
+                                           "adaptive_log_softmax_paddle.json")))
+    m, x = _adaptive_layer()
+    out, loss = m(x, pylayer.to_tensor([0, 4, 9, 2, 7]))
+    loss.backward()
+    np.testing.assert_allclose(out.numpy(), expected["out"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(float(loss), expected["loss"], rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), expected["xgrad"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m.head_weight.grad.numpy(), expected["hgrad"], rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(m.log_prob(x).numpy(), expected["logp"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(m.predict(x).numpy(), expected["pred"])
+
+
+def test_adaptive_log_softmax_registers_and_trains_its_tail():
+    # Paddle 3.3.1 keeps the tail weights in a plain list: its state dict has only the
+    # head. Here they are registered, so the optimizer trains them.
+    m, x = _adaptive_layer()
+    assert list(m.state_dict()) == ["head_weight", "head_bias", "tail_weights.0.0",
+                                    "tail_weights.0.1", "tail_weights.1.0",
+                                    "tail_weights.1.1"]
+    opt = pylayer.optimizer.Adam(learning_rate=0.05, parameters=m.parameters())
+    label = pylayer.to_tensor([0, 4, 9, 2, 7])
+    losses = []
+    for _ in range(20):
+        _, loss = m(x.detach(), label)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    assert losses[-1] < 0.5 * losses[0]
+    with pytest.raises(ValueError, match="cutoffs"):
+        nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3])
+    with pytest.raises(ValueError, match="label"):
+        m(x, pylayer.to_tensor([0, 4, 10, 2, 7]))
+    single, _ = m(x[0], pylayer.to_tensor(4))
+    assert single.shape == []

@@ -133,3 +133,34 @@ ENTRIES = [
                           {"label_lengths": lambda env: pylayer.to_tensor([3, 1])},
                           "label_lengths")])),
 ]
+
+
+def _adaptive(input, label, head_weight, proj, out, cutoffs):
+    x = input.astype(np.float64)
+    head = _log_softmax(x @ head_weight)
+    tail = _log_softmax((x @ proj) @ out)
+    short = cutoffs[0]
+    output = np.array([head[n, y] if y < short else head[n, short] + tail[n, y - short]
+                       for n, y in enumerate(label)])
+    return [output.astype(input.dtype), np.asarray(-output.mean()).astype(input.dtype)]
+
+
+def _adaptive_op(input, label, head_weight, proj, out, cutoffs):
+    return F.adaptive_log_softmax_with_loss(input, label, head_weight, [[proj, out]], cutoffs)
+
+
+ENTRIES.append(
+    OpInfo("adaptive_log_softmax_with_loss", _adaptive, samples(
+        (T((5, 4)), np.array([0, 3, 1, 4, 2]), T((4, 3)), T((4, 2)), T((2, 3)), [2, 5]),
+        (T((3, 4)), np.array([1, 0, 1]), T((4, 3)), T((4, 2)), T((2, 3)), [2, 5])),
+        op=_adaptive_op,
+        call=Call(A("input", lambda env: pylayer.ones([2, 4]), "float_tensor"),
+                  A("label", lambda env: pylayer.to_tensor([0, 3]), "int_tensor"),
+                  A("head_weight", lambda env: pylayer.zeros([4, 3]), "float_tensor"),
+                  A("tail_weights", lambda env: [[pylayer.zeros([4, 2]), pylayer.zeros([2, 2])]],
+                    "tensors"),
+                  A("cutoffs", _value([2, 4]), "int_list"),
+                  extra=[("a label beyond the classes",
+                          {"label": lambda env: pylayer.to_tensor([0, 4])}, "label"),
+                         ("a head of the wrong width",
+                          {"head_weight": lambda env: pylayer.zeros([4, 4])}, "head_weight")])))

@@ -813,6 +813,12 @@ CALLS.update({
                                                                    pylayer.ones([5])}, "vec"),
                                                ("a 2-D vector", {"vec": lambda env:
                                                                  pylayer.ones([2, 3])}, "vec")]),
+    nn.AdaptiveLogSoftmaxWithLoss: Call(A("in_features", _value(8), "positive_int"),
+                                        A("n_classes", _value(10), "positive_int"),
+                                        A("cutoffs", _value([3, 6]), "int_list"),
+                                        K("div_value", _value(2.0), "number"),
+                                        extra=[("a cutoff beyond the classes",
+                                                {"cutoffs": _value([3, 10])}, "cutoffs")]),
     nn.CTCLoss: Call(K("blank", _value(0), "int"), K("reduction", _value("sum"), "reduction")),
     optimizer.LBFGS: Call(K("learning_rate", _value(0.5), "non_negative"),
                           K("max_iter", _value(5), "count"),

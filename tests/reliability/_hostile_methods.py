@@ -410,6 +410,19 @@ METHODS.update({
         A("input_lengths", lambda env: pylayer.to_tensor([4, 3]), "int_tensor"),
         A("label_lengths", lambda env: pylayer.to_tensor([2, 1]), "int_tensor"),
         setup=lambda env: env.update(self=nn.CTCLoss()), names=("ctc_loss",)),
+    (nn.AdaptiveLogSoftmaxWithLoss, "forward"): Call(
+        A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
+        A("label", lambda env: pylayer.to_tensor([0, 9]), "int_tensor"),
+        setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
+        names=("adaptive_log_softmax_with_loss",)),
+    (nn.AdaptiveLogSoftmaxWithLoss, "log_prob"): Call(
+        A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
+        setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
+        names=("log_prob",)),
+    (nn.AdaptiveLogSoftmaxWithLoss, "predict"): Call(
+        A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
+        setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
+        names=("log_prob",)),
     (optimizer.LBFGS, "step"): Call(A("closure", lambda env: env["closure"], "callable"),
                                     setup=_lbfgs, names=("LBFGS",)),
     (optimizer.LBFGS, "set_state_dict"): Call(

@@ -50,3 +50,6 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
 from pylayer.ops.loss import ctc_loss, margin_cross_entropy, softmax_with_cross_entropy
 
 __all__ += ["ctc_loss", "margin_cross_entropy", "softmax_with_cross_entropy"]
+from pylayer.ops.loss import adaptive_log_softmax_with_loss
+
+__all__ += ["adaptive_log_softmax_with_loss"]

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from pylayer._core.graph import Op, make_output, needs_grad
-from pylayer._core.tensor import is_grad_enabled, make_tensor
+from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import loops
 from pylayer.ops._arguments import check_axis, check_int, check_number, float_tensor
 from pylayer.ops._operands import as_tensor_arg
@@ -1457,3 +1457,113 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
 
 
 __all__ += ["ctc_loss"]
+
+
+# ------------------------------------------------- adaptive log-softmax
+def _check_cutoffs(cutoffs, fn, n_classes=None):
+    if isinstance(cutoffs, (str, bytes)) or not hasattr(cutoffs, "__iter__"):
+        raise TypeError(f"{fn}(): argument 'cutoffs' must be a sequence of ints, got "
+                        f"{type(cutoffs).__name__}")
+    values = [int(c.item()) if isinstance(c, Tensor) else c for c in cutoffs]
+    top = n_classes - 1 if n_classes is not None else None
+    if not values or any(not isinstance(c, int) or isinstance(c, bool) for c in values) \
+            or values != sorted(set(values)) or values[0] <= 0 \
+            or (top is not None and values[-1] > top):
+        bound = f" and at most n_classes - 1 ({top})" if top is not None else ""
+        raise ValueError(f"{fn}(): argument 'cutoffs' must be unique positive ints in "
+                         f"increasing order{bound}, got {list(cutoffs)}")
+    return values
+
+
+@op
+def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cutoffs,
+                                   head_bias=None, name=None):
+    """The log-probability of each ``label`` under an adaptive softmax, and the mean
+    negative log-likelihood: ``(output, loss)``.
+
+    Classes below ``cutoffs[0]`` are scored by the head
+    (``input @ head_weight + head_bias``, one column per such class and one per
+    cluster); the classes of cluster ``i`` (from ``cutoffs[i]`` to the next
+    cutoff, the last one ending at the number of classes) add the head's
+    log-probability of the cluster to their log-softmax within it, computed
+    by ``input @ tail_weights[i][0] @ tail_weights[i][1]``. ``input`` is
+    ``[N, in_features]`` with ``label`` ``[N]``, or ``[in_features]`` with a
+    0-D ``label``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.ones([2, 4])
+    >>> head = pylayer.zeros([4, 3])                 # 2 head classes + 1 cluster
+    >>> tail = [[pylayer.zeros([4, 2]), pylayer.zeros([2, 2])]]
+    >>> out, loss = F.adaptive_log_softmax_with_loss(x, pylayer.to_tensor([0, 3]), head,
+    ...                                              tail, [2, 4])
+    >>> out.numpy().round(4), round(float(loss), 4)
+    (array([-1.0986, -1.7918], dtype=float32), 1.4452)
+    """
+    fn = "adaptive_log_softmax_with_loss"
+    from pylayer.ops.linear import linear
+    from pylayer.ops.manipulation import concat, gather, take_along_axis
+    input = float_tensor(input, fn, "input", 1)
+    label = as_tensor_arg(label, fn, "label", 2)
+    if label.numpy().dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer tensor, "
+                        f"got {label.dtype}")
+    if label.ndim > 1 or input.ndim != label.ndim + 1:
+        raise ValueError(f"{fn}(): 'input' and 'label' must be [N, in_features] and [N], or "
+                         f"[in_features] and [], got shapes {input.shape} and {label.shape}")
+    batched = label.ndim == 1
+    if batched and input.shape[0] != label.shape[0]:
+        raise ValueError(f"{fn}(): 'input' and 'label' must have the same batch size, got "
+                         f"{input.shape[0]} and {label.shape[0]}")
+    head_weight = float_tensor(head_weight, fn, "head_weight", 3)
+    if isinstance(tail_weights, (str, bytes, dict)) or not hasattr(tail_weights, "__iter__") or any(
+            not hasattr(pair, "__len__") or len(pair) != 2
+            or not all(isinstance(w, Tensor) for w in pair) for pair in tail_weights):
+        raise TypeError(f"{fn}(): argument 'tail_weights' (position 4) must be a list of "
+                        f"[projection, output] weight pairs of Tensors")
+    tail_weights = [list(pair) for pair in tail_weights]
+    cutoffs = _check_cutoffs(cutoffs, fn)
+    if len(cutoffs) != len(tail_weights) + 1:
+        raise ValueError(f"{fn}(): argument 'cutoffs' must hold one value per cluster of "
+                         f"'tail_weights' plus the number of classes ({len(tail_weights) + 1} "
+                         f"values), got {cutoffs}")
+    if head_weight.shape != [input.shape[-1], cutoffs[0] + len(tail_weights)]:
+        raise ValueError(f"{fn}(): argument 'head_weight' (position 3) must have shape "
+                         f"[{input.shape[-1]}, {cutoffs[0] + len(tail_weights)}], got "
+                         f"{head_weight.shape}")
+    if not batched:
+        input, label = reshape(input, [1, -1]), reshape(label, [1])
+    labels = label.numpy().astype(np.int64)
+    if labels.size and (labels.min() < 0 or labels.max() >= cutoffs[-1]):
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must hold classes in "
+                         f"[0, {cutoffs[-1] - 1}], got values in [{labels.min()}, "
+                         f"{labels.max()}]")
+    head = log_softmax(linear(input, head_weight, head_bias), 1)
+    columns = labels.copy()
+    pieces, where_from = [], np.full(labels.shape, -1, dtype=np.int64)
+    offset = 0
+    for i, (low, high) in enumerate(zip(cutoffs, cutoffs[1:])):
+        rows = np.nonzero((labels >= low) & (labels < high))[0]
+        if rows.size == 0:
+            continue
+        columns[rows] = cutoffs[0] + i
+        projected = linear(linear(gather(input, make_tensor(rows)), tail_weights[i][0]),
+                           tail_weights[i][1])
+        local = take_along_axis(log_softmax(projected, 1),
+                                make_tensor((labels[rows] - low)[:, None]), 1)
+        pieces.append(reshape(local, [-1]))
+        where_from[rows] = offset + np.arange(rows.size)
+        offset += rows.size
+    output = reshape(take_along_axis(head, make_tensor(columns[:, None]), 1), [-1])
+    if pieces:
+        zero = make_tensor(np.zeros(1, dtype=input.numpy().dtype))
+        tails = concat(pieces + [zero])
+        output = add(output, gather(tails, make_tensor(np.where(where_from < 0, offset,
+                                                                where_from))))
+    loss = mean(neg(output))
+    if not batched:
+        output = reshape(output, [])
+    return output, loss
+
+
+__all__ += ["adaptive_log_softmax_with_loss"]
