@@ -173,3 +173,52 @@ def test_adaptive_log_softmax_registers_and_trains_its_tail():
         m(x, pylayer.to_tensor([0, 4, 10, 2, 7]))
     single, _ = m(x[0], pylayer.to_tensor(4))
     assert single.shape == []
+
+
+def test_hsigmoid_matches_paddle():
+    # data/hsigmoid_paddle.json: the scratch Paddle's hsigmoid_loss for these inputs
+    # (RandomState(0): x [4, 3], weight [5, 3], bias [5, 1], then x2 [4, 3]), default tree
+    # and a custom one, with the gradients of the summed loss.
+    import json
+    import os
+    expected = json.load(open(os.path.join(os.path.dirname(__file__), "data",
+                                           "hsigmoid_paddle.json")))
+    rng = np.random.RandomState(0)
+    x = pylayer.to_tensor(rng.randn(4, 3), stop_gradient=False)
+    label = pylayer.to_tensor([0, 5, 3, 2])
+    w = pylayer.to_tensor(rng.randn(5, 3), stop_gradient=False)
+    b = pylayer.to_tensor(rng.randn(5, 1), stop_gradient=False)
+    out = F.hsigmoid_loss(x, label, 6, w, b)
+    out.sum().backward()
+    np.testing.assert_allclose(out.numpy(), expected["out"], rtol=1e-12)
+    for got, key in ((x, "xg"), (w, "wg"), (b, "bg")):
+        np.testing.assert_allclose(got.grad.numpy(), expected[key], rtol=1e-12, atol=1e-14)
+    table = pylayer.to_tensor([[0, 1, -1], [0, 2, 4], [0, 1, 3], [0, 2, -1]])
+    code = pylayer.to_tensor([[1, 0, -1], [0, 1, 1], [1, 1, 0], [0, 0, -1]])
+    x2 = pylayer.to_tensor(rng.randn(4, 3), stop_gradient=False)
+    out2 = F.hsigmoid_loss(x2, label, 6, w, None, path_table=table, path_code=code)
+    out2.sum().backward()
+    # Paddle's values include log 2 for each step a path is shorter than the table
+    np.testing.assert_allclose(out2.numpy(), expected["out2"], rtol=1e-12)
+    np.testing.assert_allclose(x2.grad.numpy(), expected["x2g"], rtol=1e-12, atol=1e-14)
+
+
+def test_hsigmoid_layer_trains_and_names_parameters_as_paddle():
+    pylayer.seed(1)
+    layer = nn.HSigmoidLoss(4, 6)
+    assert list(layer.state_dict()) == ["weight", "bias"]
+    assert nn.HSigmoidLoss(4, 6, is_custom=True, bias_attr=False).weight.shape == [6, 4]
+    rng = np.random.RandomState(4)
+    x = pylayer.to_tensor(rng.randn(8, 4).astype("float32"))
+    label = pylayer.to_tensor(rng.randint(0, 6, 8))
+    opt = pylayer.optimizer.Adam(learning_rate=0.1, parameters=layer.parameters())
+    losses = []
+    for _ in range(20):
+        loss = layer(x, label).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    assert losses[-1] < 0.7 * losses[0]
+    with pytest.raises(ValueError, match="label"):
+        layer(x, pylayer.to_tensor(np.full(8, 6)))

@@ -164,3 +164,37 @@ ENTRIES.append(
                           {"label": lambda env: pylayer.to_tensor([0, 4])}, "label"),
                          ("a head of the wrong width",
                           {"head_weight": lambda env: pylayer.zeros([4, 4])}, "head_weight")])))
+
+
+def _hsigmoid(input, label, num_classes, weight, bias=None):
+    x = input.astype(np.float64)
+    width = (num_classes - 1).bit_length()
+    out = []
+    for n, c in enumerate(label.reshape(-1)):
+        code = int(c) + num_classes
+        total = 0.0
+        for j in range(width):
+            if j < int(np.floor(np.log2(code))):
+                node, bit = (code >> (j + 1)) - 1, (code >> j) & 1
+                z = x[n] @ weight[node] + (bias[node, 0] if bias is not None else 0.0)
+                z = np.clip(z, -40, 40)
+            else:
+                z, bit = 0.0, 0
+            total += np.logaddexp(0.0, z) - bit * z
+        out.append([total])
+    return np.array(out).astype(input.dtype)
+
+
+ENTRIES.append(
+    OpInfo("hsigmoid_loss", _hsigmoid, samples(
+        (T((4, 3)), np.array([0, 5, 3, 2]), 6, T((5, 3)), T((5, 1))),
+        (T((3, 2)), np.array([[1], [0], [2]]), 3, T((2, 2)))),
+        call=Call(A("input", f23, "float_tensor"),
+                  A("label", lambda env: pylayer.to_tensor([0, 3]), "int_tensor"),
+                  A("num_classes", _value(4), "int"),
+                  A("weight", lambda env: pylayer.zeros([3, 3]), "float_tensor"),
+                  K("bias", _value(None), "tensor_or_none"),
+                  extra=[("a label beyond the classes",
+                          {"label": lambda env: pylayer.to_tensor([0, 4])}, "label"),
+                         ("a weight of the wrong width",
+                          {"weight": lambda env: pylayer.zeros([3, 2])}, "weight")])))

@@ -819,6 +819,8 @@ CALLS.update({
                                         K("div_value", _value(2.0), "number"),
                                         extra=[("a cutoff beyond the classes",
                                                 {"cutoffs": _value([3, 10])}, "cutoffs")]),
+    nn.HSigmoidLoss: Call(A("feature_size", _value(3), "positive_int"),
+                          A("num_classes", _value(6), "positive_int")),
     nn.CTCLoss: Call(K("blank", _value(0), "int"), K("reduction", _value("sum"), "reduction")),
     optimizer.LBFGS: Call(K("learning_rate", _value(0.5), "non_negative"),
                           K("max_iter", _value(5), "count"),

@@ -423,6 +423,10 @@ METHODS.update({
         A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
         setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
         names=("log_prob",)),
+    (nn.HSigmoidLoss, "forward"): Call(
+        A("input", f23, "float_tensor"),
+        A("label", lambda env: pylayer.to_tensor([0, 5]), "int_tensor"),
+        setup=lambda env: env.update(self=nn.HSigmoidLoss(3, 6)), names=("hsigmoid_loss",)),
     (optimizer.LBFGS, "step"): Call(A("closure", lambda env: env["closure"], "callable"),
                                     setup=_lbfgs, names=("LBFGS",)),
     (optimizer.LBFGS, "set_state_dict"): Call(

@@ -46,7 +46,7 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "RReLU", "Maxout"]
 
 from pylayer.nn.container import LayerDict, ParameterDict, ParameterList
-from pylayer.nn.loss import AdaptiveLogSoftmaxWithLoss, CTCLoss
+from pylayer.nn.loss import AdaptiveLogSoftmaxWithLoss, CTCLoss, HSigmoidLoss
 from pylayer.nn import utils
 
 Module = Layer
@@ -54,4 +54,5 @@ ModuleList = LayerList
 ModuleDict = LayerDict
 
 __all__ += ["LayerDict", "ParameterList", "ParameterDict", "Module", "ModuleList",
-            "ModuleDict", "utils", "CTCLoss", "AdaptiveLogSoftmaxWithLoss"]
+            "ModuleDict", "utils", "CTCLoss", "AdaptiveLogSoftmaxWithLoss",
+            "HSigmoidLoss"]

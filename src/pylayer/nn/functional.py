@@ -53,3 +53,6 @@ __all__ += ["ctc_loss", "margin_cross_entropy", "softmax_with_cross_entropy"]
 from pylayer.ops.loss import adaptive_log_softmax_with_loss
 
 __all__ += ["adaptive_log_softmax_with_loss"]
+from pylayer.ops.loss import hsigmoid_loss
+
+__all__ += ["hsigmoid_loss"]

@@ -512,3 +512,42 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
 
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid loss with its own ``weight`` ``[C, feature_size]`` and
+    ``bias`` ``[C, 1]``, where ``C`` is ``num_classes - 1`` (default tree) or
+    ``num_classes`` (``is_custom=True``: the inner nodes of the tree that
+    ``forward``'s ``path_table`` and ``path_code`` describe); see
+    :func:`pylayer.nn.functional.hsigmoid_loss`.
+
+    >>> import pylayer
+    >>> layer = pylayer.nn.HSigmoidLoss(3, 6)
+    >>> layer.weight.shape, layer.bias.shape
+    ([5, 3], [5, 1])
+    >>> layer(pylayer.ones([2, 3]), pylayer.to_tensor([0, 5])).shape
+    [2, 1]
+    """
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None,
+                 is_custom=False, is_sparse=False, name=None):
+        super().__init__()
+        fn = "HSigmoidLoss"
+        self._feature_size = check_int(feature_size, fn, "feature_size", minimum=1)
+        self._num_classes = check_int(num_classes, fn, "num_classes", minimum=1)
+        if self._num_classes < 2 and not is_custom:
+            raise ValueError(f"{fn}(): argument 'num_classes' must be at least 2 with the "
+                             f"default tree, got {num_classes}")
+        self._is_custom = bool(is_custom)
+        self._is_sparse = bool(is_sparse) and self._is_custom
+        rows = self._num_classes if self._is_custom else self._num_classes - 1
+        self.weight = self.create_parameter([rows, self._feature_size], attr=weight_attr)
+        self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias,
+                               path_table=path_table, path_code=path_code,
+                               is_sparse=self._is_sparse)
+
+
+__all__ += ["HSigmoidLoss"]

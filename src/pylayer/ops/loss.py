@@ -1567,3 +1567,106 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
 
 
 __all__ += ["adaptive_log_softmax_with_loss"]
+
+
+# ------------------------------------------------- hierarchical sigmoid
+def _default_tree_paths(labels, num_classes):
+    """The nodes and bits on the path of each class in Paddle's default complete binary
+    tree (class ``c`` is the leaf ``c + num_classes``): ``[N, L]`` each, and the mask
+    of the steps used."""
+    codes = labels.astype(np.int64) + num_classes
+    lengths = np.floor(np.log2(codes)).astype(np.int64)
+    steps = (num_classes - 1).bit_length()       # Paddle's width: the longest path
+    j = np.arange(steps)[None, :]
+    used = j < lengths[:, None]
+    nodes = np.where(used, (codes[:, None] >> (j + 1)) - 1, 0)
+    bits = np.where(used, (codes[:, None] >> j) & 1, 0)
+    return nodes, bits, used
+
+
+@op
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
+                  path_code=None, is_sparse=False, name=None):
+    """Hierarchical sigmoid loss: a binary logistic loss at each inner node on the path of
+    the label in a tree of the classes, summed per sample (``[N, 1]``).
+
+    With the default tree (no ``path_table``/``path_code``) the classes are the
+    leaves of a complete binary tree of ``num_classes - 1`` inner nodes, as
+    Paddle builds it; a custom tree gives per sample the nodes (``path_table``,
+    ``-1`` past the end) and the bits (``path_code``) of its path. At a node
+    ``k`` with bit ``c`` the loss is ``softplus(z) - c * z``, where
+    ``z = input @ weight[k] + bias[k]`` clipped to ``[-40, 40]`` as Paddle
+    does. As in Paddle, every step by which a path is shorter than the longest
+    one (of the tree, or ``path_table``'s width) adds ``log 2``. ``is_sparse``
+    is accepted for compatibility (gradients are dense).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.ones([1, 2])
+    >>> loss = F.hsigmoid_loss(x, pylayer.to_tensor([1]), 4, pylayer.zeros([3, 2]))
+    >>> loss.numpy().round(4)        # two nodes on the path, each log(2)
+    array([[1.3863]], dtype=float32)
+    """
+    fn = "hsigmoid_loss"
+    from pylayer.ops.manipulation import gather
+    from pylayer.ops.nonlinear import softplus
+    input = float_tensor(input, fn, "input", 1)
+    if input.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'input' (position 1) must be [N, D], got shape "
+                         f"{input.shape}")
+    n, d = input.shape
+    num_classes = check_int(num_classes, fn, "num_classes")
+    custom = path_table is not None or path_code is not None
+    if not custom and num_classes < 2:
+        raise ValueError(f"{fn}(): argument 'num_classes' (position 3) must be at least 2, "
+                         f"got {num_classes}")
+    label = _integer_labels(label, fn, 2, None if custom else num_classes)
+    if label.numpy().size != n:
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must hold one class per "
+                         f"sample ([{n}] or [{n}, 1]), got shape {label.shape}")
+    weight = float_tensor(weight, fn, "weight", 4)
+    nodes_count = num_classes - 1 if not custom else num_classes
+    if weight.ndim != 2 or weight.shape[1] != d:
+        raise ValueError(f"{fn}(): argument 'weight' (position 4) must be [num_classes - 1, "
+                         f"{d}], got shape {weight.shape}")
+    if bias is not None:
+        bias = float_tensor(bias, fn, "bias", 5)
+        if bias.shape not in ([weight.shape[0], 1], [weight.shape[0]]):
+            raise ValueError(f"{fn}(): argument 'bias' must be [{weight.shape[0]}, 1], got "
+                             f"shape {bias.shape}")
+    if custom:
+        if path_table is None or path_code is None:
+            raise ValueError(f"{fn}(): a custom tree needs both 'path_table' and 'path_code'")
+        table = _integer_labels(path_table, fn, 6).numpy().astype(np.int64)
+        code = _integer_labels(path_code, fn, 7).numpy().astype(np.int64)
+        if table.ndim != 2 or table.shape[0] != n or code.shape != table.shape:
+            raise ValueError(f"{fn}(): arguments 'path_table' and 'path_code' must both be "
+                             f"[{n}, L], got shapes {list(table.shape)} and "
+                             f"{list(code.shape)}")
+        used = table >= 0
+        if np.any(table[used] >= weight.shape[0]):
+            raise ValueError(f"{fn}(): argument 'path_table' names nodes beyond the "
+                             f"{weight.shape[0]} rows of 'weight'")
+        nodes, bits = np.where(used, table, 0), np.where(used, code, 0)
+    else:
+        if weight.shape[0] != nodes_count:
+            raise ValueError(f"{fn}(): argument 'weight' (position 4) must be "
+                             f"[{nodes_count}, {d}] for {num_classes} classes, got shape "
+                             f"{weight.shape}")
+        nodes, bits, used = _default_tree_paths(label.numpy().reshape(-1), num_classes)
+    steps = nodes.shape[1]
+    dtype = input.numpy().dtype
+    picked = reshape(gather(weight, make_tensor(nodes.reshape(-1))), [n, steps, d])
+    z = reduce_sum(multiply(picked, unsqueeze(input, 1)), axis=-1)
+    if bias is not None:
+        z = add(z, reshape(gather(reshape(bias, [-1]), make_tensor(nodes.reshape(-1))),
+                           [n, steps]))
+    from pylayer.ops.math import clip
+    # As Paddle's kernel: a step past the end of a path has z = 0 and adds softplus(0)
+    # = log 2 to the loss (a constant: no gradient).
+    z = multiply(clip(z, -40.0, 40.0), make_tensor(used.astype(dtype)))
+    terms = subtract(softplus(z), multiply(z, make_tensor(bits.astype(dtype))))
+    return reduce_sum(terms, axis=1, keepdim=True)
+
+
+__all__ += ["hsigmoid_loss"]
