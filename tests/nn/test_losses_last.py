@@ -222,3 +222,42 @@ def test_hsigmoid_layer_trains_and_names_parameters_as_paddle():
     assert losses[-1] < 0.7 * losses[0]
     with pytest.raises(ValueError, match="label"):
         layer(x, pylayer.to_tensor(np.full(8, 6)))
+
+
+def test_rnnt_matches_paddle():
+    # data/rnnt_paddle.json: the scratch Paddle's rnnt_loss on log-probabilities
+    # (RandomState(0).randn(3, 5, 4, 5), log-softmaxed in numpy) for these settings, with
+    # the gradients of the summed loss.
+    import json
+    import os
+    expected = json.load(open(os.path.join(os.path.dirname(__file__), "data",
+                                           "rnnt_paddle.json")))
+    rng = np.random.RandomState(0)
+    x = rng.randn(3, 5, 4, 5)
+    x = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    labels = np.array([[1, 2, 3], [4, 1, 0], [2, 0, 0]], "int32")
+    lengths = np.array([5, 3, 4], "int32"), np.array([3, 2, 1], "int32")
+    for name, kw in [("fe0", dict(fastemit_lambda=0.0, reduction="none")),
+                     ("fe", dict(fastemit_lambda=0.2, reduction="sum")), ("mean", {}),
+                     ("blank2", dict(blank=3, reduction="none"))]:
+        lab = np.array([[1, 2, 0], [4, 1, 0], [2, 0, 0]], "int32") if name == "blank2" \
+            else labels
+        t = pylayer.to_tensor(x, stop_gradient=False)
+        loss = F.rnnt_loss(t, pylayer.to_tensor(lab), pylayer.to_tensor(lengths[0]),
+                           pylayer.to_tensor(lengths[1]), **kw)
+        loss.sum().backward()
+        np.testing.assert_allclose(loss.numpy(), expected[name]["loss"], rtol=1e-12)
+        np.testing.assert_allclose(t.grad.numpy(), expected[name]["grad"], atol=1e-8)
+
+
+def test_rnnt_layer_and_refusals():
+    logp = pylayer.to_tensor(np.log(np.full([1, 2, 2, 2], 0.5)), stop_gradient=False)
+    args = (pylayer.to_tensor([[1]], dtype="int32"), pylayer.to_tensor([2], dtype="int32"),
+            pylayer.to_tensor([1], dtype="int32"))
+    loss = nn.RNNTLoss(reduction="sum")(logp, *args)
+    np.testing.assert_allclose(float(loss), np.log(4.0), rtol=1e-12)
+    (g,) = pylayer.grad(loss, logp, create_graph=True)
+    with pytest.raises(RuntimeError, match="rnnt_loss.*double backward"):
+        g.sum().backward()
+    with pytest.raises(ValueError, match="blank"):
+        F.rnnt_loss(logp, pylayer.to_tensor([[0]], dtype="int32"), *args[1:])

@@ -198,3 +198,53 @@ ENTRIES.append(
                           {"label": lambda env: pylayer.to_tensor([0, 4])}, "label"),
                          ("a weight of the wrong width",
                           {"weight": lambda env: pylayer.zeros([3, 2])}, "weight")])))
+
+
+def _rnnt_one(lp, labels, T, U, blank):
+    alpha = np.full((T, U + 1), -np.inf)
+    alpha[0, 0] = 0.0
+    for t in range(T):
+        for u in range(U + 1):
+            if t == 0 and u == 0:
+                continue
+            total = -np.inf
+            if t > 0:
+                total = np.logaddexp(total, alpha[t - 1, u] + lp[t - 1, u, blank])
+            if u > 0:
+                total = np.logaddexp(total, alpha[t, u - 1] + lp[t, u - 1, labels[u - 1]])
+            alpha[t, u] = total
+    return -(alpha[T - 1, U] + lp[T - 1, U, blank])
+
+
+def _rnnt(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
+          reduction="mean"):
+    x = input.astype(np.float64)
+    losses = np.array([_rnnt_one(x[b], label[b], input_lengths[b], label_lengths[b], blank)
+                       for b in range(x.shape[0])])
+    if reduction == "mean":
+        losses = losses.mean()
+    elif reduction == "sum":
+        losses = losses.sum()
+    return np.asarray(losses).astype(input.dtype)
+
+
+_RNNT_LABELS = np.array([[1, 2, 3], [4, 1, 0]], dtype=np.int32)
+_RNNT_LENGTHS = (np.array([4, 3], dtype=np.int32), np.array([3, 2], dtype=np.int32))
+
+ENTRIES.append(
+    OpInfo("rnnt_loss", _rnnt, samples(
+        ((T((2, 4, 4, 5)), _RNNT_LABELS, *_RNNT_LENGTHS), {"fastemit_lambda": 0.0}),
+        ((T((2, 4, 4, 5)), _RNNT_LABELS, *_RNNT_LENGTHS),
+         {"reduction": "none", "fastemit_lambda": 0.0})),
+        domain=(-3.0, -0.1), second_order=False,
+        call=Call(A("input", lambda env: pylayer.full([1, 2, 2, 3], -1.1), "float_tensor"),
+                  A("label", lambda env: pylayer.to_tensor([[1]], dtype="int32"), "int_tensor"),
+                  A("input_lengths", lambda env: pylayer.to_tensor([2], dtype="int32"),
+                    "int_tensor"),
+                  A("label_lengths", lambda env: pylayer.to_tensor([1], dtype="int32"),
+                    "int_tensor"),
+                  K("blank", _value(0), "int"), K("fastemit_lambda", _value(0.0), "number"),
+                  K("reduction", _value("sum"), "reduction"),
+                  extra=[("a blank among the labels",
+                          {"label": lambda env: pylayer.to_tensor([[0]], dtype="int32")},
+                          "label")])))

@@ -821,6 +821,8 @@ CALLS.update({
                                                 {"cutoffs": _value([3, 10])}, "cutoffs")]),
     nn.HSigmoidLoss: Call(A("feature_size", _value(3), "positive_int"),
                           A("num_classes", _value(6), "positive_int")),
+    nn.RNNTLoss: Call(K("blank", _value(0), "int"), K("fastemit_lambda", _value(0.001), "number"),
+                      K("reduction", _value("sum"), "reduction")),
     nn.CTCLoss: Call(K("blank", _value(0), "int"), K("reduction", _value("sum"), "reduction")),
     optimizer.LBFGS: Call(K("learning_rate", _value(0.5), "non_negative"),
                           K("max_iter", _value(5), "count"),

@@ -427,6 +427,12 @@ METHODS.update({
         A("input", f23, "float_tensor"),
         A("label", lambda env: pylayer.to_tensor([0, 5]), "int_tensor"),
         setup=lambda env: env.update(self=nn.HSigmoidLoss(3, 6)), names=("hsigmoid_loss",)),
+    (nn.RNNTLoss, "forward"): Call(
+        A("input", lambda env: pylayer.full([1, 2, 2, 3], -1.1), "float_tensor"),
+        A("label", lambda env: pylayer.to_tensor([[1]], dtype="int32"), "int_tensor"),
+        A("input_lengths", lambda env: pylayer.to_tensor([2], dtype="int32"), "int_tensor"),
+        A("label_lengths", lambda env: pylayer.to_tensor([1], dtype="int32"), "int_tensor"),
+        setup=lambda env: env.update(self=nn.RNNTLoss()), names=("rnnt_loss",)),
     (optimizer.LBFGS, "step"): Call(A("closure", lambda env: env["closure"], "callable"),
                                     setup=_lbfgs, names=("LBFGS",)),
     (optimizer.LBFGS, "set_state_dict"): Call(

@@ -46,7 +46,7 @@ __all__ = ["Layer", "Parameter", "Linear", "Dropout", "Sequential", "ReLU", "Lea
            "RReLU", "Maxout"]
 
 from pylayer.nn.container import LayerDict, ParameterDict, ParameterList
-from pylayer.nn.loss import AdaptiveLogSoftmaxWithLoss, CTCLoss, HSigmoidLoss
+from pylayer.nn.loss import AdaptiveLogSoftmaxWithLoss, CTCLoss, HSigmoidLoss, RNNTLoss
 from pylayer.nn import utils
 
 Module = Layer
@@ -55,4 +55,4 @@ ModuleDict = LayerDict
 
 __all__ += ["LayerDict", "ParameterList", "ParameterDict", "Module", "ModuleList",
             "ModuleDict", "utils", "CTCLoss", "AdaptiveLogSoftmaxWithLoss",
-            "HSigmoidLoss"]
+            "HSigmoidLoss", "RNNTLoss"]

@@ -56,3 +56,6 @@ __all__ += ["adaptive_log_softmax_with_loss"]
 from pylayer.ops.loss import hsigmoid_loss
 
 __all__ += ["hsigmoid_loss"]
+from pylayer.ops.loss import rnnt_loss
+
+__all__ += ["rnnt_loss"]

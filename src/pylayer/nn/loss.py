@@ -551,3 +551,31 @@ class HSigmoidLoss(Layer):
 
 
 __all__ += ["HSigmoidLoss"]
+
+
+class RNNTLoss(Layer):
+    """RNN transducer loss; see :func:`pylayer.nn.functional.rnnt_loss`.
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> logp = pylayer.to_tensor(np.log(np.full([1, 2, 2, 2], 0.5, 'float32')))
+    >>> loss = pylayer.nn.RNNTLoss()(logp, pylayer.to_tensor([[1]], dtype='int32'),
+    ...                              pylayer.to_tensor([2], dtype='int32'),
+    ...                              pylayer.to_tensor([1], dtype='int32'))
+    >>> round(float(loss), 4)
+    1.3863
+    """
+
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "RNNTLoss")
+        self.blank = check_int(blank, "RNNTLoss", "blank")
+        self.fastemit_lambda = check_number(fastemit_lambda, "RNNTLoss", "fastemit_lambda")
+        self.reduction = reduction
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, blank=self.blank,
+                           fastemit_lambda=self.fastemit_lambda, reduction=self.reduction)
+
+
+__all__ += ["RNNTLoss"]

@@ -1670,3 +1670,128 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
 
 
 __all__ += ["hsigmoid_loss"]
+
+
+# ------------------------------------------------- RNN-T
+RNNT_LOSS_GRAD = Op("rnnt_loss_grad", inputs=("grad_out", "input"),
+                    vjp=_refuse_double_backward("rnnt_loss"))
+
+
+def _rnnt_vjp(g, input, gradient):
+    array = gradient * g.numpy().astype(gradient.dtype)[:, None, None, None]
+    return make_output(RNNT_LOSS_GRAD, array, (g, input))
+
+
+RNNT_LOSS = Op("rnnt_loss", inputs=("input",), keeps=("input",), attrs=("gradient",),
+               vjp=(_rnnt_vjp,))
+
+
+def _rnnt_sample(lp, labels, T, U, blank, emit_scale, want_grad):
+    """The negative log-likelihood of one sample (``lp`` ``[T_max, U_max + 1, V]``
+    log-probabilities, ``labels`` ``[U]``) and its gradient with respect to ``lp``.
+    Along ``u`` the recursions are cumulative log-sums (``logaddexp.accumulate``)."""
+    lp = lp[:T, :U + 1]
+    blank_lp = lp[:, :, blank]                                           # [T, U+1]
+    emit_lp = lp[:, np.arange(U), labels[:U]] if U else np.zeros((T, 0))  # [T, U]
+    alpha = np.full((T, U + 1), -np.inf)
+    prefix = np.concatenate([np.zeros((T, 1)), np.cumsum(emit_lp, axis=1)], axis=1)
+    for t in range(T):
+        entry = np.full(U + 1, -np.inf)
+        if t == 0:
+            entry[0] = 0.0
+        else:
+            entry = alpha[t - 1] + blank_lp[t - 1]
+        alpha[t] = np.logaddexp.accumulate(entry - prefix[t]) + prefix[t]
+    log_p = alpha[T - 1, U] + blank_lp[T - 1, U]
+    if not want_grad:
+        return -log_p, None
+    beta = np.full((T + 1, U + 1), -np.inf)
+    for t in range(T - 1, -1, -1):
+        down = beta[t + 1] + blank_lp[t] if t < T - 1 else np.where(
+            np.arange(U + 1) == U, blank_lp[t], -np.inf)
+        # beta[t, u] = logaddexp(down[u], emit[t, u] + beta[t, u + 1]), from u = U down
+        suffix = np.concatenate([np.cumsum(emit_lp[t][::-1])[::-1], [0.0]])
+        beta[t] = np.logaddexp.accumulate((down - suffix)[::-1])[::-1] + suffix
+    grad = np.zeros_like(lp)
+    with np.errstate(invalid="ignore", over="ignore"):
+        stay = np.where(np.arange(T)[:, None] < T - 1, beta[1:T + 1], 0.0)
+        stay[T - 1, :U] = -np.inf
+        grad[:, :, blank] = -np.exp(alpha + blank_lp + stay - log_p)
+        if U:
+            moved = -np.exp(alpha[:, :U] + emit_lp + beta[:T, 1:] - log_p) * emit_scale
+            np.add.at(grad, (slice(None), np.arange(U), labels[:U]), moved)
+    return -log_p, np.nan_to_num(grad)
+
+
+@op
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
+              reduction="mean", name=None):
+    """RNN transducer loss, as Paddle's (warp-transducer) ``rnnt_loss``.
+
+    ``input`` ``[B, T, U + 1, V]`` holds log-probabilities (used as they are,
+    as Paddle does), ``label`` ``[B, U]`` the label sequences, ``input_lengths``
+    and ``label_lengths`` ``[B]`` the lengths used. Each sample's loss is the
+    negative log-probability of all paths through the ``T x (U + 1)`` lattice
+    that emit its labels and end with a blank. ``fastemit_lambda`` is FastEmit's
+    regularization: the gradients of the label emissions are multiplied by
+    ``1 + fastemit_lambda`` (the loss is unchanged). ``reduction='mean'``
+    averages the losses. The gradient cannot be differentiated again.
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logp = pylayer.to_tensor(np.log(np.full([1, 2, 2, 2], 0.5, 'float32')))
+    >>> loss = F.rnnt_loss(logp, pylayer.to_tensor([[1]], dtype='int32'),
+    ...                    pylayer.to_tensor([2], dtype='int32'),
+    ...                    pylayer.to_tensor([1], dtype='int32'), reduction='none')
+    >>> loss.numpy().round(4)        # two paths of probability 1/8
+    array([1.3863], dtype=float32)
+    """
+    fn = "rnnt_loss"
+    check_reduction(reduction, fn)
+    input = float_tensor(input, fn, "input", 1)
+    if input.ndim != 4:
+        raise ValueError(f"{fn}(): argument 'input' (position 1) must be 4-D "
+                         f"[batch, max_time, max_label + 1, classes], got shape {input.shape}")
+    B, T, U1, V = input.shape
+    label = as_tensor_arg(label, fn, "label", 2)
+    labels = label.numpy()
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer tensor, "
+                        f"got {label.dtype}")
+    if labels.shape != (B, U1 - 1):
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must have shape "
+                         f"[{B}, {U1 - 1}], got {label.shape}")
+    blank = check_int(blank, fn, "blank")
+    if not 0 <= blank < V:
+        raise ValueError(f"{fn}(): argument 'blank' must be in [0, {V}), got {blank}")
+    emit_scale = 1.0 + check_number(fastemit_lambda, fn, "fastemit_lambda")
+    in_lengths = _length_tensor(input_lengths, fn, "input_lengths", 3, B, T)
+    lab_lengths = _length_tensor(label_lengths, fn, "label_lengths", 4, B, U1 - 1)
+    if B and in_lengths.min() < 1:
+        raise ValueError(f"{fn}(): argument 'input_lengths' (position 3) must be at least 1, "
+                         f"got {in_lengths.min()}")
+    used = np.arange(U1 - 1)[None, :] < lab_lengths[:, None]
+    if np.any(used & ((labels < 0) | (labels >= V) | (labels == blank))):
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must hold classes in "
+                         f"[0, {V}) other than blank ({blank}) within the label lengths")
+    lp = input.numpy().astype(np.float64)
+    want = needs_grad(input)
+    losses = np.zeros(B)
+    gradient = np.zeros(lp.shape) if want else None
+    for b in range(B):
+        losses[b], grad = _rnnt_sample(lp[b], labels[b].astype(np.int64), int(in_lengths[b]),
+                                       int(lab_lengths[b]), blank, emit_scale, want)
+        if want:
+            gradient[b, :in_lengths[b], :lab_lengths[b] + 1] = grad
+    dtype = input.numpy().dtype
+    loss = make_output(RNNT_LOSS, losses.astype(dtype), (input,),
+                       (None if gradient is None else gradient.astype(dtype),))
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+__all__ += ["rnnt_loss"]
