@@ -4,7 +4,7 @@ from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
 from pylayer.extend import check_int, check_number, float_tensor
 from pylayer.nn.container import LayerList, ParameterList
-from pylayer.ops.loss import _check_cutoffs
+from pylayer.ops.loss import check_cutoffs
 from pylayer.ops.manipulation import concat
 from pylayer.ops.reduction import argmax
 from pylayer.ops.loss import check_cross_entropy_arguments, check_reduction
@@ -466,7 +466,7 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         fn = "AdaptiveLogSoftmaxWithLoss"
         self.in_features = check_int(in_features, fn, "in_features", minimum=1)
         self.n_classes = check_int(n_classes, fn, "n_classes", minimum=2)
-        cutoffs = _check_cutoffs(cutoffs, fn, self.n_classes)
+        cutoffs = check_cutoffs(cutoffs, fn, self.n_classes)
         self.div_value = check_number(div_value, fn, "div_value")
         if self.div_value <= 0:
             raise ValueError(f"{fn}(): argument 'div_value' must be positive, got {div_value}")

@@ -1460,7 +1460,7 @@ __all__ += ["ctc_loss"]
 
 
 # ------------------------------------------------- adaptive log-softmax
-def _check_cutoffs(cutoffs, fn, n_classes=None):
+def check_cutoffs(cutoffs, fn, n_classes=None):
     if isinstance(cutoffs, (str, bytes)) or not hasattr(cutoffs, "__iter__"):
         raise TypeError(f"{fn}(): argument 'cutoffs' must be a sequence of ints, got "
                         f"{type(cutoffs).__name__}")
@@ -1522,7 +1522,7 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
         raise TypeError(f"{fn}(): argument 'tail_weights' (position 4) must be a list of "
                         f"[projection, output] weight pairs of Tensors")
     tail_weights = [list(pair) for pair in tail_weights]
-    cutoffs = _check_cutoffs(cutoffs, fn)
+    cutoffs = check_cutoffs(cutoffs, fn)
     if len(cutoffs) != len(tail_weights) + 1:
         raise ValueError(f"{fn}(): argument 'cutoffs' must hold one value per cluster of "
                          f"'tail_weights' plus the number of classes ({len(tail_weights) + 1} "
