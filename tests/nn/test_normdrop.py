@@ -24,8 +24,7 @@ import pytest
 import pylayer
 import pylayer.nn as nn
 import pylayer.nn.functional as F
-from pylayer.nn.utils.spectral_norm_hook import spectral_norm
-from pylayer.nn.utils.weight_norm_hook import remove_weight_norm, weight_norm
+from pylayer.nn.utils import remove_weight_norm, spectral_norm, weight_norm
 
 DATA = pathlib.Path(__file__).parent / "data"
 X24 = np.arange(24, dtype="float32").reshape(2, 3, 4)

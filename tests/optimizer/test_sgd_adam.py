@@ -206,8 +206,8 @@ def test_optimizer_state_dict_round_trip():
 def test_argument_errors():
     with pytest.raises(ValueError, match="parameters"):
         SGD(learning_rate=0.1)
-    with pytest.raises(TypeError, match="groups"):
-        SGD(parameters=[{"params": []}])
+    with pytest.raises(ValueError, match="'params'"):
+        SGD(parameters=[{"learning_rate": 0.5}])
     with pytest.raises(ValueError, match="learning_rate"):
         SGD(learning_rate=-1.0, parameters=[])
     with pytest.raises(ValueError, match="beta1"):

@@ -1048,3 +1048,64 @@ CALLS.update({
         extra=[("shapes of different sizes", {"out_event_shape": _value((4,))},
                 ("in_event_shape", "out_event_shape"))]),
 })
+
+
+# ------------------------------------------- containers and nn.utils (round 7)
+def _with_gradients(env):
+    layer = nn.Linear(3, 2)
+    layer(f23()).sum().backward()
+    env["layer"] = layer
+
+
+CALLS.update({
+    nn.LayerDict: Call(A("sublayers", lambda env: {"a": nn.ReLU()}, "parameters")),
+    nn.ParameterList: Call(A("parameters", lambda env: [pylayer.create_parameter(
+        [1], "float32")], "parameters")),
+    nn.ParameterDict: Call(A("parameters", lambda env: {"a": pylayer.create_parameter(
+        [1], "float32")}, "parameters")),
+    nn.utils.clip_grad_norm_: Call(A("parameters", lambda env: env["layer"].parameters(),
+                                     "parameters"),
+                                   A("max_norm", _value(1.0), "number"),
+                                   K("norm_type", _value(2.0), "number"),
+                                   K("error_if_nonfinite", _value(False), None),
+                                   setup=_with_gradients,
+                                   extra=[("an unsupported norm", {"norm_type": _value(3)},
+                                           "norm_type")]),
+    nn.utils.clip_grad_value_: Call(A("parameters", lambda env: env["layer"].parameters(),
+                                      "parameters"),
+                                    A("clip_value", _value(1.0), "non_negative"),
+                                    setup=_with_gradients),
+    nn.utils.parameters_to_vector: Call(A("parameters", lambda env: nn.Linear(2, 2)
+                                          .parameters(), "parameters"),
+                                        extra=[("no parameters", {"parameters": _value([])},
+                                                "parameters")]),
+    nn.utils.vector_to_parameters: Call(A("vec", lambda env: pylayer.ones([6]), "tensor_only"),
+                                        A("parameters", lambda env: nn.Linear(2, 2)
+                                          .parameters(), "parameters"),
+                                        extra=[("a short vector", {"vec": lambda env:
+                                                                   pylayer.ones([5])}, "vec"),
+                                               ("a 2-D vector", {"vec": lambda env:
+                                                                 pylayer.ones([2, 3])}, "vec")]),
+    nn.AdaptiveLogSoftmaxWithLoss: Call(A("in_features", _value(8), "positive_int"),
+                                        A("n_classes", _value(10), "positive_int"),
+                                        A("cutoffs", _value([3, 6]), "int_list"),
+                                        K("div_value", _value(2.0), "number"),
+                                        extra=[("a cutoff beyond the classes",
+                                                {"cutoffs": _value([3, 10])}, "cutoffs")]),
+    nn.HSigmoidLoss: Call(A("feature_size", _value(3), "positive_int"),
+                          A("num_classes", _value(6), "positive_int")),
+    nn.RNNTLoss: Call(K("blank", _value(0), "int"), K("fastemit_lambda", _value(0.001), "number"),
+                      K("reduction", _value("sum"), "reduction")),
+    nn.CTCLoss: Call(K("blank", _value(0), "int"), K("reduction", _value("sum"), "reduction")),
+    optimizer.LBFGS: Call(K("learning_rate", _value(0.5), "non_negative"),
+                          K("max_iter", _value(5), "count"),
+                          K("max_eval", _value(None), "count_or_none"),
+                          K("tolerance_grad", _value(1e-7), "number"),
+                          K("tolerance_change", _value(1e-9), "number"),
+                          K("history_size", _value(10), "count"),
+                          K("line_search_fn", _value("strong_wolfe"), "str_or_none"),
+                          K("parameters", lambda env: nn.Linear(3, 2).parameters(), "parameters"),
+                          extra=[("an unknown line search", {"line_search_fn": _value("armijo")},
+                                  "line_search_fn"),
+                                 ("zero iterations", {"max_iter": _value(0)}, "max_iter")]),
+})

@@ -15,6 +15,18 @@ from _hostile_values import (_value, A, K, Call, f23, f3, _graph, _layer, _optim
                             _program, _block, _static_net, _chw, _ncl, _scheduler, _made)
 
 # ------------------------------------------------------------------ methods
+def _lbfgs(env):
+    layer = nn.Linear(3, 2)
+    opt = optimizer.LBFGS(parameters=layer.parameters(), max_iter=2)
+
+    def closure():
+        opt.clear_grad()
+        loss = (layer(f23()) ** 2).sum()
+        loss.backward()
+        return loss
+    env.update(self=opt, closure=closure)
+
+
 INPUT_IS_X = {"input": ("x",)}  # a layer's forward hands its input to a functional's x
 
 METHODS = {
@@ -290,6 +302,7 @@ EXEMPT = {
     (demo.Swish, "forward"): "a PyLayer forward: its ops check their arguments",
     (demo.Swish, "backward"): "a PyLayer backward, called by the engine",
     (nn.Layer, "forward"): "the base one raises NotImplementedError",
+    (optimizer.LBFGS, "minimize"): "always refuses, as Paddle's: LBFGS steps with a closure",
     (nn.Layer, "sublayers"): "a boolean flag",
     (nn.Layer, "parameters"): "a boolean flag",
     (nn.Layer, "buffers"): "a boolean flag",
@@ -369,6 +382,62 @@ METHODS.update({
                                    setup=_made(nn.LayerList), names=("LayerList",)),
     (nn.LayerList, "extend"): Call(A("sublayers", lambda env: [nn.ReLU()], "parameters"),
                                    setup=_made(nn.LayerList), names=("LayerList",)),
+    # containers (round 7)
+    (nn.LayerList, "pop"): Call(A("key", _value(0), "int"),
+                                setup=lambda env: env.update(self=nn.LayerList([nn.ReLU()])),
+                                names=("LayerList",)),
+    (nn.LayerDict, "pop"): Call(A("key", _value("a"), "str"),
+                                setup=lambda env: env.update(self=nn.LayerDict(
+                                    {"a": nn.ReLU()})), names=("LayerDict",)),
+    (nn.LayerDict, "update"): Call(A("sublayers", lambda env: {"b": nn.ReLU()}, "parameters"),
+                                   setup=_made(nn.LayerDict), names=("LayerDict",)),
+    (nn.ParameterList, "append"): Call(A("parameter", lambda env: pylayer.create_parameter(
+        [1], "float32"), "parameter_or_none"), setup=_made(nn.ParameterList),
+        names=("ParameterList",)),
+    (nn.ParameterDict, "update"): Call(A("parameters", lambda env: {
+        "a": pylayer.create_parameter([1], "float32")}, "parameters"),
+        setup=_made(nn.ParameterDict), names=("ParameterDict",)),
+    (nn.Sequential, "append"): Call(A("module", lambda env: nn.ReLU(), "layer"),
+                                    setup=_made(nn.Sequential), names=("Sequential",)),
+    (nn.Sequential, "insert"): Call(A("index", _value(0), "int"),
+                                    A("module", lambda env: nn.ReLU(), "layer"),
+                                    setup=_made(nn.Sequential), names=("Sequential",)),
+    (nn.Sequential, "extend"): Call(A("sequential", lambda env: [nn.ReLU()], "parameters"),
+                                    setup=_made(nn.Sequential), names=("Sequential",)),
+    (nn.CTCLoss, "forward"): Call(
+        A("log_probs", lambda env: pylayer.zeros([4, 2, 3]), "float_tensor"),
+        A("labels", lambda env: pylayer.to_tensor([[1, 2], [2, 0]], dtype="int32"), "int_tensor"),
+        A("input_lengths", lambda env: pylayer.to_tensor([4, 3]), "int_tensor"),
+        A("label_lengths", lambda env: pylayer.to_tensor([2, 1]), "int_tensor"),
+        setup=lambda env: env.update(self=nn.CTCLoss()), names=("ctc_loss",)),
+    (nn.AdaptiveLogSoftmaxWithLoss, "forward"): Call(
+        A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
+        A("label", lambda env: pylayer.to_tensor([0, 9]), "int_tensor"),
+        setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
+        names=("adaptive_log_softmax_with_loss",)),
+    (nn.AdaptiveLogSoftmaxWithLoss, "log_prob"): Call(
+        A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
+        setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
+        names=("log_prob",)),
+    (nn.AdaptiveLogSoftmaxWithLoss, "predict"): Call(
+        A("input", lambda env: pylayer.ones([2, 8]), "float_tensor"),
+        setup=lambda env: env.update(self=nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])),
+        names=("log_prob",)),
+    (nn.HSigmoidLoss, "forward"): Call(
+        A("input", f23, "float_tensor"),
+        A("label", lambda env: pylayer.to_tensor([0, 5]), "int_tensor"),
+        setup=lambda env: env.update(self=nn.HSigmoidLoss(3, 6)), names=("hsigmoid_loss",)),
+    (nn.RNNTLoss, "forward"): Call(
+        A("input", lambda env: pylayer.full([1, 2, 2, 3], -1.1), "float_tensor"),
+        A("label", lambda env: pylayer.to_tensor([[1]], dtype="int32"), "int_tensor"),
+        A("input_lengths", lambda env: pylayer.to_tensor([2], dtype="int32"), "int_tensor"),
+        A("label_lengths", lambda env: pylayer.to_tensor([1], dtype="int32"), "int_tensor"),
+        setup=lambda env: env.update(self=nn.RNNTLoss()), names=("rnnt_loss",)),
+    (optimizer.LBFGS, "step"): Call(A("closure", lambda env: env["closure"], "callable"),
+                                    setup=_lbfgs, names=("LBFGS",)),
+    (optimizer.LBFGS, "set_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"), setup=_lbfgs,
+        names=("LBFGS",)),
     (optimizer.lr.LRScheduler, "step"): Call(K("epoch", _value(3), "count_or_none"),
                                              setup=_scheduler),
     (optimizer.lr.LRScheduler, "set_state_dict"): Call(

@@ -190,7 +190,7 @@ def test_the_valid_call_of_the_table_succeeds(target, method, call):
 
 
 # Positions out of range of what they index are an IndexError, as in Paddle and numpy.
-INDEX_ARGUMENTS = {"index", "label"}
+INDEX_ARGUMENTS = {"index", "label", "key"}
 
 
 def check_refusal(error, target, method, call, blamed):

@@ -204,6 +204,8 @@ NOT_RESULT_SIZING = {
     "strided_slice": "'starts' and 'ends' are clipped to the input",
     "slice_scatter": "'starts', 'ends' and 'strides' pick positions of x: the result has x's shape",
     "shard_index": "'index_num', 'nshards' and 'shard_id' map values: the result has input's shape",
+    "adaptive_log_softmax_with_loss": "'cutoffs' must match head_weight and tail_weights: the "
+                                      "result has label's shape",
 }
 
 # the normalizations (normdrop): local_response_norm pads the squares by size - 1

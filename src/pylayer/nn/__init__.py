@@ -87,3 +87,14 @@ __all__ += ["Pad1D", "Pad2D", "Pad3D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D", "C
             "Flatten", "Unflatten", "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D",
             "UpsamplingNearest2d", "UpsamplingBilinear2d", "Bilinear", "CosineSimilarity",
             "PairwiseDistance", "PixelUnshuffle", "ChannelShuffle"]
+from pylayer.nn.container import LayerDict, ParameterDict, ParameterList
+from pylayer.nn.loss import AdaptiveLogSoftmaxWithLoss, CTCLoss, HSigmoidLoss, RNNTLoss
+from pylayer.nn import utils
+
+Module = Layer
+ModuleList = LayerList
+ModuleDict = LayerDict
+
+__all__ += ["LayerDict", "ParameterList", "ParameterDict", "Module", "ModuleList",
+            "ModuleDict", "utils", "CTCLoss", "AdaptiveLogSoftmaxWithLoss",
+            "HSigmoidLoss", "RNNTLoss"]

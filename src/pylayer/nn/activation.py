@@ -22,9 +22,13 @@ class ReLU(Layer):
 
     def __init__(self, name=None):
         super().__init__()
+        self._name = name
 
     def forward(self, x):
         return F.relu(x)
+
+    def extra_repr(self):
+        return _with_name("", self._name)
 
 
 class LeakyReLU(Layer):
@@ -37,13 +41,14 @@ class LeakyReLU(Layer):
 
     def __init__(self, negative_slope=0.01, name=None):
         super().__init__()
+        self._name = name
         self.negative_slope = check_number(negative_slope, "LeakyReLU", "negative_slope")
 
     def forward(self, x):
         return F.leaky_relu(x, self.negative_slope)
 
     def extra_repr(self):
-        return f"negative_slope={self.negative_slope}"
+        return _with_name(f"negative_slope={self.negative_slope}", self._name)
 
 
 class Hardtanh(Layer):
@@ -56,6 +61,7 @@ class Hardtanh(Layer):
 
     def __init__(self, min=-1.0, max=1.0, name=None):
         super().__init__()
+        self._name = name
         self.min = check_number(min, "Hardtanh", "min")
         self.max = check_number(max, "Hardtanh", "max")
         if self.min > self.max:
@@ -66,7 +72,7 @@ class Hardtanh(Layer):
         return F.hardtanh(x, self.min, self.max)
 
     def extra_repr(self):
-        return f"min={self.min}, max={self.max}"
+        return _with_name(f"min={self.min}, max={self.max}", self._name)
 
 
 class GELU(Layer):
@@ -79,13 +85,14 @@ class GELU(Layer):
 
     def __init__(self, approximate=False, name=None):
         super().__init__()
+        self._name = name
         self.approximate = approximate
 
     def forward(self, x):
         return F.gelu(x, self.approximate)
 
     def extra_repr(self):
-        return f"approximate={self.approximate}"
+        return _with_name(f"approximate={self.approximate}", self._name)
 
 
 class Sigmoid(Layer):
@@ -98,9 +105,13 @@ class Sigmoid(Layer):
 
     def __init__(self, name=None):
         super().__init__()
+        self._name = name
 
     def forward(self, x):
         return F.sigmoid(x)
+
+    def extra_repr(self):
+        return _with_name("", self._name)
 
 
 class Tanh(Layer):
@@ -113,9 +124,13 @@ class Tanh(Layer):
 
     def __init__(self, name=None):
         super().__init__()
+        self._name = name
 
     def forward(self, x):
         return F.tanh(x)
+
+    def extra_repr(self):
+        return _with_name("", self._name)
 
 
 class Softmax(Layer):
@@ -128,13 +143,14 @@ class Softmax(Layer):
 
     def __init__(self, axis=-1, name=None):
         super().__init__()
+        self._name = name
         self.axis = check_int(axis, "Softmax", "axis")
 
     def forward(self, x):
         return F.softmax(x, self.axis)
 
     def extra_repr(self):
-        return f"axis={self.axis}"
+        return _with_name(f"axis={self.axis}", self._name)
 
 
 class LogSoftmax(Layer):
@@ -147,13 +163,14 @@ class LogSoftmax(Layer):
 
     def __init__(self, axis=-1, name=None):
         super().__init__()
+        self._name = name
         self.axis = check_int(axis, "LogSoftmax", "axis")
 
     def forward(self, x):
         return F.log_softmax(x, self.axis)
 
     def extra_repr(self):
-        return f"axis={self.axis}"
+        return _with_name(f"axis={self.axis}", self._name)
 
 
 def _with_name(settings, name):

@@ -75,11 +75,21 @@ class Dropout(Layer):
 class Sequential(Layer):
     """Layers applied one after another; built from layers or ``(name, layer)`` pairs.
 
+    Layers given alone are named ``"0"``, ``"1"``, ...; pairs or one
+    (ordered) dict give the names. ``model[i]`` is the i-th layer,
+    ``model['name']`` the layer of that name, and a slice a new
+    ``Sequential`` numbered from ``"0"``. ``model[name] = layer`` and
+    ``del model[name]`` act on a name (an int is read as its string), as in
+    Paddle; ``append``, ``insert`` and ``extend`` return the model.
+
     >>> import pylayer
     >>> model = pylayer.nn.Sequential(pylayer.nn.Linear(3, 4), pylayer.nn.ReLU(),
     ...                               pylayer.nn.Linear(4, 1))
     >>> len(model), model(pylayer.ones([2, 3])).shape
     (3, [2, 1])
+    >>> _ = model.insert(1, pylayer.nn.Tanh())
+    >>> list(model.state_dict())
+    ['0.weight', '0.bias', '3.weight', '3.bias']
     """
 
     def __init__(self, *layers):
@@ -94,17 +104,97 @@ class Sequential(Layer):
                                 f"or a (name, Layer) pair, got {type(item).__name__}")
             self.add_sublayer(str(name), layer)
 
-    def __getitem__(self, index):
+    def __getitem__(self, name):
         layers = list(self._sub_layers.values())
-        if isinstance(index, slice):
-            return Sequential(*zip(list(self._sub_layers)[index], layers[index]))
-        return layers[index]
+        if isinstance(name, slice):
+            return type(self)(*layers[name])
+        if isinstance(name, str):
+            return self._sub_layers[name]
+        if not isinstance(name, int) or isinstance(name, bool):
+            raise TypeError(f"Sequential: an index must be an int, a str or a slice, got "
+                            f"{type(name).__name__}")
+        if not -len(layers) <= name < len(layers):
+            raise IndexError(f"Sequential: index {name} is out of range for {len(layers)} "
+                             f"layers")
+        return layers[name]
+
+    def __setitem__(self, name, layer):
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential: the value must be a Layer, got "
+                            f"{type(layer).__name__}")
+        name = str(name)
+        if name in self._sub_layers:
+            self._sub_layers[name] = layer
+        else:
+            self.add_sublayer(name, layer)
+
+    def __delitem__(self, name):
+        if isinstance(name, slice):
+            for key in list(self._sub_layers)[name]:
+                del self._sub_layers[key]
+            return
+        if str(name) not in self._sub_layers:
+            raise KeyError(f"Sequential has no layer named {str(name)!r}; its names are "
+                           f"{list(self._sub_layers)}")
+        del self._sub_layers[str(name)]
 
     def __len__(self):
         return len(self._sub_layers)
 
     def __iter__(self):
         return iter(self._sub_layers.values())
+
+    def _free_name(self):
+        name = len(self)
+        while str(name) in self._sub_layers:
+            name += 1
+        return str(name)
+
+    def append(self, module):
+        """Add ``module`` at the end, named ``str(len(self))``; returns the model."""
+        if not isinstance(module, Layer):
+            raise TypeError(f"Sequential.append(): argument 'module' (position 1) must be a "
+                            f"Layer, got {type(module).__name__}")
+        self.add_sublayer(self._free_name(), module)
+        return self
+
+    def insert(self, index, module):
+        """Put ``module`` before position ``index`` (``-len .. len``); returns the model.
+
+        In a model numbered ``"0"``, ``"1"``, ... the layers are renumbered;
+        in a model with names of its own the new layer takes a free number.
+        """
+        if not isinstance(module, Layer):
+            raise TypeError(f"Sequential.insert(): argument 'module' (position 2) must be a "
+                            f"Layer, got {type(module).__name__}")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"Sequential.insert(): argument 'index' (position 1) must be an "
+                            f"int, got {type(index).__name__}")
+        size = len(self)
+        if not -size <= index <= size:
+            raise IndexError(f"Sequential.insert(): argument 'index' (position 1) must be in "
+                             f"range [{-size}, {size}], got {index}")
+        items = list(self._sub_layers.items())
+        numbered = [key for key, _ in items] == [str(i) for i in range(size)]
+        items.insert(index, (str(size) if numbered else self._free_name(), module))
+        self._sub_layers.clear()
+        for i, (key, layer) in enumerate(items):
+            self._sub_layers[str(i) if numbered else key] = layer
+        return self
+
+    def extend(self, sequential):
+        """Append every layer of the iterable ``sequential``; returns the model."""
+        if isinstance(sequential, (str, bytes, dict)) or not hasattr(sequential, "__iter__"):
+            raise TypeError(f"Sequential.extend(): argument 'sequential' (position 1) must be "
+                            f"an iterable of Layers, got {type(sequential).__name__}")
+        layers = list(sequential)
+        for i, layer in enumerate(layers):
+            if not isinstance(layer, Layer):
+                raise TypeError(f"Sequential.extend(): item {i} of argument 'sequential' "
+                                f"must be a Layer, got {type(layer).__name__}")
+        for layer in layers:
+            self.append(layer)
+        return self
 
     def forward(self, input):
         for layer in self._sub_layers.values():

@@ -65,3 +65,15 @@ __all__ += ["zeropad2d", "upsample", "pixel_unshuffle", "channel_shuffle", "temp
 from pylayer.ops.sampling_grid import affine_grid, gather_tree, grid_sample  # noqa: E402
 
 __all__ += ["affine_grid", "grid_sample", "gather_tree"]
+from pylayer.ops.loss import ctc_loss, margin_cross_entropy, softmax_with_cross_entropy
+
+__all__ += ["ctc_loss", "margin_cross_entropy", "softmax_with_cross_entropy"]
+from pylayer.ops.loss import adaptive_log_softmax_with_loss
+
+__all__ += ["adaptive_log_softmax_with_loss"]
+from pylayer.ops.loss import hsigmoid_loss
+
+__all__ += ["hsigmoid_loss"]
+from pylayer.ops.loss import rnnt_loss
+
+__all__ += ["rnnt_loss"]

@@ -2,6 +2,11 @@
 :mod:`pylayer.nn.functional`."""
 from pylayer.nn import functional as F
 from pylayer.nn.layer import Layer
+from pylayer.extend import check_int, check_number, float_tensor
+from pylayer.nn.container import LayerList, ParameterList
+from pylayer.ops.loss import check_cutoffs
+from pylayer.ops.manipulation import concat
+from pylayer.ops.reduction import argmax
 from pylayer.ops.loss import check_cross_entropy_arguments, check_reduction
 
 __all__ = ["MSELoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "L1Loss",
@@ -405,3 +410,172 @@ class MultiLabelMarginLoss(Layer):
 
     def forward(self, input, label):
         return F.multi_label_margin_loss(input, label, self.reduction)
+
+
+class CTCLoss(Layer):
+    """Connectionist temporal classification loss; see
+    :func:`pylayer.nn.functional.ctc_loss` (a log-softmax is applied to
+    ``log_probs`` first, as in Paddle).
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> loss = pylayer.nn.CTCLoss(reduction='sum')
+    >>> scores = pylayer.to_tensor(np.zeros([3, 1, 3], 'float32'))
+    >>> round(float(loss(scores, pylayer.to_tensor([[1, 2]], dtype='int32'),
+    ...                  pylayer.to_tensor([3]), pylayer.to_tensor([2]))), 4)
+    1.6864
+    """
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        check_reduction(reduction, "CTCLoss")
+        self.blank = check_int(blank, "CTCLoss", "blank")
+        self.reduction = reduction
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
+                          self.reduction, norm_by_times, self.zero_infinity)
+
+
+__all__ += ["CTCLoss"]
+
+
+class AdaptiveLogSoftmaxWithLoss(Layer):
+    """Adaptive softmax over ``n_classes`` split at ``cutoffs``; see
+    :func:`pylayer.nn.functional.adaptive_log_softmax_with_loss`.
+
+    ``head_weight`` is ``[in_features, cutoffs[0] + clusters]`` (with
+    ``head_bias`` when ``head_bias=True``); cluster ``i`` projects to
+    ``in_features // div_value ** (i + 1)`` features, then to its classes, with
+    the weights ``tail_weights[i][0]`` and ``tail_weights[i][1]``. Unlike
+    Paddle 3.3.1, which keeps the tail weights in a plain list (so its
+    optimizers and state dict miss them), they are registered here
+    (``tail_weights.<i>.0``, ``tail_weights.<i>.1``) and train.
+
+    >>> import pylayer
+    >>> layer = pylayer.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0)
+    >>> out, loss = layer(pylayer.ones([4, 8]), pylayer.to_tensor([0, 4, 9, 2]))
+    >>> out.shape, loss.shape, layer.log_prob(pylayer.ones([4, 8])).shape
+    ([4], [], [4, 10])
+    """
+
+    def __init__(self, in_features, n_classes, cutoffs, weight_attr=None, bias_attr=None,
+                 div_value=4.0, head_bias=False, name=None):
+        super().__init__()
+        fn = "AdaptiveLogSoftmaxWithLoss"
+        self.in_features = check_int(in_features, fn, "in_features", minimum=1)
+        self.n_classes = check_int(n_classes, fn, "n_classes", minimum=2)
+        cutoffs = check_cutoffs(cutoffs, fn, self.n_classes)
+        self.div_value = check_number(div_value, fn, "div_value")
+        if self.div_value <= 0:
+            raise ValueError(f"{fn}(): argument 'div_value' must be positive, got {div_value}")
+        self.cutoffs = cutoffs + [self.n_classes]
+        self.shortlist_size = self.cutoffs[0]
+        self.n_clusters = len(self.cutoffs) - 1
+        self.head_size = self.shortlist_size + self.n_clusters
+        self.is_head_bias = bool(head_bias)
+        self.head_weight = self.create_parameter([self.in_features, self.head_size],
+                                                 attr=weight_attr)
+        self.head_bias = self.create_parameter([self.head_size], attr=bias_attr,
+                                               is_bias=True) if self.is_head_bias else None
+        tails = []
+        for i in range(self.n_clusters):
+            hidden = int(self.in_features // (self.div_value ** (i + 1)))
+            size = self.cutoffs[i + 1] - self.cutoffs[i]
+            tails.append(ParameterList([
+                self.create_parameter([self.in_features, hidden], attr=weight_attr),
+                self.create_parameter([hidden, size], attr=weight_attr)]))
+        self.tail_weights = LayerList(tails)
+
+    def _tails(self):
+        return [[pair[0], pair[1]] for pair in self.tail_weights]
+
+    def forward(self, input, label):
+        return F.adaptive_log_softmax_with_loss(input, label, self.head_weight, self._tails(),
+                                                self.cutoffs, self.head_bias)
+
+    def log_prob(self, input):
+        """The log-probabilities of all ``n_classes`` classes, ``[N, n_classes]``."""
+        input = float_tensor(input, "AdaptiveLogSoftmaxWithLoss.log_prob", "input", 1)
+        head = F.log_softmax(F.linear(input, self.head_weight, self.head_bias), 1)
+        parts = [head[:, :self.shortlist_size]]
+        for i, (w0, w1) in enumerate(self._tails()):
+            cluster = F.log_softmax(F.linear(F.linear(input, w0), w1), 1)
+            parts.append(cluster + head[:, self.shortlist_size + i:self.shortlist_size + i + 1])
+        return concat(parts, axis=1)
+
+    def predict(self, input):
+        """The most likely class of each row (as Paddle: in the input's dtype)."""
+        log_prob = self.log_prob(input)
+        return argmax(log_prob, axis=1).astype(log_prob.dtype)
+
+
+__all__ += ["AdaptiveLogSoftmaxWithLoss"]
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid loss with its own ``weight`` ``[C, feature_size]`` and
+    ``bias`` ``[C, 1]``, where ``C`` is ``num_classes - 1`` (default tree) or
+    ``num_classes`` (``is_custom=True``: the inner nodes of the tree that
+    ``forward``'s ``path_table`` and ``path_code`` describe); see
+    :func:`pylayer.nn.functional.hsigmoid_loss`.
+
+    >>> import pylayer
+    >>> layer = pylayer.nn.HSigmoidLoss(3, 6)
+    >>> layer.weight.shape, layer.bias.shape
+    ([5, 3], [5, 1])
+    >>> layer(pylayer.ones([2, 3]), pylayer.to_tensor([0, 5])).shape
+    [2, 1]
+    """
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None,
+                 is_custom=False, is_sparse=False, name=None):
+        super().__init__()
+        fn = "HSigmoidLoss"
+        self._feature_size = check_int(feature_size, fn, "feature_size", minimum=1)
+        self._num_classes = check_int(num_classes, fn, "num_classes", minimum=1)
+        if self._num_classes < 2 and not is_custom:
+            raise ValueError(f"{fn}(): argument 'num_classes' must be at least 2 with the "
+                             f"default tree, got {num_classes}")
+        self._is_custom = bool(is_custom)
+        self._is_sparse = bool(is_sparse) and self._is_custom
+        rows = self._num_classes if self._is_custom else self._num_classes - 1
+        self.weight = self.create_parameter([rows, self._feature_size], attr=weight_attr)
+        self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias,
+                               path_table=path_table, path_code=path_code,
+                               is_sparse=self._is_sparse)
+
+
+__all__ += ["HSigmoidLoss"]
+
+
+class RNNTLoss(Layer):
+    """RNN transducer loss; see :func:`pylayer.nn.functional.rnnt_loss`.
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> logp = pylayer.to_tensor(np.log(np.full([1, 2, 2, 2], 0.5, 'float32')))
+    >>> loss = pylayer.nn.RNNTLoss()(logp, pylayer.to_tensor([[1]], dtype='int32'),
+    ...                              pylayer.to_tensor([2], dtype='int32'),
+    ...                              pylayer.to_tensor([1], dtype='int32'))
+    >>> round(float(loss), 4)
+    1.3863
+    """
+
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        check_reduction(reduction, "RNNTLoss")
+        self.blank = check_int(blank, "RNNTLoss", "blank")
+        self.fastemit_lambda = check_number(fastemit_lambda, "RNNTLoss", "fastemit_lambda")
+        self.reduction = reduction
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, blank=self.blank,
+                           fastemit_lambda=self.fastemit_lambda, reduction=self.reduction)
+
+
+__all__ += ["RNNTLoss"]

@@ -41,8 +41,8 @@ class MaxPool1D(_Pool):
         super().__init__(1, kernel_size, stride, padding, return_mask=return_mask,
                          ceil_mode=ceil_mode)
 
-    def forward(self, x):
-        return max_pool1d(x, self._kernel_size, self._stride, self._padding, **self._options)
+    def forward(self, input):
+        return max_pool1d(input, self._kernel_size, self._stride, self._padding, **self._options)
 
 
 class MaxPool2D(_Pool):
@@ -133,8 +133,8 @@ class AdaptiveAvgPool2D(Layer):
         self._data_format = check_choice(data_format, "AdaptiveAvgPool2D", "data_format",
                                          ["NCHW", "NHWC"])
 
-    def forward(self, input):
-        return adaptive_avg_pool2d(input, self._output_size, self._data_format)
+    def forward(self, x):
+        return adaptive_avg_pool2d(x, self._output_size, self._data_format)
 
     def extra_repr(self):
         return f"output_size={self._output_size}"

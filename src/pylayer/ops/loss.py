@@ -16,8 +16,8 @@ import warnings
 
 import numpy as np
 
-from pylayer._core.graph import Op, make_output
-from pylayer._core.tensor import is_grad_enabled, make_tensor
+from pylayer._core.graph import Op, make_output, needs_grad
+from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import loops
 from pylayer.ops._arguments import check_axis, check_int, check_number, float_tensor
 from pylayer.ops._operands import as_tensor_arg
@@ -1163,3 +1163,635 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
     gaps = relu(add(subtract(unsqueeze(input, 1), unsqueeze(input, 2)), 1.0))
     loss = divide(reduce_sum(multiply(gaps, pairs), axis=[1, 2]), float(classes))
     return _reduce(loss, reduction)
+
+
+# ------------------------------------------------- the last losses (issue 34)
+def _integer_labels(label, fn, position, classes=None):
+    """``label`` as an integer Tensor whose entries lie in ``[0, classes)`` when given."""
+    label = as_tensor_arg(label, fn, "label", position)
+    values = label.numpy()
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position {position}) must be an integer "
+                        f"tensor, got {label.dtype}")
+    if classes is not None and values.size and (values.min() < 0 or values.max() >= classes):
+        raise ValueError(f"{fn}(): argument 'label' (position {position}) must hold class "
+                         f"indices in [0, {classes}), got values in [{values.min()}, "
+                         f"{values.max()}]")
+    return label
+
+
+@op
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """Softmax cross entropy per sample, without reduction (Paddle's older form of
+    :func:`cross_entropy`).
+
+    ``label`` has the rank of ``logits``: class indices with size 1 along
+    ``axis`` (an ignored index gives a loss of 0), or probabilities
+    (``soft_label=True``) shaped like ``logits``. The loss keeps ``axis`` with
+    size 1. ``return_softmax=True`` also returns the softmax of ``logits``.
+    ``numeric_stable_mode`` is accepted for compatibility (always stable).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logits = pylayer.to_tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])
+    >>> F.softmax_with_cross_entropy(logits, pylayer.to_tensor([[2], [0]])).numpy().round(4)
+    array([[1.9644],
+           [2.9708]], dtype=float32)
+    """
+    fn = "softmax_with_cross_entropy"
+    logits = float_tensor(logits, fn, "logits", 1)
+    if logits.ndim == 0:
+        raise ValueError(f"{fn}(): argument 'logits' (position 1) must have a class axis, "
+                         f"got a 0-D tensor")
+    axis = check_axis(axis, logits.ndim, fn)
+    label = as_tensor_arg(label, fn, "label", 2)
+    if label.ndim != logits.ndim:
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must have the rank of "
+                         f"'logits' ({logits.ndim}), got shape {label.shape}")
+    if not soft_label:
+        label = _integer_labels(label, fn, 2)
+        expected = logits.shape[:axis] + [1] + logits.shape[axis + 1:]
+        if label.shape != expected:
+            raise ValueError(f"{fn}(): argument 'label' (position 2) must have shape "
+                             f"{expected} (size 1 along axis {axis}), got {label.shape}")
+    loss = cross_entropy(logits, label, soft_label=bool(soft_label),
+                         ignore_index=check_int(ignore_index, fn, "ignore_index"),
+                         reduction="none", axis=axis)
+    if return_softmax:
+        return loss, softmax(logits, axis)
+    return loss
+
+
+@op
+def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0,
+                         group=None, return_softmax=False, reduction="mean"):
+    """The additive/multiplicative angular margin loss of ArcFace, CosFace and
+    SphereFace, on one process.
+
+    ``logits`` ``[N, C]`` are cosines (of normalized features and weights). For
+    the label's class the cosine ``cos(t)`` becomes
+    ``cos(margin1 * t + margin2) - margin3``; then all are multiplied by
+    ``scale`` and a softmax cross entropy gives the loss (``[N, 1]`` with
+    ``reduction=None`` or ``'none'``). ``return_softmax=True`` also returns the
+    softmax of the changed logits. ``group`` must be None or False (one
+    process). Paddle 3.3.1 has no CPU kernel for it; this follows its
+    definition.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> cosines = pylayer.to_tensor([[-0.5956, 0.3280, 0.8028, 0.0014]], dtype='float64')
+    >>> F.margin_cross_entropy(cosines, pylayer.to_tensor([1]), reduction=None).numpy().round(2)
+    array([[61.94]])
+    """
+    fn = "margin_cross_entropy"
+    if reduction not in ("mean", "sum", "none", None):
+        raise ValueError(f"{fn}(): argument 'reduction' must be 'mean', 'sum', 'none' or None, "
+                         f"got {reduction!r}")
+    if group is not None and group is not False:
+        raise ValueError(f"{fn}(): argument 'group' must be None or False (pylayer runs on one "
+                         f"process), got {group!r}")
+    logits = float_tensor(logits, fn, "logits", 1)
+    if logits.ndim != 2 or logits.shape[-1] == 0:
+        raise ValueError(f"{fn}(): argument 'logits' (position 1) must be [N, C] with C > 0, "
+                         f"got shape {logits.shape}")
+    label = _integer_labels(label, fn, 2, logits.shape[-1])
+    if label.ndim == 2 and label.shape[1] == 1:
+        label = reshape(label, [-1])
+    if label.shape != logits.shape[:1]:
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must have shape "
+                         f"[{logits.shape[0]}] or [{logits.shape[0]}, 1], got {label.shape}")
+    m1, m2, m3, s = (check_number(v, fn, arg) for v, arg in
+                     ((margin1, "margin1"), (margin2, "margin2"), (margin3, "margin3"),
+                      (scale, "scale")))
+    from pylayer.ops.elementwise import acos
+    from pylayer.ops.math import cos
+    mask = np.zeros(logits.shape, dtype=bool)
+    mask[np.arange(logits.shape[0]), label.numpy()] = True
+    mask = make_tensor(mask)
+    target = subtract(cos(add(multiply(acos(logits), m1), m2)), m3)
+    changed = multiply(where(mask, target, logits), s)
+    loss = cross_entropy(changed, reshape(label, [-1, 1]), reduction="none")
+    if reduction == "mean":
+        loss = mean(loss)
+    elif reduction == "sum":
+        loss = reduce_sum(loss)
+    if return_softmax:
+        return loss, softmax(changed, -1)
+    return loss
+
+
+__all__ += ["softmax_with_cross_entropy", "margin_cross_entropy"]
+
+
+# ------------------------------------------------- CTC
+def _refuse_double_backward(name):
+    def rule(g, needs_input_grad):
+        raise RuntimeError(f"{name}(): its gradient cannot be differentiated again (no double "
+                           f"backward, as in Paddle); call backward without create_graph=True")
+    return rule
+
+
+CTC_LOSS_GRAD = Op("ctc_loss_grad", inputs=("grad_out", "log_probs"),
+                   vjp=_refuse_double_backward("ctc_loss"))
+
+
+def _ctc_vjp(g, log_probs, occupancy):
+    # d loss_b / d log_probs[t, b, c] = -(posterior of class c at time t), computed in
+    # the forward; a node of its own refuses to be differentiated again.
+    array = -occupancy * g.numpy().astype(occupancy.dtype)[None, :, None]
+    return make_output(CTC_LOSS_GRAD, array, (g, log_probs))
+
+
+CTC_LOSS = Op("ctc_loss", inputs=("log_probs",), keeps=("log_probs",), attrs=("occupancy",),
+              vjp=(_ctc_vjp,))
+
+
+def _ctc_forward_backward(lp, labels, input_lengths, label_lengths, blank, want_grad):
+    """Negative log-likelihoods ``[B]`` of the label sequences under the normalized
+    log-probabilities ``lp`` ``[T, B, C]``, and (when ``want_grad``) the posterior
+    occupancy of each class ``[T, B, C]`` (the alpha-beta method, in log space)."""
+    T, B, C = lp.shape
+    S = 2 * labels.shape[1] + 1
+    ext = np.full((B, S), blank, dtype=np.int64)
+    ext[:, 1::2] = labels
+    s_index = np.arange(S)
+    valid = s_index[None, :] < (2 * label_lengths + 1)[:, None]                  # [B, S]
+    skip = np.zeros((B, S), dtype=bool)
+    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    emit = lp[:, np.arange(B)[:, None], ext]                                       # [T, B, S]
+    emit = np.where(valid[None], emit, -np.inf)
+    neg = np.full((B, 1), -np.inf)
+    alpha = np.full((T, B, S), -np.inf)
+    alpha[0, :, 0] = emit[0, :, 0]
+    alpha[0, :, 1] = np.where(label_lengths > 0, emit[0, :, 1], -np.inf) if S > 1 else 0
+    with np.errstate(invalid="ignore"):
+        for t in range(1, T):
+            prev = alpha[t - 1]
+            one = np.concatenate([neg, prev[:, :-1]], axis=1)
+            two = np.where(skip, np.concatenate([neg, neg, prev[:, :-2]], axis=1)[:, :S], -np.inf)
+            alpha[t] = np.logaddexp(np.logaddexp(prev, one), two) + emit[t]
+    last = alpha[input_lengths - 1, np.arange(B)]                                 # [B, S]
+    end = 2 * label_lengths
+    log_p = np.logaddexp(last[np.arange(B), end],
+                         np.where(end > 0, last[np.arange(B), np.maximum(end - 1, 0)], -np.inf))
+    if not want_grad:
+        return -log_p, None
+    # beta_t(s): the log-probability of completing the labels from (t, s), after t
+    start = np.full((B, S), -np.inf)
+    has_labels = end > 0
+    start[np.arange(B)[has_labels], end[has_labels] - 1] = 0.0
+    start[np.arange(B), end] = 0.0
+    beta = np.full((T, B, S), -np.inf)
+    beta[T - 1] = start
+    with np.errstate(invalid="ignore"):
+        for t in range(T - 2, -1, -1):
+            nxt = beta[t + 1] + emit[t + 1]
+            one = np.concatenate([nxt[:, 1:], neg], axis=1)
+            two = np.concatenate([nxt[:, 2:], neg, neg], axis=1)[:, :S]
+            two = np.where(np.concatenate([skip[:, 2:], np.zeros((B, 2), bool)], axis=1)[:, :S],
+                           two, -np.inf)
+            step = np.logaddexp(np.logaddexp(nxt, one), two)
+            beta[t] = np.where((t < input_lengths - 1)[:, None], step, start)
+    live = (np.arange(T)[:, None] < input_lengths[None, :])[:, :, None]           # [T, B, 1]
+    finite = np.isfinite(log_p)
+    with np.errstate(invalid="ignore", over="ignore"):
+        post = np.exp(alpha + beta - np.where(finite, log_p, 0.0)[None, :, None])
+    post = np.where(live & finite[None, :, None], post, 0.0)
+    post = np.nan_to_num(post, nan=0.0)
+    occupancy = np.zeros((T, B, C))
+    one_hot = np.zeros((B, S, C))
+    one_hot[np.arange(B)[:, None], s_index[None, :], ext] = 1.0
+    np.einsum("tbs,bsc->tbc", post, one_hot, out=occupancy)
+    return -log_p, occupancy
+
+
+def _length_tensor(value, fn, arg, position, batch, upper):
+    value = as_tensor_arg(value, fn, arg, position)
+    array = value.numpy()
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be an integer "
+                        f"tensor, got {value.dtype}")
+    if array.shape != (batch,):
+        raise ValueError(f"{fn}(): argument '{arg}' (position {position}) must have shape "
+                         f"[{batch}], got {value.shape}")
+    if array.size and (array.min() < 0 or array.max() > upper):
+        raise ValueError(f"{fn}(): argument '{arg}' (position {position}) must hold lengths "
+                         f"in [0, {upper}], got values in [{array.min()}, {array.max()}]")
+    return array.astype(np.int64)
+
+
+@op
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
+             norm_by_times=False, zero_infinity=False):
+    """Connectionist temporal classification loss, as Paddle's (warp-ctc) ``ctc_loss``.
+
+    ``log_probs`` ``[T, B, C]`` are unnormalized scores: a log-softmax over the
+    classes is applied first, as Paddle does. ``labels`` ``[B, L]`` hold the
+    label sequences (padded; class ``blank`` may not occur in them),
+    ``input_lengths`` and ``label_lengths`` ``[B]`` the lengths used. Each
+    sample's loss is the negative log-probability of all alignments of its
+    labels (forward-backward recursion). ``reduction='mean'`` divides each loss
+    by its label length, then averages; ``'sum'`` adds; ``'none'`` gives
+    ``[B]``. ``norm_by_times=True`` divides each sample's gradient by its input
+    length (the loss is unchanged). ``zero_infinity=True`` makes impossible
+    alignments (infinite losses) count 0. The gradient is the alpha-beta
+    posterior; it cannot be differentiated again.
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> scores = pylayer.to_tensor(np.zeros([3, 1, 3], 'float32'))
+    >>> loss = F.ctc_loss(scores, pylayer.to_tensor([[1, 2]], dtype='int32'),
+    ...                   pylayer.to_tensor([3]), pylayer.to_tensor([2]), reduction='none')
+    >>> loss.numpy().round(4)          # -log(5 / 27): 5 alignments of probability 1/27
+    array([1.6864], dtype=float32)
+    """
+    fn = "ctc_loss"
+    check_reduction(reduction, fn)
+    log_probs = float_tensor(log_probs, fn, "log_probs", 1)
+    if log_probs.ndim != 3:
+        raise ValueError(f"{fn}(): argument 'log_probs' (position 1) must be 3-D "
+                         f"[max_logit_length, batch_size, num_classes + 1], got shape "
+                         f"{log_probs.shape}")
+    T, B, C = log_probs.shape
+    labels = as_tensor_arg(labels, fn, "labels", 2)
+    label_array = labels.numpy()
+    if label_array.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'labels' (position 2) must be an integer tensor, "
+                        f"got {labels.dtype}")
+    if label_array.ndim != 2 or label_array.shape[0] != B:
+        raise ValueError(f"{fn}(): argument 'labels' (position 2) must have shape "
+                         f"[{B}, max_label_length], got {labels.shape}")
+    blank = check_int(blank, fn, "blank")
+    if not 0 <= blank < C:
+        raise ValueError(f"{fn}(): argument 'blank' must be in [0, {C}), got {blank}")
+    in_lengths = _length_tensor(input_lengths, fn, "input_lengths", 3, B, T)
+    lab_lengths = _length_tensor(label_lengths, fn, "label_lengths", 4, B,
+                                 label_array.shape[1])
+    if B and in_lengths.min() < 1:
+        raise ValueError(f"{fn}(): argument 'input_lengths' (position 3) must be at least 1, "
+                         f"got {in_lengths.min()}")
+    used = np.arange(label_array.shape[1])[None, :] < lab_lengths[:, None]
+    if np.any(used & ((label_array < 0) | (label_array >= C) | (label_array == blank))):
+        raise ValueError(f"{fn}(): argument 'labels' (position 2) must hold classes in "
+                         f"[0, {C}) other than blank ({blank}) within the label lengths")
+    normalized = log_softmax(log_probs, -1)
+    lp = normalized.numpy().astype(np.float64)
+    losses, occupancy = _ctc_forward_backward(
+        lp, np.where(used, label_array, blank).astype(np.int64), in_lengths, lab_lengths,
+        blank, needs_grad(normalized))
+    if occupancy is not None and norm_by_times:
+        occupancy = occupancy / in_lengths[None, :, None]
+    dtype = normalized.numpy().dtype
+    if occupancy is not None:
+        occupancy = occupancy.astype(dtype)
+    loss = make_output(CTC_LOSS, losses.astype(dtype), (normalized,), (occupancy,))
+    if zero_infinity:
+        loss = where(make_tensor(np.isinf(losses)), make_tensor(np.zeros(B, dtype)), loss)
+    if reduction == "mean":
+        return mean(divide(loss, make_tensor(lab_lengths.astype(dtype))))
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+__all__ += ["ctc_loss"]
+
+
+# ------------------------------------------------- adaptive log-softmax
+def check_cutoffs(cutoffs, fn, n_classes=None):
+    if isinstance(cutoffs, (str, bytes)) or not hasattr(cutoffs, "__iter__"):
+        raise TypeError(f"{fn}(): argument 'cutoffs' must be a sequence of ints, got "
+                        f"{type(cutoffs).__name__}")
+    values = [int(c.item()) if isinstance(c, Tensor) else c for c in cutoffs]
+    top = n_classes - 1 if n_classes is not None else None
+    if not values or any(not isinstance(c, int) or isinstance(c, bool) for c in values) \
+            or values != sorted(set(values)) or values[0] <= 0 \
+            or (top is not None and values[-1] > top):
+        bound = f" and at most n_classes - 1 ({top})" if top is not None else ""
+        raise ValueError(f"{fn}(): argument 'cutoffs' must be unique positive ints in "
+                         f"increasing order{bound}, got {list(cutoffs)}")
+    return values
+
+
+@op
+def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cutoffs,
+                                   head_bias=None, name=None):
+    """The log-probability of each ``label`` under an adaptive softmax, and the mean
+    negative log-likelihood: ``(output, loss)``.
+
+    Classes below ``cutoffs[0]`` are scored by the head
+    (``input @ head_weight + head_bias``, one column per such class and one per
+    cluster); the classes of cluster ``i`` (from ``cutoffs[i]`` to the next
+    cutoff, the last one ending at the number of classes) add the head's
+    log-probability of the cluster to their log-softmax within it, computed
+    by ``input @ tail_weights[i][0] @ tail_weights[i][1]``. ``input`` is
+    ``[N, in_features]`` with ``label`` ``[N]``, or ``[in_features]`` with a
+    0-D ``label``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.ones([2, 4])
+    >>> head = pylayer.zeros([4, 3])                 # 2 head classes + 1 cluster
+    >>> tail = [[pylayer.zeros([4, 2]), pylayer.zeros([2, 2])]]
+    >>> out, loss = F.adaptive_log_softmax_with_loss(x, pylayer.to_tensor([0, 3]), head,
+    ...                                              tail, [2, 4])
+    >>> out.numpy().round(4), round(float(loss), 4)
+    (array([-1.0986, -1.7918], dtype=float32), 1.4452)
+    """
+    fn = "adaptive_log_softmax_with_loss"
+    from pylayer.ops.linear import linear
+    from pylayer.ops.manipulation import concat, gather, take_along_axis
+    input = float_tensor(input, fn, "input", 1)
+    label = as_tensor_arg(label, fn, "label", 2)
+    if label.numpy().dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer tensor, "
+                        f"got {label.dtype}")
+    if label.ndim > 1 or input.ndim != label.ndim + 1:
+        raise ValueError(f"{fn}(): 'input' and 'label' must be [N, in_features] and [N], or "
+                         f"[in_features] and [], got shapes {input.shape} and {label.shape}")
+    batched = label.ndim == 1
+    if batched and input.shape[0] != label.shape[0]:
+        raise ValueError(f"{fn}(): 'input' and 'label' must have the same batch size, got "
+                         f"{input.shape[0]} and {label.shape[0]}")
+    head_weight = float_tensor(head_weight, fn, "head_weight", 3)
+    if isinstance(tail_weights, (str, bytes, dict)) or not hasattr(tail_weights, "__iter__") or any(
+            not hasattr(pair, "__len__") or len(pair) != 2
+            or not all(isinstance(w, Tensor) for w in pair) for pair in tail_weights):
+        raise TypeError(f"{fn}(): argument 'tail_weights' (position 4) must be a list of "
+                        f"[projection, output] weight pairs of Tensors")
+    tail_weights = [list(pair) for pair in tail_weights]
+    cutoffs = check_cutoffs(cutoffs, fn)
+    if len(cutoffs) != len(tail_weights) + 1:
+        raise ValueError(f"{fn}(): argument 'cutoffs' must hold one value per cluster of "
+                         f"'tail_weights' plus the number of classes ({len(tail_weights) + 1} "
+                         f"values), got {cutoffs}")
+    if head_weight.shape != [input.shape[-1], cutoffs[0] + len(tail_weights)]:
+        raise ValueError(f"{fn}(): argument 'head_weight' (position 3) must have shape "
+                         f"[{input.shape[-1]}, {cutoffs[0] + len(tail_weights)}], got "
+                         f"{head_weight.shape}")
+    if not batched:
+        input, label = reshape(input, [1, -1]), reshape(label, [1])
+    labels = label.numpy().astype(np.int64)
+    if labels.size and (labels.min() < 0 or labels.max() >= cutoffs[-1]):
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must hold classes in "
+                         f"[0, {cutoffs[-1] - 1}], got values in [{labels.min()}, "
+                         f"{labels.max()}]")
+    head = log_softmax(linear(input, head_weight, head_bias), 1)
+    columns = labels.copy()
+    pieces, where_from = [], np.full(labels.shape, -1, dtype=np.int64)
+    offset = 0
+    for i, (low, high) in enumerate(zip(cutoffs, cutoffs[1:])):
+        rows = np.nonzero((labels >= low) & (labels < high))[0]
+        if rows.size == 0:
+            continue
+        columns[rows] = cutoffs[0] + i
+        projected = linear(linear(gather(input, make_tensor(rows)), tail_weights[i][0]),
+                           tail_weights[i][1])
+        local = take_along_axis(log_softmax(projected, 1),
+                                make_tensor((labels[rows] - low)[:, None]), 1)
+        pieces.append(reshape(local, [-1]))
+        where_from[rows] = offset + np.arange(rows.size)
+        offset += rows.size
+    output = reshape(take_along_axis(head, make_tensor(columns[:, None]), 1), [-1])
+    if pieces:
+        zero = make_tensor(np.zeros(1, dtype=input.numpy().dtype))
+        tails = concat(pieces + [zero])
+        output = add(output, gather(tails, make_tensor(np.where(where_from < 0, offset,
+                                                                where_from))))
+    loss = mean(neg(output))
+    if not batched:
+        output = reshape(output, [])
+    return output, loss
+
+
+__all__ += ["adaptive_log_softmax_with_loss"]
+
+
+# ------------------------------------------------- hierarchical sigmoid
+def _default_tree_paths(labels, num_classes):
+    """The nodes and bits on the path of each class in Paddle's default complete binary
+    tree (class ``c`` is the leaf ``c + num_classes``): ``[N, L]`` each, and the mask
+    of the steps used."""
+    codes = labels.astype(np.int64) + num_classes
+    lengths = np.floor(np.log2(codes)).astype(np.int64)
+    steps = (num_classes - 1).bit_length()       # Paddle's width: the longest path
+    j = np.arange(steps)[None, :]
+    used = j < lengths[:, None]
+    nodes = np.where(used, (codes[:, None] >> (j + 1)) - 1, 0)
+    bits = np.where(used, (codes[:, None] >> j) & 1, 0)
+    return nodes, bits, used
+
+
+@op
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
+                  path_code=None, is_sparse=False, name=None):
+    """Hierarchical sigmoid loss: a binary logistic loss at each inner node on the path of
+    the label in a tree of the classes, summed per sample (``[N, 1]``).
+
+    With the default tree (no ``path_table``/``path_code``) the classes are the
+    leaves of a complete binary tree of ``num_classes - 1`` inner nodes, as
+    Paddle builds it; a custom tree gives per sample the nodes (``path_table``,
+    ``-1`` past the end) and the bits (``path_code``) of its path. At a node
+    ``k`` with bit ``c`` the loss is ``softplus(z) - c * z``, where
+    ``z = input @ weight[k] + bias[k]`` clipped to ``[-40, 40]`` as Paddle
+    does. As in Paddle, every step by which a path is shorter than the longest
+    one (of the tree, or ``path_table``'s width) adds ``log 2``. ``is_sparse``
+    is accepted for compatibility (gradients are dense).
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.ones([1, 2])
+    >>> loss = F.hsigmoid_loss(x, pylayer.to_tensor([1]), 4, pylayer.zeros([3, 2]))
+    >>> loss.numpy().round(4)        # two nodes on the path, each log(2)
+    array([[1.3863]], dtype=float32)
+    """
+    fn = "hsigmoid_loss"
+    from pylayer.ops.manipulation import gather
+    from pylayer.ops.nonlinear import softplus
+    input = float_tensor(input, fn, "input", 1)
+    if input.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'input' (position 1) must be [N, D], got shape "
+                         f"{input.shape}")
+    n, d = input.shape
+    num_classes = check_int(num_classes, fn, "num_classes")
+    custom = path_table is not None or path_code is not None
+    if not custom and num_classes < 2:
+        raise ValueError(f"{fn}(): argument 'num_classes' (position 3) must be at least 2, "
+                         f"got {num_classes}")
+    label = _integer_labels(label, fn, 2, None if custom else num_classes)
+    if label.numpy().size != n:
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must hold one class per "
+                         f"sample ([{n}] or [{n}, 1]), got shape {label.shape}")
+    weight = float_tensor(weight, fn, "weight", 4)
+    nodes_count = num_classes - 1 if not custom else num_classes
+    if weight.ndim != 2 or weight.shape[1] != d:
+        raise ValueError(f"{fn}(): argument 'weight' (position 4) must be [num_classes - 1, "
+                         f"{d}], got shape {weight.shape}")
+    if bias is not None:
+        bias = float_tensor(bias, fn, "bias", 5)
+        if bias.shape not in ([weight.shape[0], 1], [weight.shape[0]]):
+            raise ValueError(f"{fn}(): argument 'bias' must be [{weight.shape[0]}, 1], got "
+                             f"shape {bias.shape}")
+    if custom:
+        if path_table is None or path_code is None:
+            raise ValueError(f"{fn}(): a custom tree needs both 'path_table' and 'path_code'")
+        table = _integer_labels(path_table, fn, 6).numpy().astype(np.int64)
+        code = _integer_labels(path_code, fn, 7).numpy().astype(np.int64)
+        if table.ndim != 2 or table.shape[0] != n or code.shape != table.shape:
+            raise ValueError(f"{fn}(): arguments 'path_table' and 'path_code' must both be "
+                             f"[{n}, L], got shapes {list(table.shape)} and "
+                             f"{list(code.shape)}")
+        used = table >= 0
+        if np.any(table[used] >= weight.shape[0]):
+            raise ValueError(f"{fn}(): argument 'path_table' names nodes beyond the "
+                             f"{weight.shape[0]} rows of 'weight'")
+        nodes, bits = np.where(used, table, 0), np.where(used, code, 0)
+    else:
+        if weight.shape[0] != nodes_count:
+            raise ValueError(f"{fn}(): argument 'weight' (position 4) must be "
+                             f"[{nodes_count}, {d}] for {num_classes} classes, got shape "
+                             f"{weight.shape}")
+        nodes, bits, used = _default_tree_paths(label.numpy().reshape(-1), num_classes)
+    steps = nodes.shape[1]
+    dtype = input.numpy().dtype
+    picked = reshape(gather(weight, make_tensor(nodes.reshape(-1))), [n, steps, d])
+    z = reduce_sum(multiply(picked, unsqueeze(input, 1)), axis=-1)
+    if bias is not None:
+        z = add(z, reshape(gather(reshape(bias, [-1]), make_tensor(nodes.reshape(-1))),
+                           [n, steps]))
+    from pylayer.ops.math import clip
+    # As Paddle's kernel: a step past the end of a path has z = 0 and adds softplus(0)
+    # = log 2 to the loss (a constant: no gradient).
+    z = multiply(clip(z, -40.0, 40.0), make_tensor(used.astype(dtype)))
+    terms = subtract(softplus(z), multiply(z, make_tensor(bits.astype(dtype))))
+    return reduce_sum(terms, axis=1, keepdim=True)
+
+
+__all__ += ["hsigmoid_loss"]
+
+
+# ------------------------------------------------- RNN-T
+RNNT_LOSS_GRAD = Op("rnnt_loss_grad", inputs=("grad_out", "input"),
+                    vjp=_refuse_double_backward("rnnt_loss"))
+
+
+def _rnnt_vjp(g, input, gradient):
+    array = gradient * g.numpy().astype(gradient.dtype)[:, None, None, None]
+    return make_output(RNNT_LOSS_GRAD, array, (g, input))
+
+
+RNNT_LOSS = Op("rnnt_loss", inputs=("input",), keeps=("input",), attrs=("gradient",),
+               vjp=(_rnnt_vjp,))
+
+
+def _rnnt_sample(lp, labels, T, U, blank, emit_scale, want_grad):
+    """The negative log-likelihood of one sample (``lp`` ``[T_max, U_max + 1, V]``
+    log-probabilities, ``labels`` ``[U]``) and its gradient with respect to ``lp``.
+    Along ``u`` the recursions are cumulative log-sums (``logaddexp.accumulate``)."""
+    lp = lp[:T, :U + 1]
+    blank_lp = lp[:, :, blank]                                           # [T, U+1]
+    emit_lp = lp[:, np.arange(U), labels[:U]] if U else np.zeros((T, 0))  # [T, U]
+    alpha = np.full((T, U + 1), -np.inf)
+    prefix = np.concatenate([np.zeros((T, 1)), np.cumsum(emit_lp, axis=1)], axis=1)
+    for t in range(T):
+        entry = np.full(U + 1, -np.inf)
+        if t == 0:
+            entry[0] = 0.0
+        else:
+            entry = alpha[t - 1] + blank_lp[t - 1]
+        alpha[t] = np.logaddexp.accumulate(entry - prefix[t]) + prefix[t]
+    log_p = alpha[T - 1, U] + blank_lp[T - 1, U]
+    if not want_grad:
+        return -log_p, None
+    beta = np.full((T + 1, U + 1), -np.inf)
+    for t in range(T - 1, -1, -1):
+        down = beta[t + 1] + blank_lp[t] if t < T - 1 else np.where(
+            np.arange(U + 1) == U, blank_lp[t], -np.inf)
+        # beta[t, u] = logaddexp(down[u], emit[t, u] + beta[t, u + 1]), from u = U down
+        suffix = np.concatenate([np.cumsum(emit_lp[t][::-1])[::-1], [0.0]])
+        beta[t] = np.logaddexp.accumulate((down - suffix)[::-1])[::-1] + suffix
+    grad = np.zeros_like(lp)
+    with np.errstate(invalid="ignore", over="ignore"):
+        stay = np.where(np.arange(T)[:, None] < T - 1, beta[1:T + 1], 0.0)
+        stay[T - 1, :U] = -np.inf
+        grad[:, :, blank] = -np.exp(alpha + blank_lp + stay - log_p)
+        if U:
+            moved = -np.exp(alpha[:, :U] + emit_lp + beta[:T, 1:] - log_p) * emit_scale
+            np.add.at(grad, (slice(None), np.arange(U), labels[:U]), moved)
+    return -log_p, np.nan_to_num(grad)
+
+
+@op
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
+              reduction="mean", name=None):
+    """RNN transducer loss, as Paddle's (warp-transducer) ``rnnt_loss``.
+
+    ``input`` ``[B, T, U + 1, V]`` holds log-probabilities (used as they are,
+    as Paddle does), ``label`` ``[B, U]`` the label sequences, ``input_lengths``
+    and ``label_lengths`` ``[B]`` the lengths used. Each sample's loss is the
+    negative log-probability of all paths through the ``T x (U + 1)`` lattice
+    that emit its labels and end with a blank. ``fastemit_lambda`` is FastEmit's
+    regularization: the gradients of the label emissions are multiplied by
+    ``1 + fastemit_lambda`` (the loss is unchanged). ``reduction='mean'``
+    averages the losses. The gradient cannot be differentiated again.
+
+    >>> import numpy as np
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> logp = pylayer.to_tensor(np.log(np.full([1, 2, 2, 2], 0.5, 'float32')))
+    >>> loss = F.rnnt_loss(logp, pylayer.to_tensor([[1]], dtype='int32'),
+    ...                    pylayer.to_tensor([2], dtype='int32'),
+    ...                    pylayer.to_tensor([1], dtype='int32'), reduction='none')
+    >>> loss.numpy().round(4)        # two paths of probability 1/8
+    array([1.3863], dtype=float32)
+    """
+    fn = "rnnt_loss"
+    check_reduction(reduction, fn)
+    input = float_tensor(input, fn, "input", 1)
+    if input.ndim != 4:
+        raise ValueError(f"{fn}(): argument 'input' (position 1) must be 4-D "
+                         f"[batch, max_time, max_label + 1, classes], got shape {input.shape}")
+    B, T, U1, V = input.shape
+    label = as_tensor_arg(label, fn, "label", 2)
+    labels = label.numpy()
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"{fn}(): argument 'label' (position 2) must be an integer tensor, "
+                        f"got {label.dtype}")
+    if labels.shape != (B, U1 - 1):
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must have shape "
+                         f"[{B}, {U1 - 1}], got {label.shape}")
+    blank = check_int(blank, fn, "blank")
+    if not 0 <= blank < V:
+        raise ValueError(f"{fn}(): argument 'blank' must be in [0, {V}), got {blank}")
+    emit_scale = 1.0 + check_number(fastemit_lambda, fn, "fastemit_lambda")
+    in_lengths = _length_tensor(input_lengths, fn, "input_lengths", 3, B, T)
+    lab_lengths = _length_tensor(label_lengths, fn, "label_lengths", 4, B, U1 - 1)
+    if B and in_lengths.min() < 1:
+        raise ValueError(f"{fn}(): argument 'input_lengths' (position 3) must be at least 1, "
+                         f"got {in_lengths.min()}")
+    used = np.arange(U1 - 1)[None, :] < lab_lengths[:, None]
+    if np.any(used & ((labels < 0) | (labels >= V) | (labels == blank))):
+        raise ValueError(f"{fn}(): argument 'label' (position 2) must hold classes in "
+                         f"[0, {V}) other than blank ({blank}) within the label lengths")
+    lp = input.numpy().astype(np.float64)
+    want = needs_grad(input)
+    losses = np.zeros(B)
+    gradient = np.zeros(lp.shape) if want else None
+    for b in range(B):
+        losses[b], grad = _rnnt_sample(lp[b], labels[b].astype(np.int64), int(in_lengths[b]),
+                                       int(lab_lengths[b]), blank, emit_scale, want)
+        if want:
+            gradient[b, :in_lengths[b], :lab_lengths[b] + 1] = grad
+    dtype = input.numpy().dtype
+    loss = make_output(RNNT_LOSS, losses.astype(dtype), (input,),
+                       (None if gradient is None else gradient.astype(dtype),))
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return reduce_sum(loss)
+    return loss
+
+
+__all__ += ["rnnt_loss"]

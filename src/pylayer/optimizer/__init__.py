@@ -17,6 +17,7 @@ from pylayer.optimizer.adam import Adam
 from pylayer.optimizer.adamax import Adamax
 from pylayer.optimizer.adamw import AdamW
 from pylayer.optimizer.lamb import Lamb
+from pylayer.optimizer.lbfgs import LBFGS
 from pylayer.optimizer.momentum import Momentum
 from pylayer.optimizer.nadam import NAdam
 from pylayer.optimizer.optimizer import Optimizer
@@ -26,5 +27,5 @@ from pylayer.optimizer.rprop import Rprop
 from pylayer.optimizer.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Lamb",
-           "Adagrad", "Adadelta", "RMSProp", "Rprop", "ASGD",
+           "Adagrad", "Adadelta", "RMSProp", "Rprop", "ASGD", "LBFGS",
            "lr"]

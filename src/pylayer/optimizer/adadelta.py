@@ -28,6 +28,8 @@ class Adadelta(Optimizer):
     array([0.900496])
     """
 
+    _GROUP_SETTINGS = {"epsilon": ("_epsilon",), "rho": ("_rho",)}
+
     def __init__(self, learning_rate=0.001, epsilon=1e-06, rho=0.95, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)

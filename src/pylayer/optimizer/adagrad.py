@@ -27,6 +27,8 @@ class Adagrad(Optimizer):
     array([0.9])
     """
 
+    _GROUP_SETTINGS = {"epsilon": ("_epsilon",), "initial_accumulator_value": ("_initial",)}
+
     def __init__(self, learning_rate, epsilon=1e-06, parameters=None, weight_decay=None,
                  grad_clip=None, name=None, initial_accumulator_value=0.0):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)

@@ -34,6 +34,9 @@ class Adam(Optimizer):
     array([0.9])
     """
 
+    _GROUP_SETTINGS = {"beta1": ("_beta1",), "beta2": ("_beta2",), "epsilon": ("_epsilon",),
+                       "lazy_mode": ()}
+
     _decays_sparse_gradients = False
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,

@@ -31,6 +31,9 @@ class AdamW(Adam):
     array([0.85])
     """
 
+    _GROUP_SETTINGS = {"beta1": ("_beta1",), "beta2": ("_beta2",), "epsilon": ("_epsilon",),
+                       "lazy_mode": (), "weight_decay": ("_coeff", "_weight_decay")}
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
                  parameters=None, weight_decay=0.01, use_lowprecision_moment=False,
                  lr_ratio=None, apply_decay_param_fun=None, grad_clip=None, lazy_mode=False,
@@ -52,6 +55,10 @@ class AdamW(Adam):
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
         self._current = None
+
+    def _group_regularizer(self, weight_decay):
+        # A group's weight_decay is AdamW's decoupled coefficient, never an L2 term.
+        return None
 
     def _settings(self):
         return {**super()._settings(), "lr_ratio": self._lr_ratio,

@@ -31,6 +31,11 @@ class Lamb(Optimizer):
     array([0.9, 0.9])
     """
 
+    _GROUP_SETTINGS = {"epsilon": ("_epsilon",), "lamb_weight_decay": ("_lamb_weight_decay",),
+                       "exclude_from_weight_decay_fn": ("_exclude_from_weight_decay_fn",),
+                       "beta1": ("_beta1", "_beta1_pow_start"),
+                       "beta2": ("_beta2", "_beta2_pow_start")}
+
     def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999,
                  epsilon=1e-06, parameters=None, grad_clip=None,
                  exclude_from_weight_decay_fn=None, multi_precision=False, always_adapt=False,
@@ -41,7 +46,7 @@ class Lamb(Optimizer):
         for arg, value in settings.items():
             settings[arg] = check_number(value, "Lamb", arg)
         # The powers of beta start at beta itself; the kernel's attributes are float32.
-        self._beta_pow_starts = settings["beta1"], settings["beta2"]
+        self._beta1_pow_start, self._beta2_pow_start = settings["beta1"], settings["beta2"]
         self._lamb_weight_decay, self._beta1, self._beta2, self._epsilon = (
             _attr(settings[arg]) for arg in ("lamb_weight_decay", "beta1", "beta2", "epsilon"))
         self._exclude_from_weight_decay_fn = check_callable(
@@ -68,8 +73,8 @@ class Lamb(Optimizer):
         if not state:
             state["moment1"] = np.zeros_like(param)
             state["moment2"] = np.zeros_like(param)
-            state["beta1_pow"] = float(ct(self._beta_pow_starts[0]))
-            state["beta2_pow"] = float(ct(self._beta_pow_starts[1]))
+            state["beta1_pow"] = float(ct(self._beta1_pow_start))
+            state["beta2_pow"] = float(ct(self._beta2_pow_start))
         one, beta1, beta2 = ct(1), ct(self._beta1), ct(self._beta2)
         beta1_pow, beta2_pow = ct(state["beta1_pow"]), ct(state["beta2_pow"])
         m, v = state["moment1"], state["moment2"]

@@ -29,16 +29,26 @@ class Momentum(Optimizer):
     array([0.13])
     """
 
+    _GROUP_SETTINGS = {"momentum": ("_momentum",), "use_nesterov": ("_use_nesterov",),
+                       "rescale_grad": ("_rescale_grad",)}
+
     def __init__(self, learning_rate=0.001, momentum=0.9, parameters=None, use_nesterov=False,
                  weight_decay=None, grad_clip=None, multi_precision=False, rescale_grad=1.0,
                  use_multi_tensor=False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        if isinstance(self.regularization, L2Decay):
-            # Paddle fuses an L2 decay into its kernel, as a float32 attribute.
-            self.regularization = L2Decay(_attr(self.regularization._coeff))
+        self.regularization = self._group_regularizer(self.regularization)
+        for group in self._param_groups or ():
+            group["regularizer"] = self._group_regularizer(group["regularizer"])
         self._momentum = _attr(check_number(momentum, "Momentum", "momentum"))
         self._use_nesterov = bool(use_nesterov)
         self._rescale_grad = check_number(rescale_grad, "Momentum", "rescale_grad")
+
+    def _group_regularizer(self, weight_decay):
+        regularizer = super()._group_regularizer(weight_decay)
+        if isinstance(regularizer, L2Decay):
+            # Paddle fuses an L2 decay into its kernel, as a float32 attribute.
+            regularizer = L2Decay(_attr(regularizer._coeff))
+        return regularizer
 
     def _settings(self):
         return {"momentum": self._momentum, "use_nesterov": self._use_nesterov}

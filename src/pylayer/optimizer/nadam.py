@@ -33,6 +33,9 @@ class NAdam(Optimizer):
     array([0.8944])
     """
 
+    _GROUP_SETTINGS = {"beta1": ("_beta1",), "beta2": ("_beta2",), "epsilon": ("_epsilon",),
+                       "momentum_decay": ("_momentum_decay",)}
+
     def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, epsilon=1e-08,
                  momentum_decay=0.004, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):

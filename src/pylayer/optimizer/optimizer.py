@@ -12,6 +12,15 @@ Subclasses implement ``_update_array(param, grad, state, lr)``: it changes
 the ndarray ``param`` in place from ``grad``, the per-parameter dict
 ``state`` (its accumulators) and the learning rate ``lr`` (already
 multiplied by the parameter's ``learning_rate`` factor).
+
+``parameters`` may also be a list of parameter groups, dicts as Paddle takes
+them: ``{'params': [...], 'learning_rate': 0.1, 'weight_decay': ...,
+'grad_clip': ..., <a setting of the optimizer such as 'beta1'>: ...}``. As in
+Paddle, a group's ``learning_rate`` multiplies the optimizer's (default 1.0)
+and takes the place of the parameters' own factor, its ``weight_decay``
+(default: the optimizer's) takes the place of their regularizer, and the
+settings a subclass lists in ``_GROUP_SETTINGS`` apply to the group's
+parameters only; other keys are ignored, as in Paddle.
 """
 import warnings
 
@@ -67,16 +76,20 @@ class Optimizer:
             if self._learning_rate < 0:
                 raise ValueError(f"{cls}(): argument 'learning_rate' must be non-negative "
                                  f"or an LRScheduler, got {learning_rate}")
+        groups = None
         if parameters is not None:
             if isinstance(parameters, (str, bytes, dict)) or not hasattr(parameters, "__iter__"):
                 raise TypeError(f"{cls}(): argument 'parameters' must be a list of Tensors "
-                                f"(model.parameters()), got {type(parameters).__name__}")
+                                f"(model.parameters()) or of parameter groups (dicts), got "
+                                f"{type(parameters).__name__}")
             parameters = list(parameters)
+            if parameters and isinstance(parameters[0], dict):
+                groups, parameters = parameters, []
             for i, p in enumerate(parameters):
                 if not isinstance(p, Tensor) and not getattr(type(p), "_is_parameter", False):
-                    raise TypeError(f"{cls}(): argument 'parameters' must hold Tensors "
-                                    f"(parameter groups as dicts are not supported), item {i} "
-                                    f"is a {type(p).__name__}")
+                    raise TypeError(f"{cls}(): argument 'parameters' must hold Tensors, or "
+                                    f"only parameter groups (dicts); item {i} is a "
+                                    f"{type(p).__name__}")
         elif in_dynamic_mode():
             raise ValueError(f"{cls}(): argument 'parameters' is required in dynamic mode; "
                              f"pass model.parameters()")
@@ -93,8 +106,77 @@ class Optimizer:
             raise TypeError(f"{cls}(): argument 'grad_clip' must be a ClipGradBy* object, "
                             f"got {type(grad_clip).__name__}")
         self._grad_clip = grad_clip
+        self._param_groups = None
+        if groups is not None:
+            self._param_groups = [self._checked_group(group, i, groups)
+                                  for i, group in enumerate(groups)]
+            self._parameter_list = [p for group in self._param_groups
+                                    for p in group["params"]]
         self._name = name
         self._accumulators = {}
+
+    # A parameter group may override these settings: {group key: the attributes it sets}.
+    # The values are read from an optimizer made with the group's settings, so they are
+    # checked and converted as the constructor does.
+    _GROUP_SETTINGS = {}
+
+    def _checked_group(self, group, index, groups):
+        """One parameter group of ``parameters``, checked, in the form ``step()`` uses."""
+        cls = type(self).__name__
+        where = f"{cls}(): parameter group {index} of argument 'parameters'"
+        if not isinstance(group, dict):
+            raise TypeError(f"{cls}(): argument 'parameters' must hold only parameter groups "
+                            f"(dicts) when its first item is one; item {index} is a "
+                            f"{type(group).__name__}")
+        if "params" not in group:
+            raise ValueError(f"{where} has no 'params' (the list of its parameters)")
+        params = group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, (set, frozenset)):
+            raise TypeError(f"{where}: 'params' must be an ordered collection (a list), "
+                            f"got a set")
+        elif isinstance(params, (str, bytes, dict)) or not hasattr(params, "__iter__"):
+            raise TypeError(f"{where}: 'params' must be a list of Tensors, got "
+                            f"{type(params).__name__}")
+        params = list(params)
+        for i, p in enumerate(params):
+            if not isinstance(p, Tensor):
+                raise TypeError(f"{where}: item {i} of 'params' must be a Tensor, got "
+                                f"{type(p).__name__}")
+        earlier = {id(p) for g in groups[:index] if isinstance(g, dict)
+                   for p in ([g["params"]] if isinstance(g.get("params"), Tensor)
+                             else g.get("params", ()))}
+        if any(id(p) in earlier for p in params) or len({id(p) for p in params}) < len(params):
+            raise ValueError(f"{where}: some parameters appear in more than one parameter "
+                             f"group (or twice in one)")
+        rate = check_number(group.get("learning_rate", 1.0), cls, "learning_rate")
+        if rate < 0:
+            raise ValueError(f"{where}: 'learning_rate' must be non-negative, got {rate}")
+        decay = group.get("weight_decay", self._weight_decay)
+        if not isinstance(decay, WeightDecayRegularizer):
+            if isinstance(decay, (str, bytes, dict, list, tuple)):
+                raise TypeError(f"{where}: 'weight_decay' must be a number, an L1Decay or "
+                                f"L2Decay, or None, got {type(decay).__name__}")
+            decay = check_number(decay, cls, "weight_decay", allow_none=True)
+        clip = group.get("grad_clip", self._grad_clip)
+        if clip is not None and not callable(clip):
+            raise TypeError(f"{where}: 'grad_clip' must be a ClipGradBy* object, got "
+                            f"{type(clip).__name__}")
+        settings = {key: value for key, value in group.items()
+                    if key in type(self)._GROUP_SETTINGS}
+        attrs = {}
+        if settings:
+            made = type(self)(learning_rate=1.0, parameters=[], **settings)
+            attrs = {attr: getattr(made, attr) for key in settings
+                     for attr in type(self)._GROUP_SETTINGS[key]}
+        return {"params": params, "learning_rate": rate,
+                "regularizer": self._group_regularizer(decay), "grad_clip": clip,
+                "attrs": attrs}
+
+    def _group_regularizer(self, weight_decay):
+        """A group's ``weight_decay`` as the regularizer of its parameters."""
+        return as_regularizer(weight_decay)
 
     def _settings(self):
         """What a subclass adds to the repr, beyond the settings every optimizer has."""
@@ -150,39 +232,66 @@ class Optimizer:
                 if not p.stop_gradient and p.grad is not None
                 and id(p) not in skip and p.name not in skip]
 
-    def _apply_gradients(self, params_grads):
-        """Clip, decay and update: the body of ``step()``."""
-        if self.regularization is not None and not self._decays_sparse_gradients:
+    def _apply_gradients(self, params_grads, group=None):
+        """Clip, decay and update: the body of ``step()`` (for one parameter group)."""
+        regularization = self.regularization if group is None else group["regularizer"]
+        if regularization is not None and not self._decays_sparse_gradients:
             for param, _ in params_grads:
                 if getattr(param, "sparse_gradient", False):
                     raise RuntimeError(
                         f"{type(self).__name__}: weight_decay does not apply to {param.name}, "
                         f"a parameter with sparse gradients (an Embedding(sparse=True) "
                         f"weight), as in Paddle; set weight_decay=None")
-        with no_grad():
-            if self._grad_clip is not None and params_grads:
-                params_grads = self._grad_clip(params_grads)
-            rate = self.get_lr()
-            for param, grad in params_grads:
-                array = param.numpy()
-                g = grad.numpy().astype(array.dtype, copy=False)
-                regularizer = getattr(param, "regularizer", None)
-                if regularizer is None:
-                    regularizer = self.regularization
-                elif not isinstance(regularizer, WeightDecayRegularizer):
-                    regularizer = L2Decay(regularizer)
-                if regularizer is not None:
-                    g = regularizer._decayed(g, array)
-                if not array.flags.writeable:
-                    array = np.array(array, copy=True)
-                lr = rate * getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)
-                self._update_array(array, g, self._state_for(param), lr)
-                param._set_array_inplace(array)
+        clip = self._grad_clip if group is None else group["grad_clip"]
+        saved = {attr: getattr(self, attr) for attr in (group or {}).get("attrs", ())}
+        try:
+            if saved:
+                for attr, value in group["attrs"].items():
+                    setattr(self, attr, value)
+            with no_grad():
+                if clip is not None and params_grads:
+                    params_grads = clip(params_grads)
+                rate = self.get_lr()
+                for param, grad in params_grads:
+                    array = param.numpy()
+                    g = grad.numpy().astype(array.dtype, copy=False)
+                    if group is None:
+                        regularizer = getattr(param, "regularizer", None)
+                        if regularizer is None:
+                            regularizer = self.regularization
+                        elif not isinstance(regularizer, WeightDecayRegularizer):
+                            regularizer = L2Decay(regularizer)
+                        factor = getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)
+                    else:
+                        regularizer, factor = group["regularizer"], group["learning_rate"]
+                    if regularizer is not None:
+                        g = regularizer._decayed(g, array)
+                    if not array.flags.writeable:
+                        array = np.array(array, copy=True)
+                    self._update_array(array, g, self._state_for(param), rate * factor)
+                    param._set_array_inplace(array)
+        finally:
+            for attr, value in saved.items():
+                setattr(self, attr, value)
         return params_grads
+
+    def _apply_all(self, parameters=None, no_grad_set=None):
+        """Update the parameters (each group with its settings); the ``(param, grad)``
+        pairs before clipping."""
+        if self._param_groups is None or parameters is not None:
+            params_grads = self._params_grads(parameters, no_grad_set)
+            self._apply_gradients(params_grads)
+            return params_grads
+        result = []
+        for group in self._param_groups:
+            params_grads = self._params_grads(group["params"], no_grad_set)
+            self._apply_gradients(params_grads, group)
+            result.extend(params_grads)
+        return result
 
     def step(self):
         """Update every trainable parameter that has a gradient (in place)."""
-        self._apply_gradients(self._params_grads())
+        self._apply_all()
 
     def clear_grad(self, set_to_zero=True):
         """Reset the parameters' gradients: to zeros (default) or to None."""
@@ -201,6 +310,10 @@ class Optimizer:
         update ops to its program instead (``pylayer.static``).
         """
         if isinstance(loss, Variable):
+            if self._param_groups is not None:
+                raise ValueError(f"minimize(): {type(self).__name__} with parameter groups "
+                                 f"updates in dynamic mode only; give a static program's "
+                                 f"optimizer a list of parameters")
             return static_minimize(self, loss, parameters=parameters, no_grad_set=no_grad_set)
         if not isinstance(loss, Tensor):
             raise TypeError(f"minimize(): argument 'loss' must be a Tensor or a static Variable, "
@@ -211,8 +324,7 @@ class Optimizer:
                           "loss.backward() before minimize(loss), which applies the gradients "
                           "already computed (as in Paddle's dynamic mode)", RuntimeWarning,
                           stacklevel=2)
-        params_grads = self._params_grads(parameters, no_grad_set)
-        self._apply_gradients(params_grads)
+        params_grads = self._apply_all(parameters, no_grad_set)
         return [], params_grads         # the gradients before clipping, as Paddle returns them
 
     # --------------------------------------------------------------- state

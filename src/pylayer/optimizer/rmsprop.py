@@ -29,6 +29,9 @@ class RMSProp(Optimizer):
     array([0.8])
     """
 
+    _GROUP_SETTINGS = {"rho": ("_rho",), "epsilon": ("_epsilon",), "momentum": ("_momentum",),
+                       "centered": ("_centered",)}
+
     def __init__(self, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0, centered=False,
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)

@@ -60,7 +60,9 @@ class Rprop(Optimizer):
     def _update_array(self, param, grad, state, lr):
         if not state:
             state["prevs"] = np.zeros_like(param)
-            state["learning_rates"] = np.full_like(param, lr)
+            # Paddle starts every step size at the optimizer's learning rate, without
+            # the parameter's (or its group's) learning_rate factor.
+            state["learning_rates"] = np.full_like(param, self.get_lr())
         dtype = param.dtype
         (low, high), (eta_minus, eta_plus) = self._learning_rate_range, self._etas
         prevs, sizes = state["prevs"], state["learning_rates"]
