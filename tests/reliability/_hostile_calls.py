@@ -1063,6 +1063,16 @@ CALLS.update({
         [1], "float32")], "parameters")),
     nn.ParameterDict: Call(A("parameters", lambda env: {"a": pylayer.create_parameter(
         [1], "float32")}, "parameters")),
+    nn.utils.weight_norm: Call(A("layer", lambda env: nn.Linear(3, 2), "layer"),
+                               K("name", _value("weight"), "str"),
+                               K("dim", _value(0), "int_axis_or_none")),
+    nn.utils.remove_weight_norm: Call(A("layer", lambda env: nn.utils.weight_norm(
+        nn.Linear(3, 2)), "layer"), K("name", _value("weight"), "str")),
+    nn.utils.spectral_norm: Call(A("layer", lambda env: nn.Linear(3, 2), "layer"),
+                                 K("name", _value("weight"), "str"),
+                                 K("n_power_iterations", _value(1), "positive_int"),
+                                 K("eps", _value(1e-12), "non_negative"),
+                                 K("dim", _value(None), "int_axis_or_none")),
     nn.utils.clip_grad_norm_: Call(A("parameters", lambda env: env["layer"].parameters(),
                                      "parameters"),
                                    A("max_norm", _value(1.0), "number"),
