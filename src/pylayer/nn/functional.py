@@ -46,3 +46,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "hardshrink", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
            "glu", "prelu", "relu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_",
            "maxout", "rrelu", "swiglu", "gumbel_softmax", "logsigmoid"]
+
+from pylayer.ops.convolution import conv3d, conv3d_transpose  # noqa: E402
+
+__all__ += ["conv3d", "conv3d_transpose"]
