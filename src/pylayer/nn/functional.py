@@ -48,5 +48,9 @@ __all__ = ["relu", "leaky_relu", "gelu", "hardtanh", "sigmoid", "tanh", "softmax
            "maxout", "rrelu", "swiglu", "gumbel_softmax", "logsigmoid"]
 
 from pylayer.ops.convolution import conv3d, conv3d_transpose  # noqa: E402
+from pylayer.ops.pooling import (adaptive_avg_pool3d, adaptive_max_pool1d,  # noqa: E402
+                                 adaptive_max_pool2d, adaptive_max_pool3d, avg_pool3d,
+                                 max_pool3d)
 
-__all__ += ["conv3d", "conv3d_transpose"]
+__all__ += ["conv3d", "conv3d_transpose", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]

@@ -126,35 +126,34 @@ def _is_pointwise(geo):
         and geo.out_sizes == geo.sizes
 
 
-def _padded_window_view(x, geo):
-    """The windows of the channel-first image ``x``, zero-padded as ``geo`` says, as a
-    read-only view ``[N, C, *kernel, *out_sizes]``."""
-    pads = [(0, 0), (0, 0)]
-    for size, o, k, s, p, d in zip(geo.sizes, geo.out_sizes, geo.kernel, geo.stride,
-                                   geo.padding, geo.dilation):
-        pads.append((p, max(0, (o - 1) * s + (k - 1) * d + 1 - size - p)))
-    xp = np.pad(x, pads) if any(map(any, pads)) else x
+def _padded_sizes(geo):
+    """The sizes of the zero-padded image every window of ``geo`` lies in."""
+    return tuple(max(size + p, (o - 1) * s + (k - 1) * d + 1)
+                 for size, o, k, s, p, d in zip(geo.sizes, geo.out_sizes, geo.kernel,
+                                                geo.stride, geo.padding, geo.dilation))
+
+
+def window_view(x, geo, fill=0):
+    """The windows of the channel-first image ``x`` ``[N, C, *geo.sizes]``, padded with
+    ``fill`` as ``geo`` says, as a read-only view ``[N, C, *kernel, *out_sizes]``.
+
+    ``geo`` has ``sizes``, ``out_sizes``, ``kernel``, ``stride``, ``padding`` (before each
+    dimension) and ``dilation``."""
+    pads = [(0, 0), (0, 0)] + [(p, end - size - p) for size, p, end in
+                               zip(geo.sizes, geo.padding, _padded_sizes(geo))]
+    xp = np.pad(x, pads, constant_values=fill) if any(map(any, pads)) else x
     strides = xp.strides[2:]
     return np.lib.stride_tricks.as_strided(
-        xp, xp.shape[:2] + geo.kernel + geo.out_sizes,
+        xp, xp.shape[:2] + tuple(geo.kernel) + tuple(geo.out_sizes),
         xp.strides[:2] + tuple(t * d for t, d in zip(strides, geo.dilation))
         + tuple(t * s for t, s in zip(strides, geo.stride)), writeable=False)
 
 
-def _im2col_any(x, col, geo):
-    """im2col for any number of dimensions: ``col`` ``[N, C * prod(kernel), prod(out)]``."""
-    np.copyto(col.reshape(x.shape[:2] + geo.kernel + geo.out_sizes),
-              _padded_window_view(x, geo))
-
-
-def _col2im_any(col, dx, geo):
-    """The adjoint of :func:`_im2col_any`: each column element added to its image element
-    (one slice per kernel position)."""
-    padded = [size + p + max(0, (o - 1) * s + (k - 1) * d + 1 - size - p)
-              for size, o, k, s, p, d in zip(geo.sizes, geo.out_sizes, geo.kernel,
-                                             geo.stride, geo.padding, geo.dilation)]
-    out = np.zeros(dx.shape[:2] + tuple(padded), dx.dtype)
-    cols = col.reshape(dx.shape[:2] + geo.kernel + geo.out_sizes)
+def window_adjoint(cols, dx, geo):
+    """The adjoint of :func:`window_view`: each element of ``cols`` ``[N, C, *kernel,
+    *out_sizes]`` added to its image element of ``dx`` ``[N, C, *sizes]`` (one slice per
+    kernel position)."""
+    out = np.zeros(dx.shape[:2] + _padded_sizes(geo), dx.dtype)
     for position in itertools.product(*map(range, geo.kernel)):
         window = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in
                        zip(position, geo.dilation, geo.out_sizes, geo.stride))
@@ -175,7 +174,8 @@ def _columns(image, geo, dtype):
             im2col(x, col, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
                    *geo.out_sizes)
         else:
-            _im2col_any(x, col, geo)
+            np.copyto(col.reshape(x.shape[:2] + geo.kernel + geo.out_sizes),
+                      window_view(x, geo))
     return col.reshape(n, geo.groups, _group_rows(geo), math.prod(geo.out_sizes))
 
 
@@ -226,7 +226,7 @@ def convolve_input_gradient(dy, weight, geo):
     if len(geo.kernel) == 2:
         col2im(col, dx, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation, *geo.out_sizes)
     else:
-        _col2im_any(col, dx, geo)
+        window_adjoint(col.reshape((n, c) + geo.kernel + geo.out_sizes), dx, geo)
     return _from_nchw(dx, geo, dy.dtype)
 
 
