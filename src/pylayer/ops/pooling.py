@@ -44,9 +44,11 @@ from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import make_tensor
 from pylayer._kernels import pool as kernels
 from pylayer._kernels.conv import pooled_empty
-from pylayer.ops._arguments import (check_choice, check_count, check_int, check_number,
-                                    float_tensor)
+from pylayer.ops._arguments import (check_choice, check_count, check_int, check_ints,
+                                    check_number, describe, float_tensor)
+from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.linalg import matmul
+from pylayer.ops.math import pow
 from pylayer.ops.shape import transpose
 from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.convolution import window_adjoint, window_view
@@ -55,7 +57,8 @@ from pylayer.ops.spatial import spatial_axes
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_unpool1d",
+           "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d"]
 
 
 class PoolGeometry(NamedTuple):
@@ -210,6 +213,11 @@ ADAPTIVE_MAX_POOL1D = Op("adaptive_max_pool1d", **_MAX_POOL)
 ADAPTIVE_MAX_POOL2D = Op("adaptive_max_pool2d", **_MAX_POOL)
 ADAPTIVE_MAX_POOL3D = Op("adaptive_max_pool3d", **_MAX_POOL)
 _ADAPTIVE_MAX_POOLS = {1: ADAPTIVE_MAX_POOL1D, 2: ADAPTIVE_MAX_POOL2D, 3: ADAPTIVE_MAX_POOL3D}
+# Unpooling puts each element at its position in the mask (the last one wins where
+# positions repeat); its gradient gathers from them.
+_MAX_UNPOOL = dict(attrs=("geometry", "mask"),
+                   vjp=(lambda g, geometry, mask: _max_pool_gather(g, geometry, mask),))
+_MAX_UNPOOLS = {count: Op(f"max_unpool{count}d", **_MAX_UNPOOL) for count in (1, 2, 3)}
 # The gradient scatters into the mask's positions; the gradient of that gathers.
 MAX_POOL_GRAD = Op("max_pool_grad", attrs=("geometry", "mask"),
                    vjp=(lambda g, geometry, mask: _max_pool_gather(g, geometry, mask),))
@@ -692,3 +700,178 @@ def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
     (array([7.], dtype=float32), array([7], dtype=int32))
     """
     return _adaptive_max_pool(x, output_size, return_mask, 3, "adaptive_max_pool3d")
+
+
+def _unpool_sizes(in_sizes, kernel, stride, padding, output_size, count, fn):
+    """The unpooled spatial sizes: Paddle's ``(in - 1) * stride + kernel - 2 * padding``, or
+    ``output_size`` (spatial, or with the batch and channel sizes first) within a stride of
+    it."""
+    default = [(size - 1) * s + k - 2 * p
+               for size, k, s, p in zip(in_sizes, kernel, stride, padding)]
+    if output_size is None:
+        sizes = default
+    else:
+        if not isinstance(output_size, (list, tuple)):
+            raise TypeError(f"{fn}(): argument 'output_size' must be None, a list or a tuple, "
+                            f"got {describe(output_size)}")
+        sizes = check_ints(list(output_size), fn, "output_size")
+        if len(sizes) == count + 2:
+            sizes = sizes[2:]
+        if len(sizes) != count:
+            raise ValueError(f"{fn}(): argument 'output_size' must hold {count} or "
+                             f"{count + 2} ints, got {list(output_size)}")
+        for size, low, s in zip(sizes, default, stride):
+            if not low - s < size < low + s:
+                raise ValueError(f"{fn}(): argument 'output_size' {sizes} must lie, in each "
+                                 f"dimension, strictly within a stride {stride} of the "
+                                 f"default size {default}")
+    if min(sizes) < 1:
+        raise ValueError(f"{fn}(): the unpooled size {sizes} (from kernel_size {kernel}, "
+                         f"stride {stride} and padding {padding}) must be positive")
+    return sizes
+
+
+def _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, count,
+                fn, layout):
+    x = float_tensor(x, fn)
+    indices = as_tensor_arg(indices, fn, "indices", 2)
+    check_choice(data_format, fn, "data_format", [layout])
+    if x.ndim != count + 2:
+        raise ValueError(f"{fn}(): argument 'x' must be {count + 2}-D ({layout}), got shape "
+                         f"{x.shape}")
+    index = indices.numpy()
+    if index.dtype not in (np.int32, np.int64) or list(index.shape) != x.shape:
+        raise ValueError(f"{fn}(): argument 'indices' must be an int32 or int64 Tensor of the "
+                         f"shape of x {x.shape}, got shape {list(index.shape)} and dtype "
+                         f"{indices.dtype.name}")
+    kernel = window_sizes(kernel_size, count, fn, "kernel_size")
+    stride = kernel if stride is None else window_sizes(stride, count, fn, "stride")
+    padding = window_sizes(padding, count, fn, "padding", minimum=0)
+    in_sizes = x.shape[2:]
+    sizes = _unpool_sizes(in_sizes, kernel, stride, padding, output_size, count, fn)
+    plane = math.prod(sizes)
+    a = x.numpy()
+    check_count(x.shape[0] * x.shape[1] * plane, fn, "output_size",
+                _COMPUTE.get(a.dtype, np.float32))
+    if index.size and (index.min() < 0 or index.max() >= plane):
+        bad = index.min() if index.min() < 0 else index.max()
+        raise ValueError(f"{fn}(): argument 'indices' must hold positions in [0, {plane}) of "
+                         f"the unpooled {sizes}, got {bad}")
+    if count == 1:
+        in_sizes, sizes = [1] + in_sizes, [1] + sizes
+    geo = PoolGeometry(count, False, x.shape[0], x.shape[1], tuple(sizes), tuple(in_sizes),
+                       (), (), (), (), True, 1.0)
+    mask = index.astype(np.int32)
+    out = np.zeros((geo.batch, geo.channels, plane), _COMPUTE.get(a.dtype, np.float32))
+    n, c = mask.shape[:2]
+    np.put_along_axis(out, mask.reshape(n, c, -1), _as_nchw(a, geo).reshape(n, c, -1), axis=2)
+    return make_output(_MAX_UNPOOLS[count],
+                       _result(out.reshape(geo.image_shape()), a.dtype), (x,), (geo, mask))
+
+
+@op
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None):
+    """The inverse of :func:`max_pool1d`: each element of ``x`` ``[N, C, L]`` put at its
+    position ``indices`` (the mask of ``max_pool1d``) in zeros.
+
+    The output length is ``(L - 1) * stride + kernel_size - 2 * padding``,
+    or ``output_size`` (``[L_out]`` or ``[N, C, L_out]``, within a stride of
+    it). A position beyond the output is a ValueError.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[1.0, 5.0, 2.0, 4.0]]])
+    >>> out, mask = F.max_pool1d(x, 2, return_mask=True)
+    >>> F.max_unpool1d(out, mask, 2).numpy()
+    array([[[0., 5., 0., 4.]]], dtype=float32)
+    """
+    return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 1,
+                       "max_unpool1d", "NCL")
+
+
+@op
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None):
+    """The inverse of :func:`max_pool2d`: each element of ``x`` ``[N, C, H, W]`` put at its
+    position ``indices`` (``h * W_out + w``, the mask of ``max_pool2d``) in zeros.
+
+    Sizes as in :func:`max_unpool1d`, per dimension; ``data_format`` is
+    ``'NCHW'`` only, as in Paddle.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+    >>> out, mask = F.max_pool2d(x, 2, return_mask=True)
+    >>> F.max_unpool2d(out, mask, 2).numpy()[0, 0]
+    array([[ 0.,  0.,  0.,  0.],
+           [ 0.,  5.,  0.,  7.],
+           [ 0.,  0.,  0.,  0.],
+           [ 0., 13.,  0., 15.]], dtype=float32)
+    """
+    return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 2,
+                       "max_unpool2d", "NCHW")
+
+
+@op
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None):
+    """The inverse of :func:`max_pool3d`: each element of ``x`` ``[N, C, D, H, W]`` put at
+    its position ``indices`` (the mask of ``max_pool3d``) in zeros.
+
+    Sizes as in :func:`max_unpool1d`, per dimension; ``data_format`` is
+    ``'NCDHW'`` only, as in Paddle.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+    >>> out, mask = F.max_pool3d(x, 2, return_mask=True)
+    >>> F.max_unpool3d(out, mask, 2).numpy().ravel()
+    array([0., 0., 0., 0., 0., 0., 0., 7.], dtype=float32)
+    """
+    return _max_unpool(x, indices, kernel_size, stride, padding, data_format, output_size, 3,
+                       "max_unpool3d", "NCDHW")
+
+
+def _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, count, fn):
+    p = check_number(norm_type, fn, "norm_type")
+    x, geo = _pool_geometry(x, kernel_size, stride, padding, ceil_mode, data_format, count,
+                            fn, summing=True)
+    return pow(avg_pool(pow(x, p), geo), 1.0 / p)
+
+
+@op
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCL", name=None):
+    """The ``norm_type``-norm of each window of ``x`` ``[N, C, L]``: ``(sum of x ** p) **
+    (1 / p)``, the padding counting as zeros (a negative sum gives NaN, as in Paddle).
+
+    ``stride``, ``padding`` and ``ceil_mode`` are as in :func:`avg_pool1d`;
+    ``data_format`` is ``'NCL'`` or ``'NLC'``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[3.0, 4.0, 1.0, 1.0]]])
+    >>> F.lp_pool1d(x, 2, 2).numpy()
+    array([[[5.       , 1.4142135]]], dtype=float32)
+    """
+    check_choice(data_format, "lp_pool1d", "data_format", ["NCL", "NLC"])
+    return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 1,
+                    "lp_pool1d")
+
+
+@op
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCHW", name=None):
+    """The ``norm_type``-norm of each window of ``x`` ``[N, C, H, W]``, as in
+    :func:`lp_pool1d`; the window forms are those of :func:`avg_pool2d`.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.full([1, 1, 2, 2], 2.0)
+    >>> F.lp_pool2d(x, 1, 2).numpy()
+    array([[[[8.]]]], dtype=float32)
+    """
+    check_choice(data_format, "lp_pool2d", "data_format", ["NCHW", "NHWC"])
+    return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 2,
+                    "lp_pool2d")
