@@ -1,5 +1,6 @@
 """Pooling layers: ``MaxPool1D/2D/3D``, ``AvgPool1D/2D/3D``, ``AdaptiveAvgPool1D/2D/3D``,
-``AdaptiveMaxPool1D/2D/3D``, ``MaxUnPool1D/2D/3D`` and ``LPPool1D/2D``.
+``AdaptiveMaxPool1D/2D/3D``, ``MaxUnPool1D/2D/3D``, ``LPPool1D/2D`` and
+``FractionalMaxPool2D/3D``.
 
 Each calls its functional form in :mod:`pylayer.ops.pooling`, whose
 documentation states the rules.
@@ -9,13 +10,14 @@ from pylayer.nn.layer import Layer
 from pylayer.ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                                  adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
                                  adaptive_output_sizes, avg_pool1d, avg_pool2d, avg_pool3d,
-                                 lp_pool1d, lp_pool2d, max_pool1d, max_pool2d, max_pool3d,
+                                 fractional_max_pool2d, fractional_max_pool3d, lp_pool1d, lp_pool2d, max_pool1d, max_pool2d, max_pool3d,
                                  max_unpool1d, max_unpool2d, max_unpool3d)
 
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "MaxUnPool1D", "MaxUnPool2D",
-           "MaxUnPool3D", "LPPool1D", "LPPool2D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "MaxUnPool3D", "LPPool1D", "LPPool2D", "FractionalMaxPool2D", "FractionalMaxPool3D",
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d"]
 
 
@@ -385,6 +387,53 @@ class LPPool2D(_LPPool):
     def forward(self, x):
         return lp_pool2d(x, self._norm_type, self._kernel_size, self._stride, self._padding,
                          **self._options)
+
+
+class _FractionalMaxPool(_AdaptiveMaxPool):
+    def __init__(self, count, output_size, kernel_size, random_u, return_mask):
+        super().__init__(count, output_size, return_mask)
+        fn = type(self).__name__
+        if kernel_size is not None:
+            window_sizes(kernel_size, count, fn, "kernel_size")
+        if random_u is not None:
+            check_number(random_u, fn, "random_u")
+        self._kernel_size, self._random_u = kernel_size, random_u
+
+
+class FractionalMaxPool2D(_FractionalMaxPool):
+    """Layer form of :func:`pylayer.nn.functional.fractional_max_pool2d` (a new
+    ``random_u`` each call when it is None).
+
+    >>> import pylayer
+    >>> pylayer.nn.FractionalMaxPool2D(3)(pylayer.rand([2, 3, 7, 7])).shape
+    [2, 3, 3, 3]
+    """
+
+    def __init__(self, output_size, kernel_size=None, random_u=None, return_mask=False,
+                 name=None):
+        super().__init__(2, output_size, kernel_size, random_u, return_mask)
+
+    def forward(self, x):
+        return fractional_max_pool2d(x, self._output_size, self._kernel_size, self._random_u,
+                                     self._return_mask)
+
+
+class FractionalMaxPool3D(_FractionalMaxPool):
+    """Layer form of :func:`pylayer.nn.functional.fractional_max_pool3d` (a new
+    ``random_u`` each call when it is None).
+
+    >>> import pylayer
+    >>> pylayer.nn.FractionalMaxPool3D([2, 3, 3])(pylayer.rand([1, 2, 5, 7, 7])).shape
+    [1, 2, 2, 3, 3]
+    """
+
+    def __init__(self, output_size, kernel_size=None, random_u=None, return_mask=False,
+                 name=None):
+        super().__init__(3, output_size, kernel_size, random_u, return_mask)
+
+    def forward(self, x):
+        return fractional_max_pool3d(x, self._output_size, self._kernel_size, self._random_u,
+                                     self._return_mask)
 
 
 # Paddle 3.3.1 exports PyTorch's spellings as the same classes

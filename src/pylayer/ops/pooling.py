@@ -52,13 +52,15 @@ from pylayer.ops.math import pow
 from pylayer.ops.shape import transpose
 from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.convolution import window_adjoint, window_view
+from pylayer.ops.creation import get_rng
 from pylayer.ops.dispatch import op
 from pylayer.ops.spatial import spatial_axes
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_unpool1d",
-           "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d"]
+           "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d", "fractional_max_pool2d",
+           "fractional_max_pool3d"]
 
 
 class PoolGeometry(NamedTuple):
@@ -151,16 +153,37 @@ def _bins(in_size, out_size):
     return np.minimum(start[:, None] + np.arange(int((end - start).max())), end[:, None] - 1)
 
 
-def _adaptive_candidates(sizes, out_sizes):
-    """``[*out_sizes, cells]``: the flat plane positions of each adaptive bin."""
-    flat = 0
+def _fractional_bins(in_size, out_size, kernel, u):
+    """``[out_size, longest bin]``: the positions of each fractional max pooling bin, by
+    Paddle's rule (the last one repeated to fill the row, -1 for an empty bin)."""
+    steps = out_size - (1 if kernel else 0)
+    alpha = (in_size - kernel) / steps if steps else 0.0     # one bin of a kernel: at 0
+    if not kernel:      # Paddle scales u so that the bins stay within the input
+        base = in_size // out_size
+        u = u * min((base + 2) / alpha - 1, (in_size + 1 - base) / alpha - (out_size - 1))
+    i = np.arange(out_size)
+    offset = int(u * alpha)
+    start = ((i + u) * alpha).astype(np.int64) - offset
+    end = start + kernel if kernel else ((i + 1 + u) * alpha).astype(np.int64) - offset
+    start, end = np.maximum(start, 0), np.minimum(end, in_size)
+    bins = np.minimum(start[:, None] + np.arange(max(int((end - start).max()), 1)),
+                      end[:, None] - 1)
+    return np.where((end > start)[:, None], bins, -1)
+
+
+def _adaptive_candidates(sizes, out_sizes, bins=None):
+    """``[*out_sizes, cells]``: the flat plane positions of each adaptive bin (or of the
+    per-axis ``bins``; -1 in any axis makes the cell padding)."""
+    flat, valid = 0, True
     count = len(sizes)
     for axis, (size, o) in enumerate(zip(sizes, out_sizes)):
-        b = _bins(size, o)
+        b = _bins(size, o) if bins is None else bins[axis]
         shape = [1] * (2 * count)
         shape[axis], shape[count + axis] = b.shape
-        flat = flat * size + b.reshape(shape)
-    return flat.reshape(tuple(out_sizes) + (-1,))
+        b = b.reshape(shape)
+        valid = valid & (b >= 0)
+        flat = flat * size + b
+    return np.where(valid, flat, -1).reshape(tuple(out_sizes) + (-1,))
 
 
 def _argmax_mask(x, candidates):
@@ -212,6 +235,9 @@ _MAX_POOLS = {1: MAX_POOL1D, 2: MAX_POOL2D, 3: MAX_POOL3D}
 ADAPTIVE_MAX_POOL1D = Op("adaptive_max_pool1d", **_MAX_POOL)
 ADAPTIVE_MAX_POOL2D = Op("adaptive_max_pool2d", **_MAX_POOL)
 ADAPTIVE_MAX_POOL3D = Op("adaptive_max_pool3d", **_MAX_POOL)
+FRACTIONAL_MAX_POOL2D = Op("fractional_max_pool2d", **_MAX_POOL)
+FRACTIONAL_MAX_POOL3D = Op("fractional_max_pool3d", **_MAX_POOL)
+_FRACTIONAL_MAX_POOLS = {2: FRACTIONAL_MAX_POOL2D, 3: FRACTIONAL_MAX_POOL3D}
 _ADAPTIVE_MAX_POOLS = {1: ADAPTIVE_MAX_POOL1D, 2: ADAPTIVE_MAX_POOL2D, 3: ADAPTIVE_MAX_POOL3D}
 # Unpooling puts each element at its position in the mask (the last one wins where
 # positions repeat); its gradient gathers from them.
@@ -225,10 +251,11 @@ MAX_POOL_GRAD_GRAD = Op("max_pool_grad_grad", attrs=("geometry", "mask"),
                         vjp=(lambda g, geometry, mask: _max_pool_scatter(g, geometry, mask),))
 
 
-def max_pool(x, geo, record=None):
+def max_pool(x, geo, record=None, bins=None):
     """The recorded max pooling of ``x`` (as ``record``, by default the max pooling of
     ``geo``'s dimensions), and its int32 mask: the node's own, which no caller may change
-    (hand out a copy)."""
+    (hand out a copy). A geometry without a kernel pools adaptive bins, or the per-axis
+    ``bins`` given."""
     a = x.numpy()
     out, out4 = _new(geo.output_shape(), geo, a.dtype)
     if geo.compiled:
@@ -237,7 +264,7 @@ def max_pool(x, geo, record=None):
     else:
         image = _as_nchw(a, geo)
         mask = _argmax_mask(image, _window_candidates(geo) if geo.kernel else
-                            _adaptive_candidates(geo.sizes, geo.out_sizes))
+                            _adaptive_candidates(geo.sizes, geo.out_sizes, bins))
         _gather_any(image, mask, out4, -_FLT_MAX)
     y = make_output(record or _MAX_POOLS[geo.spatial], _result(out, a.dtype), (x,),
                     (geo, mask))
@@ -875,3 +902,74 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False
     check_choice(data_format, "lp_pool2d", "data_format", ["NCHW", "NHWC"])
     return _lp_pool(x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, 2,
                     "lp_pool2d")
+
+
+def _fractional_max_pool(x, output_size, kernel_size, random_u, return_mask, count, fn):
+    x = float_tensor(x, fn)
+    if x.ndim != count + 2:
+        raise ValueError(f"{fn}(): argument 'x' must be {count + 2}-D, got shape {x.shape}")
+    in_sizes = x.shape[2:]
+    sizes = adaptive_output_sizes(output_size, count, in_sizes, fn)
+    kernel = [0] * count if kernel_size is None else \
+        window_sizes(kernel_size, count, fn, "kernel_size")
+    for size, out, k in zip(in_sizes, sizes, kernel):
+        if k and size < out - 1 + k:
+            raise ValueError(f"{fn}(): output_size {sizes} and kernel_size {kernel} need an "
+                             f"input of at least output_size - 1 + kernel_size in each "
+                             f"dimension, got spatial size {in_sizes}")
+    if random_u is None:
+        u = float(get_rng().uniform(0.0, 1.0))
+    else:
+        u = check_number(random_u, fn, "random_u")
+        if not 0 < u < 1:
+            raise ValueError(f"{fn}(): argument 'random_u' must lie in (0, 1), got {random_u}")
+    bins = [_fractional_bins(size, out, k, u) for size, out, k in zip(in_sizes, sizes, kernel)]
+    check_count(x.shape[0] * x.shape[1] * math.prod(sizes)
+                * math.prod(b.shape[1] for b in bins), fn, "output_size", np.float64)
+    geo = PoolGeometry(count, False, x.shape[0], x.shape[1], tuple(in_sizes), tuple(sizes),
+                       (), (), (), (), True, 1.0)
+    out, mask = max_pool(x, geo, _FRACTIONAL_MAX_POOLS[count], bins)
+    if not return_mask:
+        return out
+    return out, make_tensor(mask.reshape(out.shape).copy())   # the node keeps the original
+
+
+@op
+def fractional_max_pool2d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """Fractional max pooling of ``x`` ``[N, C, H, W]`` to ``output_size`` ``[h, w]`` (None
+    keeps a size), with pseudo-random bins (Graham, 2015) placed by ``random_u`` in
+    (0, 1) (None: drawn from pylayer's generator, see :func:`pylayer.seed`).
+
+    Along an axis of ``n`` pooled to ``m``, with ``a = (n - k) / (m - 1)``
+    for ``kernel_size`` ``k`` (bins ``k`` long), or ``a = n / m`` and
+    ``random_u`` scaled down as Paddle does (no ``kernel_size``: bins ending
+    where the next starts), bin ``i`` starts at ``int((i + u) * a) - int(u *
+    a)``. With ``return_mask=True`` it also returns each maximum's int32
+    position ``h * W + w``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.to_tensor([[[[2.0, 4.0, 3.0, 1.0, 5.0, 2.0, 3.0]]]])
+    >>> F.fractional_max_pool2d(x, [1, 5], random_u=0.3).numpy()
+    array([[[[2., 4., 1., 5., 3.]]]], dtype=float32)
+    """
+    return _fractional_max_pool(x, output_size, kernel_size, random_u, return_mask, 2,
+                                "fractional_max_pool2d")
+
+
+@op
+def fractional_max_pool3d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """Fractional max pooling of ``x`` ``[N, C, D, H, W]`` to ``output_size`` ``[d, h, w]``,
+    the bins along each axis as in :func:`fractional_max_pool2d`; the mask holds each
+    maximum's position ``(d * H + h) * W + w``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.arange(27, dtype='float32').reshape([1, 1, 3, 3, 3])
+    >>> F.fractional_max_pool3d(x, 2, random_u=0.5).shape
+    [1, 1, 2, 2, 2]
+    """
+    return _fractional_max_pool(x, output_size, kernel_size, random_u, return_mask, 3,
+                                "fractional_max_pool3d")
