@@ -271,6 +271,7 @@ ENTRIES = [
            op=F.avg_pool3d,
            call=Call(A("x", _ncdhw, "float_tensor"), A("kernel_size", _value(2), "size"),
                      K("stride", _value(1), "count_or_none"), K("padding", _value(0), "count"),
+                     K("ceil_mode", _value(False), None),
                      K("divisor_override", _value(2.0), "number_or_none"),
                      K("data_format", _value("NCDHW"), "reduction"),
                      extra=[("'VALID' padding with ceil_mode",
@@ -342,7 +343,7 @@ ENTRIES = [
            op=F.fractional_max_pool3d,
            call=Call(A("x", _ncdhw, "float_tensor"), A("output_size", _value(2), "size"),
                      K("random_u", _value(0.5), "number_or_none"))),
-    OpInfo("unfold", _unfold, samples(
+    OpInfo("nn.functional.unfold", _unfold, samples(
         (T((2, 2, 4, 4)), 2),
         ((T((1, 2, 5, 4)), [2, 3]), {"strides": [1, 2], "paddings": [1, 0, 2, 1],
                                      "dilations": [2, 1]})),
