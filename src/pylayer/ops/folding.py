@@ -130,8 +130,8 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
                                                       dilations, fn)
     n, c, *sizes = x.shape
     blocks = _blocks(sizes, kernel, strides, paddings, dilations, fn)
-    check_count(n * c * math.prod(kernel) * math.prod(blocks), fn, "kernel_sizes",
-                _compute_dtype(x.numpy().dtype))
+    check_count(n * c * math.prod(kernel) * math.prod(blocks), fn,
+                "paddings" if any(paddings) else "kernel_sizes", _compute_dtype(x.numpy().dtype))
     geo = Geometry(2, False, n, c, tuple(sizes), c, tuple(blocks), 1, tuple(kernel),
                    tuple(strides), tuple(paddings[:2]), tuple(dilations))
     return _unfold(x, geo)

@@ -186,6 +186,12 @@ def _adaptive_candidates(sizes, out_sizes, bins=None):
     return np.where(valid, flat, -1).reshape(tuple(out_sizes) + (-1,))
 
 
+def _check_candidates(count, fn, arg):
+    """Refuse a pooling whose ``count`` gathered window elements (a few arrays of them:
+    positions, values, flags) do not fit."""
+    check_count(3 * count, fn, arg, np.float64)
+
+
 def _argmax_mask(x, candidates):
     """The int32 mask ``[N, C, *out]`` of the channel-first image ``x``: each window's
     largest non-NaN element (the first on ties), -1 for a window without one."""
@@ -415,8 +421,8 @@ def _max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode, data_form
                          f"{'NCDHW' if count == 3 else 'NCHW'!r}, got {data_format!r}")
     x, geo = _pool_geometry(x, kernel_size, stride, padding, ceil_mode, data_format, count, fn)
     if not geo.compiled:            # the windows' elements are gathered into one array
-        check_count(geo.batch * geo.channels * math.prod(geo.out_sizes)
-                    * math.prod(geo.kernel), fn, "kernel_size", np.float64)
+        _check_candidates(geo.batch * geo.channels * math.prod(geo.out_sizes)
+                          * math.prod(geo.kernel), fn, "kernel_size")
     out, mask = max_pool(x, geo)
     if not return_mask:
         return out
@@ -665,8 +671,8 @@ def _adaptive_max_pool(x, output_size, return_mask, count, fn):
     in_sizes = x.shape[2:]
     sizes = adaptive_output_sizes(output_size, count, in_sizes, fn)
     bins = [-(-size // out) + 1 for size, out in zip(in_sizes, sizes)]  # no bin is longer
-    check_count(x.shape[0] * x.shape[1] * math.prod(sizes) * math.prod(bins), fn,
-                "output_size", np.float64)
+    _check_candidates(x.shape[0] * x.shape[1] * math.prod(sizes) * math.prod(bins), fn,
+                      "output_size")
     if count == 1:
         in_sizes, sizes = [1] + in_sizes, [1] + sizes
     geo = PoolGeometry(count, False, x.shape[0], x.shape[1], tuple(in_sizes), tuple(sizes),
@@ -924,8 +930,8 @@ def _fractional_max_pool(x, output_size, kernel_size, random_u, return_mask, cou
         if not 0 < u < 1:
             raise ValueError(f"{fn}(): argument 'random_u' must lie in (0, 1), got {random_u}")
     bins = [_fractional_bins(size, out, k, u) for size, out, k in zip(in_sizes, sizes, kernel)]
-    check_count(x.shape[0] * x.shape[1] * math.prod(sizes)
-                * math.prod(b.shape[1] for b in bins), fn, "output_size", np.float64)
+    _check_candidates(x.shape[0] * x.shape[1] * math.prod(sizes)
+                      * math.prod(b.shape[1] for b in bins), fn, "output_size")
     geo = PoolGeometry(count, False, x.shape[0], x.shape[1], tuple(in_sizes), tuple(sizes),
                        (), (), (), (), True, 1.0)
     out, mask = max_pool(x, geo, _FRACTIONAL_MAX_POOLS[count], bins)
