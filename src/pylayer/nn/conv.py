@@ -11,7 +11,7 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.ops.convolution import (conv1d, conv1d_transpose, conv2d, conv2d_transpose,
                                      conv3d, conv3d_transpose)
-from pylayer.ops.folding import fold, unfold
+from pylayer.ops.folding import check_arguments, fold, unfold
 from pylayer.ops.spatial import pad
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
@@ -270,6 +270,7 @@ class Fold(Layer):
     def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1,
                  name=None):
         super().__init__()
+        check_arguments(kernel_sizes, strides, paddings, dilations, "Fold", output_sizes)
         self._output_sizes, self._kernel_sizes = output_sizes, kernel_sizes
         self._dilations, self._paddings, self._strides = dilations, paddings, strides
 
@@ -292,6 +293,7 @@ class Unfold(Layer):
 
     def __init__(self, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
         super().__init__()
+        check_arguments(kernel_sizes, strides, paddings, dilations, "Unfold")
         self._kernel_sizes, self._dilations = kernel_sizes, dilations
         self._paddings, self._strides = paddings, strides
 

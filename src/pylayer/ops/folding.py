@@ -104,6 +104,14 @@ def _arguments(kernel_sizes, strides, paddings, dilations, fn):
             _paddings(paddings, fn), _sizes(dilations, fn, "dilations"))
 
 
+def check_arguments(kernel_sizes, strides, paddings, dilations, fn, *output_sizes):
+    """Check the settings of a Fold (given its ``output_sizes``) or an Unfold layer in
+    ``fn``'s name."""
+    for sizes in output_sizes:
+        _sizes(sizes, fn, "output_sizes")
+    _arguments(kernel_sizes, strides, paddings, dilations, fn)
+
+
 @op
 def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """The sliding blocks of ``x`` ``[N, C, H, W]`` as columns ``[N, C * kh * kw, L]``
