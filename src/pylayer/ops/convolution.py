@@ -119,11 +119,15 @@ def _group_rows(geo):
     return geo.channels // geo.groups * math.prod(geo.kernel)
 
 
+_ONES = {2: (1, 1), 3: (1, 1, 1)}
+_ZEROS = {2: (0, 0), 3: (0, 0, 0)}
+
+
 def _is_pointwise(geo):
     """A 1x1 kernel with stride 1 and no padding: the image is its own column buffer."""
-    ones = (1,) * len(geo.kernel)
-    return geo.kernel == ones and geo.stride == ones and not any(geo.padding) \
-        and geo.out_sizes == geo.sizes
+    count = len(geo.kernel)
+    return geo.kernel == _ONES[count] and geo.stride == _ONES[count] \
+        and geo.padding == _ZEROS[count] and geo.out_sizes == geo.sizes
 
 
 def _padded_sizes(geo):
