@@ -1,4 +1,6 @@
-"""The poolings: ``max_pool1d/2d``, ``avg_pool1d/2d``, ``adaptive_avg_pool1d/2d``.
+"""The poolings: ``max_pool1d/2d/3d``, ``avg_pool1d/2d/3d``, ``adaptive_avg_pool1d/2d/3d``,
+``adaptive_max_pool1d/2d/3d``, ``max_unpool1d/2d/3d``, ``lp_pool1d/2d`` and
+``fractional_max_pool2d/3d``.
 
 Max and average pooling follow Paddle 3.3.1's rules:
 
@@ -29,7 +31,13 @@ pooling's gradient scatters into the positions of its mask, and the gradient
 of that scatter gathers from them; average pooling's gradient spreads each
 output over its window, and the gradient of that spreading is the average
 pooling again. Gradients of any order come out of these, which run on the
-kernels of :mod:`pylayer._kernels.pool`.
+kernels of :mod:`pylayer._kernels.pool` for 1-D and 2-D windows. 3-D windows,
+adaptive and fractional max bins go through numpy: each window's elements are
+gathered by their plane positions (-1 for padding), the mask is their argmax,
+and the same scatter and gather make the gradients; average pooling sums a
+strided view of the windows. Unpooling puts each element at its mask
+position (its gradient gathers), and lp pooling is the p-th root of a window
+sum of ``x ** p``, made of recorded ops.
 
 :class:`PoolGeometry` holds what the public functions checked; 1-D arrays
 are seen as images of height 1 and channel-last arrays through their
