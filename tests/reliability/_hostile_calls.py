@@ -765,6 +765,49 @@ CALLS.update({
     extend.Summary: Call(A("text", _value("<4 Tensors>"), "str")),
 })
 
+# ------------------------------------------------------------------ 3-D convolution, pooling
+CALLS.update({
+    nn.Conv3D: Call(A("in_channels", _value(2), "size"), A("out_channels", _value(2), "size"),
+                    A("kernel_size", _value(3), "size"), K("groups", _value(2), "size"),
+                    K("padding_mode", _value("zeros"), "reduction"),
+                    K("data_format", _value("NCDHW"), "reduction")),
+    nn.Conv3DTranspose: Call(A("in_channels", _value(2), "size"),
+                             A("out_channels", _value(2), "size"),
+                             A("kernel_size", _value(3), "size"), K("stride", _value(2), "count"),
+                             K("output_padding", _value(1), "count"),
+                             K("data_format", _value("NCDHW"), "reduction")),
+    nn.MaxPool3D: Call(A("kernel_size", _value(2), "size"), K("padding", _value(1), "count"),
+                       K("data_format", _value("NCDHW"), "reduction")),
+    nn.AvgPool3D: Call(A("kernel_size", _value(2), "size"),
+                       K("stride", _value(1), "count_or_none"),
+                       K("data_format", _value("NCDHW"), "reduction")),
+    nn.AdaptiveAvgPool3D: Call(A("output_size", _value(2), "size"),
+                               K("data_format", _value("NCDHW"), "reduction")),
+    nn.AdaptiveMaxPool1D: Call(A("output_size", _value(2), "size")),
+    nn.AdaptiveMaxPool2D: Call(A("output_size", _value(2), "size")),
+    nn.AdaptiveMaxPool3D: Call(A("output_size", _value(2), "size")),
+    nn.MaxUnPool1D: Call(A("kernel_size", _value(2), "size"),
+                         K("stride", _value(None), "count_or_none"),
+                         K("data_format", _value("NCL"), "reduction")),
+    nn.MaxUnPool2D: Call(A("kernel_size", _value(2), "size"), K("padding", _value(0), "count"),
+                         K("data_format", _value("NCHW"), "reduction")),
+    nn.MaxUnPool3D: Call(A("kernel_size", _value(2), "size"),
+                         K("data_format", _value("NCDHW"), "reduction")),
+    nn.LPPool1D: Call(A("norm_type", _value(2.0), "number"), A("kernel_size", _value(2), "size"),
+                      K("data_format", _value("NCL"), "reduction")),
+    nn.LPPool2D: Call(A("norm_type", _value(2.0), "number"), A("kernel_size", _value(2), "size"),
+                      K("padding", _value(1), "count"),
+                      K("data_format", _value("NCHW"), "reduction")),
+    nn.FractionalMaxPool2D: Call(A("output_size", _value(2), "size"),
+                                 K("kernel_size", _value(None), "count_or_none")),
+    nn.FractionalMaxPool3D: Call(A("output_size", _value(2), "size"),
+                                 K("random_u", _value(0.5), "number_or_none")),
+    nn.Fold: Call(A("output_sizes", _value(4), "size"), A("kernel_sizes", _value(2), "size"),
+                  K("paddings", _value(0), "count"), K("strides", _value(1), "size")),
+    nn.Unfold: Call(A("kernel_sizes", _value(2), "size"), K("dilations", _value(1), "size"),
+                    K("paddings", _value(0), "count")),
+})
+
 # ------------------------------------------------------------------ metric
 CALLS.update({
     # ------------------------------------------------------------- paddle.io

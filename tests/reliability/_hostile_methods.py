@@ -318,6 +318,10 @@ EXEMPT = {
 }
 
 
+def _ncdhw(env=None):
+    return pylayer.ones([1, 2, 2, 2, 2])
+
+
 def _forward(layer_factory, x, kind="float_tensor", names=(), arg="input"):
     return Call(A(arg, x, kind), names=names, aliases={"input": ("x",)},
                 setup=_made(layer_factory))
@@ -371,6 +375,49 @@ METHODS.update({
                                                 names=("adaptive_avg_pool1d",)),
     (nn.AdaptiveAvgPool2D, "forward"): _forward(lambda: nn.AdaptiveAvgPool2D(2), _chw,
                                                 names=("adaptive_avg_pool2d",)),
+    # 3-D convolution and the poolings added with it (convpool)
+    (nn.Conv3D, "forward"): _forward(lambda: nn.Conv3D(2, 2, 2), _ncdhw, names=("conv3d",),
+                                     arg="x"),
+    (nn.Conv3DTranspose, "forward"): Call(
+        A("x", _ncdhw, "float_tensor"), K("output_size", _value(None), "count_or_none"),
+        names=("conv3d_transpose",), setup=_made(lambda: nn.Conv3DTranspose(2, 2, 2))),
+    (nn.MaxPool3D, "forward"): _forward(lambda: nn.MaxPool3D(2), _ncdhw, names=("max_pool3d",),
+                                        arg="x"),
+    (nn.AvgPool3D, "forward"): _forward(lambda: nn.AvgPool3D(2), _ncdhw, names=("avg_pool3d",),
+                                        arg="x"),
+    (nn.AdaptiveAvgPool3D, "forward"): _forward(lambda: nn.AdaptiveAvgPool3D(2), _ncdhw,
+                                                names=("adaptive_avg_pool3d",), arg="x"),
+    (nn.AdaptiveMaxPool1D, "forward"): _forward(lambda: nn.AdaptiveMaxPool1D(2), _ncl,
+                                                names=("adaptive_max_pool1d",)),
+    (nn.AdaptiveMaxPool2D, "forward"): _forward(lambda: nn.AdaptiveMaxPool2D(2), _chw,
+                                                names=("adaptive_max_pool2d",), arg="x"),
+    (nn.AdaptiveMaxPool3D, "forward"): _forward(lambda: nn.AdaptiveMaxPool3D(2), _ncdhw,
+                                                names=("adaptive_max_pool3d",), arg="x"),
+    (nn.MaxUnPool1D, "forward"): Call(
+        A("x", lambda env: pylayer.ones([1, 2, 2]), "float_tensor"),
+        A("indices", lambda env: pylayer.zeros([1, 2, 2], "int32"), "int_tensor"),
+        names=("max_unpool1d",), setup=_made(lambda: nn.MaxUnPool1D(2))),
+    (nn.MaxUnPool2D, "forward"): Call(
+        A("x", lambda env: pylayer.ones([1, 2, 2, 2]), "float_tensor"),
+        A("indices", lambda env: pylayer.zeros([1, 2, 2, 2], "int32"), "int_tensor"),
+        names=("max_unpool2d",), setup=_made(lambda: nn.MaxUnPool2D(2))),
+    (nn.MaxUnPool3D, "forward"): Call(
+        A("x", lambda env: pylayer.ones([1, 2, 2, 2, 2]), "float_tensor"),
+        A("indices", lambda env: pylayer.zeros([1, 2, 2, 2, 2], "int32"), "int_tensor"),
+        names=("max_unpool3d",), setup=_made(lambda: nn.MaxUnPool3D(2))),
+    (nn.LPPool1D, "forward"): _forward(lambda: nn.LPPool1D(2, 2), _ncl, names=("lp_pool1d",),
+                                       arg="x"),
+    (nn.LPPool2D, "forward"): _forward(lambda: nn.LPPool2D(2, 2), _chw, names=("lp_pool2d",),
+                                       arg="x"),
+    (nn.FractionalMaxPool2D, "forward"): _forward(
+        lambda: nn.FractionalMaxPool2D(2, random_u=0.5), _chw,
+        names=("fractional_max_pool2d",), arg="x"),
+    (nn.FractionalMaxPool3D, "forward"): _forward(
+        lambda: nn.FractionalMaxPool3D(2, random_u=0.5), _ncdhw,
+        names=("fractional_max_pool3d",), arg="x"),
+    (nn.Fold, "forward"): _forward(lambda: nn.Fold(3, 2), lambda env: pylayer.ones([1, 8, 4]),
+                                   "inexact_tensor", names=("fold",)),
+    (nn.Unfold, "forward"): _forward(lambda: nn.Unfold(2), _chw, names=("unfold",)),
     (nn.Layer, "register_forward_pre_hook"): Call(
         A("hook", _value(lambda layer, inputs: None), "callable"), setup=_layer),
     (nn.Layer, "register_forward_post_hook"): Call(

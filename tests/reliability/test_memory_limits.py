@@ -174,6 +174,67 @@ HUGE_CALLS = {
                      "length=2 ** 28)"],
     # gradients whose work grows with the input: the input is as large as the result
     "prod": ["prod_backward([2 ** 17])", "prod_backward([64, 2 ** 12], axis=1)"],
+    # 3-D convolutions and the poolings added with them (convpool)
+    "conv3d": ["F.conv3d(paddle.ones([1, 1, 2, 2, 2]), paddle.ones([1, 1, 1, 1, 1]), "
+               "padding=2 ** 14)",
+               "F.conv3d(paddle.ones([1, 1, 2, 2, 2]), paddle.ones([1, 1, 2, 2, 2]), "
+               "dilation=2 ** 40)",
+               "F.conv3d(paddle.ones([1, 1, 2, 2, 2]), paddle.ones([1, 1, 1, 1, 1]), "
+               "stride=2 ** 40, padding=2 ** 10)"],
+    "conv3d_transpose": ["F.conv3d_transpose(paddle.ones([1, 1, 2, 2, 2]), "
+                         "paddle.ones([1, 1, 1, 1, 1]), stride=2 ** 14)",
+                         "F.conv3d_transpose(paddle.ones([1, 1, 2, 2, 2]), "
+                         "paddle.ones([1, 1, 2, 2, 2]), dilation=2 ** 40)",
+                         "F.conv3d_transpose(paddle.ones([1, 1, 2, 2, 2]), "
+                         "paddle.ones([1, 1, 1, 1, 1]), stride=2 ** 12, "
+                         "output_size=[2 ** 12 + 1] * 3)"],
+    "max_pool3d": ["F.max_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2, padding=[2 ** 12] * 3)",
+                   "F.max_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2 ** 40)",
+                   "F.max_pool3d(paddle.ones([1, 1, 2 ** 9, 2 ** 9, 2]), [2 ** 8, 2 ** 8, 1], "
+                   "stride=1)",
+                   "F.max_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2, stride=2 ** 40)"],
+    "avg_pool3d": ["F.avg_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2, padding=[2 ** 12] * 3)",
+                   "F.avg_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2 ** 40)",
+                   "F.avg_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2, stride=2 ** 40)"],
+    "adaptive_avg_pool3d": ["F.adaptive_avg_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2 ** 14)",
+                            "F.adaptive_avg_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2 ** 40)"],
+    "adaptive_max_pool1d": [f"F.adaptive_max_pool1d({_NCL}, 2 ** 40)",
+                            f"F.adaptive_max_pool1d({_NCL}, 2 ** 28)"],
+    "adaptive_max_pool2d": [f"F.adaptive_max_pool2d({_NCHW}, [2 ** 20, 2 ** 20])",
+                            f"F.adaptive_max_pool2d({_NCHW}, 2 ** 14)"],
+    "adaptive_max_pool3d": ["F.adaptive_max_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2 ** 14)",
+                            "F.adaptive_max_pool3d(paddle.ones([1, 1, 2 ** 9, 2 ** 9, 2]), "
+                            "[2, 2, 1])"],
+    "max_unpool1d": [f"F.max_unpool1d({_NCL}, paddle.zeros([1, 1, 4], 'int32'), 2 ** 40)",
+                     f"F.max_unpool1d({_NCL}, paddle.zeros([1, 1, 4], 'int32'), 2, "
+                     f"stride=2 ** 28)",
+                     f"F.max_unpool1d({_NCL}, paddle.zeros([1, 1, 4], 'int32'), 2, "
+                     f"output_size=[2 ** 40])"],
+    "max_unpool2d": [f"F.max_unpool2d({_NCHW}, paddle.zeros([1, 1, 2, 2], 'int32'), "
+                     f"2 ** 20)",
+                     f"F.max_unpool2d({_NCHW}, paddle.zeros([1, 1, 2, 2], 'int32'), 2, "
+                     f"stride=2 ** 40)"],
+    "max_unpool3d": ["F.max_unpool3d(paddle.ones([1, 1, 2, 2, 2]), "
+                     "paddle.zeros([1, 1, 2, 2, 2], 'int32'), 2 ** 14)",
+                     "F.max_unpool3d(paddle.ones([1, 1, 2, 2, 2]), "
+                     "paddle.zeros([1, 1, 2, 2, 2], 'int32'), 2, stride=2 ** 40)"],
+    "lp_pool1d": [f"F.lp_pool1d({_NCL}, 2.0, 2, padding=2 ** 40)",
+                  f"F.lp_pool1d({_NCL}, 2.0, 2 ** 40)"],
+    "lp_pool2d": [f"F.lp_pool2d({_NCHW}, 2.0, 2, padding=[2 ** 20, 2 ** 20])",
+                  f"F.lp_pool2d({_NCHW}, 2.0, 2 ** 40)"],
+    "fractional_max_pool2d": [f"F.fractional_max_pool2d({_NCHW}, 2 ** 20, random_u=0.5)",
+                              "F.fractional_max_pool2d(paddle.ones([1, 1, 2 ** 12, 2 ** 12]), "
+                              "2 ** 12 - 1, kernel_size=2, random_u=0.5)",
+                              f"F.fractional_max_pool2d({_NCHW}, 1, kernel_size=2 ** 40, "
+                              f"random_u=0.5)"],
+    "fractional_max_pool3d": ["F.fractional_max_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2 ** 14, "
+                              "random_u=0.5)"],
+    "nn.functional.unfold": [f"F.unfold({_NCHW}, 2, paddings=2 ** 20)",
+                             "F.unfold(paddle.ones([1, 1, 2 ** 10, 2 ** 10]), 2 ** 9)",
+                             f"F.unfold({_NCHW}, 2 ** 40)"],
+    "fold": ["F.fold(paddle.ones([1, 4, 1]), 2 ** 20, 2, strides=2 ** 20)",
+             "F.fold(paddle.ones([1, 4, 1]), 2 ** 14, 2, strides=2 ** 14)",
+             "F.fold(paddle.ones([1, 1, 1]), 2 ** 40, 2 ** 40)"],
 }
 
 # the padding, resampling and pairwise ops (spatial2)

@@ -98,3 +98,18 @@ ModuleDict = LayerDict
 __all__ += ["LayerDict", "ParameterList", "ParameterDict", "Module", "ModuleList",
             "ModuleDict", "utils", "CTCLoss", "AdaptiveLogSoftmaxWithLoss",
             "HSigmoidLoss", "RNNTLoss"]
+from pylayer.nn.conv import (Conv1d, Conv2d, Conv3D, Conv3d, Conv3DTranspose,  # noqa: E402
+                             Fold, Unfold)
+from pylayer.nn.pooling import (AdaptiveAvgPool3D, AdaptiveMaxPool1D,  # noqa: E402
+                                AdaptiveMaxPool1d, AdaptiveMaxPool2D, AdaptiveMaxPool2d,
+                                AdaptiveMaxPool3D, AdaptiveMaxPool3d, AvgPool3D,
+                                FractionalMaxPool2D, FractionalMaxPool3D, LPPool1D,
+                                LPPool1d, LPPool2D, LPPool2d, MaxPool3D, MaxUnPool1D,
+                                MaxUnPool2D, MaxUnPool3D)
+
+__all__ += ["Conv3D", "Conv3DTranspose", "Conv1d", "Conv2d", "Conv3d", "Fold", "Unfold",
+            "MaxPool3D", "AvgPool3D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
+            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "MaxUnPool1D", "MaxUnPool2D",
+            "MaxUnPool3D", "LPPool1D", "LPPool2D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+            "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "FractionalMaxPool2D",
+            "FractionalMaxPool3D"]

@@ -77,3 +77,14 @@ __all__ += ["hsigmoid_loss"]
 from pylayer.ops.loss import rnnt_loss
 
 __all__ += ["rnnt_loss"]
+from pylayer.ops.convolution import conv3d, conv3d_transpose  # noqa: E402
+from pylayer.ops.folding import fold, unfold  # noqa: E402
+from pylayer.ops.pooling import (adaptive_avg_pool3d, adaptive_max_pool1d,  # noqa: E402
+                                 adaptive_max_pool2d, adaptive_max_pool3d, avg_pool3d,
+                                 fractional_max_pool2d, fractional_max_pool3d, lp_pool1d, lp_pool2d, max_pool3d, max_unpool1d,
+                                 max_unpool2d, max_unpool3d)
+
+__all__ += ["conv3d", "conv3d_transpose", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+            "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d", "fold",
+            "unfold", "fractional_max_pool2d", "fractional_max_pool3d"]

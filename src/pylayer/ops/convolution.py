@@ -1,4 +1,4 @@
-"""The convolutions: ``conv1d``, ``conv2d``, ``conv1d_transpose``, ``conv2d_transpose``.
+"""The convolutions: ``conv1d/2d/3d`` and ``conv1d/2d/3d_transpose``.
 
 A convolution maps an *image* ``[N, C, H, W]`` to an *output*
 ``[N, O, OH, OW]`` through a weight ``[O, C / groups, KH, KW]``. Three linear
@@ -21,8 +21,12 @@ The public functions check their arguments in Paddle's forms into a
 channel-first or channel-last) and the kernel's stride, padding and
 dilation. 1-D arrays are seen as images of height 1, channel-last arrays
 through their transposed views; results are handed back in the caller's
-layout.
+layout. 1-D and 2-D column buffers are built by the compiled kernels; 3-D
+ones by one numpy copy from a strided view of the windows (and summed back,
+for the transposed direction, one slice per kernel position).
 """
+import itertools
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -38,38 +42,37 @@ from pylayer.ops.shape import reshape
 from pylayer.ops._window_args import is_same, window_padding, window_sizes
 from pylayer.ops.dispatch import op
 
-__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
+           "conv3d_transpose"]
 
 
 class Geometry(NamedTuple):
     """The checked shape of one convolution (image -> output)."""
-    spatial: int           # 1 or 2: the caller's arrays are [N, C, L] or [N, C, H, W]
+    spatial: int           # 1, 2 or 3: the caller's arrays are [N, C, *sizes]
     channel_last: bool     # the caller's arrays are [N, ..., C]
     batch: int
     channels: int          # C, of the image
-    height: int
-    width: int
+    sizes: tuple           # the image's (H, W), or (D, H, W); (1, L) for 1-D
     out_channels: int      # O, of the output
-    out_height: int
-    out_width: int
+    out_sizes: tuple
     groups: int
-    kernel: tuple          # (KH, KW)
+    kernel: tuple          # per dimension of ``sizes``
     stride: tuple
-    padding: tuple         # (top, left): the bottom and right follow from the sizes
+    padding: tuple         # before each dimension: the padding after follows from the sizes
     dilation: tuple
 
     def image_shape(self):
-        return self._shape(self.channels, self.height, self.width)
+        return self._shape(self.channels, self.sizes)
 
     def output_shape(self):
-        return self._shape(self.out_channels, self.out_height, self.out_width)
+        return self._shape(self.out_channels, self.out_sizes)
 
     def weight_shape(self):
-        kernel = list(self.kernel[2 - self.spatial:])
+        kernel = list(self.kernel[len(self.kernel) - self.spatial:])
         return [self.out_channels, self.channels // self.groups] + kernel
 
-    def _shape(self, channels, height, width):
-        sizes = [height, width][2 - self.spatial:]
+    def _shape(self, channels, sizes):
+        sizes = list(sizes[len(sizes) - self.spatial:])
         if self.channel_last:
             return [self.batch] + sizes + [channels]
         return [self.batch, channels] + sizes
@@ -90,14 +93,14 @@ def _compute_dtype(dtype):
 
 
 def _as_nchw(a, geo):
-    """A caller-layout array as a 4-D channel-first view ``[N, C, H, W]``."""
+    """A caller-layout array as a channel-first view ``[N, C, *geo.sizes]``."""
     if geo.channel_last:
         a = np.moveaxis(a, -1, 1)
     return a[:, :, None, :] if geo.spatial == 1 else a
 
 
 def _from_nchw(a, geo, dtype):
-    """A channel-first ``[N, C, H, W]`` result in the caller's layout and dtype."""
+    """A channel-first ``[N, C, *sizes]`` result in the caller's layout and dtype."""
     if geo.spatial == 1:
         a = a[:, :, 0, :]
     if geo.channel_last:
@@ -106,34 +109,78 @@ def _from_nchw(a, geo, dtype):
 
 
 def _weight_by_group(weight, geo, dtype):
-    """The weight as ``[groups, O / groups, C / groups * KH * KW]``."""
+    """The weight as ``[groups, O / groups, C / groups * prod(kernel)]``."""
     return np.asarray(weight, dtype).reshape(geo.groups, geo.out_channels // geo.groups,
                                              _group_rows(geo))
 
 
 def _group_rows(geo):
-    """The rows of a group's column buffer: ``C / groups * KH * KW``."""
-    return geo.channels // geo.groups * geo.kernel[0] * geo.kernel[1]
+    """The rows of a group's column buffer: ``C / groups * prod(kernel)``."""
+    return geo.channels // geo.groups * math.prod(geo.kernel)
+
+
+_ONES = {2: (1, 1), 3: (1, 1, 1)}
+_ZEROS = {2: (0, 0), 3: (0, 0, 0)}
 
 
 def _is_pointwise(geo):
     """A 1x1 kernel with stride 1 and no padding: the image is its own column buffer."""
-    return geo.kernel == (1, 1) and geo.stride == (1, 1) and geo.padding == (0, 0) \
-        and (geo.out_height, geo.out_width) == (geo.height, geo.width)
+    count = len(geo.kernel)
+    return geo.kernel == _ONES[count] and geo.stride == _ONES[count] \
+        and geo.padding == _ZEROS[count] and geo.out_sizes == geo.sizes
+
+
+def _padded_sizes(geo):
+    """The sizes of the zero-padded image every window of ``geo`` lies in."""
+    return tuple(max(size + p, (o - 1) * s + (k - 1) * d + 1)
+                 for size, o, k, s, p, d in zip(geo.sizes, geo.out_sizes, geo.kernel,
+                                                geo.stride, geo.padding, geo.dilation))
+
+
+def window_view(x, geo, fill=0):
+    """The windows of the channel-first image ``x`` ``[N, C, *geo.sizes]``, padded with
+    ``fill`` as ``geo`` says, as a read-only view ``[N, C, *kernel, *out_sizes]``.
+
+    ``geo`` has ``sizes``, ``out_sizes``, ``kernel``, ``stride``, ``padding`` (before each
+    dimension) and ``dilation``."""
+    pads = [(0, 0), (0, 0)] + [(p, end - size - p) for size, p, end in
+                               zip(geo.sizes, geo.padding, _padded_sizes(geo))]
+    xp = np.pad(x, pads, constant_values=fill) if any(map(any, pads)) else x
+    strides = xp.strides[2:]
+    return np.lib.stride_tricks.as_strided(
+        xp, xp.shape[:2] + tuple(geo.kernel) + tuple(geo.out_sizes),
+        xp.strides[:2] + tuple(t * d for t, d in zip(strides, geo.dilation))
+        + tuple(t * s for t, s in zip(strides, geo.stride)), writeable=False)
+
+
+def window_adjoint(cols, dx, geo):
+    """The adjoint of :func:`window_view`: each element of ``cols`` ``[N, C, *kernel,
+    *out_sizes]`` added to its image element of ``dx`` ``[N, C, *sizes]`` (one slice per
+    kernel position)."""
+    out = np.zeros(dx.shape[:2] + _padded_sizes(geo), dx.dtype)
+    for position in itertools.product(*map(range, geo.kernel)):
+        window = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in
+                       zip(position, geo.dilation, geo.out_sizes, geo.stride))
+        out[(Ellipsis,) + window] += cols[(slice(None), slice(None)) + position]
+    dx[...] = out[(Ellipsis,) + tuple(slice(p, p + size)
+                                      for p, size in zip(geo.padding, geo.sizes))]
 
 
 def _columns(image, geo, dtype):
-    """``im2col`` of a caller-layout image: ``[N, groups, C/groups*KH*KW, OH*OW]``."""
+    """``im2col`` of a caller-layout image: ``[N, groups, C/groups*prod(kernel), prod(out)]``."""
     x = _as_nchw(np.asarray(image, dtype), geo)
     n, c = geo.batch, geo.channels
     if _is_pointwise(geo):
-        col = x.reshape(n, c, geo.height * geo.width)
+        col = x.reshape(n, c, math.prod(geo.sizes))
     else:
-        col = pooled_empty((n, c * geo.kernel[0] * geo.kernel[1],
-                            geo.out_height * geo.out_width), dtype)
-        im2col(x, col, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
-               geo.out_height, geo.out_width)
-    return col.reshape(n, geo.groups, _group_rows(geo), geo.out_height * geo.out_width)
+        col = pooled_empty((n, c * math.prod(geo.kernel), math.prod(geo.out_sizes)), dtype)
+        if len(geo.kernel) == 2:
+            im2col(x, col, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
+                   *geo.out_sizes)
+        else:
+            np.copyto(col.reshape(x.shape[:2] + geo.kernel + geo.out_sizes),
+                      window_view(x, geo))
+    return col.reshape(n, geo.groups, _group_rows(geo), math.prod(geo.out_sizes))
 
 
 def _check_buffers(geo, dtype, fn, arg):
@@ -141,17 +188,17 @@ def _check_buffers(geo, dtype, fn, arg):
     buffer is too large to allocate in the compute dtype of the caller's ``dtype``."""
     dtype = _compute_dtype(np.dtype(dtype))
     if not _is_pointwise(geo):
-        check_count(geo.batch * geo.channels * geo.kernel[0] * geo.kernel[1] * geo.out_height
-                    * geo.out_width, fn, arg, dtype)
-    check_count(geo.batch * geo.channels * geo.height * geo.width, fn, arg, dtype)
-    check_count(geo.batch * geo.out_channels * geo.out_height * geo.out_width, fn, arg, dtype)
+        check_count(geo.batch * geo.channels * math.prod(geo.kernel)
+                    * math.prod(geo.out_sizes), fn, arg, dtype)
+    check_count(geo.batch * geo.channels * math.prod(geo.sizes), fn, arg, dtype)
+    check_count(geo.batch * geo.out_channels * math.prod(geo.out_sizes), fn, arg, dtype)
 
 
 def _output_by_group(dy, geo, dtype):
-    """A caller-layout output as ``[N, groups, O / groups, OH * OW]``."""
+    """A caller-layout output as ``[N, groups, O / groups, prod(out)]``."""
     y = np.ascontiguousarray(_as_nchw(dy, geo), dtype)   # BLAS needs unit strides
     return y.reshape(geo.batch, geo.groups, geo.out_channels // geo.groups,
-                     geo.out_height * geo.out_width)
+                     math.prod(geo.out_sizes))
 
 
 # ---------------------------------------------------------------- arrays
@@ -160,11 +207,11 @@ def convolve(x, weight, bias, geo):
     column buffer it was computed from."""
     dtype = _compute_dtype(x.dtype)
     col = _columns(x, geo, dtype)
-    out = pooled_empty((geo.batch, geo.out_channels, geo.out_height, geo.out_width), dtype)
+    out = pooled_empty((geo.batch, geo.out_channels) + geo.out_sizes, dtype)
     np.matmul(_weight_by_group(weight, geo, dtype), col,
               out=out.reshape(col.shape[:2] + (geo.out_channels // geo.groups, col.shape[3])))
     if bias is not None:
-        out += np.asarray(bias, dtype).reshape(-1, 1, 1)
+        out += np.asarray(bias, dtype).reshape((-1,) + (1,) * len(geo.out_sizes))
     return _from_nchw(out, geo, x.dtype), col
 
 
@@ -175,14 +222,15 @@ def convolve_input_gradient(dy, weight, geo):
     w = _weight_by_group(weight, geo, dtype)
     if _is_pointwise(geo):
         dx = np.matmul(np.swapaxes(w, 1, 2), _output_by_group(dy, geo, dtype))
-        return _from_nchw(dx.reshape(n, c, geo.height, geo.width), geo, dy.dtype)
-    col = pooled_empty((n, c * geo.kernel[0] * geo.kernel[1], geo.out_height * geo.out_width),
-                       dtype)
+        return _from_nchw(dx.reshape((n, c) + geo.sizes), geo, dy.dtype)
+    col = pooled_empty((n, c * math.prod(geo.kernel), math.prod(geo.out_sizes)), dtype)
     np.matmul(np.swapaxes(w, 1, 2), _output_by_group(dy, geo, dtype),
               out=col.reshape(n, geo.groups, _group_rows(geo), col.shape[-1]))
-    dx = pooled_empty((n, c, geo.height, geo.width), dtype)
-    col2im(col, dx, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation, geo.out_height,
-           geo.out_width)
+    dx = pooled_empty((n, c) + geo.sizes, dtype)
+    if len(geo.kernel) == 2:
+        col2im(col, dx, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation, *geo.out_sizes)
+    else:
+        window_adjoint(col.reshape((n, c) + geo.kernel + geo.out_sizes), dx, geo)
     return _from_nchw(dx, geo, dy.dtype)
 
 
@@ -210,7 +258,7 @@ def _bias_gradient(g, geometry):
         return reduce_sum(g, axis=geometry.sum_axes())
     a = g.numpy()
     rows = _as_nchw(np.asarray(a, _compute_dtype(a.dtype)), geometry).reshape(
-        geometry.batch, geometry.out_channels, geometry.out_height * geometry.out_width)
+        geometry.batch, geometry.out_channels, math.prod(geometry.out_sizes))
     return make_tensor(np.einsum("nop->o", rows).astype(a.dtype, copy=False))
 
 
@@ -223,6 +271,8 @@ _CONVOLUTION = dict(
          lambda g, geometry: _bias_gradient(g, geometry)))
 CONV1D = Op("conv1d", **_CONVOLUTION)
 CONV2D = Op("conv2d", **_CONVOLUTION)
+CONV3D = Op("conv3d", **_CONVOLUTION)
+_CONVOLUTIONS = {1: CONV1D, 2: CONV2D, 3: CONV3D}
 
 _TRANSPOSED = dict(
     inputs=("x", "weight"), keeps=("x", "weight"), attrs=("geometry",),
@@ -230,6 +280,8 @@ _TRANSPOSED = dict(
          lambda g, x, geometry: weight_gradient(g, x, geometry)))
 CONV1D_TRANSPOSE = Op("conv1d_transpose", **_TRANSPOSED)
 CONV2D_TRANSPOSE = Op("conv2d_transpose", **_TRANSPOSED)
+CONV3D_TRANSPOSE = Op("conv3d_transpose", **_TRANSPOSED)
+_TRANSPOSES = {1: CONV1D_TRANSPOSE, 2: CONV2D_TRANSPOSE, 3: CONV3D_TRANSPOSE}
 
 CONV_WEIGHT_GRAD = Op("conv_weight_grad", inputs=("x", "dy"), keeps=("x", "dy"),
                       attrs=("geometry",),
@@ -247,7 +299,7 @@ def convolution(x, weight, bias, geometry):
     out, columns = convolve(x.numpy(), weight.numpy(), None if bias is None else bias.numpy(),
                             geometry)
     keep = not weight.stop_gradient and current_saved_tensors_hooks() is None
-    return make_output(CONV1D if geometry.spatial == 1 else CONV2D, out, (x, weight, bias),
+    return make_output(_CONVOLUTIONS[geometry.spatial], out, (x, weight, bias),
                        (geometry, columns if keep else None))
 
 
@@ -255,7 +307,7 @@ def conv_transpose(dy, weight, geometry):
     """The recorded image-shaped ``col2im(weight^T @ dy)``: the gradient of a convolution
     for its input, and the transposed convolution."""
     out = convolve_input_gradient(dy.numpy(), weight.numpy(), geometry)
-    return make_output(CONV1D_TRANSPOSE if geometry.spatial == 1 else CONV2D_TRANSPOSE, out,
+    return make_output(_TRANSPOSES[geometry.spatial], out,
                        (dy, weight), (geometry,))
 
 
@@ -306,8 +358,8 @@ def _geometry(count, channel_last, batch, image, out, groups, kernel, stride, pa
     if count == 1:
         image, out, kernel = image[:1] + [1] + image[1:], out[:1] + [1] + out[1:], [1] + kernel
         stride, pairs, dilation = [1] + stride, [(0, 0)] + pairs, [1] + dilation
-    return Geometry(count, channel_last, batch, image[0], *image[1:], out[0], *out[1:],
-                    groups, tuple(kernel), tuple(stride), tuple(p[0] for p in pairs),
+    return Geometry(count, channel_last, batch, image[0], tuple(image[1:]), out[0],
+                    tuple(out[1:]), groups, tuple(kernel), tuple(stride), tuple(p[0] for p in pairs),
                     tuple(dilation))
 
 
@@ -510,3 +562,49 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     check_choice(data_format, "conv2d_transpose", "data_format", ["NCHW", "NHWC"])
     return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
                            output_size, data_format == "NHWC", 2, "conv2d_transpose")
+
+
+@op
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCDHW", name=None):
+    """3-D convolution of ``x`` ``[N, C, D, H, W]`` with ``weight``
+    ``[O, C / groups, KD, KH, KW]``.
+
+    ``stride`` and ``dilation`` are an int or ``[d, h, w]``. ``padding`` is
+    ``'same'``, ``'valid'``, an int, ``[d, h, w]``, six ints ``[front, back,
+    top, bottom, left, right]`` or five pairs in ``data_format`` order.
+    ``data_format`` is ``'NCDHW'`` or ``'NDHWC'``; the rest is as in
+    :func:`conv2d`.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+    >>> F.conv3d(x, pylayer.ones([1, 1, 2, 2, 2])).numpy()
+    array([[[[[28.]]]]], dtype=float32)
+    """
+    check_choice(data_format, "conv3d", "data_format", ["NCDHW", "NDHWC"])
+    return _conv(x, weight, bias, stride, padding, dilation, groups, data_format == "NDHWC", 3,
+                 "conv3d")
+
+
+@op
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCDHW", name=None):
+    """3-D transposed convolution of ``x`` ``[N, C, D, H, W]`` with ``weight``
+    ``[C, O / groups, KD, KH, KW]``.
+
+    The gradient of :func:`conv3d` for its input, run forward; see
+    :func:`conv1d_transpose` for the output size, ``output_padding`` and
+    ``output_size`` (an int or ``[d, h, w]``), per dimension.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> x = pylayer.ones([1, 1, 1, 1, 2])
+    >>> F.conv3d_transpose(x, pylayer.ones([1, 1, 2, 1, 2])).numpy()
+    array([[[[[1., 2., 1.]],
+    <BLANKLINE>
+             [[1., 2., 1.]]]]], dtype=float32)
+    """
+    check_choice(data_format, "conv3d_transpose", "data_format", ["NCDHW", "NDHWC"])
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format == "NDHWC", 3, "conv3d_transpose")
