@@ -59,7 +59,7 @@ def build(lib, module, workload_key, case, size):
 def scalar(value):
     """The float of a one-element result (a step's loss), else None."""
     try:
-        return float(value)
+        return float(value.item() if hasattr(value, "item") else value)
     except Exception:   # a tensor of several elements, a tuple...
         return None
 
