@@ -24,7 +24,7 @@ from workloads import BY_KEY, SIZES  # noqa: E402
 
 def prepared(key, case):
     module = worker.import_lib("pylayer")
-    return worker.build("pylayer", module, key, case, "full")
+    return worker.build("pylayer", module, key, case, "full")[0]
 
 
 def iterations_for(bench, seconds):

@@ -62,6 +62,8 @@ def format_table(result):
                 if entry and entry["status"] != "ok":
                     notes.append(f"  [{workload.key} {case} {lib}] {entry['reason']}")
         lines.extend(_ratio_rows(workload, wres, libs))
+        if workload.same_loss:
+            lines.append(_first_losses(wres, libs))
         for target in result["targets"]:
             if target["workload"] == workload.key:
                 value = "" if target["value"] is None else f" ({target['value']:.2f})"
@@ -71,6 +73,18 @@ def format_table(result):
         lines.extend(notes)
     lines.append("absent peers: " + (", ".join(sorted(absent)) or "none"))
     return "\n".join(lines)
+
+
+def _first_losses(wres, libs):
+    """The first step's loss of each library (the models start from the same weights)."""
+    losses = {lib: entry.get("first_loss") for lib in libs
+              for entry in [wres["cases"].get("main", {}).get(lib)]
+              if entry and entry["status"] == "ok" and entry.get("first_loss") is not None}
+    if not losses:
+        return "  first-step loss: none measured"
+    spread = max(losses.values()) - min(losses.values())
+    shown = ", ".join(f"{lib} {value:.7g}" for lib, value in losses.items())
+    return f"  first-step loss: {shown} (spread {spread:.2g})"
 
 
 def _ratio_rows(workload, wres, libs):

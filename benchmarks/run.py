@@ -120,7 +120,7 @@ def schedule(workloads, libs, repeat):
         for workload in workloads:
             for case in workload.cases:
                 for lib in order:
-                    if lib in workload.impls:
+                    if workload.runs(case, lib):
                         jobs.append((round_index, workload, case, lib))
     return jobs
 
@@ -165,7 +165,8 @@ def summarise(answers, scale):
     samples = [s * scale for a in good for s in a["seconds_per_unit"]]
     return {"status": "ok", "median": statistics.median(samples), "samples": samples,
             "process_medians": [statistics.median(a["seconds_per_unit"]) * scale for a in good],
-            "inner_iterations": [a["inner_iterations"] for a in good]}
+            "inner_iterations": [a["inner_iterations"] for a in good],
+            "first_loss": good[0].get("first_loss")}
 
 
 def build_result(args, peers, workloads, raw):

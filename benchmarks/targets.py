@@ -31,6 +31,19 @@ TARGETS = [
     Target("11", "pylayer <= 1.5x torch", 1.50, ("pylayer", "main"), ("torch", "main")),
 ]
 
+# The model steps of issue 34: each <= 0.8x Paddle, and its own bound against PyTorch
+# (the GPT against the explicit attention, jacobian/hessian against autograd.functional).
+_TORCH_BOUNDS = {"11": 1.5, "12": 1.1, "13": 1.0, "14": 0.6, "15": 0.7, "16": 0.8, "17": 1.5}
+_TORCH_NAMES = {"11": "torch explicit attention", "13": "torch autograd.functional"}
+for _key, _bound in _TORCH_BOUNDS.items():
+    TARGETS.append(Target(_key, f"pylayer <= {_bound}x {_TORCH_NAMES.get(_key, 'torch')}",
+                          _bound, ("pylayer", "main"), ("torch", "main")))
+    if _key == "16":
+        TARGETS.append(Target("16", "pylayer <= 1.6x numpy BLAS floor", 1.6,
+                              ("pylayer", "main"), ("numpy", "blas")))
+    TARGETS.append(Target(_key, "pylayer <= 0.8x Paddle", 0.8,
+                          ("pylayer", "main"), ("paddle", "main")))
+
 
 def median_of(results, workload, lib, case) -> Optional[float]:
     entry = results.get(workload, {}).get("cases", {}).get(case, {}).get(lib)

@@ -52,9 +52,16 @@ def build(lib, module, workload_key, case, size):
     # One untimed iteration: warms caches and tells whether the workload runs at all.
     if bench.timed_step is not None:
         bench.timed_step()
-    else:
-        bench.step()
-    return bench
+        return bench, None
+    return bench, scalar(bench.step())
+
+
+def scalar(value):
+    """The float of a one-element result (a step's loss), else None."""
+    try:
+        return float(value.item() if hasattr(value, "item") else value)
+    except Exception:   # a tensor of several elements, a tuple...
+        return None
 
 
 def one_line_error(exc):
@@ -64,14 +71,15 @@ def one_line_error(exc):
 def measure(args):
     module = import_lib(args.lib)
     try:
-        bench = build(args.lib, module, args.workload, args.case, args.size)
+        bench, first_loss = build(args.lib, module, args.workload, args.case, args.size)
     except MISSING_FEATURE as exc:
         return {"status": "unavailable", "reason": "not available yet: " + one_line_error(exc)}
     except Exception as exc:  # a bug in the library under test, not in the runner
         traceback.print_exc()
         return {"status": "error", "reason": one_line_error(exc)}
     per_unit, inner = timing.measure(bench, args.min_time, args.samples)
-    return {"status": "ok", "seconds_per_unit": per_unit, "inner_iterations": inner}
+    return {"status": "ok", "seconds_per_unit": per_unit, "inner_iterations": inner,
+            "first_loss": first_loss}
 
 
 def probe(lib):

@@ -21,13 +21,30 @@ SIZES = {
     # The sizes the issue names.
     "full": dict(chain=200, width=64, big_width=2 ** 20, big_chain=20,
                  mlp=(64, 784, 256, 10), long_chain=100_000, short_chain=10_000,
-                 cnn=(16, 3, 32, 10), attention=(8, 32, 64), lstm=(16, 32, 128, 128),
-                 conv={"3to16": (16, 3, 32, 16), "16to32": (16, 16, 16, 32)}),
+                 cnn=(16, 3, 32, 10), attention=(8, 32, 64),
+                 conv={"3to16": (16, 3, 32, 16), "16to32": (16, 16, 16, 32)},
+                 # (vocab, width, heads, sequence, batch, layers)
+                 gpt=(512, 128, 4, 64, 8, 2),
+                 # (batch, channels, size, blocks, classes)
+                 resnet=(16, 32, 32, 2, 10),
+                 # (batch, in, hidden, out)
+                 jacobian=(8, 32, 64, 16),
+                 # (batch, data width, hidden)
+                 wgan=(64, 128, 256),
+                 # (collocation points, hidden width, hidden layers)
+                 pinn=(256, 64, 3),
+                 # (batch, widths...)
+                 pylayer_mlp=(64, 784, 512, 512, 10),
+                 # (batch, steps, input, hidden)
+                 lstm=(16, 32, 128, 128)),
     # Tiny sizes for the smoke test: every code path, no meaningful timing.
     "tiny": dict(chain=4, width=8, big_width=2 ** 10, big_chain=3,
                  mlp=(4, 16, 8, 3), long_chain=100, short_chain=10,
-                 cnn=(2, 3, 8, 10), attention=(2, 4, 8), lstm=(2, 3, 4, 4),
-                 conv={"3to16": (2, 3, 8, 4), "16to32": (2, 4, 4, 8)}),
+                 cnn=(2, 3, 8, 10), attention=(2, 4, 8),
+                 conv={"3to16": (2, 3, 8, 4), "16to32": (2, 4, 4, 8)},
+                 gpt=(16, 8, 2, 4, 2, 2), resnet=(2, 4, 8, 2, 3), jacobian=(2, 4, 5, 3),
+                 wgan=(4, 3, 5), pinn=(8, 5, 2), pylayer_mlp=(4, 12, 8, 8, 3),
+                 lstm=(2, 3, 4, 5)),
 }
 
 
@@ -53,6 +70,14 @@ class Workload:
     scale: float                   # seconds per unit -> printed unit
     cases: tuple                   # variants measured separately ("main", or "plain"/"hooks")
     impls: dict = field(default_factory=dict)   # lib -> "module:function"
+    # A case that only some libraries run (a peer's second variant): case -> libs.
+    case_libs: dict = field(default_factory=dict)
+    # The model is deterministic and every library starts from the same weights:
+    # the report compares the first-step losses.
+    same_loss: bool = False
+
+    def runs(self, case, lib):
+        return lib in self.impls and lib in self.case_libs.get(case, (lib,))
 
 
 PADDLE_API = "paddle_api"   # shared by pylayer and paddle: the same code runs on both
@@ -116,11 +141,34 @@ WORKLOADS += [
                  "paddle": PADDLE_API + ":attention_step",
                  "torch": "torch_impl:attention_step",
                  "numpy": "numpy_impl:attention_step"}),
-    Workload("11", "LSTM(128, 128) on [16, 32, 128], fwd+bwd of the outputs' mean",
-             "ms/step", 1e3, ("main",), {
-                 "pylayer": PADDLE_API + ":lstm_step",
-                 "paddle": PADDLE_API + ":lstm_step",
-                 "torch": "torch_impl:lstm_step"}),
+]
+
+
+def _model_step(key, title, cases, function, peers, case_libs=None, same_loss=True):
+    impls = {"pylayer": PADDLE_API + ":" + function, "paddle": PADDLE_API + ":" + function}
+    impls.update({lib: f"{lib}_impl:{function}" for lib in peers})
+    return Workload(key, title, "ms/step", 1e3, cases, impls, case_libs or {}, same_loss)
+
+
+# The steps of the models users build (issue 34).
+WORKLOADS += [
+    _model_step("11", "2-layer GPT (vocab 512, width 128, 4 heads, seq 64, batch 8), exact "
+                "GELU, AdamW; torch sdpa: scaled_dot_product_attention", ("main", "sdpa"),
+                "gpt_step", ("torch",), {"sdpa": ("torch",)}),
+    _model_step("12", "ResNet: 2 basic blocks at 32 channels on [16,32,32,32], avg pool, "
+                "Linear, CE, SGD momentum", ("main",), "resnet_step", ("torch",)),
+    _model_step("13", "jacobian [8,16,32] and hessian [8,32,32] of a tanh MLP 32-64-16, "
+                "row by row; torch func: vmap(jacrev), vmap(hessian)", ("main", "func"),
+                "jacobian_hessian", ("torch",), {"func": ("torch",)}, same_loss=False),
+    _model_step("14", "WGAN-GP critic step: MLP 128-256-256-1, batch 64, gradient penalty "
+                "(double backward), Adam", ("main",), "wgan_gp_step", ("torch",)),
+    _model_step("15", "PINN step: tanh MLP 2-64-64-64-1 on 256 points, laplacian by nested "
+                "grad, Adam", ("main",), "pinn_step", ("torch",)),
+    _model_step("16", "MLP 784-512-512-10, batch 64, linear and ReLU as PyLayers, CE, SGD; "
+                "numpy blas: its matrix products alone", ("main", "blas"),
+                "pylayer_mlp_step", ("torch", "numpy"), {"blas": ("numpy",)}),
+    _model_step("17", "1-layer LSTM, input 128, hidden 128, 32 steps, batch 16, MSE, SGD",
+                ("main",), "lstm_step", ("torch",)),
 ]
 
 BY_KEY = {w.key: w for w in WORKLOADS}

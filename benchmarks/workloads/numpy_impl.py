@@ -3,7 +3,7 @@ and backward loops with the gradient formulas written out. No graph, no nodes:
 the floor an autograd library's overhead is measured against."""
 import numpy as np
 
-from workloads import Bench
+from workloads import Bench, weights
 
 
 def _data(shape, seed=0):
@@ -162,6 +162,61 @@ def attention_step(np_module, case, sizes):
         grads["beta"] = g_h.sum(axis=(0, 1))
         for name, g in grads.items():
             p[name] -= lr * g
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def pylayer_mlp_step(np_module, case, sizes):
+    """(16) Case "main": the MLP step by hand (forward, backward with the formulas of the
+    PyLayers, softmax cross-entropy, SGD). Case "blas": only its matrix products, the
+    floor of any implementation (3 forward, 5 backward: no gradient of the input)."""
+    batch, *widths = sizes["pylayer_mlp"]
+    params = []
+    for i, (a, b) in enumerate(zip(widths, widths[1:])):
+        params.append(weights.value(f"fc{i}.weight", [a, b], weights.fan_in_std([a, b])))
+        params.append(weights.value(f"fc{i}.bias", [b], 1.0))
+    x = weights.data([batch, widths[0]])
+    label = weights.labels([batch], widths[-1])
+    rows = np.arange(batch)
+    lr = np.float32(0.01)
+    n_layers = len(params) // 2
+
+    if case == "blas":
+        hiddens = [x] + [np.ones((batch, w), "float32") for w in widths[1:-1]]
+        g_out = [np.ones((batch, w), "float32") for w in widths[1:]]
+
+        def blas_step():
+            for i in range(n_layers):
+                hiddens[i] @ params[2 * i]
+                hiddens[i].T @ g_out[i]
+                if i:
+                    g_out[i] @ params[2 * i].T
+
+        return Bench(units=1, step=blas_step)
+
+    def step():
+        inputs, h = [], x
+        for i in range(n_layers):
+            inputs.append(h)
+            h = h @ params[2 * i] + params[2 * i + 1]
+            if i < n_layers - 1:
+                h = np.maximum(h, 0)
+        shifted = h - h.max(axis=1, keepdims=True)
+        exp = np.exp(shifted)
+        probs = exp / exp.sum(axis=1, keepdims=True)
+        loss = -np.log(probs[rows, label]).mean()
+        g = probs
+        g[rows, label] -= 1
+        g /= batch
+        grads = [None] * len(params)
+        for i in reversed(range(n_layers)):
+            grads[2 * i] = inputs[i].T @ g
+            grads[2 * i + 1] = g.sum(axis=0)
+            if i:
+                g = (g @ params[2 * i].T) * (inputs[i] > 0)
+        for p, grad in zip(params, grads):
+            p -= lr * grad
         return loss
 
     return Bench(units=1, step=step)

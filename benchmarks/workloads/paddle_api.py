@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from workloads import Bench
+from workloads import Bench, weights
 
 
 def _data(shape, seed=0):
@@ -242,17 +242,291 @@ def attention_step(paddle, case, sizes):
     return Bench(units=1, step=step)
 
 
-def lstm_step(paddle, case, sizes):
-    """(11) A one-layer LSTM over a batch of sequences, forward and backward of the outputs'
-    mean (input without gradient)."""
-    batch, steps, features, hidden = sizes["lstm"]
-    paddle.seed(0)
-    lstm = paddle.nn.LSTM(features, hidden)
-    x = paddle.to_tensor(_data([batch, steps, features]))
+# The model steps of issue 34 (workloads 11-17). Each model's parameters are set from
+# ``weights.value`` by name, so every library starts from the same weights.
+
+def _assign(paddle, named_parameters, std_of):
+    for name, param in named_parameters:
+        shape = list(param.shape)
+        param.set_value(weights.value(name, shape, std_of(name, shape)))
+
+
+def _gpt_model(paddle, sizes):
+    vocab, width, heads, length, _, n_layers = sizes["gpt"]
+    nn, F = paddle.nn, paddle.nn.functional
+    head_width = width // heads
+    scale = 1.0 / head_width ** 0.5
+
+    class Block(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.ln1, self.ln2 = nn.LayerNorm(width), nn.LayerNorm(width)
+            self.qkv, self.proj = nn.Linear(width, 3 * width), nn.Linear(width, width)
+            self.fc, self.out = nn.Linear(width, 4 * width), nn.Linear(4 * width, width)
+
+        def forward(self, x, mask):
+            batch = x.shape[0]
+            qkv = self.qkv(self.ln1(x)).reshape([batch, length, 3, heads, head_width])
+            qkv = qkv.transpose([2, 0, 3, 1, 4])
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = paddle.matmul(q, k, transpose_y=True) * scale + mask
+            y = paddle.matmul(F.softmax(scores, axis=-1), v)
+            x = x + self.proj(y.transpose([0, 2, 1, 3]).reshape([batch, length, width]))
+            return x + self.out(F.gelu(self.fc(self.ln2(x))))
+
+    class GPT(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, width)
+            self.pos = self.create_parameter([length, width])
+            self.blocks = nn.LayerList([Block() for _ in range(n_layers)])
+            self.lnf = nn.LayerNorm(width)
+            self.head = nn.Linear(width, vocab)
+
+        def forward(self, tokens, mask):
+            x = self.tok(tokens) + self.pos
+            for block in self.blocks:
+                x = block(x, mask)
+            return self.head(self.lnf(x))
+
+    return GPT()
+
+
+def gpt_step(paddle, case, sizes):
+    """(11) One AdamW step of a 2-layer GPT; attention written with matmul and a masked
+    softmax (an additive causal mask), the exact GELU, next-token cross-entropy."""
+    vocab, width, heads, length, batch, _ = sizes["gpt"]
+    model = _gpt_model(paddle, sizes)
+    _assign(paddle, model.named_parameters(), lambda name, shape: 0.02)
+    opt = paddle.optimizer.AdamW(learning_rate=1e-3, parameters=model.parameters(),
+                                 weight_decay=0.01)
+    tokens = weights.labels([batch, length + 1], vocab)
+    inputs, targets = paddle.to_tensor(tokens[:, :-1]), paddle.to_tensor(tokens[:, 1:].reshape(-1))
+    mask = paddle.to_tensor(weights.causal_mask(length))
+    cross_entropy = paddle.nn.functional.cross_entropy
 
     def step():
-        outputs, _ = lstm(x)
-        outputs.mean().backward()
-        lstm.clear_gradients(set_to_zero=False)
+        logits = model(inputs, mask)
+        loss = cross_entropy(logits.reshape([batch * length, vocab]), targets)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def resnet_step(paddle, case, sizes):
+    """(12) One SGD-momentum step of basic residual blocks (conv3x3-BN-ReLU-conv3x3-BN,
+    identity shortcut, ReLU), global average pool, Linear, cross-entropy."""
+    batch, channels, size, n_blocks, classes = sizes["resnet"]
+    nn, F = paddle.nn, paddle.nn.functional
+
+    class BasicBlock(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2D(channels, channels, 3, padding=1, bias_attr=False)
+            self.bn1 = nn.BatchNorm2D(channels)
+            self.conv2 = nn.Conv2D(channels, channels, 3, padding=1, bias_attr=False)
+            self.bn2 = nn.BatchNorm2D(channels)
+
+        def forward(self, x):
+            y = F.relu(self.bn1(self.conv1(x)))
+            return F.relu(self.bn2(self.conv2(y)) + x)
+
+    class ResNet(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.Sequential(*[BasicBlock() for _ in range(n_blocks)])
+            self.fc = nn.Linear(channels, classes)
+
+        def forward(self, x):
+            h = F.adaptive_avg_pool2d(self.blocks(x), 1)
+            return self.fc(h.reshape([x.shape[0], channels]))
+
+    model = ResNet()
+    _assign(paddle, model.named_parameters(),
+            lambda name, shape: weights.fan_in_std(shape, 2 ** 0.5 if len(shape) == 4 else 1))
+    opt = paddle.optimizer.Momentum(learning_rate=0.01, momentum=0.9,
+                                    parameters=model.parameters())
+    x = paddle.to_tensor(weights.data([batch, channels, size, size]))
+    label = paddle.to_tensor(weights.labels([batch], classes))
+
+    def step():
+        loss = F.cross_entropy(model(x), label)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def _tanh_mlp(paddle, sizes_list, prefix):
+    """Linear layers with tanh between them, as a function, and its named parameters."""
+    layers = [paddle.nn.Linear(a, b) for a, b in zip(sizes_list, sizes_list[1:])]
+    named = [(f"{prefix}{i}.{name}", p) for i, layer in enumerate(layers)
+             for name, p in layer.named_parameters()]
+
+    def forward(x):
+        for layer in layers[:-1]:
+            x = paddle.tanh(layer(x))
+        return layers[-1](x)
+
+    return forward, named
+
+
+def jacobian_hessian(paddle, case, sizes):
+    """(13) The batched Jacobian [B, out, in] of a tanh MLP and the batched Hessian
+    [B, in, in] of its outputs' sum, by ``paddle.autograd.jacobian``/``hessian``
+    (one backward per row)."""
+    batch, d_in, hidden, d_out = sizes["jacobian"]
+    mlp, named = _tanh_mlp(paddle, [d_in, hidden, d_out], "fc")
+    _assign(paddle, named, lambda name, shape: weights.fan_in_std(shape))
+    data = weights.data([batch, d_in])
+
+    def step():
+        x = paddle.to_tensor(data, stop_gradient=False)
+        jac = paddle.autograd.jacobian(mlp(x), x, batch_axis=0)[:]
+        hess = paddle.autograd.hessian(mlp(x).sum(axis=-1), x, batch_axis=0)[:]
+        return jac, hess
+
+    return Bench(units=1, step=step)
+
+
+def wgan_gp_step(paddle, case, sizes):
+    """(14) One Adam step of a WGAN-GP critic: Wasserstein loss plus 10 x the gradient
+    penalty on interpolates, whose input gradient is taken with create_graph=True
+    (the step's backward is a double backward)."""
+    batch, dim, hidden = sizes["wgan"]
+    F = paddle.nn.functional
+    layers = [paddle.nn.Linear(a, b) for a, b in ((dim, hidden), (hidden, hidden), (hidden, 1))]
+    named = [(f"fc{i}.{name}", p) for i, layer in enumerate(layers)
+             for name, p in layer.named_parameters()]
+    _assign(paddle, named, lambda name, shape: weights.fan_in_std(shape))
+    opt = paddle.optimizer.Adam(learning_rate=1e-4, beta1=0.5, beta2=0.9,
+                                parameters=[p for _, p in named])
+    real = paddle.to_tensor(weights.data([batch, dim], seed=2))
+    fake = paddle.to_tensor(weights.data([batch, dim], seed=3))
+    eps = paddle.to_tensor(np.random.default_rng(4).uniform(size=(batch, 1)).astype("float32"))
+
+    def critic(x):
+        for layer in layers[:-1]:
+            x = F.leaky_relu(layer(x), 0.2)
+        return layers[-1](x)
+
+    def step():
+        mixed = eps * real + (1 - eps) * fake
+        mixed.stop_gradient = False
+        grad, = paddle.grad(critic(mixed).sum(), mixed, create_graph=True)
+        norm = paddle.sqrt((grad * grad).sum(axis=1) + 1e-12)
+        penalty = ((norm - 1) ** 2).mean()
+        loss = critic(fake).mean() - critic(real).mean() + 10.0 * penalty
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def pinn_step(paddle, case, sizes):
+    """(15) One Adam step of a physics-informed network for the Poisson equation
+    u_xx + u_yy = f on collocation points: the Laplacian by nested ``paddle.grad``
+    (create_graph=True), the mean squared residual as the loss."""
+    points, hidden, depth = sizes["pinn"]
+    mlp, named = _tanh_mlp(paddle, [2] + [hidden] * depth + [1], "fc")
+    _assign(paddle, named, lambda name, shape: weights.fan_in_std(shape))
+    opt = paddle.optimizer.Adam(learning_rate=1e-3, parameters=[p for _, p in named])
+    xy_data = weights.data([points, 2], seed=5)
+    rhs = paddle.to_tensor(np.sin(np.pi * xy_data).prod(axis=1).astype("float32"))
+
+    def step():
+        xy = paddle.to_tensor(xy_data, stop_gradient=False)
+        first, = paddle.grad(mlp(xy).sum(), xy, create_graph=True)
+        u_xx = paddle.grad(first[:, 0].sum(), xy, create_graph=True)[0][:, 0]
+        u_yy = paddle.grad(first[:, 1].sum(), xy, create_graph=True)[0][:, 1]
+        loss = ((u_xx + u_yy - rhs) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def _pylayer_ops(paddle):
+    class Linear(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x, weight, bias):
+            ctx.save_for_backward(x, weight)
+            ctx.input_grad = not x.stop_gradient
+            return paddle.matmul(x, weight) + bias
+
+        @staticmethod
+        def backward(ctx, dy):
+            x, weight = ctx.saved_tensor()
+            dx = paddle.matmul(dy, weight, transpose_y=True) if ctx.input_grad else None
+            return dx, paddle.matmul(x, dy, transpose_x=True), dy.sum(axis=0)
+
+    class ReLU(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            y = paddle.nn.functional.relu(x)
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, dy):
+            y, = ctx.saved_tensor()
+            return dy * (y > 0).astype(dy.dtype)
+
+    return Linear, ReLU
+
+
+def pylayer_mlp_step(paddle, case, sizes):
+    """(16) One SGD step of an MLP whose linear layers and ReLUs are PyLayers (the
+    linear's backward skips the input gradient where the input needs none)."""
+    batch, *widths = sizes["pylayer_mlp"]
+    linear, relu = _pylayer_ops(paddle)
+    layers = [paddle.nn.Linear(a, b) for a, b in zip(widths, widths[1:])]
+    named = [(f"fc{i}.{name}", p) for i, layer in enumerate(layers)
+             for name, p in layer.named_parameters()]
+    _assign(paddle, named, lambda name, shape: weights.fan_in_std(shape))
+    opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=[p for _, p in named])
+    x = paddle.to_tensor(weights.data([batch, widths[0]]))
+    label = paddle.to_tensor(weights.labels([batch], widths[-1]))
+
+    def step():
+        h = x
+        for layer in layers[:-1]:
+            h = relu.apply(linear.apply(h, layer.weight, layer.bias))
+        logits = linear.apply(h, layers[-1].weight, layers[-1].bias)
+        loss = paddle.nn.functional.cross_entropy(logits, label)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return Bench(units=1, step=step)
+
+
+def lstm_step(paddle, case, sizes):
+    """(17) One SGD step of a 1-layer ``nn.LSTM`` (batch-major input), the mean squared
+    error of its outputs against a fixed target."""
+    batch, steps, d_in, hidden = sizes["lstm"]
+    lstm = paddle.nn.LSTM(d_in, hidden)
+    _assign(paddle, lstm.named_parameters(), lambda name, shape: 0.5 / hidden ** 0.5)
+    opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=lstm.parameters())
+    x = paddle.to_tensor(weights.data([batch, steps, d_in]))
+    target = paddle.to_tensor(weights.data([batch, steps, hidden], seed=6))
+
+    def step():
+        out, _ = lstm(x)
+        loss = paddle.nn.functional.mse_loss(out, target)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
 
     return Bench(units=1, step=step)
