@@ -4,6 +4,7 @@ import pytest
 
 import pylayer as paddle
 from pylayer.autograd import GradcheckError, gradcheck, gradgradcheck
+from pylayer.extend import Op, make_output
 
 
 def leaf(values):
@@ -91,3 +92,51 @@ def test_gradcheck_passes_and_reports_mismatch():
 def test_gradcheck_needs_a_differentiable_input():
     with pytest.raises(ValueError, match="nothing to check"):
         gradcheck(paddle.tanh, paddle.ones([2], dtype="float64"))
+
+
+# ------------------------------------------------ only the gradients that lead to inputs
+def _counting_product():
+    """``x * w`` whose two rules count their calls, and read needs_input_grad."""
+    calls = {"x": 0, "w": 0}
+
+    def rule_x(g, w):
+        calls["x"] += 1
+        return g * w
+
+    def rule_w(g, x):
+        calls["w"] += 1
+        return g * x
+
+    record = Op("counted_product", inputs=("x", "w"), keeps=("x", "w"), vjp=(rule_x, rule_w))
+
+    def product(x, w):
+        return make_output(record, x.numpy() * w.numpy(), (x, w))
+    return product, calls
+
+
+def test_grad_runs_no_rule_whose_gradient_reaches_no_input():
+    """grad(y, x) through x * w needs w's rule nowhere (issue 34: the rules of every
+    layer's weights ran and were thrown away, 17 % of a jacobian step)."""
+    product, calls = _counting_product()
+    x, w = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    h = product(paddle.tanh(product(x, w)), w)
+    (gx,) = paddle.grad(h.sum(), x)
+    assert calls == {"x": 2, "w": 0}
+    t = np.tanh(np.array([3.0, 8.0]))
+    np.testing.assert_allclose(gx.numpy(), np.array([3.0, 4.0]) ** 2 * (1 - t * t), rtol=1e-12)
+    product(x, w).sum().backward()
+    assert calls == {"x": 3, "w": 1} and w.grad.numpy().tolist() == [1.0, 2.0]
+
+
+def test_a_single_rule_reads_which_inputs_a_grad_wants():
+    seen = []
+    record = Op("two_in", inputs=("x", "w"), keeps=(),
+                vjp=lambda g, needs_input_grad: (seen.append(needs_input_grad) or
+                                                 (g if needs_input_grad[0] else None,
+                                                  g if needs_input_grad[1] else None)))
+    x = paddle.to_tensor([1.0], stop_gradient=False)
+    w = paddle.to_tensor([2.0], stop_gradient=False)
+    y = make_output(record, x.numpy() + w.numpy(), (x, w))
+    paddle.grad(y, w, retain_graph=True)
+    y.backward()
+    assert seen == [(False, True), (True, True)]

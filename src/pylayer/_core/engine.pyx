@@ -310,10 +310,10 @@ cdef object _nan_check(GradNode node, object results):
                 f"The forward call that created this node:\n{node.creation_stack}")
 
 
-cdef object _call_backward(GradNode node, object grads):
+cdef object _call_backward(GradNode node, object grads, tuple wanted):
     """Run one node's backward and check that it returned one gradient per input (the
     loop checks each). ``grads`` is the gradient itself for a node with one output,
-    else a list."""
+    else a list; ``wanted`` (None: all) the inputs whose gradients the pass needs."""
     cdef Py_ssize_t n = len(node.next_nodes)
     cdef tuple values = ()
     cdef unsigned long long since = next_seq()
@@ -323,7 +323,7 @@ cdef object _call_backward(GradNode node, object grads):
         if node.saved:
             values = node.saved_tensors()
         results = run_rules(node, [grads] if node.n_outputs == 1 and node.op.multi_output
-                            else grads, values)
+                            else grads, values, wanted)
     except Exception as exc:
         if anomaly_enabled() and node.creation_stack:
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
@@ -384,7 +384,35 @@ cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
 _by_sequence = attrgetter("seq")
 
 
-cdef set _nodes_leading_to(list roots, object inputs, dict capture_nodes):
+cdef set _input_leaves(object inputs):
+    """The ids of the leaves among ``inputs``."""
+    cdef set leaf_ids = set()
+    for t in inputs:
+        if isinstance(t, Tensor) and (<Tensor>t)._node is None:
+            leaf_ids.add(id(t))
+    return leaf_ids
+
+
+cdef tuple _wanted_inputs(GradNode node, set needed, set leaf_ids, dict capture_nodes):
+    """Per input of ``node`` (a node the pass must run): whether its gradient leads to
+    one of the inputs (a needed node, an input leaf, or an output asked for)."""
+    cdef tuple children = node.next_nodes
+    cdef tuple indices = node.next_indices
+    cdef Py_ssize_t i, n = len(children)
+    cdef list flags = [False] * n
+    for i in range(n):
+        child = children[i]
+        if child is None:
+            continue
+        if isinstance(child, Tensor):
+            flags[i] = id(child) in leaf_ids
+        else:
+            flags[i] = child in needed or (child in capture_nodes
+                                           and indices[i] in capture_nodes[child])
+    return tuple(flags)
+
+
+cdef set _nodes_leading_to(list roots, set leaf_ids, dict capture_nodes):
     """The nodes reachable from the nodes ``roots`` (None for a leaf root) whose backward
     reaches a leaf of ``inputs`` or an output ``capture_nodes`` asks for (``{node:
     [output index, ...]}``): the nodes a ``grad(inputs=...)`` must run.
@@ -392,7 +420,6 @@ cdef set _nodes_leading_to(list roots, object inputs, dict capture_nodes):
     A node's inputs come from nodes with smaller sequence numbers, so visiting the
     reachable nodes in increasing sequence order settles each one in a single
     pass: all its children were decided before it."""
-    cdef set leaf_ids = set()
     cdef set needed = set()
     cdef set seen = set()
     cdef list order = []
@@ -401,9 +428,6 @@ cdef set _nodes_leading_to(list roots, object inputs, dict capture_nodes):
     cdef tuple children, indices
     cdef Py_ssize_t i
     cdef bint hit
-    for t in inputs:
-        if isinstance(t, Tensor) and (<Tensor>t)._node is None:
-            leaf_ids.add(id(t))
     while stack:
         node = <GradNode>stack.pop()
         if node in seen:
@@ -473,6 +497,7 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     cdef dict captured = None
     cdef dict capture_nodes = None
     cdef set needed = None
+    cdef set leaf_ids = None
     cdef set cut = None
     cdef _Pass p
 
@@ -500,7 +525,9 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     roots = _roots(tensors, grad_tensors, create_graph)
     p.roots = tuple([(<Tensor>t)._node for t, g in roots if (<Tensor>t)._node is not None])
     if inputs is not None:
-        needed = _nodes_leading_to([(<Tensor>t)._node for t, g in roots], inputs, capture_nodes)
+        leaf_ids = _input_leaves(inputs)
+        needed = _nodes_leading_to([(<Tensor>t)._node for t, g in roots], leaf_ids,
+                                   capture_nodes)
     for t, g in roots:
         if t._node is None:
             _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
@@ -508,8 +535,8 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
             p.enter(<GradNode>t._node, t._out_index, g)
     previous_mode = set_grad_mode(create_graph)
     try:
-        _node_loop(p, retain_graph, needed, cut, capture_nodes, captured, leaf_grads,
-                   leaf_objs)
+        _node_loop(p, retain_graph, needed, leaf_ids, cut, capture_nodes, captured,
+                   leaf_grads, leaf_objs)
     finally:
         set_grad_mode(previous_mode)
 
@@ -579,9 +606,12 @@ cdef object _in_dtype_of(Tensor t, Tensor g, bint create_graph):
     return wrap(g._array.astype(t._array.dtype), True)
 
 
-cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict capture_nodes,
-                     dict captured, dict leaf_grads, dict leaf_objs) except *:
-    """Run the reached nodes, newest first, passing each one's results on."""
+cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set cut,
+                     dict capture_nodes, dict captured, dict leaf_grads,
+                     dict leaf_objs) except *:
+    """Run the reached nodes, newest first, passing each one's results on. With
+    ``needed`` (a grad(inputs=...) pass), only those nodes run, and only the rules of
+    their inputs that lead on to an input."""
     cdef GradNode node
     cdef _Slot slot
     cdef Py_ssize_t i, n
@@ -598,7 +628,9 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set cut, dict captu
         results = None
         if needed is None or node in needed:
             if _any_gradient(grads) or node.op.user_code:
-                results = _call_backward(node, grads)
+                results = _call_backward(node, grads, None if needed is None else
+                                         _wanted_inputs(node, needed, leaf_ids,
+                                                        capture_nodes))
                 grads = None  # free incoming gradients now: their memory is reused hot
             if not retain_graph:
                 node.release()

@@ -68,7 +68,7 @@ cdef GradNode new_grad_node(Op op, tuple inputs, tuple attrs)
 cpdef SavedTensor save_tensor(Tensor t, Py_ssize_t output_index=*)
 cdef object innermost_saved_hooks()
 cpdef Tensor make_output(object op, object array, object inputs, object attrs=*)
-cdef object run_rules(GradNode node, object grads, tuple values)
+cdef object run_rules(GradNode node, object grads, tuple values, tuple wanted=*)
 cdef bint anomaly_enabled() noexcept
 cdef unsigned long long next_seq() noexcept
 cdef raise_released(GradNode node)

@@ -317,10 +317,12 @@ cdef class Op:
                 f"keeps={self.keeps}, attrs={self.attrs})")
 
 
-cdef object _call_rule(object rule, tuple reads, object g, tuple values, GradNode node):
+cdef object _call_rule(object rule, tuple reads, object g, tuple values, GradNode node,
+                       tuple wanted):
     """``rule(g, <what it reads>)``, the values looked up by the slots in ``reads``. The
     values are borrowed from ``values`` and the node's attributes, which outlive the
-    call; ``needs`` holds the one value made here."""
+    call; ``needs`` holds the one value made here (``wanted``, or per input whether it
+    has an edge)."""
     cdef PyObject *args[1 + MAX_READS]
     cdef Py_ssize_t i, n = len(reads), slot
     cdef tuple attrs = <tuple?>node.attrs
@@ -331,7 +333,7 @@ cdef object _call_rule(object rule, tuple reads, object g, tuple values, GradNod
     for i in range(n):
         slot = reads[i]
         if slot == NEEDS_INPUT_GRAD:
-            needs = node.needs_input_grad
+            needs = wanted if wanted is not None else node.needs_input_grad
             args[1 + i] = <PyObject*>needs
         elif slot >= 0:
             args[1 + i] = <PyObject*>values[slot]
@@ -340,15 +342,17 @@ cdef object _call_rule(object rule, tuple reads, object g, tuple values, GradNod
     return PyObject_Vectorcall(rule, args, 1 + n, NULL)
 
 
-cdef object run_rules(GradNode node, object grads, tuple values):
+cdef object run_rules(GradNode node, object grads, tuple values, tuple wanted=None):
     """Run the node's gradient rules on what it kept (``values``, unpacked): one
     gradient (or None) per input. ``grads`` is the output's gradient, or a list per
-    output for an op with ``multi_output``."""
+    output for an op with ``multi_output``. ``wanted`` (None: every input with an edge)
+    says per input whether the pass needs its gradient; the rules of the others do not
+    run."""
     cdef Op op = node.op
     cdef Py_ssize_t i, n
     cdef tuple results, rules
     if not op.per_input:
-        return _call_rule(op.vjp, <tuple?>op._reads[0], grads, values, node)
+        return _call_rule(op.vjp, <tuple?>op._reads[0], grads, values, node, wanted)
     rules = <tuple>op.vjp
     n = len(node.next_nodes) - (len(node.linked) if node.linked else 0)
     if len(rules) != n:
@@ -357,8 +361,9 @@ cdef object run_rules(GradNode node, object grads, tuple values):
     for i in range(n):
         rule = rules[i]
         g = None
-        if rule is not None and node.next_nodes[i] is not None:
-            g = _call_rule(rule, <tuple?>op._reads[i], grads, values, node)
+        if rule is not None and node.next_nodes[i] is not None and (
+                wanted is None or wanted[i]):
+            g = _call_rule(rule, <tuple?>op._reads[i], grads, values, node, None)
         Py_INCREF(g)
         PyTuple_SET_ITEM(results, i, g)
     return results
