@@ -281,13 +281,6 @@ def _keep_finished(state, new_state, finished):
     return where(mask, state, new_state)
 
 
-def _check_flag(value, arg, position):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"dynamic_decode(): argument '{arg}' (position {position}) must be "
-                        f"a bool, got {type(value).__name__}")
-    return bool(value)
-
-
 def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=False,
                    impute_finished=False, is_test=False, return_length=False, **kwargs):
     """Run ``decoder``: ``initialize(inits)``, then ``step`` (with ``kwargs``) until
@@ -319,10 +312,8 @@ def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=Fal
                             f"(with initialize and step), got {type(decoder).__name__}")
     if max_step_num is not None:
         max_step_num = check_int(max_step_num, fn, "max_step_num", minimum=0)
-    output_time_major = _check_flag(output_time_major, "output_time_major", 4)
-    impute_finished = _check_flag(impute_finished, "impute_finished", 5)
-    _check_flag(is_test, "is_test", 6)
-    return_length = _check_flag(return_length, "return_length", 7)
+    output_time_major, impute_finished = bool(output_time_major), bool(impute_finished)
+    return_length = bool(return_length)
 
     inputs, states, finished = decoder.initialize(inits)
     if not isinstance(finished, Tensor) or finished.dtype != "bool":
