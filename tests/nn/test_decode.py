@@ -245,3 +245,18 @@ def test_class_center_sample_group_is_one_process_only():
     assert F.class_center_sample(label, 4, 2, group=False)[1].tolist() == [1, 2]
     with pytest.raises(ValueError, match="group"):
         F.class_center_sample(label, 4, 2, group=1)
+
+
+def test_class_center_sample_draws_from_a_huge_class_range_without_listing_it():
+    pylayer.seed(0)
+    remapped, centers = F.class_center_sample(pylayer.to_tensor([5, 2 ** 40]), 2 ** 50, 6)
+    c = centers.tolist()
+    assert c[:2] == [5, 2 ** 40] and len(set(c)) == 6 and max(c) < 2 ** 50
+    assert remapped.tolist() == [0, 1]
+
+
+def test_reprs_show_the_settings():
+    assert repr(Decoder()) == "Decoder()"
+    decoder = nn.BeamSearchDecoder(nn.GRUCell(3, 4), 0, 1, 2)
+    assert repr(decoder) == ("BeamSearchDecoder(cell=GRUCell(3, 4), start_token=0, end_token=1, "
+                             "beam_size=2, embedding_fn=None, output_fn=None)")

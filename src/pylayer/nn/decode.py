@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pylayer.extend import Tensor, check_callable, check_int, get_default_dtype
+from pylayer.extend import (Tensor, check_callable, check_int, get_default_dtype,
+                            public_settings_repr, settings_repr)
 from pylayer.nn import functional as F
 from pylayer.ops.arithmetic import add, floor_divide, remainder
 from pylayer.ops.compare import equal, logical_not, logical_or
@@ -77,6 +78,9 @@ class Decoder:
     >>> outputs.numpy().tolist()
     [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]
     """
+
+    def __repr__(self):
+        return public_settings_repr(self)
 
     def initialize(self, inits):
         """Called once before the loop with ``inits`` of ``dynamic_decode``; returns
@@ -148,6 +152,10 @@ class BeamSearchDecoder(Decoder):
         self.beam_size = check_int(beam_size, cls, "beam_size", minimum=1)
         self.embedding_fn = check_callable(embedding_fn, cls, "embedding_fn", allow_none=True)
         self.output_fn = check_callable(output_fn, cls, "output_fn", allow_none=True)
+
+    def __repr__(self):
+        return settings_repr(self, {name: getattr(self, name) for name in (
+            "cell", "start_token", "end_token", "beam_size", "embedding_fn", "output_fn")})
 
     @staticmethod
     def tile_beam_merge_with_batch(x, beam_size):

@@ -19,7 +19,7 @@ import numpy as np
 from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import loops
-from pylayer.ops._arguments import check_axis, check_int, check_number, float_tensor
+from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, float_tensor
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.creation import get_rng
 from pylayer.ops.reduction import mean, sum as reduce_sum
@@ -1841,13 +1841,13 @@ def class_center_sample(label, num_classes, num_samples, group=None):
                          f"[0, {num_classes}), got values in [{labels.min()}, {labels.max()}]")
     positives, remapped = np.unique(labels, return_inverse=True)
     missing = num_samples - positives.size
+    centers = positives
     if missing > 0:
-        others = np.setdiff1d(np.arange(num_classes, dtype=labels.dtype), positives,
-                              assume_unique=True)
-        drawn = get_rng().choice(others, size=missing, replace=False)
-        centers = np.concatenate([positives, drawn.astype(labels.dtype)])
-    else:
-        centers = positives
+        check_count(num_samples, fn, "num_samples", labels.dtype)
+        # k-th class not in ``positives`` = k + how many positives p_i have p_i - i <= k
+        picked = get_rng().choice(num_classes - positives.size, size=missing, replace=False)
+        skipped = np.searchsorted(positives - np.arange(positives.size), picked, side="right")
+        centers = np.concatenate([positives, (picked + skipped).astype(labels.dtype)])
     return make_tensor(remapped.reshape(-1).astype(labels.dtype)), make_tensor(centers)
 
 
