@@ -327,7 +327,7 @@ def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=Fal
     if not isinstance(finished, Tensor) or finished.dtype != "bool":
         raise TypeError(f"{fn}(): the decoder's initialize must return bool finished "
                         f"flags, got {finished!r}")
-    own_finished = decoder.tracks_own_finished
+    own_finished = getattr(decoder, "tracks_own_finished", False)
     lengths = zeros_like(finished, dtype="int64")
     steps = []
     time = full([1], 0, dtype="int64")
