@@ -260,3 +260,17 @@ def test_reprs_show_the_settings():
     decoder = nn.BeamSearchDecoder(nn.GRUCell(3, 4), 0, 1, 2)
     assert repr(decoder) == ("BeamSearchDecoder(cell=GRUCell(3, 4), start_token=0, end_token=1, "
                              "beam_size=2, embedding_fn=None, output_fn=None)")
+
+
+def test_training_on_the_best_beam_score_raises_it():
+    model, decoder, inits, _ = _paddle_case("gru")
+    opt = pylayer.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
+    losses = []
+    for _ in range(5):
+        _, states = nn.dynamic_decode(decoder, inits, max_step_num=3)
+        loss = -states.log_probs[:, 0].mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(loss.item())
+    assert losses[-1] < losses[0]
