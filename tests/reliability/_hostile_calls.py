@@ -1162,3 +1162,31 @@ CALLS.update({
                                   "line_search_fn"),
                                  ("zero iterations", {"max_iter": _value(0)}, "max_iter")]),
 })
+
+
+# ------------------------------------------------------------------ nn.decode
+def _beam_decoder(env=None):
+    return nn.BeamSearchDecoder(nn.GRUCell(3, 4), 0, 1, 2, embedding_fn=nn.Embedding(5, 3),
+                                output_fn=nn.Linear(4, 5))
+
+
+def _beam_inits(env):
+    return pylayer.zeros([2, 4])
+
+
+CALLS.update({
+    nn.decode.Decoder: Call(),
+    nn.BeamSearchDecoder: Call(A("cell", lambda env: nn.GRUCell(3, 4), "callable"),
+                               A("start_token", _value(0), "count"),
+                               A("end_token", _value(1), "count"),
+                               A("beam_size", _value(2), "positive_int"),
+                               K("embedding_fn", lambda env: nn.Embedding(5, 3),
+                                 "callable_or_none"),
+                               K("output_fn", lambda env: nn.Linear(4, 5), "callable_or_none")),
+    nn.dynamic_decode: Call(A("decoder", _beam_decoder, "layer"), A("inits", _beam_inits, None),
+                            K("max_step_num", _value(3), "count_or_none"),
+                            K("output_time_major", _value(False), None),
+                            K("impute_finished", _value(False), None),
+                            K("is_test", _value(False), None),
+                            K("return_length", _value(True), None)),
+})

@@ -716,3 +716,28 @@ METHODS.update({
         extra=[("a shape with no event axis", {"shape": _value([])}, "shape")])
        for name in ("forward_shape", "inverse_shape")},
 })
+
+
+# ------------------------------------------------------------------ nn.decode
+def _beam_decoder(env):
+    env.update(self=nn.BeamSearchDecoder(nn.GRUCell(3, 4), 0, 1, 2,
+                                         embedding_fn=nn.Embedding(5, 3),
+                                         output_fn=nn.Linear(4, 5)))
+
+
+METHODS.update({
+    (nn.BeamSearchDecoder, "tile_beam_merge_with_batch"): Call(
+        A("x", f23, "tensor"), A("beam_size", _value(2), "positive_int"), setup=_beam_decoder),
+    (nn.BeamSearchDecoder, "initialize"): Call(
+        A("initial_cell_states", lambda env: pylayer.zeros([2, 4]), "tensors"),
+        setup=_beam_decoder),
+})
+EXEMPT.update({
+    (nn.decode.Decoder, "initialize"): "the base one raises NotImplementedError",
+    (nn.decode.Decoder, "step"): "the base one raises NotImplementedError",
+    (nn.decode.Decoder, "finalize"): "the base one raises NotImplementedError",
+    (nn.BeamSearchDecoder, "step"): "called by dynamic_decode with what initialize and the "
+                                    "previous step returned; the cell checks the inputs",
+    (nn.BeamSearchDecoder, "finalize"): "called by dynamic_decode with the stacked outputs of "
+                                        "step; gather_tree checks the ids and parents",
+})

@@ -113,3 +113,6 @@ __all__ += ["Conv3D", "Conv3DTranspose", "Conv1d", "Conv2d", "Conv3d", "Fold", "
             "MaxUnPool3D", "LPPool1D", "LPPool2D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
             "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "FractionalMaxPool2D",
             "FractionalMaxPool3D"]
+from pylayer.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: E402
+
+__all__ += ["BeamSearchDecoder", "dynamic_decode"]

@@ -88,3 +88,6 @@ __all__ += ["conv3d", "conv3d_transpose", "max_pool3d", "avg_pool3d", "adaptive_
             "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
             "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d", "fold",
             "unfold", "fractional_max_pool2d", "fractional_max_pool3d"]
+from pylayer.ops.loss import class_center_sample  # noqa: E402
+
+__all__ += ["class_center_sample"]

@@ -19,8 +19,9 @@ import numpy as np
 from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import loops
-from pylayer.ops._arguments import check_axis, check_int, check_number, float_tensor
+from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, float_tensor
 from pylayer.ops._operands import as_tensor_arg
+from pylayer.ops.creation import get_rng
 from pylayer.ops.reduction import mean, sum as reduce_sum
 from pylayer.ops.shape import cast, reshape, unsqueeze
 from pylayer.ops.activation import log_softmax, log_softmax_array, relu, sigmoid, softmax
@@ -1795,3 +1796,59 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
 
 
 __all__ += ["rnnt_loss"]
+
+
+# -------------------------------------------------------- class_center_sample
+@op
+def class_center_sample(label, num_classes, num_samples, group=None):
+    """Sample class centers for a partial softmax (PartialFC): every class present in
+    ``label`` (a 1-D int32/int64 tensor of classes in ``[0, num_classes)``), in
+    ascending order, then distinct classes drawn at random from the others until
+    there are ``num_samples`` (all positives are kept when there are more).
+
+    Returns ``(remapped_label, sampled_class_center)``: each label's position among
+    the sampled centers, and the sampled classes, both of ``label``'s dtype. One
+    process only: ``group`` is ``None`` or ``False``.
+
+    >>> import pylayer
+    >>> import pylayer.nn.functional as F
+    >>> label = pylayer.to_tensor([9, 3, 3, 7])
+    >>> remapped, centers = F.class_center_sample(label, num_classes=12, num_samples=6)
+    >>> remapped.tolist(), centers.tolist()[:3], len(centers.tolist())
+    ([2, 0, 0, 1], [3, 7, 9], 6)
+    """
+    fn = "class_center_sample"
+    if not (group is None or group is False):
+        raise ValueError(f"{fn}(): argument 'group' (position 4) must be None or False (one "
+                         f"process), got {group!r}")
+    label = as_tensor_arg(label, fn, "label", 1)
+    if label.dtype not in ("int32", "int64"):
+        raise TypeError(f"{fn}(): argument 'label' (position 1) must be an int32 or int64 "
+                        f"tensor, got {label.dtype}")
+    num_classes = check_int(num_classes, fn, "num_classes", minimum=1)
+    num_samples = check_int(num_samples, fn, "num_samples", minimum=1)
+    if num_samples > num_classes:
+        raise ValueError(f"{fn}(): argument 'num_samples' (position 3) must be at most "
+                         f"num_classes ({num_classes}), got {num_samples}")
+    if label.ndim != 1:
+        raise ValueError(f"{fn}(): argument 'label' (position 1) must be 1-D, got shape "
+                         f"{label.shape}")
+    if label.shape[0] == 0:
+        raise ValueError(f"{fn}(): argument 'label' (position 1) must not be empty")
+    labels = label.numpy()
+    if labels.min() < 0 or labels.max() >= num_classes:
+        raise ValueError(f"{fn}(): argument 'label' (position 1) must hold classes in "
+                         f"[0, {num_classes}), got values in [{labels.min()}, {labels.max()}]")
+    positives, remapped = np.unique(labels, return_inverse=True)
+    missing = num_samples - positives.size
+    centers = positives
+    if missing > 0:
+        check_count(num_samples, fn, "num_samples", labels.dtype)
+        # k-th class not in ``positives`` = k + how many positives p_i have p_i - i <= k
+        picked = get_rng().choice(num_classes - positives.size, size=missing, replace=False)
+        skipped = np.searchsorted(positives - np.arange(positives.size), picked, side="right")
+        centers = np.concatenate([positives, (picked + skipped).astype(labels.dtype)])
+    return make_tensor(remapped.reshape(-1).astype(labels.dtype)), make_tensor(centers)
+
+
+__all__ += ["class_center_sample"]
