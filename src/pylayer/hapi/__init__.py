@@ -1,0 +1,6 @@
+"""Paddle's high-level API: :class:`Model`, :func:`summary` and the callbacks."""
+from pylayer.hapi import callbacks
+from pylayer.hapi.model import Model
+from pylayer.hapi.summary import summary
+
+__all__ = ["Model", "summary", "callbacks"]
