@@ -1162,3 +1162,41 @@ CALLS.update({
                                   "line_search_fn"),
                                  ("zero iterations", {"max_iter": _value(0)}, "max_iter")]),
 })
+
+# ------------------------------------------- the high-level API (hapi): Model, summary, callbacks
+CALLS.update({
+    pylayer.Model: Call(A("network", lambda env: nn.Linear(3, 2), "layer"),
+                        A("inputs", _value(None), "dict_or_none"),
+                        A("labels", _value(None), "dict_or_none")),
+    pylayer.summary: Call(A("net", lambda env: nn.Linear(3, 2), "layer"),
+                          A("input_size", _value((1, 3)), None),
+                          A("dtypes", _value(None), "dtype"), A("input", _value(None), None),
+                          extra=[("a string as input_size", {"input_size": _value("spam")},
+                                  "input_size"),
+                                 ("a negative size", {"input_size": _value((1, -3))},
+                                  "input_size"),
+                                 ("two unknown dimensions", {"input_size": _value((None, None))},
+                                  "input_size"),
+                                 ("a list holding a string", {"input_size": _value([(1, 3), "a"])},
+                                  "input_size"),
+                                 ("a float size", {"input_size": _value((1, 2.5))},
+                                  "input_size")]),
+    pylayer.callbacks.Callback: Call(),
+    pylayer.callbacks.ProgBarLogger: Call(A("log_freq", _value(1), "positive_int"),
+                                          A("verbose", _value(2), "count")),
+    pylayer.callbacks.ModelCheckpoint: Call(A("save_freq", _value(1), "positive_int"),
+                                            A("save_dir", _value(None), "str_or_none")),
+    pylayer.callbacks.LRScheduler: Call(A("by_step", _value(True), None),
+                                        A("by_epoch", _value(False), None)),
+    pylayer.callbacks.EarlyStopping: Call(
+        A("monitor", _value("loss"), "str"), A("mode", _value("auto"), None),
+        A("patience", _value(0), "count"), A("verbose", _value(1), "count"),
+        A("min_delta", _value(0), "number"), A("baseline", _value(None), "number_or_none"),
+        A("save_best_model", _value(True), None)),
+    pylayer.callbacks.ReduceLROnPlateau: Call(
+        A("monitor", _value("loss"), "str"), A("factor", _value(0.1), "number"),
+        A("patience", _value(10), "count"), A("verbose", _value(1), "count"),
+        A("mode", _value("auto"), None), A("min_delta", _value(1e-4), "number"),
+        A("cooldown", _value(0), "count"), A("min_lr", _value(0), "number"),
+        extra=[("a factor of 1", {"factor": _value(1.0)}, "factor")]),
+})

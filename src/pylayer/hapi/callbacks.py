@@ -20,11 +20,8 @@ import numpy as np
 from pylayer.extend import check_int, check_number, check_str
 from pylayer.optimizer.lr import LRScheduler as _Schedule
 
-__all__ = ["Callback", "ProgBarLogger", "ModelCheckpoint", "VisualDL", "LRScheduler",
-           "EarlyStopping", "ReduceLROnPlateau", "WandbCallback"]
-
-_MODES = ("train", "eval", "predict")
-
+__all__ = ["Callback", "ProgBarLogger", "ModelCheckpoint", "LRScheduler", "EarlyStopping",
+           "ReduceLROnPlateau"]
 
 def _format_value(value):
     """A logged value as the progress bar shows it (4 decimals, or 4 significant in e form)."""
@@ -456,12 +453,6 @@ class LRScheduler(Callback):
 
     def __init__(self, by_step=True, by_epoch=False):
         super().__init__()
-        if not isinstance(by_step, (bool, np.bool_)):
-            raise TypeError(f"LRScheduler(): argument 'by_step' must be a bool, got "
-                            f"{type(by_step).__name__}")
-        if not isinstance(by_epoch, (bool, np.bool_)):
-            raise TypeError(f"LRScheduler(): argument 'by_epoch' must be a bool, got "
-                            f"{type(by_epoch).__name__}")
         if by_step and by_epoch:
             raise ValueError("by_step option is mutually exclusive with by_epoch")
         self.by_step = bool(by_step)
@@ -646,53 +637,3 @@ class ReduceLROnPlateau(Callback):
                     self.cooldown_counter = self.cooldown
                     self.wait = 0
         self.epoch += 1
-
-
-class VisualDL(Callback):
-    """Paddle's callback writing the logs for the VisualDL dashboard. pylayer does
-    not depend on VisualDL (a Paddle-specific package) and cannot write its
-    format: constructing it raises ``NotImplementedError``; a :class:`Callback`
-    that records ``logs`` in ``on_train_batch_end`` and ``on_eval_end`` does the
-    same job with any logger.
-
-    >>> import pylayer
-    >>> try:
-    ...     pylayer.callbacks.VisualDL(log_dir="logs")
-    ... except NotImplementedError as error:
-    ...     print(str(error)[:47])
-    paddle.callbacks.VisualDL is not supported by p
-    """
-
-    def __init__(self, log_dir):
-        check_str(log_dir, "VisualDL", "log_dir")
-        raise NotImplementedError(
-            "paddle.callbacks.VisualDL is not supported by pylayer: it writes VisualDL's "
-            "log format, which needs the visualdl package that pylayer does not depend on; "
-            "subclass pylayer.callbacks.Callback and log the 'logs' of on_train_batch_end "
-            "and on_eval_end with the logger of your choice")
-
-
-class WandbCallback(Callback):
-    """Paddle's callback logging to Weights & Biases. pylayer does not depend on
-    the ``wandb`` client and does not start runs: constructing it raises
-    ``NotImplementedError``; a :class:`Callback` that calls ``wandb.log`` with the
-    ``logs`` of ``on_train_batch_end`` does the same job.
-
-    >>> import pylayer
-    >>> try:
-    ...     pylayer.callbacks.WandbCallback(project="demo")
-    ... except NotImplementedError as error:
-    ...     print(str(error)[:52])
-    paddle.callbacks.WandbCallback is not supported by p
-    """
-
-    def __init__(self, project=None, entity=None, name=None, dir=None, mode=None,
-                 job_type=None, **kwargs):
-        for arg, value in (("project", project), ("entity", entity), ("name", name),
-                           ("dir", dir), ("mode", mode), ("job_type", job_type)):
-            check_str(value, "WandbCallback", arg, allow_none=True)
-        raise NotImplementedError(
-            "paddle.callbacks.WandbCallback is not supported by pylayer: it starts a Weights & "
-            "Biases run through the wandb client, which pylayer does not depend on; subclass "
-            "pylayer.callbacks.Callback and call wandb.log with the 'logs' of "
-            "on_train_batch_end and on_eval_end")

@@ -42,6 +42,33 @@ def _as_list(value):
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
+def _batch(fn, arg, values, allow_none=False):
+    """A batch's inputs or labels (a Tensor, an array or a list of them) as a list of Tensors."""
+    if values is None and allow_none:
+        return []
+    if values is None:
+        raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor, a numpy array or a list of "
+                        f"them, got None")
+    items = list(values) if isinstance(values, (list, tuple)) else [values]
+    if not items and not allow_none:
+        raise ValueError(f"{fn}(): argument '{arg}' must hold at least one Tensor or array, "
+                         f"got an empty {type(values).__name__}")
+    tensors = []
+    for i, value in enumerate(items):
+        if isinstance(value, Tensor):
+            tensors.append(value)
+            continue
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):
+            array = None
+        if array is None or array.dtype.kind not in "biufc":
+            raise TypeError(f"{fn}(): argument '{arg}' must hold Tensors or numpy arrays of "
+                            f"numbers, got {type(value).__name__} at index {i}")
+        tensors.append(pylayer.to_tensor(array))
+    return tensors
+
+
 def _flatten(data):
     if isinstance(data, (list, tuple)):
         return [item for part in data for item in _flatten(part)]
@@ -145,10 +172,6 @@ class Model:
             self._is_shape_inferred = True
 
     # ------------------------------------------------------------------ one batch
-    def _outputs(self, inputs):
-        return _as_list(self.network(*[pylayer.to_tensor(x) if not isinstance(x, Tensor) else x
-                                       for x in inputs]))
-
     def _update_metrics(self, outputs, labels):
         results = []
         for metric in self._metrics:
@@ -174,13 +197,12 @@ class Model:
         if self._optimizer is None or self._loss is None:
             raise RuntimeError("train_batch(): model not ready, please call `model.prepare()` "
                                "with an optimizer and a loss first")
+        inputs = _batch("train_batch", "inputs", inputs)
+        labels = _batch("train_batch", "labels", labels, allow_none=True)
         self.network.train()
         self.mode = "train"
-        inputs = _as_list(inputs)
         info = _shapes_dtypes(inputs)
-        labels = [pylayer.to_tensor(label) if not isinstance(label, Tensor) else label
-                  for label in _as_list(labels)]
-        outputs = self._outputs(inputs)
+        outputs = _as_list(self.network(*inputs))
         losses = _as_list(self._loss(*(outputs + labels)))
         total = pylayer.add_n(losses) if len(losses) > 1 else losses[0]
         total.backward()
@@ -203,14 +225,13 @@ class Model:
         >>> len(model.eval_batch([np.ones((4, 2), "float32")], [np.zeros((4, 1), "float32")]))
         1
         """
+        inputs = _batch("eval_batch", "inputs", inputs)
+        labels = _batch("eval_batch", "labels", labels, allow_none=True)
         self.network.eval()
         self.mode = "eval"
-        inputs = _as_list(inputs)
         info = _shapes_dtypes(inputs)
         with pylayer.no_grad():
-            labels = [pylayer.to_tensor(label) if not isinstance(label, Tensor) else label
-                      for label in _as_list(labels)]
-            outputs = self._outputs(inputs)
+            outputs = _as_list(self.network(*inputs))
             losses = _as_list(self._loss(*(outputs + labels))) if self._loss else []
             metrics = self._update_metrics(outputs, labels)
         self._update_inputs(info)
@@ -228,12 +249,12 @@ class Model:
         >>> [out.shape for out in model.predict_batch([np.ones((4, 2), "float32")])]
         [(4, 3)]
         """
+        inputs = _batch("predict_batch", "inputs", inputs)
         self.network.eval()
         self.mode = "test"
-        inputs = _as_list(inputs)
         info = _shapes_dtypes(inputs)
         with pylayer.no_grad():
-            outputs = self._outputs(inputs)
+            outputs = _as_list(self.network(*inputs))
         self._update_inputs(info)
         return [out.numpy() for out in outputs]
 
@@ -294,8 +315,8 @@ class Model:
             raise ValueError(f"load(): Unknown postfix {ext} from weights; argument 'path' "
                              f"must end in '', '.pdparams', '.pdopt' or '.pdmodel'")
         if not os.path.exists(path + ".pdparams"):
-            raise FileNotFoundError(f"load(): Failed to load parameters, please check path: "
-                                    f"{path + '.pdparams'} does not exist")
+            raise ValueError(f"load(): argument 'path': Failed to load parameters, please check "
+                             f"path: {path + '.pdparams'} does not exist")
         saved = pylayer.load(path + ".pdparams")
         pairs = []
         for key, param in self.network.state_dict().items():
@@ -348,8 +369,8 @@ class Model:
             raise TypeError(f"prepare(): argument 'optimizer' must be a pylayer.optimizer."
                             f"Optimizer or None, got {type(optimizer).__name__}")
         if loss is not None and not isinstance(loss, nn.Layer) and not callable(loss):
-            raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable "
-                            f"function, got {type(loss).__name__}")
+            raise TypeError("prepare(): argument 'loss' must be sub classes of `paddle.nn.Layer` "
+                            f"or any callable function, got {type(loss).__name__}")
         metrics = _as_list(metrics)
         for metric in metrics:
             if not isinstance(metric, Metric):
@@ -370,14 +391,16 @@ class Model:
             return "O0"
         if isinstance(amp_configs, str):
             if amp_configs not in ("O0", "O1", "O2"):
-                raise ValueError("The level of amp_configs should be 'O0', 'O1' or 'O2'.")
+                raise ValueError("prepare(): The level of amp_configs should be 'O0', 'O1' or "
+                                 f"'O2', got {amp_configs!r}")
             return amp_configs
         if not isinstance(amp_configs, dict):
             raise TypeError(f"prepare(): argument 'amp_configs' must be a str, a dict or None, "
                             f"got {type(amp_configs).__name__}")
         level = amp_configs.get("level", "O1")
         if level not in ("O0", "O1", "O2"):
-            raise ValueError("amp_configs['level'] should be 'O0', 'O1' or 'O2'.")
+            raise ValueError(f"prepare(): amp_configs['level'] should be 'O0', 'O1' or 'O2', got "
+                             f"{level!r}")
         return level
 
     def _metrics_name(self):
@@ -393,7 +416,7 @@ class Model:
                                               drop_last=drop_last)
             return DataLoader(data, batch_sampler=sampler, num_workers=num_workers,
                               return_list=True)
-        if data is None or not hasattr(data, "__iter__"):
+        if data is None or isinstance(data, (str, bytes, dict)) or not hasattr(data, "__iter__"):
             raise TypeError(f"{fn}(): argument '{arg}' must be a pylayer.io.Dataset or a "
                             f"DataLoader (an iterable of batches), got {type(data).__name__}")
         return data

@@ -59,14 +59,15 @@ def _checked(size):
         if item is None or (isinstance(item, numbers.Number) and item == -1):
             unknown += 1
             if unknown > 1:
-                raise ValueError("Option input_size only the dim of batch_size can be None "
-                                 "or -1.")
+                raise ValueError(f"summary(): argument 'input_size': Option input_size only the "
+                                 f"dim of batch_size can be None or -1, got {tuple(size)}")
             item = 1
         elif not isinstance(item, numbers.Integral) or isinstance(item, bool):
             raise TypeError(f"summary(): argument 'input_size' must hold ints, None or -1, "
                             f"got {type(item).__name__}")
         elif item <= 0:
-            raise ValueError(f"Expected element in input size greater than zero, but got {item}")
+            raise ValueError(f"summary(): argument 'input_size': Expected element in input size "
+                             f"greater than zero, but got {item}")
         shape.append(int(item))
     return tuple(shape)
 
@@ -251,7 +252,7 @@ def summary(net, input_size=None, dtypes=None, input=None):
         raise TypeError(f"summary(): argument 'net' must be a pylayer.nn.Layer, got "
                         f"{type(net).__name__}")
     if input_size is None and input is None:
-        raise ValueError("input_size and input cannot be None at the same time")
+        raise ValueError("summary(): input_size and input cannot be None at the same time")
     if dtypes is not None and not isinstance(dtypes, (list, tuple)):
         check_dtype(dtypes, "summary", "dtypes")
     if input_size is None:
@@ -262,8 +263,9 @@ def summary(net, input_size=None, dtypes=None, input=None):
         elif isinstance(input, dict) and all(isinstance(x, Tensor) for x in input.values()):
             input_size = [tuple(x.shape) for x in input.values()]
         else:
-            raise ValueError("Input is not tensor, list, tuple and dict, unable to determine "
-                             "input_size, please input input_size.")
+            raise TypeError("summary(): argument 'input': Input is not tensor, list, tuple and "
+                            "dict, unable to determine input_size, please input input_size; got "
+                            f"{type(input).__name__}")
     input_size = _checked(_normal_size(input_size))
     training = net.training
     if training:
