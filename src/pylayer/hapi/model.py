@@ -111,7 +111,7 @@ class Model:
 
     >>> import numpy as np
     >>> import pylayer
-    >>> pylayer.seed(0)
+    >>> _ = pylayer.seed(0)
     >>> x = np.random.default_rng(0).normal(size=(32, 2)).astype("float32")
     >>> y = (x.sum(1, keepdims=True) > 0).astype("int64")
     >>> data = pylayer.io.TensorDataset([pylayer.to_tensor(x), pylayer.to_tensor(y)])

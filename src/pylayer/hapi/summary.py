@@ -237,10 +237,13 @@ def summary(net, input_size=None, dtypes=None, input=None):
 
     >>> import pylayer
     >>> net = pylayer.nn.Sequential(pylayer.nn.Linear(4, 3), pylayer.nn.ReLU())
-    >>> info = pylayer.summary(net, (1, 4))  # doctest: +ELLIPSIS
-    ---...
+    >>> info = pylayer.summary(net, (1, 4))  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    ---------------------------------------------------------------------------
      Layer (type)       Input Shape          Output Shape         Param #
-    ===...
+    ===========================================================================
+       Linear-...          [[1, 4]]              [1, 3]              15
+        ReLU-...            [[1, 3]]              [1, 3]               0
+    ===========================================================================
     Total params: 15
     Trainable params: 15
     Non-trainable params: 0
