@@ -434,3 +434,18 @@ def test_model_summary_uses_input_size_or_the_inferred_inputs(capsys):
     model.predict_batch(np.ones((5, 3), "float32"))
     assert model.summary()["total_params"] == 8
     assert "[[5, 3]]" in capsys.readouterr().out
+
+
+def test_reprs_show_how_the_objects_were_made():
+    model = pylayer.Model(nn.Linear(2, 2))
+    assert repr(model) == "Model(network=Linear, optimizer=None, loss=None, metrics=[])"
+    model.prepare(pylayer.optimizer.Adam(parameters=model.parameters()),
+                  nn.functional.cross_entropy, pylayer.metric.Accuracy(topk=(1, 2)))
+    assert repr(model) == ("Model(network=Linear, optimizer=Adam, loss=cross_entropy, "
+                           "metrics=['acc_top1', 'acc_top2'])")
+    assert repr(pylayer.callbacks.ProgBarLogger(5, 1)) == "ProgBarLogger(log_freq=5, verbose=1)"
+    assert repr(pylayer.callbacks.EarlyStopping("acc", patience=2)) == (
+        "EarlyStopping(monitor='acc', mode='auto', patience=2, verbose=1, min_delta=0.0, "
+        "baseline=None, save_best_model=True)")
+    assert repr(pylayer.callbacks.LRScheduler(False, True)) == \
+        "LRScheduler(by_step=False, by_epoch=True)"

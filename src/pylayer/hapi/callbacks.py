@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from pylayer.extend import check_int, check_number, check_str
+from pylayer.extend import check_int, check_number, check_str, settings_repr
 from pylayer.optimizer.lr import LRScheduler as _Schedule
 
 __all__ = ["Callback", "ProgBarLogger", "ModelCheckpoint", "LRScheduler", "EarlyStopping",
@@ -48,7 +48,7 @@ class _ProgressBar:
         self._name = name
         self._total_width = 0
         self._start = time.time()
-        self._in_place = os.name == "posix" or sys.stdout.isatty()
+        self._in_place = os.name == "posix" or getattr(sys.stdout, "isatty", lambda: False)()
 
     def _rate(self, current):
         per_step = (time.time() - self._start) / current if current else 0
@@ -125,6 +125,12 @@ class Callback:
     def __init__(self):
         self.model = None
         self.params = {}
+
+    def _settings(self):
+        return {}
+
+    def __repr__(self):
+        return settings_repr(self, self._settings())
 
     def set_params(self, params):
         """Keep the run's settings (a dict) as ``self.params``."""
@@ -271,6 +277,9 @@ class ProgBarLogger(Callback):
         self.steps = None
         self.progbar = None
 
+    def _settings(self):
+        return {"log_freq": self.log_freq, "verbose": self.verbose}
+
     def _new_timer(self):
         return {"data_time": 0.0, "batch_time": 0.0, "count": 0, "samples": 0,
                 "batch_start_time": time.time()}
@@ -411,6 +420,9 @@ class ModelCheckpoint(Callback):
         self.save_freq = check_int(save_freq, "ModelCheckpoint", "save_freq", minimum=1)
         self.save_dir = check_str(save_dir, "ModelCheckpoint", "save_dir", allow_none=True)
 
+    def _settings(self):
+        return {"save_freq": self.save_freq, "save_dir": self.save_dir}
+
     def _is_save(self):
         return self.model is not None and bool(self.save_dir)
 
@@ -457,6 +469,9 @@ class LRScheduler(Callback):
             raise ValueError("by_step option is mutually exclusive with by_epoch")
         self.by_step = bool(by_step)
         self.by_epoch = bool(by_epoch)
+
+    def _settings(self):
+        return {"by_step": self.by_step, "by_epoch": self.by_epoch}
 
     def on_epoch_end(self, epoch, logs=None):
         """Step the schedule when ``by_epoch``."""
@@ -517,11 +532,16 @@ class EarlyStopping(Callback):
         self.best_weights = None
         self.stopped_epoch = 0
         self.save_dir = None
-        mode = _monitor_mode(fn, mode)
-        greater = mode == "max" or (mode == "auto" and "acc" in self.monitor)
+        self.mode = _monitor_mode(fn, mode)
+        greater = self.mode == "max" or (self.mode == "auto" and "acc" in self.monitor)
         self.monitor_op = np.greater if greater else np.less
         if not greater:
             self.min_delta *= -1
+
+    def _settings(self):
+        return {"monitor": self.monitor, "mode": self.mode, "patience": self.patience,
+                "verbose": self.verbose, "min_delta": abs(self.min_delta),
+                "baseline": self.baseline, "save_best_model": self.save_best_model}
 
     def on_train_begin(self, logs=None):
         """Reset the count of evaluations without improvement and the best value."""
@@ -584,6 +604,11 @@ class ReduceLROnPlateau(Callback):
         self.mode = mode
         self.epoch = 0
         self._reset()
+
+    def _settings(self):
+        return {"monitor": self.monitor, "factor": self.factor, "patience": self.patience,
+                "verbose": self.verbose, "mode": self.mode, "min_delta": self.min_delta,
+                "cooldown": self.cooldown, "min_lr": self.min_lr}
 
     def _reset(self):
         self.mode = _monitor_mode("Learning rate reduction", self.mode)

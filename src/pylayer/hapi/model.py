@@ -9,7 +9,7 @@ import numpy as np
 
 import pylayer
 from pylayer import nn
-from pylayer.extend import Tensor, check_int, check_str
+from pylayer.extend import Summary, Tensor, check_int, check_str, settings_repr
 from pylayer.hapi.callbacks import EarlyStopping, _callback_list
 from pylayer.hapi.summary import summary
 from pylayer.io import DataLoader, Dataset, DistributedBatchSampler
@@ -142,6 +142,18 @@ class Model:
             self._input_info = _shapes_dtypes(inputs)
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels)
+
+    def __repr__(self):
+        def named(obj, name):
+            return None if obj is None else Summary(name)
+        loss = self._loss
+        loss_name = type(loss).__name__ if isinstance(loss, nn.Layer) else \
+            getattr(loss, "__name__", type(loss).__name__)
+        return settings_repr(self, {
+            "network": named(self.network, type(self.network).__name__),
+            "optimizer": named(self._optimizer, type(self._optimizer).__name__),
+            "loss": named(loss, loss_name),
+            "metrics": self._metrics_name()[1 if loss else 0:]})
 
     def _verify_spec(self, specs, shapes=None, dtypes=None, is_input=False):
         if specs is None and is_input:
