@@ -449,3 +449,26 @@ def test_reprs_show_how_the_objects_were_made():
         "baseline=None, save_best_model=True)")
     assert repr(pylayer.callbacks.LRScheduler(False, True)) == \
         "LRScheduler(by_step=False, by_epoch=True)"
+
+
+def test_a_checkpoint_saved_by_paddles_model_loads_and_continues_as_on_paddle():
+    # data/paddle_mlp.{pdparams,pdopt,npz}: made with Paddle 3.3.1 (CPU) by
+    #   paddle.seed(1); x = np.linspace(-1, 1, 48, dtype="float32").reshape(12, 4)
+    #   y = (x[:, :1] + x[:, 1:2] > 0).astype("int64")
+    #   a Sequential(Linear(4, 8), ReLU(), Linear(8, 2)) in paddle.Model with Adam(0.05) and
+    #   CrossEntropyLoss, fit(batch_size=4, epochs=1, shuffle=False), Model.save(...);
+    #   the npz holds x, y, predict_batch([x]) (pred), the loss of train_batch([x], [y])
+    #   (loss) and predict_batch([x]) after that step (after).
+    data = os.path.join(os.path.dirname(__file__), "data")
+    recorded = np.load(os.path.join(data, "paddle_mlp.npz"))
+    model = pylayer.Model(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)))
+    model.prepare(pylayer.optimizer.Adam(0.05, parameters=model.parameters()),
+                  nn.CrossEntropyLoss())
+    model.load(os.path.join(data, "paddle_mlp"))
+    np.testing.assert_allclose(model.predict_batch([recorded["x"]])[0], recorded["pred"],
+                               rtol=1e-5, atol=1e-6)
+    loss = model.train_batch([recorded["x"]], [recorded["y"]])[0]
+    np.testing.assert_allclose(loss, recorded["loss"], rtol=1e-5)
+    # The same Adam step as Paddle's: the optimizer state (moments, beta powers) was loaded.
+    np.testing.assert_allclose(model.predict_batch([recorded["x"]])[0], recorded["after"],
+                               rtol=1e-5, atol=1e-6)
