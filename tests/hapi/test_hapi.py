@@ -262,8 +262,11 @@ def test_num_iters_stops_after_that_many_steps_as_paddle_does():
 
         def on_epoch_end(self, epoch, logs=None):
             seen.append(("epoch end", epoch))
+    steps = Steps()
     _model().fit(ArrayDataset(), batch_size=16, epochs=5, verbose=0, num_iters=4,
-                 callbacks=[Steps()])
+                 callbacks=[steps])
+    # Paddle sets epochs to num_iters // steps + 1 and steps to min(num_iters, steps).
+    assert (steps.params["epochs"], steps.params["steps"]) == (2, 3)
     assert seen == [("batch", 0), ("batch", 1), ("batch", 2), ("epoch end", 0), ("batch", 0),
                     ("epoch end", 1)]
 
