@@ -475,3 +475,75 @@ def test_a_checkpoint_saved_by_paddles_model_loads_and_continues_as_on_paddle():
     # The same Adam step as Paddle's: the optimizer state (moments, beta powers) was loaded.
     np.testing.assert_allclose(model.predict_batch([recorded["x"]])[0], recorded["after"],
                                rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------------------------------ flops
+FLOPS_TABLE = """\
++-----------------------+--------------+--------------+--------+-------+
+|       Layer Name      | Input Shape  | Output Shape | Params | Flops |
++-----------------------+--------------+--------------+--------+-------+
+|        conv2d_0       | [1, 1, 8, 8] | [1, 4, 8, 8] |   40   |  2560 |
+|     batch_norm2d_0    | [1, 4, 8, 8] | [1, 4, 8, 8] |   16   |  512  |
+|        re_lu_0        | [1, 4, 8, 8] | [1, 4, 8, 8] |   0    |   0   |
+|      avg_pool2d_0     | [1, 4, 8, 8] | [1, 4, 4, 4] |   0    |   64  |
+| adaptive_avg_pool2d_0 | [1, 4, 4, 4] | [1, 4, 2, 2] |   0    |   80  |
+|       flatten_0       | [1, 4, 2, 2] |   [1, 16]    |   0    |   0   |
+|        linear_0       |   [1, 16]    |   [1, 10]    |  170   |  160  |
+|     leaky_re_lu_0     |   [1, 10]    |   [1, 10]    |   0    |   10  |
+|       dropout_0       |   [1, 10]    |   [1, 10]    |   0    |   0   |
++-----------------------+--------------+--------------+--------+-------+
+Total Flops: 3386     Total Params: 226
+"""
+
+
+class FlopsNet(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(1, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2D(4)
+        self.relu = nn.ReLU()
+        self.pool = nn.AvgPool2D(2)
+        self.ap = nn.AdaptiveAvgPool2D(2)
+        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(16, 10), nn.LeakyReLU(), nn.Dropout())
+
+    def forward(self, x):
+        return self.fc(self.ap(self.pool(self.relu(self.bn(self.conv(x))))))
+
+
+def test_flops_counts_as_paddles_code_does(capsys):
+    # Paddle 3.3.1's paddle.flops raises TypeError (int() of a one-element array) before it
+    # prints; this is what its code prints with that conversion fixed (the table's layer
+    # names are each layer's full_name(), spelled by pylayer's naming, so they are masked).
+    _fresh_names()
+    net = FlopsNet()
+    assert pylayer.flops(net, [1, 1, 8, 8], print_detail=True) == 3386
+    out = capsys.readouterr().out.splitlines()
+    assert [re.sub(r"<class '[\w.]+\.(\w+)'>", r"\1", line) for line in out[:9]] == [
+        "Conv2D's flops has been counted", "BatchNorm2D's flops has been counted",
+        "ReLU's flops has been counted", "AvgPool2D's flops has been counted",
+        "AdaptiveAvgPool2D's flops has been counted",
+        "Cannot find suitable count function for Flatten. Treat it as zero FLOPs.",
+        "Linear's flops has been counted", "LeakyReLU's flops has been counted",
+        "Dropout's flops has been counted"]
+
+    def cells(line):
+        return [cell.strip() for cell in line.split("|")[2:]]
+    expected = FLOPS_TABLE.splitlines()
+    assert [cells(line) for line in out[9:]] == [cells(line) for line in expected]
+    assert out[-1] == expected[-1]
+    assert net.training and not any(name in layer._buffers for layer in net.sublayers()
+                                    for name in ("total_ops", "input_shape"))
+
+
+def test_flops_custom_ops_and_a_single_layer(capsys):
+    def count(layer, inputs, output):
+        layer.total_ops += 7
+    seq = nn.Sequential(nn.Linear(3, 2))
+    assert pylayer.flops(seq, [2, 3]) == 12
+    assert pylayer.flops(seq, [2, 3], custom_ops={nn.Linear: count}) == 7
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "Customize Function has been applied to <class 'pylayer.nn.common.Linear'>",
+        "Total Flops: 7     Total Params: 8"]
+    assert pylayer.flops(nn.Linear(3, 2), [2, 3]) == 12     # Paddle's code gives 0 here
+    with pytest.raises(NotImplementedError, match="static Program"):
+        pylayer.flops(pylayer.static.Program(), [2, 3])

@@ -1,5 +1,6 @@
 """``pylayer.summary``: Paddle's table of a network's layers, output shapes and
 parameter counts, printed, with the totals returned as a dict."""
+import math
 import numbers
 from collections import OrderedDict
 
@@ -7,7 +8,7 @@ import numpy as np
 
 import pylayer
 from pylayer import nn
-from pylayer.extend import Tensor, check_dtype
+from pylayer.extend import Tensor, check_count, check_dtype
 
 __all__ = ["summary"]
 
@@ -69,6 +70,7 @@ def _checked(size):
             raise ValueError(f"summary(): argument 'input_size': Expected element in input size "
                              f"greater than zero, but got {item}")
         shape.append(int(item))
+    check_count(math.prod(shape), "summary", "input_size", "float32")
     return tuple(shape)
 
 
