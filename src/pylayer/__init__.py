@@ -253,6 +253,10 @@ __all__ += _sampling.__all__
 __all__ += _decomposition.__all__
 __all__ += _conversion.__all__
 __all__ += ["adaptive_avg_pool1d", "conv1d", "conv2d", "group_norm", "layer_norm"]
+# Paddle's high-level API: paddle.Model, paddle.summary, paddle.flops, paddle.callbacks
+from pylayer import callbacks, hapi
+from pylayer.hapi import Model, flops, summary
+__all__ += ["Model", "summary", "flops", "callbacks", "hapi"]
 
 
 def __dir__():

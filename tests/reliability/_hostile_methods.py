@@ -741,3 +741,83 @@ EXEMPT.update({
     (nn.BeamSearchDecoder, "finalize"): "called by dynamic_decode with the stacked outputs of "
                                         "step; gather_tree checks the ids and parents",
 })
+# ------------------------------------------------- the high-level API (hapi)
+def _hapi_model(env):
+    rows = np.arange(24, dtype="float32").reshape(8, 3) / 24
+    env["x"], env["y"] = rows, (rows[:, :1] > 0.5).astype("int64")
+    env["data"] = data_io.TensorDataset([pylayer.to_tensor(env["x"]),
+                                         pylayer.to_tensor(env["y"])])
+    model = pylayer.Model(nn.Linear(3, 2))
+    model.prepare(optimizer.SGD(0.1, parameters=model.parameters()), nn.CrossEntropyLoss(),
+                  metric.Accuracy())
+    env["self"] = model
+
+
+def _hapi_saved(env):
+    import tempfile
+    _hapi_model(env)
+    env["path"] = tempfile.mkdtemp() + "/model"
+    env["self"].save(env["path"])
+
+
+_HAPI_LOOP = dict(batch_size=("batch_size", _value(4), "positive_int"),
+                  verbose=("verbose", _value(0), "count"),
+                  num_workers=("num_workers", _value(0), "count"),
+                  callbacks=("callbacks", _value(None), "parameters"))
+METHODS.update({
+    (pylayer.Model, "train_batch"): Call(A("inputs", lambda env: [env["x"]], "tensors"),
+                                         A("labels", lambda env: [env["y"]], "grads_or_none"),
+                                         A("update", _value(True), None), setup=_hapi_model),
+    (pylayer.Model, "eval_batch"): Call(A("inputs", lambda env: [env["x"]], "tensors"),
+                                        A("labels", lambda env: [env["y"]], "grads_or_none"),
+                                        setup=_hapi_model),
+    (pylayer.Model, "predict_batch"): Call(A("inputs", lambda env: [env["x"]], "tensors"),
+                                           setup=_hapi_model),
+    (pylayer.Model, "save"): Call(A("path", lambda env: env["path"] + "2", "path"),
+                                  A("training", _value(True), None), setup=_hapi_saved),
+    (pylayer.Model, "load"): Call(A("path", lambda env: env["path"], "existing_path"),
+                                  A("skip_mismatch", _value(False), None),
+                                  A("reset_optimizer", _value(False), None), setup=_hapi_saved),
+    (pylayer.Model, "prepare"): Call(
+        A("optimizer", lambda env: optimizer.SGD(parameters=env["self"].parameters()),
+          "layer_or_none"),
+        A("loss", lambda env: nn.CrossEntropyLoss(), "callable_or_none"),
+        A("metrics", lambda env: [metric.Accuracy()], "parameters"),
+        A("amp_configs", _value(None), "dict_or_none"), setup=_hapi_model),
+    (pylayer.Model, "fit"): Call(
+        A("train_data", lambda env: env["data"], "dlpack"),
+        K("eval_data", _value(None), "str_or_none"),
+        K(*_HAPI_LOOP["batch_size"]), K("epochs", _value(1), "positive_int"),
+        K("eval_freq", _value(1), "positive_int"), K("log_freq", _value(1), "positive_int"),
+        K("save_dir", _value(None), "str_or_none"), K("save_freq", _value(1), "positive_int"),
+        K(*_HAPI_LOOP["verbose"]), K(*_HAPI_LOOP["num_workers"]), K(*_HAPI_LOOP["callbacks"]),
+        K("accumulate_grad_batches", _value(1), "positive_int"),
+        K("num_iters", _value(None), "count_or_none"), setup=_hapi_model),
+    (pylayer.Model, "evaluate"): Call(
+        A("eval_data", lambda env: env["data"], "dlpack"), K(*_HAPI_LOOP["batch_size"]),
+        K("log_freq", _value(1), "positive_int"), K(*_HAPI_LOOP["verbose"]),
+        K(*_HAPI_LOOP["num_workers"]), K(*_HAPI_LOOP["callbacks"]),
+        K("num_iters", _value(None), "count_or_none"), setup=_hapi_model),
+    (pylayer.Model, "predict"): Call(
+        A("test_data", lambda env: env["data"], "dlpack"), K(*_HAPI_LOOP["batch_size"]),
+        K(*_HAPI_LOOP["num_workers"]), K("stack_outputs", _value(False), None),
+        K(*_HAPI_LOOP["verbose"]), K(*_HAPI_LOOP["callbacks"]), setup=_hapi_model),
+    (pylayer.Model, "summary"): Call(
+        A("input_size", _value((1, 3)), None), A("dtype", _value(None), "dtype"),
+        setup=_hapi_model, extra=[("a negative size", {"input_size": _value((1, -3))},
+                                   "input_size")]),
+    (pylayer.callbacks.Callback, "set_params"): Call(
+        A("params", _value({}), "dict_or_none"),
+        setup=_made(pylayer.callbacks.Callback)),
+})
+_HOOK = ("a training-loop hook: Model calls it with the epoch or step and the logs it builds; "
+         "the base one does nothing and a user's override takes what it likes")
+EXEMPT.update({
+    (pylayer.Model, "parameters"): "passes its arguments to network.parameters",
+    (pylayer.callbacks.Callback, "set_model"): "keeps the Model it is given, as Paddle's does",
+})
+EXEMPT.update({(cls, name): _HOOK
+               for cls in (pylayer.callbacks.Callback, pylayer.callbacks.ProgBarLogger,
+                           pylayer.callbacks.ModelCheckpoint, pylayer.callbacks.LRScheduler,
+                           pylayer.callbacks.EarlyStopping, pylayer.callbacks.ReduceLROnPlateau)
+               for name in vars(cls) if name.startswith("on_")})
