@@ -26,6 +26,7 @@ nothing, as Paddle does on a CPU. Where pylayer's kernel has no bfloat16
 rounded to bfloat16, float32 arithmetic, the result rounded to bfloat16.
 """
 import contextlib
+import functools
 import inspect
 import threading
 import warnings
@@ -96,9 +97,14 @@ def _op_type(name, fn, args, kwargs):
     return _OP_TYPE.get(name, name)
 
 
+@functools.lru_cache(maxsize=None)
+def _signature(fn):
+    return inspect.signature(fn)
+
+
 def _bind(fn, args, kwargs):
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = _signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return {}
     bound.apply_defaults()
