@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from pylayer.extend import Tensor, check_number
+from pylayer.extend import Tensor, check_number, settings_repr
 from pylayer.autograd import no_grad
 from pylayer.amp.auto_cast import _last_dtype
 
@@ -80,6 +80,25 @@ class GradScaler:
         self._decr_count = 0
         self._use_dynamic_loss_scaling = bool(use_dynamic_loss_scaling)
         self._scale = self._scale_tensor(init_loss_scaling)
+
+    def __repr__(self):
+        """``GradScaler(enable=True, scale=1024.0, ...)``: the settings and the current scale.
+
+        >>> import pylayer
+        >>> shown = repr(pylayer.amp.GradScaler(init_loss_scaling=1024))
+        >>> shown[:52], shown[-31:]
+        ('GradScaler(enable=True, scale=1024.0, incr_ratio=2.0', 'use_dynamic_loss_scaling=True)')
+        >>> pylayer.amp.GradScaler(enable=False)
+        GradScaler(enable=False)
+        """
+        if not self._enable:
+            return settings_repr(self, {"enable": False})
+        return settings_repr(self, {
+            "enable": True, "scale": float(self._scale.numpy()[0]),
+            "incr_ratio": self._incr_ratio, "decr_ratio": self._decr_ratio,
+            "incr_every_n_steps": self._incr_every_n_steps,
+            "decr_every_n_nan_or_inf": self._decr_every_n_nan_or_inf,
+            "use_dynamic_loss_scaling": self._use_dynamic_loss_scaling})
 
     @staticmethod
     def _scale_tensor(value):
