@@ -86,7 +86,7 @@ class GradScaler:
 
         >>> import pylayer
         >>> shown = repr(pylayer.amp.GradScaler(init_loss_scaling=1024))
-        >>> shown[:52], shown[-31:]
+        >>> shown[:52], shown[-30:]
         ('GradScaler(enable=True, scale=1024.0, incr_ratio=2.0', 'use_dynamic_loss_scaling=True)')
         >>> pylayer.amp.GradScaler(enable=False)
         GradScaler(enable=False)
