@@ -31,8 +31,8 @@ import inspect
 import threading
 import warnings
 
-import numpy as np
-
+import pylayer
+from pylayer.autograd import no_grad
 from pylayer.extend import Tensor
 from pylayer.ops.dispatch import register_autocast
 from pylayer.amp.amp_lists import black_list, white_list
@@ -156,8 +156,9 @@ def _in_float32_kernel(fn, args, kwargs, dtype):
     """A convolution in ``dtype`` on a kernel without it: the operands rounded to
     ``dtype``, float32 arithmetic, the result rounded; a bias is added afterwards,
     as Paddle's separate bias add (a gray op) does."""
-    import pylayer
     bound = _bind(fn, args, kwargs)
+    if not bound:                       # the op's own check says what is wrong
+        return fn(*args, **kwargs)
     bias = bound.get("bias")
     for arg in ("x", "weight"):
         value = bound.get(arg)
@@ -185,7 +186,6 @@ def _hook(op, fn, args, kwargs):
     if not inputs:
         return fn(*args, **kwargs)
     dtype = _destination(state, _op_type(name, fn, args, kwargs), inputs)
-    import pylayer
     if dtype != "float32" and name in _FLOAT32_KERNELS:
         return _in_float32_kernel(fn, args, kwargs, dtype)
     if all(t.dtype.name == dtype for t in inputs):
@@ -316,7 +316,6 @@ get_autocast_gpu_dtype = get_autocast_dtype
 
 
 def _keeps_float32(layer, excluded_instances, excluded_types):
-    import pylayer
     norms = (pylayer.nn.BatchNorm, pylayer.nn.BatchNorm1D, pylayer.nn.BatchNorm2D,
              pylayer.nn.BatchNorm3D, pylayer.nn.SyncBatchNorm)
     return (id(layer) in excluded_instances or isinstance(layer, excluded_types)
@@ -324,7 +323,6 @@ def _keeps_float32(layer, excluded_instances, excluded_types):
 
 
 def _excluded(excluded_layers, fn):
-    import pylayer
     message = (f"{fn}(): argument 'excluded_layers' must be either a nn.Layer instance/type "
                f"or a list of nn.Layer instances/types")
     if excluded_layers is None:
@@ -347,19 +345,18 @@ def _excluded(excluded_layers, fn):
 def _cast_layer(layer, dtype):
     """Cast the layer's own floating parameters and buffers to ``dtype``, in place (the
     Parameter objects stay, so an optimizer made before keeps them)."""
-    import pylayer
-    target = np.dtype(pylayer.ones([1], dtype=dtype).numpy().dtype)
     for registry in ("_parameters", "_buffers"):
         for tensor in layer.__dict__[registry].values():
             if tensor is not None and tensor.dtype.name in _FLOATS + ("float64",):
-                tensor._set_array_inplace(tensor.numpy().astype(target))
+                with no_grad():
+                    array = pylayer.cast(tensor, dtype).numpy()
+                tensor._set_array_inplace(array)
                 if tensor.grad is not None:
                     tensor.clear_grad(False)
     layer._dtype = dtype
 
 
 def _with_save_dtype(layer, save_dtype):
-    import pylayer
     plain = layer.state_dict
 
     def state_dict(*args, **kwargs):
@@ -387,7 +384,6 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
     >>> model.weight.dtype
     pylayer.bfloat16
     """
-    import pylayer
     fn = "decorate"
     if level not in ("O1", "O2"):
         raise ValueError(f"{fn}(): level should be O1 or O2, O1 represent AMP train mode, O2 "

@@ -8,10 +8,12 @@ steps (counted while they follow each other) and by ``incr_ratio`` after
 ``incr_every_n_steps`` finite steps in a row, as Paddle's scaler does.
 """
 import enum
+import warnings
 from collections import defaultdict
 
 import numpy as np
 
+import pylayer
 from pylayer.extend import Tensor, check_number, settings_repr
 from pylayer.autograd import no_grad
 from pylayer.amp.auto_cast import _last_dtype
@@ -102,7 +104,6 @@ class GradScaler:
 
     @staticmethod
     def _scale_tensor(value):
-        import pylayer
         return pylayer.to_tensor(np.array([value], dtype=np.float32))
 
     # ------------------------------------------------------------------ scaling
@@ -115,7 +116,6 @@ class GradScaler:
                             f"{type(var).__name__}")
         amp_dtype = _last_dtype[0]
         if self._enable and amp_dtype != "float16" and self._use_dynamic_loss_scaling:
-            import warnings
             self._enable = False
             self._use_dynamic_loss_scaling = False
             self._init_loss_scaling = 1.0
@@ -127,7 +127,6 @@ class GradScaler:
         return var * self._scale
 
     def _check_optimizer(self, optimizer, method):
-        import pylayer
         if not isinstance(optimizer, pylayer.optimizer.Optimizer):
             raise TypeError(f"GradScaler.{method}(): argument 'optimizer' must be a "
                             f"pylayer.optimizer.Optimizer, got {type(optimizer).__name__}")
