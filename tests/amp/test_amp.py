@@ -362,3 +362,43 @@ def test_the_paddle_names():
         warnings.simplefilter("error")
         import pylayer.amp.amp_lists as lists
     assert lists.white_list()["bfloat16"]["O1"] >= {"matmul_v2", "conv2d", "linear_v2"}
+
+
+def test_an_error_inside_the_block_restores_the_state_and_a_decorator_works():
+    x = pylayer.randn([2, 2])
+    with pytest.raises(RuntimeError, match="inside"):
+        with amp.auto_cast(dtype="bfloat16"):
+            raise RuntimeError("inside")
+    assert not amp.is_autocast_enabled()
+    assert pylayer.matmul(x, x).dtype == pylayer.float32
+
+    @amp.auto_cast(dtype="bfloat16")
+    def product(a):
+        return pylayer.matmul(a, a)
+    assert [product(x).dtype, product(x).dtype] == [pylayer.bfloat16, pylayer.bfloat16]
+    assert pylayer.matmul(x, x).dtype == pylayer.float32
+
+
+def test_a_paddle_script_runs_unchanged(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import warnings\n"
+        "import paddle\n"
+        "warnings.simplefilter('ignore')\n"
+        "model = paddle.nn.Conv2D(3, 2, 3, bias_attr=False)\n"
+        "opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=model.parameters())\n"
+        "scaler = paddle.amp.GradScaler(init_loss_scaling=1024)\n"
+        "data = paddle.rand([4, 3, 8, 8])\n"
+        "with paddle.amp.auto_cast(custom_black_list={'reduce_mean'}):\n"
+        "    loss = paddle.mean(model(data))\n"
+        "scaled = scaler.scale(loss)\n"
+        "scaled.backward()\n"
+        "scaler.minimize(opt, scaled)\n"
+        "opt.clear_grad()\n"
+        "with paddle.amp.auto_cast(dtype='bfloat16'):\n"
+        "    print(model(data).dtype, scaler.state_dict()['incr_count'])\n")
+    out = subprocess.run([sys.executable, "-m", "pylayer", "run", str(script)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "pylayer.bfloat16 1"
