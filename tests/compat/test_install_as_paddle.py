@@ -128,7 +128,7 @@ def test_calling_it_twice_is_harmless():
     assert out.strip() == "1 True"
 
 
-@pytest.mark.parametrize("name", ["text", "amp", "utils", "audio", "vision"])
+@pytest.mark.parametrize("name", ["text", "onnx", "utils", "audio", "vision"])
 def test_a_paddle_namespace_reached_as_an_attribute_names_the_migration_guide(name):
     with pytest.raises(AttributeError, match=rf"module 'pylayer' has no attribute '{name}': "
                                              rf"Paddle's paddle\.{name} .*migration guide"):

@@ -821,3 +821,36 @@ EXEMPT.update({(cls, name): _HOOK
                            pylayer.callbacks.ModelCheckpoint, pylayer.callbacks.LRScheduler,
                            pylayer.callbacks.EarlyStopping, pylayer.callbacks.ReduceLROnPlateau)
                for name in vars(cls) if name.startswith("on_")})
+# ------------------------------------------------------------------ pylayer.amp
+from pylayer import amp  # noqa: E402
+
+
+def _scaler(env):
+    layer = nn.Linear(3, 2)
+    loss = layer(f23()).sum()
+    loss.backward()
+    env.update(self=amp.GradScaler(), opt=optimizer.SGD(0.1, parameters=layer.parameters()),
+               loss=loss)
+
+
+_OPTIMIZER = A("optimizer", lambda env: env["opt"], "layer")
+METHODS.update({
+    (amp.GradScaler, "scale"): Call(A("var", lambda env: env["loss"], "tensor_only"),
+                                    setup=_scaler),
+    (amp.GradScaler, "unscale_"): Call(_OPTIMIZER, setup=_scaler),
+    (amp.GradScaler, "step"): Call(_OPTIMIZER, setup=_scaler),
+    (amp.GradScaler, "minimize"): Call(_OPTIMIZER, A("loss", lambda env: env["loss"], None),
+                                       setup=_scaler),
+    (amp.GradScaler, "set_init_loss_scaling"): Call(
+        A("new_init_loss_scaling", _value(512.0), "number"), setup=_scaler),
+    (amp.GradScaler, "set_incr_ratio"): Call(A("new_incr_ratio", _value(3.0), "number"),
+                                             setup=_scaler),
+    (amp.GradScaler, "set_decr_ratio"): Call(A("new_decr_ratio", _value(0.25), "number"),
+                                             setup=_scaler),
+    (amp.GradScaler, "set_incr_every_n_steps"): Call(
+        A("new_incr_every_n_steps", _value(5), "positive_int"), setup=_scaler),
+    (amp.GradScaler, "set_decr_every_n_nan_or_inf"): Call(
+        A("new_decr_every_n_nan_or_inf", _value(2), "positive_int"), setup=_scaler),
+    (amp.GradScaler, "load_state_dict"): Call(
+        A("state_dict", lambda env: env["self"].state_dict(), "state_dict"), setup=_scaler),
+})

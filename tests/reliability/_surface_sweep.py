@@ -72,11 +72,12 @@ def hostile_values(objects):
 
 def reset_modes():
     """Undo what the private functions may legitimately switch: grad mode, anomaly
-    detection, static mode, this thread's saved-tensor hooks."""
+    detection, static mode, the autocast hook, this thread's saved-tensor hooks."""
     from pylayer import static
     from pylayer._core import graph as _graph
     from pylayer.ops import dispatch
     dispatch.register_static(static.Variable, static.record_op)
+    dispatch.register_autocast(None)
     from pylayer._core import tensor
     tensor.set_grad_enabled_flag(True)
     _graph.set_anomaly_enabled(False)

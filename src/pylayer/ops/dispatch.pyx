@@ -39,6 +39,7 @@ __all__ = []
 cdef object _variable_type = None   # pylayer.static.Variable, once registered
 cdef object _record_op = None       # pylayer.static's record_op(fn, *args, **kwargs)
 cdef bint _static_mode = False      # between enable_static() and disable_static()
+cdef object _autocast = None        # pylayer.amp's hook while an auto_cast block is open
 
 
 def register_static(variable_type, record_op):
@@ -54,6 +55,18 @@ def register_static(variable_type, record_op):
     _variable_type = variable_type
     _record_op = record_op
     defer_operators_to(variable_type)
+
+
+def register_autocast(hook):
+    """Called by ``pylayer.amp``: while ``hook`` is not None, every public op call that
+    runs (records nothing) is ``hook(op, fn, args, kwargs)`` instead of ``fn(*args,
+    **kwargs)``, so that ops inside ``auto_cast`` cast their inputs. ``None`` removes it:
+    outside ``auto_cast`` an op pays one pointer test."""
+    global _autocast
+    if hook is not None and not callable(hook):
+        raise TypeError(f"register_autocast(): argument 'hook' must be callable or None, "
+                        f"got {type(hook).__name__}")
+    _autocast = hook
 
 
 cdef bint is_variable(object value):
@@ -129,6 +142,8 @@ cdef class DispatchedOp:
     def __call__(self, *args, **kwargs):
         if (self.records_without_variables and _static_mode) or holds_variable(args, kwargs):
             return record(self.fn, args, kwargs)
+        if _autocast is not None:
+            return _autocast(self, self.fn, args, kwargs)
         return self.fn(*args, **kwargs)
 
     def __get__(self, obj, kind):

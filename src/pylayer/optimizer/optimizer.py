@@ -232,6 +232,21 @@ class Optimizer:
                 if not p.stop_gradient and p.grad is not None
                 and id(p) not in skip and p.name not in skip]
 
+    # Set by pylayer.amp.decorate(level='O2'): float16 and bfloat16 parameters are updated
+    # through float32 copies (master weights), kept in _master_weights by parameter name.
+    _multi_precision = False
+
+    def _master_weight(self, param, array):
+        """The float32 master copy of a float16 or bfloat16 parameter, when the optimizer
+        keeps master weights; ``None`` otherwise."""
+        if not self._multi_precision or array.dtype.name not in ("float16", "bfloat16"):
+            return None
+        masters = self.__dict__.setdefault("_master_weights", {})
+        master = masters.get(param.name)
+        if master is None or master.shape != array.shape:
+            master = masters[param.name] = array.astype(np.float32)
+        return master
+
     def _apply_gradients(self, params_grads, group=None):
         """Clip, decay and update: the body of ``step()`` (for one parameter group)."""
         regularization = self.regularization if group is None else group["regularizer"]
@@ -254,7 +269,9 @@ class Optimizer:
                 rate = self.get_lr()
                 for param, grad in params_grads:
                     array = param.numpy()
-                    g = grad.numpy().astype(array.dtype, copy=False)
+                    master = self._master_weight(param, array)
+                    work = array if master is None else master
+                    g = grad.numpy().astype(work.dtype, copy=False)
                     if group is None:
                         regularizer = getattr(param, "regularizer", None)
                         if regularizer is None:
@@ -265,11 +282,12 @@ class Optimizer:
                     else:
                         regularizer, factor = group["regularizer"], group["learning_rate"]
                     if regularizer is not None:
-                        g = regularizer._decayed(g, array)
-                    if not array.flags.writeable:
-                        array = np.array(array, copy=True)
-                    self._update_array(array, g, self._state_for(param), rate * factor)
-                    param._set_array_inplace(array)
+                        g = regularizer._decayed(g, work)
+                    if master is None and not array.flags.writeable:
+                        work = np.array(array, copy=True)
+                    self._update_array(work, g, self._state_for(param), rate * factor)
+                    param._set_array_inplace(work if master is None
+                                             else master.astype(array.dtype))
         finally:
             for attr, value in saved.items():
                 setattr(self, attr, value)
@@ -345,6 +363,13 @@ class Optimizer:
                     copy=True, ndmin=1))
                 tensor.name = f"{name}_{self._saved_name(key, value)}_0"
                 result[tensor.name] = tensor
+        masters = self.__dict__.get("_master_weights")
+        if masters:
+            result["master_weights"] = {}
+            for name, master in masters.items():
+                tensor = make_tensor(np.array(master, copy=True))
+                tensor.name = f"{name}_fp32_master_0"
+                result["master_weights"][name] = tensor
         return result
 
     @staticmethod
@@ -402,6 +427,10 @@ class Optimizer:
         if not isinstance(state_dict, dict):
             raise TypeError(f"{fn}(): argument 'state_dict' must be a dict (what "
                             f"state_dict() returned), got {type(state_dict).__name__}")
+        masters = state_dict.get("master_weights")
+        if masters is not None and not isinstance(masters, dict):
+            raise TypeError(f"{fn}(): 'master_weights' must be a dict of parameter name to "
+                            f"float32 Tensor, got {type(masters).__name__}")
         groups, unknown = self._saved_accumulators(state_dict)
         if unknown:
             raise ValueError(f"{fn}(): the keys {unknown} hold no accumulator of "
@@ -421,6 +450,11 @@ class Optimizer:
                     f"the saved state of {len(groups)} parameters does not match its "
                     f"{len(targets)} trainable parameters by position (count and shapes); "
                     f"nothing was restored")
+        if masters:
+            self._master_weights = {
+                name: np.array(value.numpy() if isinstance(value, Tensor) else value,
+                               dtype=np.float32, copy=True)
+                for name, value in masters.items()}
         if isinstance(self._learning_rate, LRScheduler) and "LR_Scheduler" in state_dict:
             self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
         for param, state in zip(targets, groups.values()):
