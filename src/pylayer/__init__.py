@@ -205,6 +205,7 @@ from pylayer.compat import install_as_paddle
 from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
                                set_flags)
+from pylayer import jit
 
 import math as _math_module
 import sys as _sys
@@ -223,7 +224,7 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
            "float64", "bfloat16", "complex64", "complex128", "grad", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "autograd", "incubate", "nn",
            "linalg", "fft", "signal", "version", "metric", "io", "distribution",
-           "optimizer", "regularizer", "static", "enable_static", "disable_static",
+           "optimizer", "regularizer", "static", "jit", "enable_static", "disable_static",
            "in_dynamic_mode",
            "CPUPlace", "device", "extend", "framework", "compat", "install_as_paddle", "set_device",
            "get_device", "is_compiled_with_cuda", "save", "load", "async_save",
