@@ -41,6 +41,7 @@ class StaticFunction:
         self._input_spec = input_spec
         self._instance = instance
         self._programs = {}
+        self._by_exact = {}     # a call of Tensors only: its exact signature -> program
         self._last = None
         self._bound = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, function)
@@ -163,8 +164,19 @@ class StaticFunction:
     def __call__(self, *args, **kwargs):
         if not _state["enabled"] or has_static_variable(*args, **kwargs):
             return self.dygraph_function(*args, **kwargs)
+        exact = None
+        if not kwargs and all(isinstance(a, Tensor) for a in args):
+            exact = (tuple((a._array.shape, a._array.dtype, a.stop_gradient) for a in args),
+                     getattr(self._instance, "training", None))
+            concrete = self._by_exact.get(exact)
+            if concrete is not None:
+                self._last = concrete
+                return concrete.run(args)
         key, specs, arg_tree, kwarg_tree, tensors = self._signature(args, kwargs)
-        return self._program_for(key, specs, arg_tree, kwarg_tree).run(tensors)
+        concrete = self._program_for(key, specs, arg_tree, kwarg_tree)
+        if exact is not None:
+            self._by_exact[exact] = concrete
+        return concrete.run(tensors)
 
     def __repr__(self):
         return f"<StaticFunction {self.__qualname__}>"

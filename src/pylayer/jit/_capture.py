@@ -90,34 +90,45 @@ class ConcreteProgram:
         self.outputs = outputs
         self.function = function
         self._block = main_program.global_block()
+        self._plan = None
 
     def __repr__(self):
         return (f"ConcreteProgram(function={getattr(self.function, '__qualname__', '?')}, "
                 f"inputs={[v.name for v in self.inputs]}, "
                 f"ops={len(self._block.ops)})")
 
-    def output_variables(self):
-        return _variable.variables_in(self.outputs)
+    def _prepare(self, plan):
+        """What a run needs of ``plan``: the input slots and the output slots."""
+        slots = plan.slots
+        names = {v.name for v in self.inputs}
+        for name, _, _ in plan.required:
+            if name not in names:
+                raise ValueError(f"to_static(): the captured program reads {name!r}, which "
+                                 f"is neither an input nor computed by the program")
+        self._input_slots = [slots[v.name] for v in self.inputs]
+        self._outputs = [(id(v), slots[v.name]) for v in _variable.variables_in(self.outputs)]
+        self._keep = [slot for _, slot in self._outputs]
+        self._single = slots[self.outputs.name] if isinstance(self.outputs, Variable) else None
+        self._plan = plan
 
     def run(self, tensors):
         """The function's result for the input Tensors ``tensors`` (in input order)."""
         plan = _executor._plan_of(self.main_program)
+        if plan is not self._plan:
+            self._prepare(plan)
         env = [None] * plan.size
-        slots = plan.slots
-        for var, tensor in zip(self.inputs, tensors):
-            env[slots[var.name]] = tensor
-        for name, slot, _ in plan.required:
-            if env[slot] is None:
-                raise ValueError(f"to_static(): the captured program reads {name!r}, which "
-                                 f"is neither an input nor computed by the program")
-        outputs = self.output_variables()
+        for slot, tensor in zip(self._input_slots, tensors):
+            env[slot] = tensor
         if plan.arrays is not None and not is_grad_enabled():
-            plan.arrays.run(env, [slots[v.name] for v in outputs])
-        else:
+            plan.arrays.run(env, self._keep)
+        elif dispatch.in_dynamic_mode():
+            _executor._run_steps(plan, env)
+        else:       # creation ops compute rather than record, as in an Executor's run
             with _record.computing():
                 _executor._run_steps(plan, env)
-        values = {id(v): env[slots[v.name]] for v in outputs}
-        return _variable.substitute(self.outputs, values)
+        if self._single is not None:
+            return env[self._single]
+        return _variable.substitute(self.outputs, {key: env[slot] for key, slot in self._outputs})
 
 
 def capture(function, specs, args, kwargs, name):
