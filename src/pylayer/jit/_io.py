@@ -324,20 +324,22 @@ class TranslatedLayer(Layer):
     def forward(self, *inputs):
         expected = self._concrete.inputs
         if len(inputs) != len(expected):
-            raise TypeError(f"TranslatedLayer.forward(): the saved program takes "
-                            f"{len(expected)} input(s), got {len(inputs)}")
+            raise TypeError(f"TranslatedLayer.forward(): argument 'inputs' must be "
+                            f"{len(expected)} Tensor(s), the saved program's inputs, "
+                            f"got {len(inputs)}")
         for i, (value, var) in enumerate(zip(inputs, expected)):
             if not isinstance(value, Tensor):
-                raise TypeError(f"TranslatedLayer.forward(): input {i} must be a Tensor, "
+                raise TypeError(f"TranslatedLayer.forward(): argument 'inputs' item {i} must "
+                                f"be a Tensor, "
                                 f"got {describe(value)}")
             if value.dtype != var.dtype:
-                raise TypeError(f"TranslatedLayer.forward(): input {i} ({var.name!r}) must "
-                                f"have dtype {var.dtype.name}, got {value.dtype.name}")
+                raise TypeError(f"TranslatedLayer.forward(): argument 'inputs' item {i} "
+                                f"({var.name!r}) must have dtype {var.dtype.name}, got {value.dtype.name}")
             shape = list(value.shape)
             if len(shape) != len(var.shape) or any(
                     d >= 0 and d != n for d, n in zip(var.shape, shape)):
-                raise ValueError(f"TranslatedLayer.forward(): input {i} ({var.name!r}) must "
-                                 f"have shape {var.shape} (-1 matches any size), got {shape}")
+                raise ValueError(f"TranslatedLayer.forward(): argument 'inputs' item {i} "
+                                 f"({var.name!r}) must have shape {var.shape} (-1 matches any size), got {shape}")
         return self._concrete.run(list(inputs))
 
 

@@ -81,8 +81,6 @@ class InputSpec:
                 raise ValueError(f"InputSpec.batch(): argument 'batch_size' must be an int "
                                  f"or a list of one int, got {list(batch_size)}")
             batch_size = batch_size[0]
-        if batch_size is None:
-            batch_size = -1
         check_int(batch_size, "InputSpec.batch", "batch_size", minimum=-1)
         return type(self)((int(batch_size),) + self.shape, self.dtype, self.name,
                           self.stop_gradient)
