@@ -333,3 +333,43 @@ def test_translated_layer_checks_its_inputs(tmp_path):
     with pytest.raises(ValueError, match="shape"):
         loaded(paddle.ones([1, 5]))
     assert isinstance(loaded.program(), paddle.static.Program)
+
+
+def test_a_cnn_with_batch_norm_matches_dynamic_mode_step_for_step():
+    def make():
+        paddle.seed(3)
+        return paddle.nn.Sequential(
+            paddle.nn.Conv2D(1, 4, 3, padding=1), paddle.nn.BatchNorm2D(4), paddle.nn.ReLU(),
+            paddle.nn.MaxPool2D(2), paddle.nn.Flatten(), paddle.nn.Linear(16, 3))
+
+    dynamic = make()
+    static = paddle.jit.to_static(make(), input_spec=[InputSpec([None, 1, 4, 4])])
+    opts = [paddle.optimizer.SGD(0.1, parameters=m.parameters()) for m in (dynamic, static)]
+    x, label = paddle.randn([6, 1, 4, 4]), paddle.to_tensor([0, 1, 2, 0, 1, 2])
+    for _ in range(3):
+        losses = []
+        for model, opt in zip((dynamic, static), opts):
+            loss = F.cross_entropy(model(x), label)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        assert losses[0] == pytest.approx(losses[1], rel=1e-5)
+    # the running statistics were updated once per step, not by the capture
+    np.testing.assert_allclose(static[1]._mean.numpy(), dynamic[1]._mean.numpy(), rtol=1e-5)
+    dynamic.eval()
+    static.eval()
+    np.testing.assert_allclose(static(x).numpy(), dynamic(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_nested_to_static_is_captured_inline():
+    inner = paddle.jit.to_static(paddle.nn.Linear(3, 3))
+
+    @paddle.jit.to_static
+    def outer(x):
+        return paddle.tanh(inner(x))
+
+    x = paddle.ones([2, 3])
+    expected = paddle.tanh(inner.forward.dygraph_function(x))
+    np.testing.assert_allclose(outer(x).numpy(), expected.numpy(), rtol=1e-6)
+    assert [op.type for op in outer.main_program.global_block().ops] == ["linear", "tanh"]

@@ -156,8 +156,18 @@ class StaticFunction:
     def _program_for(self, key, specs, arg_tree, kwarg_tree):
         concrete = self._programs.get(key)
         if concrete is None:
-            concrete = self._programs[key] = _capture.capture(
-                self.dygraph_function, specs, arg_tree, kwarg_tree, self.__qualname__)
+            # Capturing runs each op on stand-ins to learn its output shapes; an op that
+            # updates a buffer in place (batch norm's running statistics) must not keep
+            # what the stand-ins gave.
+            buffers = self._instance.buffers() if isinstance(self._instance, Layer) else []
+            kept = [(b, b.numpy().copy()) for b in buffers]
+            try:
+                concrete = _capture.capture(self.dygraph_function, specs, arg_tree,
+                                            kwarg_tree, self.__qualname__)
+            finally:
+                for buffer, value in kept:
+                    buffer.set_value(value)
+            self._programs[key] = concrete
         self._last = concrete
         return concrete
 
