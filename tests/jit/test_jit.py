@@ -373,3 +373,17 @@ def test_nested_to_static_is_captured_inline():
     expected = paddle.tanh(inner.forward.dygraph_function(x))
     np.testing.assert_allclose(outer(x).numpy(), expected.numpy(), rtol=1e-6)
     assert [op.type for op in outer.main_program.global_block().ops] == ["linear", "tanh"]
+
+
+def test_a_function_closing_over_batch_norm_updates_its_statistics_once_per_call():
+    bn, reference = paddle.nn.BatchNorm1D(2), paddle.nn.BatchNorm1D(2)
+
+    @paddle.jit.to_static
+    def normalized(x):
+        return bn(x)
+
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 6.0]])
+    for _ in range(2):
+        normalized(x)
+        reference(x)
+    np.testing.assert_allclose(bn._mean.numpy(), reference._mean.numpy(), rtol=1e-6)
