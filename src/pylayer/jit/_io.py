@@ -37,6 +37,7 @@ import numpy as np
 import pylayer
 from pylayer.autograd import PyLayer
 from pylayer.extend import DType, Tensor, describe
+from pylayer.framework import _files
 from pylayer.jit import _capture
 from pylayer.jit._api import StaticFunction, _check_specs
 from pylayer.nn import Layer
@@ -242,9 +243,8 @@ def save(layer, path, input_spec=None, **configs):
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, exist_ok=True)
-    with open(path + ".json", "w", encoding="utf-8") as f:
-        json.dump(program, f)
     pylayer.save({n: t.detach() for n, t in encode.tensors.items()}, path + ".pdiparams")
+    _files.write_atomically(path + ".json", json.dumps(program).encode("utf-8"))
 
 
 # ----------------------------------------------------------------- loading
