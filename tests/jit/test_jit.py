@@ -387,3 +387,56 @@ def test_a_function_closing_over_batch_norm_updates_its_statistics_once_per_call
         normalized(x)
         reference(x)
     np.testing.assert_allclose(bn._mean.numpy(), reference._mean.numpy(), rtol=1e-6)
+
+
+# ------------------------------------------------------ against Paddle 3.3.1
+class _PaddleTanh(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        y, = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+class _PaddleNet(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = paddle.nn.Linear(4, 8)
+        self.fc2 = paddle.nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.fc2(_PaddleTanh.apply(self.fc1(x)))
+
+
+def test_to_static_training_gives_paddles_losses(tmp_path):
+    """tests/jit/data/pylayer_mlp.pdparams and .npz were written by Paddle 3.3.1 (CPU)
+    with this same model and PyLayer written in Paddle: ``paddle.seed(7)``, the new
+    model's ``state_dict`` saved with ``paddle.save``; ``x`` (float32 [6, 4]) and
+    ``label`` (int64 [6]) from ``np.random.default_rng(0)``; the model wrapped with
+    ``paddle.jit.to_static(net, input_spec=[InputSpec([None, 4], "float32")],
+    full_graph=True)``; ``out0``, its output for ``x``; ``losses``, the cross-entropy
+    of four steps of ``SGD(0.5)`` taken through it."""
+    data_dir = os.path.join(os.path.dirname(__file__), "data")
+    recorded = np.load(os.path.join(data_dir, "pylayer_mlp.npz"))
+    net = _PaddleNet()
+    net.set_state_dict(paddle.load(os.path.join(data_dir, "pylayer_mlp.pdparams")))
+    net = paddle.jit.to_static(net, input_spec=[InputSpec([None, 4], "float32")])
+    x, label = paddle.to_tensor(recorded["x"]), paddle.to_tensor(recorded["label"])
+    np.testing.assert_allclose(net(x).numpy(), recorded["out0"], rtol=1e-5, atol=1e-6)
+    opt = paddle.optimizer.SGD(0.5, parameters=net.parameters())
+    losses = []
+    for _ in range(4):
+        loss = F.cross_entropy(net(x), label)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    np.testing.assert_allclose(losses, recorded["losses"], rtol=1e-5)
+    path = str(tmp_path / "trained")
+    paddle.jit.save(net, path)
+    np.testing.assert_allclose(paddle.jit.load(path)(x).numpy(), net(x).numpy(), rtol=1e-6)

@@ -261,7 +261,10 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
                 forward = forward.dygraph_function
             if _is_ignored(getattr(forward, "__func__", forward)):
                 return target
-            target.__dict__["forward"] = StaticFunction(forward.__func__, specs, target)
+            method = getattr(forward, "__func__", None)
+            target.__dict__["forward"] = (StaticFunction(method, specs, target)
+                                          if method is not None
+                                          else StaticFunction(forward, specs))
             return target
         if isinstance(target, StaticFunction):
             return StaticFunction(target._function, specs or target._input_spec,
