@@ -39,7 +39,7 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
 _NOT_IN_PYLAYER = frozenset({
     "audio", "base", "cost_model", "cuda", "dataset",
     "decomposition", "distributed", "fluid", "geometric", "hub",
-    "inference", "jit", "library", "onnx", "pir", "profiler",
+    "inference", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",
     "tensor", "text", "utils", "vision"})
 

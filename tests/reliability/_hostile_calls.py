@@ -1278,3 +1278,38 @@ CALLS.update({
     amp.amp_lists.white_list: Call(),
     amp.amp_lists.black_list: Call(),
 })
+
+
+# ------------------------------------------------------------- paddle.jit
+def _saved_model(env):
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "model")
+    pylayer.jit.save(nn.Linear(2, 2), path, [static.InputSpec([None, 2])])
+    env["saved"] = path
+
+
+def _model_path(env):
+    import os
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(), "model")
+
+
+CALLS.update({
+    pylayer.jit.to_static: Call(A("function", lambda env: (lambda x: x), "callable_or_none"),
+                                K("input_spec", _value(None), "program_or_none")),
+    pylayer.jit.not_to_static: Call(A("func", lambda env: (lambda x: x), "callable_or_none")),
+    pylayer.jit.ignore_module: Call(A("modules", _value([io]), "program")),
+    pylayer.jit.enable_to_static: Call(A("enable_to_static_bool", _value(True), "program")),
+    pylayer.jit.set_code_level: Call(K("level", _value(0), "number")),
+    pylayer.jit.set_verbosity: Call(K("level", _value(0), "number")),
+    pylayer.jit.save: Call(A("layer", lambda env: nn.Linear(2, 2), "program"),
+                           A("path", _model_path, "str"),
+                           A("input_spec", lambda env: [static.InputSpec([None, 2])],
+                             "program_or_none")),
+    pylayer.jit.load: Call(A("path", lambda env: env["saved"], "str"), setup=_saved_model),
+    pylayer.jit.TranslatedLayer: Call(),
+    static.InputSpec: Call(A("shape", _value([None, 3]), "target_shape"),
+                           A("dtype", _value("float32"), "dtype"),
+                           A("name", _value("x"), "str_or_none")),
+})

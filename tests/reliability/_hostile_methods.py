@@ -854,3 +854,28 @@ METHODS.update({
     (amp.GradScaler, "load_state_dict"): Call(
         A("state_dict", lambda env: env["self"].state_dict(), "state_dict"), setup=_scaler),
 })
+
+
+# -------------------------------------------------------------- paddle.jit
+def _translated(env):
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "model")
+    pylayer.jit.save(nn.Linear(2, 2), path, [static.InputSpec([None, 2])])
+    env.update(self=pylayer.jit.load(path))
+
+
+_SPEC = {"self": static.InputSpec([None, 3])}
+METHODS.update({
+    (static.InputSpec, "from_tensor"): Call(A("tensor", lambda env: f23(), "tensor_only"),
+                                            K("name", _value("x"), "str_or_none"),
+                                            setup=lambda env: env.update(_SPEC)),
+    (static.InputSpec, "from_numpy"): Call(A("ndarray", _value(np.ones([2])), "ndarray"),
+                                           setup=lambda env: env.update(_SPEC)),
+    (static.InputSpec, "batch"): Call(A("batch_size", _value(4), "count"),
+                                      setup=lambda env: env.update(_SPEC)),
+    (pylayer.jit.TranslatedLayer, "forward"): Call(A("inputs", lambda env: f23()[:, :2],
+                                                     "tensor_only"), setup=_translated),
+    (pylayer.jit.TranslatedLayer, "program"): Call(K("method_name", _value("forward"), "str"),
+                                                   setup=_translated),
+})

@@ -15,6 +15,7 @@ from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.autograd.grad_mode import no_grad
 from pylayer.ops.arithmetic import divide
+from pylayer.ops.dispatch import has_static_variable
 from pylayer.ops.linalg import dot, mv
 from pylayer.ops.normalization import (batch_norm, group_norm, instance_norm, layer_norm,
                                        local_response_norm)
@@ -87,7 +88,8 @@ class _BatchNorm(Layer):
         self.register_buffer("_variance", Tensor(np.ones([num_features]), dtype=dtype))
 
     def forward(self, input):
-        input = as_tensor_arg(input, type(self).__name__, "input", 1)
+        if not has_static_variable(input):      # a Variable when captured by jit.to_static
+            input = as_tensor_arg(input, type(self).__name__, "input", 1)
         if input.ndim not in self._ranks:
             raise ValueError(f"{type(self).__name__}: argument 'input' must have rank "
                              f"{' or '.join(map(str, self._ranks))}, got shape {input.shape}")

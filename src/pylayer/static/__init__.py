@@ -36,3 +36,5 @@ __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "Program", "Blo
            "nn"]
 
 dispatch.register_static(Variable, record_op)
+from pylayer.static.input_spec import InputSpec  # noqa: E402
+__all__ += ["InputSpec"]
