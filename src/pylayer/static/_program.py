@@ -120,7 +120,11 @@ def _show(value):
 
 # ------------------------------------------------------------------- Block
 class Block:
-    """The variables and the ordered operators of a Program (pylayer has one block).
+    """The variables and the ordered operators of a Program.
+
+    Block 0 is the global block; control flow (``static.nn.cond``,
+    ``while_loop``) records its branches and loop bodies into sub-blocks,
+    whose ``parent_idx`` is the block they were built in.
 
     >>> import pylayer as paddle
     >>> prog = paddle.static.Program()
@@ -130,12 +134,13 @@ class Block:
     (True, [])
     """
 
-    def __init__(self, program, idx=0):
+    def __init__(self, program, idx=0, parent_idx=-1):
         if not isinstance(program, Program):
             raise TypeError(f"Block(): argument 'program' must be a Program, "
                             f"got {describe(program)}")
         self.program = program
         self.idx = check_int(idx, "Block", "idx", minimum=0)
+        self.parent_idx = check_int(parent_idx, "Block", "parent_idx", minimum=-1)
         self.vars = {}
         self.ops = []
 
@@ -143,8 +148,13 @@ class Block:
         return f"<Block {self.idx}: {len(self.vars)} vars, {len(self.ops)} ops>"
 
     def var(self, name):
-        """The Variable called ``name``; ValueError when there is none."""
-        found = self.vars.get(check_str(name, "Block.var", "name"))
+        """The Variable called ``name`` here or in an enclosing block; ValueError when
+        there is none."""
+        check_str(name, "Block.var", "name")
+        block, found = self, None
+        while found is None and block is not None:
+            found = block.vars.get(name)
+            block = self.program.blocks[block.parent_idx] if block.parent_idx >= 0 else None
         if found is None:
             raise ValueError(f"Block.var(): block {self.idx} has no variable named {name!r}")
         return found
@@ -280,6 +290,7 @@ class Program:
 
     def __init__(self) -> None:
         self.blocks = [Block(self, 0)]
+        self._current = 0
         self._version = 0
         self._names = {}
         self.random_seed = 0
@@ -300,7 +311,19 @@ class Program:
         return self.blocks[0]
 
     def current_block(self) -> "Block":
-        return self.blocks[0]
+        return self.blocks[self._current]
+
+    @contextlib.contextmanager
+    def _sub_block(self):
+        """A new block, child of the current one, that ops are recorded into inside."""
+        block = Block(self, len(self.blocks), self._current)
+        self.blocks.append(block)
+        self._bump()
+        previous, self._current = self._current, block.idx
+        try:
+            yield block
+        finally:
+            self._current = previous
 
     def block(self, index: int) -> "Block":
         index = check_int(index, "Program.block", "index", minimum=0)
@@ -355,11 +378,14 @@ class Program:
         return copy
 
     def __str__(self):
-        block = self.blocks[0]
-        lines = [f"Program ({len(self.blocks)} block)", "block 0 variables:"]
-        lines += [f"  {v._describe()}" for v in block.vars.values()]
-        lines.append("block 0 operators:")
-        lines += [f"  {i}: {op._describe()}" for i, op in enumerate(block.ops)]
+        count = len(self.blocks)
+        lines = [f"Program ({count} block{'s' if count > 1 else ''})"]
+        for block in self.blocks:
+            parent = f" (in block {block.parent_idx})" if block.parent_idx >= 0 else ""
+            lines.append(f"block {block.idx}{parent} variables:")
+            lines += [f"  {v._describe()}" for v in block.vars.values()]
+            lines.append(f"block {block.idx} operators:")
+            lines += [f"  {i}: {op._describe()}" for i, op in enumerate(block.ops)]
         return "\n".join(lines)
 
     def to_string(self, throw_on_error=False, with_details=False):

@@ -1,4 +1,4 @@
-"""Layers for static programs: ``fc``, ``py_func`` and ``static_pylayer``."""
+"""``paddle.static.nn``: layers and control flow for static programs."""
 import itertools
 
 from pylayer.extend import Tensor, check_count, check_int, check_str
@@ -7,8 +7,9 @@ from pylayer.static._program import _parameter
 from pylayer.static._record import record_op
 from pylayer.static._variable import Variable
 from pylayer.static._py_func import py_func
+from pylayer.static._control_flow import case, cond, switch_case, while_loop
 
-__all__ = ["fc", "py_func", "static_pylayer"]
+__all__ = ["fc", "py_func", "static_pylayer", "cond", "while_loop", "case", "switch_case"]
 
 _fc_counter = itertools.count()
 
