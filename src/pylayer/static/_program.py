@@ -21,7 +21,7 @@ from pylayer.static._variable import (Parameter, Variable, as_dtype, as_shape,
                                       check_block, substitute)
 
 __all__ = ["Program", "Block", "Operator", "program_guard", "default_main_program",
-           "default_startup_program", "data", "create_parameter"]
+           "default_startup_program", "data", "create_parameter", "name_scope"]
 
 
 # ---------------------------------------------------------------- Operator
@@ -69,6 +69,7 @@ class Operator:
             raise ValueError(f"Operator(): argument 'role' must be one of {list(_ROLES)}, "
                              f"got {describe(role)}")
         self.role = role
+        self.namescope = "/" + "".join(f"{n}/" for n in _name_scopes)
 
     @property
     def input_arg_names(self):
@@ -89,6 +90,35 @@ class Operator:
 
 
 _ROLES = ("forward", "backward", "optimize", "init")
+_name_scopes = []
+
+
+@contextlib.contextmanager
+def _named(prefix):
+    _name_scopes.append(prefix)
+    try:
+        yield
+    finally:
+        _name_scopes.pop()
+
+
+def name_scope(prefix=None):
+    """Group the operators built inside under ``prefix`` (their ``namescope``, as
+    ``"/outer/inner/"``), for reading a printed program; nesting adds levels.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     x = paddle.static.data("x", [2], "float32")
+    ...     with paddle.static.name_scope("encoder"):
+    ...         y = paddle.exp(x)
+    >>> main.global_block().ops[0].namescope
+    '/encoder/'
+    >>> paddle.disable_static()
+    """
+    check_str(prefix, "name_scope", "prefix", allow_none=True)
+    return _named(prefix or "")
 
 
 def _sequence(value, arg, item_type=None):
@@ -297,6 +327,11 @@ class Program:
 
     def _bump(self):
         self._version += 1
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_plan", None)        # the Executor's cache: rebuilt when needed
+        return state
 
     def _unique_name(self, prefix):
         n = self._names.get(prefix, 0)

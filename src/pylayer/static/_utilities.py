@@ -1,0 +1,408 @@
+"""Smaller parts of ``paddle.static``: global variables, places, scopes of names,
+``Print``, ``accuracy`` and ``ExponentialMovingAverage``."""
+import contextlib
+import os
+
+import numpy as np
+
+from pylayer.device import CPUPlace
+from pylayer.extend import Tensor, check_int, check_str, describe, make_tensor
+from pylayer.ops.dispatch import in_dynamic_mode
+from pylayer.static._control_flow import cond
+from pylayer.static._program import (Program, default_main_program, default_startup_program,
+                                     program_guard)
+from pylayer.static._record import record_op
+from pylayer.static._variable import Variable, as_dtype, public_api
+
+__all__ = ["create_global_var", "cpu_places", "device_guard", "Print", "accuracy",
+           "ExponentialMovingAverage"]
+
+_GLOBAL_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
+                  "uint8", "bfloat16")
+
+
+def _check_bool(value, fn, arg):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a bool, got {describe(value)}")
+    return bool(value)
+
+
+class _Fill:
+    """The startup op of a global variable: a constant array."""
+
+    def __init__(self, shape, value, dtype):
+        self.shape, self.value, self.dtype = list(shape), value, dtype
+        self.__name__ = "fill_constant"
+
+    def __call__(self):
+        return make_tensor(np.full(self.shape, self.value, self.dtype.np_dtype))
+
+
+def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
+    """A variable of the global block filled with ``value`` by the startup program.
+
+    Its value lives in the scope (it is not fed), so ops of the main program
+    can read it and write it (``paddle.assign(..., output=var)``). In
+    dynamic mode it is a Tensor filled with ``value``.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     step = paddle.static.create_global_var([1], 0, "int64", persistable=True,
+    ...                                            name="demo_step")
+    ...     _ = paddle.assign(step + 1, output=step)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> [exe.run(main, fetch_list=[step])[0] for _ in range(2)]
+    [array([1]), array([2])]
+    >>> paddle.disable_static()
+    """
+    fn = "create_global_var"
+    if not isinstance(shape, (list, tuple, np.ndarray)):
+        raise TypeError(f"{fn}(): argument 'shape' must be a list or tuple of ints, "
+                        f"got {describe(shape)}")
+    dims = []
+    for i, d in enumerate(list(shape)):
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 0:
+            raise TypeError(f"{fn}(): argument 'shape' item {i} must be a non-negative int, "
+                            f"got {describe(d)}")
+        dims.append(int(d))
+    dtype = as_dtype(dtype, fn)
+    if dtype.name not in _GLOBAL_DTYPES:
+        raise TypeError(f"{fn}(): argument 'dtype' must be one of {list(_GLOBAL_DTYPES)}, "
+                        f"got {dtype.name}")
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{fn}(): argument 'value' must be a number, got {describe(value)}")
+    _check_bool(persistable, fn, "persistable")
+    check_str(name, fn, "name", allow_none=True)
+    if in_dynamic_mode():
+        return public_api().full(dims, float(value), dtype)
+    block = default_main_program().global_block()
+    if name is None:
+        name = block.program._unique_name("_generated_var")
+    elif name in block.vars:
+        raise ValueError(f"{fn}(): the program already has a variable named {name!r}")
+    var = Variable(block, name, dims, dtype, stop_gradient=True, persistable=persistable,
+                   kind="global")
+    block._add_var(var)
+    default_startup_program().global_block()._append_init(var, _Fill(dims, value, dtype))
+    return var
+
+
+def cpu_places(device_count=None):
+    """``device_count`` CPU places (by default the ``CPU_NUM`` environment variable, or 1).
+
+    >>> import pylayer as paddle
+    >>> paddle.static.cpu_places(2)
+    [Place(cpu), Place(cpu)]
+    """
+    if device_count is None:
+        text = os.environ.get("CPU_NUM", "1")
+        try:
+            device_count = int(text)
+        except ValueError:
+            raise ValueError(f"cpu_places(): the CPU_NUM environment variable must be a "
+                             f"positive int, got {text!r}") from None
+    device_count = check_int(device_count, "cpu_places", "device_count", minimum=1)
+    return [CPUPlace()] * device_count
+
+
+@contextlib.contextmanager
+def _on_device(device):
+    yield
+
+
+def device_guard(device=None):
+    """Place the ops built inside on ``device``: ``'cpu'`` or None (pylayer runs on the
+    CPU only, so ``'gpu'`` is refused).
+
+    >>> import pylayer as paddle
+    >>> with paddle.static.device_guard("cpu"):
+    ...     pass
+    """
+    check_str(device, "device_guard", "device", allow_none=True)
+    if device not in (None, "", "cpu"):
+        raise ValueError(f"device_guard(): argument 'device' must be 'cpu' or None (pylayer "
+                         f"runs on the CPU only), got {device!r}")
+    return _on_device(device)
+
+
+# ------------------------------------------------------------------ Print
+class _PrintOp:
+    """Run time of ``Print``: shows the tensor (and its gradient) and passes it on."""
+    __name__ = "print"
+
+    def __init__(self, var_name, first_n, message, summarize, flags, phase):
+        self.var_name = var_name
+        self.first_n = first_n
+        self.message = message
+        self.summarize = summarize
+        self.flags = flags
+        self.phase = phase
+        self.count = 0
+        self.armed = False          # off while the op is tried out at build time
+
+    def show(self, tensor, name):
+        if not self.armed or (self.first_n >= 0 and self.count >= self.first_n):
+            return
+        self.count += 1
+        show_name, show_type, show_shape, show_layout, show_lod = self.flags
+        array = tensor.numpy()
+        lines = [f"Variable: {name}"] if show_name else []
+        if self.message:
+            lines.append(f"  - message: {self.message}")
+        if show_lod:
+            lines.append("  - lod: {}")
+        lines.append("  - place: Place(cpu)")
+        if show_shape:
+            lines.append(f"  - shape: {list(array.shape)}")
+        if show_layout:
+            lines.append("  - layout: NCHW")
+        if show_type:
+            lines.append(f"  - dtype: {tensor.dtype.name}")
+        flat = array.reshape(-1)
+        if self.summarize >= 0:
+            flat = flat[:self.summarize]
+        if array.dtype.kind == "f":
+            items = " ".join(f"{v:.6f}" for v in flat)
+        else:
+            items = " ".join(str(v) for v in flat)
+        lines.append(f"  - data: [{items}]")
+        print("\n".join(lines))
+
+    def __call__(self, x):
+        pl = public_api()
+        if self.phase in ("forward", "both"):
+            self.show(x, self.var_name)
+        if self.phase in ("backward", "both") and not x.stop_gradient:
+            op = self
+
+            class _ShowGradient(pl.autograd.PyLayer):
+                @staticmethod
+                def forward(ctx, value):
+                    return pl.assign(value)
+
+                @staticmethod
+                def backward(ctx, grad):
+                    op.show(grad, op.var_name + "@GRAD")
+                    return grad
+            return _ShowGradient.apply(x)
+        return pl.assign(x)
+
+
+def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
+          print_tensor_type=True, print_tensor_shape=True, print_tensor_layout=True,
+          print_tensor_lod=True, print_phase="both"):
+    """An op that prints ``input`` each time the program runs and passes it on.
+
+    ``first_n`` limits how many runs print (-1: all); ``summarize`` how
+    many elements show (-1: all); ``print_phase`` is ``'forward'``,
+    ``'backward'`` (print the gradient when gradients are computed) or
+    ``'both'``. Static mode only, as in Paddle.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     x = paddle.static.data("x", [2], "float32")
+    ...     y = paddle.static.Print(x, message="x is", print_tensor_lod=False,
+    ...                             print_tensor_layout=False)
+    >>> _ = paddle.static.Executor().run(main, feed={"x": np.array([1., 2.], "float32")},
+    ...                                  fetch_list=[y])
+    Variable: x
+      - message: x is
+      - place: Place(cpu)
+      - shape: [2]
+      - dtype: float32
+      - data: [1.000000 2.000000]
+    >>> paddle.disable_static()
+    """
+    fn = "Print"
+    if isinstance(input, Tensor):
+        raise RuntimeError("Print() is an op of static programs; call "
+                           "pylayer.enable_static() first (in dynamic mode, print the Tensor)")
+    if not isinstance(input, Variable):
+        raise TypeError(f"Print(): argument 'input' must be a Variable, got {describe(input)}")
+    first_n = check_int(first_n, fn, "first_n", minimum=-1)
+    summarize = check_int(summarize, fn, "summarize", minimum=-1)
+    check_str(message, fn, "message", allow_none=True)
+    flags = [_check_bool(v, fn, a) for v, a in (
+        (print_tensor_name, "print_tensor_name"), (print_tensor_type, "print_tensor_type"),
+        (print_tensor_shape, "print_tensor_shape"), (print_tensor_layout, "print_tensor_layout"),
+        (print_tensor_lod, "print_tensor_lod"))]
+    phase = check_str(print_phase, fn, "print_phase").lower()
+    if phase not in ("forward", "backward", "both"):
+        raise ValueError(f"Print(): argument 'print_phase' must be 'forward', 'backward' or "
+                         f"'both', got {print_phase!r}")
+    op = _PrintOp(input.name, first_n, message, summarize, flags, phase)
+    out = record_op(op, input)
+    op.armed = True
+    return out
+
+
+def accuracy(input, label, k=1, correct=None, total=None):
+    """The share of samples whose label is among the top ``k`` scores of ``input``.
+
+    The same as ``pylayer.metric.accuracy``; in a static program it is an op.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     scores = paddle.static.data("scores", [-1, 3], "float32")
+    ...     label = paddle.static.data("label", [-1, 1], "int64")
+    ...     acc = paddle.static.accuracy(scores, label, k=1)
+    >>> paddle.static.Executor().run(main, fetch_list=[acc], feed={
+    ...     "scores": np.array([[0.1, 0.5, 0.4], [0.7, 0.2, 0.1]], "float32"),
+    ...     "label": np.array([[1], [2]], "int64")})
+    [array(0.5, dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    metric = public_api().metric.accuracy
+    if any(isinstance(v, Variable) for v in (input, label, correct, total)):
+        return record_op(metric, input, label, k=k, correct=correct, total=total)
+    return metric(input, label, k=k, correct=correct, total=total)
+
+
+# ------------------------------------------------ ExponentialMovingAverage
+class ExponentialMovingAverage:
+    """Keep an exponential moving average of each parameter of the main program.
+
+    :meth:`update` adds to the training program the ops ``ema = decay * ema
+    + (1 - decay) * param`` (``decay`` becomes ``min(decay, (t + 1) / (t +
+    10))`` when ``thres_steps`` is a Variable ``t``) and counts the updates.
+    ``with ema.apply(exe):`` puts the bias-corrected averages ``ema / (1 -
+    decay ** steps)`` in the parameters, and :meth:`restore` (called on
+    leaving, unless ``need_restore=False``) puts the trained values back.
+    Static mode only, as in Paddle.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 1], "float32")
+    ...     one = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(1.0))
+    ...     y = paddle.static.nn.fc(x, 1, weight_attr=one, bias_attr=False, name="ema_demo")
+    ...     loss = paddle.mean(y)
+    ...     _ = paddle.optimizer.SGD(learning_rate=1.0).minimize(loss)
+    ...     ema = paddle.static.ExponentialMovingAverage(0.5)
+    ...     ema.update()
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> for _ in range(2):
+    ...     _ = exe.run(main, feed={"x": np.ones([1, 1], "float32")})
+    >>> scope = paddle.static.global_scope()
+    >>> with ema.apply(exe):
+    ...     print(np.array(scope.find_var("ema_demo.w_0").get_tensor()))
+    [[-0.6666667]]
+    >>> np.array(scope.find_var("ema_demo.w_0").get_tensor())
+    array([[-1.]], dtype=float32)
+    >>> paddle.disable_static()
+    """
+
+    _STEP = "@EMA_STEP_COUNTER@"
+
+    def __init__(self, decay=0.999, thres_steps=None, name=None):
+        fn = "ExponentialMovingAverage"
+        if in_dynamic_mode():
+            raise RuntimeError("ExponentialMovingAverage works on static programs; call "
+                               "pylayer.enable_static() first")
+        if isinstance(decay, bool) or not isinstance(decay, (int, float)):
+            raise TypeError(f"{fn}(): argument 'decay' must be a float, got {describe(decay)}")
+        if thres_steps is not None and not isinstance(thres_steps, Variable):
+            raise TypeError(f"{fn}(): argument 'thres_steps' must be a Variable or None, "
+                            f"got {describe(thres_steps)}")
+        check_str(name, fn, "name", allow_none=True)
+        pl = public_api()
+        self._decay = float(decay)
+        self._thres_steps = thres_steps
+        self._name = name or ""
+        main = default_main_program()
+        block = main.global_block()
+        self._params = [p for p in block.all_parameters()
+                        if getattr(p, "do_model_average", True) is not False]
+        self._decay_var = self._global("scheduled_ema_decay_rate", [1], self._decay,
+                                       "float32")
+        if thres_steps is not None:
+            t = pl.cast(thres_steps, "float32")
+            scheduled = pl.minimum((t + 1.0) / (t + 10.0),
+                                   pl.full([1], self._decay, "float32"))
+            pl.assign(pl.reshape(scheduled, [1]), output=self._decay_var)
+        self._step = self._global(self._STEP, [1], 0, "int64")
+        self._emas = {p.name: self._global(f"{self._name}{p.name}_ema", p.shape, 0.0, p.dtype,
+                                           unique=True) for p in self._params}
+        self._backups = {p.name: f"{self._name}{p.name}.ema_tmp" for p in self._params}
+        self.apply_program = Program()
+        with program_guard(self.apply_program, Program()):
+            ablock = self.apply_program.global_block()
+            step = pl.cast(self._like(ablock, self._step), "float32")
+            decay_pow = pl.pow(self._like(ablock, self._decay_var), step)
+            for p in self._params:
+                param = self._like(ablock, p)
+                ema = self._like(ablock, self._emas[p.name])
+                backup = ablock.create_var(name=self._backups[p.name], shape=p.shape,
+                                           dtype=p.dtype, persistable=True)
+                pl.assign(param, output=backup)
+                value = cond(pl.sum(step) > 0, lambda e=ema: e / (1.0 - decay_pow),
+                             lambda e=ema: pl.assign(e))
+                pl.assign(value, output=param)
+        self.restore_program = Program()
+        with program_guard(self.restore_program, Program()):
+            rblock = self.restore_program.global_block()
+            for p in self._params:
+                backup = rblock.create_var(name=self._backups[p.name], shape=p.shape,
+                                           dtype=p.dtype, persistable=True)
+                pl.assign(backup, output=self._like(rblock, p))
+
+    def _global(self, name, shape, value, dtype, unique=False):
+        block = default_main_program().global_block()
+        if unique:
+            base, n = name, 0
+            name = f"{base}_{n}"
+            while name in block.vars:
+                n += 1
+                name = f"{base}_{n}"
+        elif name in block.vars:
+            return block.vars[name]
+        return create_global_var(shape, value, dtype, persistable=True, name=name)
+
+    @staticmethod
+    def _like(block, var):
+        return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype,
+                                persistable=True)
+
+    def update(self):
+        """Add the ops that update the averages (and count the steps) to the main program."""
+        pl = public_api()
+        pl.assign(self._step + 1, output=self._step)
+        for p in self._params:
+            ema = self._emas[p.name]
+            pl.assign(ema * self._decay_var + p * (1.0 - self._decay_var), output=ema)
+
+    @contextlib.contextmanager
+    def _applied(self, executor, need_restore):
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def apply(self, executor, need_restore=True):
+        """Within the block, the parameters hold their bias-corrected averages."""
+        self._check_executor(executor, "apply")
+        _check_bool(need_restore, "ExponentialMovingAverage.apply", "need_restore")
+        return self._applied(executor, need_restore)
+
+    def restore(self, executor):
+        """Put back the parameter values that :meth:`apply` replaced."""
+        self._check_executor(executor, "restore")
+        executor.run(self.restore_program)
+
+    @staticmethod
+    def _check_executor(executor, method):
+        from pylayer.static._executor import Executor
+        if not isinstance(executor, Executor):
+            raise TypeError(f"ExponentialMovingAverage.{method}(): argument 'executor' must "
+                            f"be an Executor, got {describe(executor)}")
