@@ -209,3 +209,214 @@ def test_small_model_trains(static_mode):
     losses = [exe.run(main, feed={"x": xs, "label": ys}, fetch_list=[loss])[0]
               for _ in range(30)]
     assert losses[-1] < 0.5 * losses[0]
+
+
+# ------------------------------------------- saving, loading, small helpers
+def _trained_model():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 3], "float32")
+        h = paddle.static.nn.fc(x, 4, activation="relu", name="h")
+        h = paddle.static.nn.batch_norm(h, name="bn_io")
+        y = paddle.static.nn.cond(paddle.mean(x) > 0, lambda: h * 2.0, lambda: h - 1.0)
+        out = paddle.static.nn.fc(y, 1, name="out")
+        loss = paddle.mean(out * out)
+        paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    xs = np.random.RandomState(0).rand(4, 3).astype("float32")
+    for _ in range(3):
+        exe.run(main, feed={"x": xs}, fetch_list=[loss])
+    return main, startup, exe, x, out, xs
+
+
+def test_save_load_roundtrip(static_mode, tmp_path):
+    main, startup, exe, x, out, xs = _trained_model()
+    test_program = main.clone(for_test=True)
+    expected = exe.run(test_program, feed={"x": xs}, fetch_list=[out])[0]
+    path = str(tmp_path / "model")
+    paddle.static.save(main, path)
+    state = paddle.static.load_program_state(path)
+    assert {"h.w_0", "h.b_0", "bn_io.w_1", "bn_io.w_2", "out.w_0"} <= set(state)
+    exe.run(startup)                                   # forget the trained values
+    assert not np.allclose(exe.run(test_program, feed={"x": xs}, fetch_list=[out])[0],
+                           expected)
+    paddle.static.load(main, path, exe)
+    np.testing.assert_allclose(exe.run(test_program, feed={"x": xs}, fetch_list=[out])[0],
+                               expected, rtol=1e-6)
+    exe.run(startup)
+    paddle.static.set_program_state(main, state)
+    np.testing.assert_allclose(exe.run(test_program, feed={"x": xs}, fetch_list=[out])[0],
+                               expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="shape"):
+        paddle.static.set_program_state(main, {"h.w_0": np.zeros([2, 2], "float32")})
+
+
+def test_parameter_files_are_pickled_dicts_of_arrays(static_mode, tmp_path):
+    # Paddle's static.save writes the .pdparams file as a pickled {name: ndarray}; a
+    # file in that form loads, and the file pylayer writes has that form.
+    import pickle
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 2], "float32")
+        y = paddle.static.nn.fc(x, 1, name="pk")
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    path = str(tmp_path / "m")
+    with open(path + ".pdparams", "wb") as f:
+        pickle.dump({"pk.w_0": np.array([[1.0], [2.0]], "float32"),
+                     "pk.b_0": np.array([0.5], "float32")}, f, protocol=4)
+    paddle.static.load(main, path)
+    got = exe.run(main, feed={"x": np.array([[1., 1.]], "float32")}, fetch_list=[y])[0]
+    np.testing.assert_array_equal(got, [[3.5]])
+    paddle.static.save(main, path)
+    with open(path + ".pdparams", "rb") as f:
+        saved = pickle.load(f)
+    assert set(saved) == {"pk.w_0", "pk.b_0"} and isinstance(saved["pk.w_0"], np.ndarray)
+
+
+def test_inference_model_with_control_flow(static_mode, tmp_path):
+    main, startup, exe, x, out, xs = _trained_model()
+    expected = exe.run(main.clone(for_test=True), feed={"x": xs}, fetch_list=[out])[0]
+    prefix = str(tmp_path / "infer" / "model")
+    paddle.static.save_inference_model(prefix, [x], [out], exe, program=main)
+    exe.run(startup)
+    program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+    assert feeds == ["x"]
+    types = [op.type for op in program.global_block().ops]
+    assert "cond" in types and "adam" not in types and "gradients" not in types
+    np.testing.assert_allclose(exe.run(program, feed={"x": xs}, fetch_list=fetches)[0],
+                               expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="not a program saved by pylayer"):
+        paddle.static.deserialize_program(b"\x08\x01protobuf")
+
+
+def test_create_global_var(static_mode):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        g = paddle.static.create_global_var([2, 2], 3.0, "int32", persistable=True, name="gv")
+        h = paddle.static.create_global_var([1], 0.5, "float32")
+        y = h * 2.0
+        with pytest.raises(TypeError, match="create_global_var.*'dtype'"):
+            paddle.static.create_global_var([1], 0, "complex64")
+        with pytest.raises(TypeError, match="create_global_var.*'shape'"):
+            paddle.static.create_global_var(3, 0, "float32")
+    # Paddle: name, shape and dtype as given, persistable as given, stop_gradient True
+    assert (g.name, g.shape, g.dtype, g.persistable, g.stop_gradient) == \
+        ("gv", [2, 2], paddle.int32, True, True)
+    assert h.name.startswith("_generated_var") and not h.persistable
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    gv, yv = exe.run(main, fetch_list=[g, y])
+    np.testing.assert_array_equal(gv, np.full([2, 2], 3, "int32"))
+    np.testing.assert_array_equal(yv, [1.0])
+
+
+def test_create_global_var_dynamic():
+    t = paddle.static.create_global_var([2], 1.5, "float32")
+    assert isinstance(t, paddle.Tensor) and t.numpy().tolist() == [1.5, 1.5]
+
+
+def test_print(static_mode, capsys):
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        d = paddle.static.data("d", [2, 3], "float32")
+        d.stop_gradient = False
+        p = paddle.static.Print(d, message="msg", summarize=4, first_n=1,
+                                print_phase="forward")
+        q = paddle.static.Print(paddle.sum(p * p), print_phase="backward",
+                                print_tensor_lod=False)
+        (g,) = paddle.static.gradients(q, [d])
+    assert capsys.readouterr().out == ""
+    exe = paddle.static.Executor()
+    feed = {"d": np.arange(6, dtype="float32").reshape(2, 3)}
+    got = exe.run(main, feed=feed, fetch_list=[p, g])
+    np.testing.assert_array_equal(got[0], feed["d"])
+    np.testing.assert_array_equal(got[1], 2 * feed["d"])
+    printed = capsys.readouterr().out
+    # Paddle 3.3.1 prints exactly these lines for the first op
+    assert printed.startswith("Variable: d\n  - message: msg\n  - lod: {}\n  - place: "
+                              "Place(cpu)\n  - shape: [2, 3]\n  - layout: NCHW\n"
+                              "  - dtype: float32\n  - data: [0.000000 1.000000 2.000000 "
+                              "3.000000]\n")
+    assert "@GRAD" in printed
+    exe.run(main, feed=feed, fetch_list=[p])
+    assert "Variable: d\n" not in capsys.readouterr().out       # first_n=1
+
+
+def test_print_errors():
+    with pytest.raises(RuntimeError, match="Print.*enable_static"):
+        paddle.static.Print(paddle.ones([2]))
+
+
+def test_accuracy_matches_paddle(static_mode):
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        scores = paddle.static.data("scores", [4, 3], "float32")
+        label = paddle.static.data("label", [4, 1], "int64")
+        acc1 = paddle.static.accuracy(scores, label, k=1)
+        acc2 = paddle.static.accuracy(scores, label, k=2)
+    feed = {"scores": np.array([[0.1, 0.5, 0.4], [0.7, 0.2, 0.1], [0.3, 0.3, 0.4],
+                                [0.2, 0.6, 0.2]], "float32"),
+            "label": np.array([[1], [0], [0], [2]], "int64")}
+    got = paddle.static.Executor().run(main, feed=feed, fetch_list=[acc1, acc2])
+    assert [float(v) for v in got] == [0.5, 0.75]     # Paddle 3.3.1's values
+    assert got[0].dtype == np.float32 and got[0].shape == ()
+
+
+def test_exponential_moving_average(static_mode):
+    # Paddle 3.3.1's ExponentialMovingAverage crashes while building (in both IRs);
+    # the values follow its documented rule: ema = d*ema + (1-d)*param after each
+    # update, applied as ema / (1 - d**steps).
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 1], "float32")
+        one = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(1.0))
+        y = paddle.static.nn.fc(x, 1, weight_attr=one, bias_attr=False, name="ema_w")
+        paddle.optimizer.SGD(learning_rate=1.0).minimize(paddle.mean(y))
+        ema = paddle.static.ExponentialMovingAverage(0.9)
+        ema.update()
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    scope = paddle.static.global_scope()
+    value = lambda: float(np.array(scope.find_var("ema_w.w_0").get_tensor()).item())
+    average, params = 0.0, []
+    for step in range(1, 4):
+        exe.run(main, feed={"x": np.ones([1, 1], "float32")})
+        params.append(value())
+        average = 0.9 * average + 0.1 * params[-1]
+        with ema.apply(exe):
+            assert value() == pytest.approx(average / (1 - 0.9 ** step), rel=1e-5)
+        assert value() == params[-1]
+    with ema.apply(exe, need_restore=False):
+        pass
+    assert value() != params[-1]
+    ema.restore(exe)
+    assert value() == params[-1]
+    with pytest.raises(TypeError, match="apply.*'executor'"):
+        ema.apply(None)
+
+
+def test_ema_needs_static_mode():
+    with pytest.raises(RuntimeError, match="ExponentialMovingAverage.*static"):
+        paddle.static.ExponentialMovingAverage()
+
+
+def test_places_scopes_and_guards(static_mode, monkeypatch):
+    assert paddle.static.cpu_places(3) == [paddle.CPUPlace()] * 3
+    monkeypatch.delenv("CPU_NUM", raising=False)
+    assert len(paddle.static.cpu_places()) == 1
+    monkeypatch.setenv("CPU_NUM", "2")
+    assert len(paddle.static.cpu_places()) == 2
+    with pytest.raises(ValueError, match="cpu_places.*device_count"):
+        paddle.static.cpu_places(0)
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2], "float32")
+        with paddle.static.name_scope("outer"), paddle.static.name_scope("inner"):
+            paddle.exp(x)
+        with paddle.static.device_guard("cpu"):
+            paddle.tanh(x)
+    assert [op.namescope for op in main.global_block().ops] == ["/outer/inner/", "/"]
+    with pytest.raises(ValueError, match="device_guard.*CPU only"):
+        paddle.static.device_guard("gpu:0")

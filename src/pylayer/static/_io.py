@@ -186,6 +186,24 @@ def load(program, model_path, executor=None, var_list=None):
     Every parameter of ``program`` must be in ``model_path + ".pdparams"``;
     other persistables are read from ``".pdopt"`` when it exists. With
     ``var_list``, only those variables are loaded.
+
+
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.fc(x, 1, name="load_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model")
+    >>> paddle.static.save(main, path)
+    >>> scope = paddle.static.global_scope()
+    >>> scope.find_var("load_demo.b_0").get_tensor().set(np.ones([1], "float32"))
+    >>> paddle.static.load(main, path, exe)
+    >>> np.array(scope.find_var("load_demo.b_0").get_tensor())
+    array([0.], dtype=float32)
+    >>> paddle.disable_static()
     """
     _program(program, "load")
     _path(model_path, "load")
@@ -222,9 +240,20 @@ def _assign_one(values, var, array, fn):
 def load_program_state(model_path, var_list=None):
     """The arrays saved by :func:`save` (or Paddle's), as a dict from names.
 
-    >>> import pylayer as paddle
-    >>> paddle.static.load_program_state.__name__
-    'load_program_state'
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.fc(x, 1, name="lps_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model")
+    >>> paddle.static.save(main, path)
+    >>> state = paddle.static.load_program_state(path)
+    >>> sorted(state), state["lps_demo.b_0"]
+    (['lps_demo.b_0', 'lps_demo.w_0'], array([0.], dtype=float32))
+    >>> paddle.disable_static()
     """
     _path(model_path, "load_program_state")
     path = model_path[:-len(".pdparams")] if model_path.endswith(".pdparams") else model_path
@@ -301,13 +330,47 @@ def normalize_program(program, feed_vars, fetch_vars, **kwargs):
 
 def serialize_program(feed_vars, fetch_vars, **kwargs):
     """The normalized program (of ``kwargs['program']`` or the default main program)
-    as bytes, in pylayer's format."""
+    as bytes, in pylayer's format.
+
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.fc(x, 1, name="ser_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> program_bytes = paddle.static.serialize_program([x], [y], program=main)
+    >>> params_bytes = paddle.static.serialize_persistables([x], [y], exe, program=main)
+    >>> program = paddle.static.deserialize_program(program_bytes)
+    >>> program = paddle.static.deserialize_persistables(program, params_bytes, exe)
+    >>> [op.type for op in program.global_block().ops]
+    ['matmul', 'add']
+    >>> paddle.disable_static()
+    """
     program = kwargs.get("program") or default_main_program()
     return _dumps((_FORMAT, normalize_program(program, feed_vars, fetch_vars)))
 
 
 def deserialize_program(data):
-    """The Program that :func:`serialize_program` made ``data`` from."""
+    """The Program that :func:`serialize_program` made ``data`` from.
+
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.fc(x, 1, name="deser_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> program_bytes = paddle.static.serialize_program([x], [y], program=main)
+    >>> params_bytes = paddle.static.serialize_persistables([x], [y], exe, program=main)
+    >>> program = paddle.static.deserialize_program(program_bytes)
+    >>> program = paddle.static.deserialize_persistables(program, params_bytes, exe)
+    >>> [op.type for op in program.global_block().ops]
+    ['matmul', 'add']
+    >>> paddle.disable_static()
+    """
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"deserialize_program(): argument 'data' must be bytes, "
                         f"got {describe(data)}")
@@ -323,7 +386,24 @@ def deserialize_program(data):
 
 def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):
     """The values of the normalized program's persistables (from the global scope), as
-    bytes: a pickled dict from names to arrays."""
+    bytes: a pickled dict from names to arrays.
+
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.fc(x, 1, name="serp_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> program_bytes = paddle.static.serialize_program([x], [y], program=main)
+    >>> params_bytes = paddle.static.serialize_persistables([x], [y], exe, program=main)
+    >>> program = paddle.static.deserialize_program(program_bytes)
+    >>> program = paddle.static.deserialize_persistables(program, params_bytes, exe)
+    >>> [op.type for op in program.global_block().ops]
+    ['matmul', 'add']
+    >>> paddle.disable_static()
+    """
     program = kwargs.get("program") or default_main_program()
     pruned = normalize_program(program, feed_vars, fetch_vars)
     names = [v.name for v in _persistables(pruned)]
@@ -332,7 +412,24 @@ def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):
 
 def deserialize_persistables(program, data, executor):
     """Put the values in ``data`` (from :func:`serialize_persistables`) in the global
-    scope for ``program``'s persistables."""
+    scope for ``program``'s persistables.
+
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.fc(x, 1, name="deserp_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> program_bytes = paddle.static.serialize_program([x], [y], program=main)
+    >>> params_bytes = paddle.static.serialize_persistables([x], [y], exe, program=main)
+    >>> program = paddle.static.deserialize_program(program_bytes)
+    >>> program = paddle.static.deserialize_persistables(program, params_bytes, exe)
+    >>> [op.type for op in program.global_block().ops]
+    ['matmul', 'add']
+    >>> paddle.disable_static()
+    """
     _program(program, "deserialize_persistables")
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"deserialize_persistables(): argument 'data' must be bytes, "
@@ -342,7 +439,14 @@ def deserialize_persistables(program, data, executor):
 
 
 def save_to_file(path, content):
-    """Write the bytes ``content`` to ``path``."""
+    """Write the bytes ``content`` to ``path``.
+
+    >>> import os, tempfile, pylayer as paddle
+    >>> path = os.path.join(tempfile.mkdtemp(), "blob")
+    >>> paddle.static.save_to_file(path, b"abc")
+    >>> paddle.static.load_from_file(path)
+    b'abc'
+    """
     check_str(path, "save_to_file", "path")
     if not isinstance(content, (bytes, bytearray)):
         raise TypeError(f"save_to_file(): argument 'content' must be bytes, "
@@ -351,7 +455,14 @@ def save_to_file(path, content):
 
 
 def load_from_file(path):
-    """The bytes in the file ``path``."""
+    """The bytes in the file ``path``.
+
+    >>> import os, tempfile, pylayer as paddle
+    >>> path = os.path.join(tempfile.mkdtemp(), "blob")
+    >>> paddle.static.save_to_file(path, b"abc")
+    >>> paddle.static.load_from_file(path)
+    b'abc'
+    """
     check_str(path, "load_from_file", "path")
     with open(path, "rb") as f:
         return f.read()
@@ -393,7 +504,23 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
 
 def load_inference_model(path_prefix, executor, **kwargs):
     """``[program, feed_target_names, fetch_targets]`` saved by
-    :func:`save_inference_model`; the parameters go into the global scope."""
+    :func:`save_inference_model`; the parameters go into the global scope.
+
+    >>> import os, tempfile, numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.nn.functional.relu(paddle.static.nn.fc(x, 1, name="lim_demo"))
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> prefix = os.path.join(tempfile.mkdtemp(), "model")
+    >>> paddle.static.save_inference_model(prefix, [x], [y], exe, program=main)
+    >>> program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+    >>> feeds, [op.type for op in program.global_block().ops]
+    (['x'], ['matmul', 'add', 'relu'])
+    >>> paddle.disable_static()
+    """
     fn = "load_inference_model"
     _path(path_prefix, fn, "path_prefix")
     if not isinstance(executor, Executor):
