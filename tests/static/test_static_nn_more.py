@@ -420,3 +420,39 @@ def test_places_scopes_and_guards(static_mode, monkeypatch):
     assert [op.namescope for op in main.global_block().ops] == ["/outer/inner/", "/"]
     with pytest.raises(ValueError, match="device_guard.*CPU only"):
         paddle.static.device_guard("gpu:0")
+
+
+def test_shapes_that_depend_on_values(static_mode):
+    # Paddle 3.3.1's build-time shapes: a size given by a Variable (in reshape's
+    # shape, or concat's axis) is -1, never the size of a made-up value.
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [-1, 6], "float32")
+        x.stop_gradient = False
+        fixed = paddle.static.data("fixed", [4, 6], "float32")
+        n = paddle.static.data("n", [1], "int32")
+        m = paddle.static.data("m", [1], "int32")
+        k = paddle.static.data("k", [1], "int32")
+        j = paddle.static.data("j", [1], "int32")
+        axis = paddle.static.data("axis", [1], "int64")
+        shapes = {
+            "n_minus1": paddle.reshape(x, [n, -1]),
+            "n_3": paddle.reshape(fixed, [n, 3]),
+            "2_m": paddle.reshape(fixed, [2, m]),
+            "0_m": paddle.reshape(fixed, [0, k]),
+            "tensor": paddle.reshape(fixed, paddle.concat([n, j])),
+            "concat": paddle.concat([x, x], axis=axis),
+            "concat_fixed": paddle.concat([fixed, fixed], axis=axis),
+        }
+        (grad,) = paddle.static.gradients(paddle.sum(shapes["n_minus1"] ** 2), [x])
+    assert {k: v.shape for k, v in shapes.items()} == {
+        "n_minus1": [-1, -1], "n_3": [-1, 3], "2_m": [2, -1], "0_m": [4, -1],
+        "tensor": [-1, -1], "concat": [-1, -1], "concat_fixed": [-1, -1]}
+    exe = paddle.static.Executor()
+    feed = {"x": np.ones([4, 6], "float32"), "fixed": np.ones([4, 6], "float32"),
+            "n": np.array([8], "int32"), "m": np.array([12], "int32"),
+            "k": np.array([6], "int32"), "j": np.array([3], "int32"), "axis": np.array([1])}
+    got = exe.run(main, feed=feed, fetch_list=[shapes["n_minus1"], shapes["n_3"],
+                                               shapes["tensor"], shapes["concat"], grad])
+    assert [list(a.shape) for a in got] == [[8, 3], [8, 3], [8, 3], [4, 12], [4, 6]]
+    np.testing.assert_array_equal(got[-1], np.full([4, 6], 2.0, "float32"))
