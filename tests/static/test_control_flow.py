@@ -229,3 +229,82 @@ def test_dynamic_errors():
         paddle.static.nn.switch_case(paddle.to_tensor([1]), [(1, lambda: 1), (1, lambda: 2)])
     with pytest.raises(TypeError, match="keys.*ints"):
         paddle.static.nn.switch_case(paddle.to_tensor([1]), {"a": lambda: 1})
+
+
+# ------------------------------------------------------------ tensor arrays
+def test_array_in_while_loop(static_mode):
+    # Paddle 3.3.1 (PIR) gives last = [8, 16], length 4, i = 3 for this program; it
+    # crashes when asked for the gradient, and its old IR returns [8, 16] for it,
+    # where d mean((8 x)**2) / dx = 64 x = [64, 128] (what pylayer gives).
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2], "float32")
+        x.stop_gradient = False
+        i = paddle.zeros([1], "int64")
+        arr = paddle.static.create_array("float32")
+        arr = paddle.static.array_write(x, i, arr)
+
+        def body(i, arr):
+            prev = paddle.static.array_read(arr, i)
+            return [i + 1, paddle.static.array_write(prev * 2.0, i + 1, arr)]
+        i2, arr2 = paddle.static.nn.while_loop(lambda i, arr: i < 3, body, [i, arr])
+        last = paddle.static.array_read(arr2, i2)
+        n = paddle.static.array_length(arr2)
+        (g,) = paddle.static.gradients(paddle.mean(last * last), [x])
+    assert last.shape == [2] and n.shape == [1] and n.dtype == paddle.int64
+    got = paddle.static.Executor().run(main, feed={"x": np.array([1., 2.], "float32")},
+                                       fetch_list=[last, n, i2, g, arr2])
+    np.testing.assert_array_equal(got[0], [8., 16.])
+    assert got[1].tolist() == [4] and got[2].tolist() == [3]
+    np.testing.assert_allclose(got[3], [64., 128.])
+    assert [a.tolist() for a in got[4]] == [[1., 2.], [2., 4.], [4., 8.], [8., 16.]]
+
+
+def test_outer_array_written_in_loop_and_branch(static_mode):
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [1], "float32")
+        arr = paddle.static.create_array("float32", [x])
+
+        def body(i):
+            paddle.static.array_write(x * paddle.cast(i, "float32"), i, arr)
+            return [i + 1]
+        (i,) = paddle.static.nn.while_loop(lambda i: i < 4, body, [paddle.ones([1], "int64")])
+
+        def write_negative():
+            paddle.static.array_write(-x, i, arr)
+        paddle.static.nn.cond(paddle.mean(x) > 0, write_negative)
+        n = paddle.static.array_length(arr)
+    exe = paddle.static.Executor()
+    got = exe.run(main, feed={"x": np.array([2.], "float32")}, fetch_list=[arr, n])
+    assert [a.item() for a in got[0]] == [2., 2., 4., 6., -2.] and got[1].tolist() == [5]
+    got = exe.run(main, feed={"x": np.array([-1.], "float32")}, fetch_list=[n])
+    assert got[0].tolist() == [4]
+
+
+def test_arrays_in_dynamic_mode():
+    # Paddle: a list in dynamic mode; array_length gives an int
+    arr = paddle.static.create_array("float32", [paddle.ones([2])])
+    assert isinstance(arr, list)
+    assert paddle.static.array_length(arr) == 1
+    out = paddle.static.array_write(paddle.zeros([2]), paddle.to_tensor([1]), arr)
+    assert out is arr and len(arr) == 2
+    assert paddle.static.array_read(arr, paddle.to_tensor([0])).numpy().tolist() == [1., 1.]
+    new = paddle.static.array_write(paddle.zeros([1]), paddle.to_tensor([0]))
+    assert isinstance(new, list) and len(new) == 1
+
+
+def test_array_errors():
+    arr = paddle.static.create_array("float32")
+    with pytest.raises(IndexError, match="array_write.*index 3"):
+        paddle.static.array_write(paddle.ones([1]), paddle.to_tensor([3]), arr)
+    with pytest.raises(IndexError, match="array_read.*index 0"):
+        paddle.static.array_read(arr, paddle.to_tensor([0]))
+    with pytest.raises(ValueError, match="array_write.*'i'.*shape \\[1\\]"):
+        paddle.static.array_write(paddle.ones([1]), paddle.to_tensor([0, 1]), arr)
+    with pytest.raises(TypeError, match="array_read.*'array'.*list"):
+        paddle.static.array_read(paddle.ones([2]), paddle.to_tensor([0]))
+    with pytest.raises(TypeError, match="create_array.*'initialized_list'"):
+        paddle.static.create_array("float32", paddle.ones([2]))
+    with pytest.raises(TypeError, match="array_length.*'array'"):
+        paddle.static.array_length(3)

@@ -12,6 +12,7 @@ In dynamic mode the functions run the branches and the loop eagerly.
 from functools import partial
 
 from pylayer.extend import Tensor, check_str, describe
+from pylayer.static._array import array_variable
 from pylayer.static._program import default_main_program
 from pylayer.static._variable import Variable, public_api
 
@@ -58,6 +59,29 @@ def _free_names(blocks, outputs, provided=()):
     return list(free.values())
 
 
+def _carried(blocks, free):
+    """The outer Variables among ``free`` that ops of ``blocks`` write (such as an array
+    written inside a loop body): the control-flow op hands their new values out."""
+    free_names = {v.name for v in free}
+    written = {}
+    for block in blocks:
+        for op in block.ops:
+            for var in op.outputs:
+                if var.name in free_names:
+                    written.setdefault(var.name, var)
+    return list(written.values())
+
+
+def _like(block, name, source, shape, stop_gradient):
+    """A new Variable of ``block`` for an output like ``source`` (an array stays one)."""
+    if source.kind == "array":
+        return array_variable(block, name, source.dtype, getattr(source, "element_shape", None),
+                              stop_gradient)
+    var = Variable(block, name, shape, source.dtype, stop_gradient=stop_gradient, kind="tmp")
+    block.vars[name] = var
+    return var
+
+
 def _flatten(value, fn, what):
     """The Variables of a branch result (None, a Variable, or nested lists/tuples of them)
     and a function that rebuilds the same structure from a list of items."""
@@ -98,19 +122,22 @@ class _CondOp:
     """Run time of a ``cond``: the ops of one branch block, picked by the predicate."""
     __name__ = "cond"
 
-    def __init__(self, free, branches, outputs):
+    def __init__(self, free, branches, outputs, carried=()):
         self.free = free                    # names of the inputs after the predicate
         self.branches = branches            # (true block, names), (false block, names)
         self.outputs = outputs
+        self.carried = list(carried)        # outer variables the branches write
 
     def __call__(self, pred, *values):
         block, names = self.branches[0 if bool(pred.numpy().reshape(-1)[0]) else 1]
         env = run_block(block, dict(zip(self.free, values)))
-        return [_own(env[name], values) for name in names]
+        return [_own(env[name], values) for name in names + self.carried]
 
 
 def _own(tensor, inputs):
     """An output of a control-flow op that is one of its inputs is a copy of it."""
+    if isinstance(tensor, list):
+        return list(tensor)
     if any(tensor is x for x in inputs):
         return public_api().assign(tensor)
     return tensor
@@ -180,9 +207,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
             returned = branch() if branch is not None else None
         results.append((block, returned))
     (true_block, true_out), (false_block, false_out) = results
-    if true_out is None and false_out is None:
-        return None
-    if true_out is None or false_out is None:
+    if (true_out is None) != (false_out is None):
         which = "true_fn" if true_out is None else "false_fn"
         raise ValueError(f"cond(): {which} returns None while the other branch returns "
                          f"Variables; both must return the same structure")
@@ -202,18 +227,17 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
             raise ValueError(f"cond(): output {i} of true_fn has shape {a.shape}, but "
                              f"false_fn's has {b.shape}; both must have as many dimensions")
         var_name = program._unique_name("cond") + ".tmp_0"
-        out = Variable(block, var_name, shape, a.dtype,
-                       stop_gradient=a.stop_gradient and b.stop_gradient, kind="tmp")
-        block.vars[var_name] = out
-        outputs.append(out)
+        outputs.append(_like(block, var_name, a, shape, a.stop_gradient and b.stop_gradient))
     free = [v for v in _free_names([true_block, false_block], true_vars + false_vars)
             if v.name != pred.name]
+    carried = _carried([true_block, false_block], free)
     fn = _CondOp([v.name for v in free], [(true_block, [v.name for v in true_vars]),
                                           (false_block, [v.name for v in false_vars])],
-                 [v.name for v in outputs])
-    floating = [o.dtype.is_floating_point or o.dtype.is_complex for o in outputs]
-    block.append_op("cond", fn, [pred, *free], {}, [pred, *free], outputs,
-                    list(range(len(outputs))), floating)
+                 [v.name for v in outputs], [v.name for v in carried])
+    written = outputs + carried
+    floating = [o.dtype.is_floating_point or o.dtype.is_complex for o in written]
+    block.append_op("cond", fn, [pred, *free], {}, [pred, *free], written,
+                    list(range(len(written))), floating)
     return rebuild(outputs)
 
 
@@ -223,7 +247,8 @@ class _WhileOp:
     __name__ = "while_loop"
 
     def __init__(self, n_loop, free, loop_names, cond_block, cond_name, body_block,
-                 body_names):
+                 body_names, carried=()):
+        self.carried = list(carried)        # outer variables the body writes
         self.n_loop = n_loop
         self.free = free
         self.loop_names = loop_names
@@ -239,7 +264,8 @@ class _WhileOp:
                 break
             env = run_block(self.body_block, {**outer, **dict(zip(self.loop_names, current))})
             current = [env[name] for name in self.body_names]
-        return [_own(t, values) for t in current]
+            outer.update((name, env[name]) for name in self.carried)
+        return [_own(t, values) for t in current + [outer[n] for n in self.carried]]
 
 
 def _check_loop_cond(value, fn):
@@ -295,10 +321,8 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     with program._sub_block() as body_block:
         places = []
         for v in loop_vars:
-            place = Variable(body_block, program._unique_name("loop_var"), v.shape, v.dtype,
-                             stop_gradient=v.stop_gradient)
-            body_block.vars[place.name] = place
-            places.append(place)
+            places.append(_like(body_block, program._unique_name("loop_var"), v, v.shape,
+                                v.stop_gradient))
         produced = body(*places)
         produced = list(produced) if isinstance(produced, (list, tuple)) else [produced]
     if len(produced) != len(loop_vars):
@@ -325,16 +349,16 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     outputs = []
     for old, new in zip(loop_vars, produced):
         var_name = program._unique_name("while_loop") + ".tmp_0"
-        out = Variable(outer, var_name, _merged_shape(old.shape, new.shape), old.dtype,
-                       stop_gradient=old.stop_gradient and new.stop_gradient, kind="tmp")
-        outer.vars[var_name] = out
-        outputs.append(out)
+        outputs.append(_like(outer, var_name, old, _merged_shape(old.shape, new.shape),
+                             old.stop_gradient and new.stop_gradient))
+    carried = _carried([body_block], free)
     fn = _WhileOp(len(loop_vars), [v.name for v in free], loop_names, cond_block, again.name,
-                  body_block, [v.name for v in produced])
-    floating = [o.dtype.is_floating_point or o.dtype.is_complex for o in outputs]
+                  body_block, [v.name for v in produced], [v.name for v in carried])
+    written = outputs + carried
+    floating = [o.dtype.is_floating_point or o.dtype.is_complex for o in written]
     inputs = list(loop_vars) + free
-    outer.append_op("while_loop", fn, inputs, {}, inputs, outputs,
-                    list(range(len(outputs))), floating)
+    outer.append_op("while_loop", fn, inputs, {}, inputs, written,
+                    list(range(len(written))), floating)
     return outputs
 
 

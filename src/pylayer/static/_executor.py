@@ -406,7 +406,9 @@ class Executor:
             if value is None:
                 raise ValueError(f"Executor.run: cannot fetch {name!r}: no op of the program "
                                  f"computes it and it was not fed")
-            if return_numpy:
+            if isinstance(value, list):          # a tensor array
+                results.append([t.numpy() if return_numpy else t for t in value])
+            elif return_numpy:
                 array = value.numpy()
                 results.append(array if array.flags.writeable else np.array(array))
             else:
