@@ -304,8 +304,11 @@ def normalize_program(program, feed_vars, fetch_vars, **kwargs):
     ['exp']
     >>> paddle.disable_static()
     """
-    fn = "normalize_program"
-    _program(program, fn)
+    return _normalized(program, feed_vars, fetch_vars, "normalize_program")
+
+
+def _normalized(program, feed_vars, fetch_vars, fn):
+    _program(program, fn, "program")
     feeds = _vars(feed_vars, fn, "feed_vars")
     fetches = _vars(fetch_vars, fn, "fetch_vars")
     copy = program.clone(for_test=True)
@@ -349,7 +352,7 @@ def serialize_program(feed_vars, fetch_vars, **kwargs):
     >>> paddle.disable_static()
     """
     program = kwargs.get("program") or default_main_program()
-    return _dumps((_FORMAT, normalize_program(program, feed_vars, fetch_vars)))
+    return _dumps((_FORMAT, _normalized(program, feed_vars, fetch_vars, "serialize_program")))
 
 
 def deserialize_program(data):
@@ -405,7 +408,7 @@ def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):
     >>> paddle.disable_static()
     """
     program = kwargs.get("program") or default_main_program()
-    pruned = normalize_program(program, feed_vars, fetch_vars)
+    pruned = _normalized(program, feed_vars, fetch_vars, "serialize_persistables")
     names = [v.name for v in _persistables(pruned)]
     return pickle.dumps(_scope_values(names, "serialize_persistables"), protocol=4)
 
@@ -496,7 +499,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
         raise TypeError(f"{fn}(): argument 'executor' must be an Executor, "
                         f"got {describe(executor)}")
     program = kwargs.get("program") or default_main_program()
-    pruned = normalize_program(program, feed_vars, fetch_vars)
+    pruned = _normalized(program, feed_vars, fetch_vars, fn)
     names = [v.name for v in _persistables(pruned)]
     _write(path_prefix + ".pdmodel", _dumps((_FORMAT, pruned)))
     _write(path_prefix + ".pdiparams", pickle.dumps(_scope_values(names, fn), protocol=4))
