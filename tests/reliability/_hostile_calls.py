@@ -1316,3 +1316,10 @@ CALLS.update({
                                   K("power_iters", _value(2), "count"), static=True,
                                   setup=_static_images),
 })
+CALLS.update({
+    static.auc: Call(A("input", lambda env: pylayer.nn.functional.softmax(env["y"] * env["x"]),
+                       "static_input"),
+                     A("label", lambda env: env["label"], "static_input"),
+                     K("num_thresholds", _value(10), "positive_int"), static=True,
+                     setup=_static_images),
+})

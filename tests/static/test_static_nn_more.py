@@ -456,3 +456,41 @@ def test_shapes_that_depend_on_values(static_mode):
                                                shapes["tensor"], shapes["concat"], grad])
     assert [list(a.shape) for a in got] == [[8, 3], [8, 3], [8, 3], [4, 12], [4, 6]]
     np.testing.assert_array_equal(got[-1], np.full([4, 6], 2.0, "float32"))
+
+
+def test_auc_matches_paddle(static_mode):
+    # Recorded from Paddle 3.3.1 (old IR, FLAGS_enable_pir_api=0) for the same program
+    # and batches: [auc, batch_auc] for num_thresholds=100 (slide_steps 1), 7 with
+    # slide_steps=2, and 7 with slide_steps=0.
+    paddle_values = [
+        [0.61111111, 0.61111111, 0.61111111, 0.61111111, 0.61111111, 0.61111111],
+        [0.84285714, 1.0, 0.85714286, 0.85714286, 0.85714286, 0.85714286],
+        [0.85064935, 0.875, 0.86363636, 0.953125, 0.86363636, 0.86363636],
+        [0.79861111, 0.5, 0.81944444, 0.75714286, 0.81944444, 0.81944444]]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        probs = paddle.static.data("probs", [-1, 2], "float32")
+        label = paddle.static.data("label", [-1, 1], "int64")
+        a1, b1, _ = paddle.static.auc(probs, label, num_thresholds=100)
+        a2, b2, _ = paddle.static.auc(probs, label, num_thresholds=7, slide_steps=2)
+        a3, b3, stats = paddle.static.auc(probs, label, num_thresholds=7, slide_steps=0)
+    assert [s.persistable for s in stats] == [True] * 4 and stats[2].shape == [8]
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    rng = np.random.RandomState(0)
+    for step, expected in enumerate(paddle_values):
+        p = rng.rand(6).astype("float32")
+        lab = (rng.rand(6) < p).astype("int64").reshape(6, 1)
+        if step == 0:
+            p = np.array([0.1, 0.8, 0.4, 0.7, 0.5, 0.5], "float32")
+            lab = np.array([[0], [1], [1], [0], [1], [0]])
+        got = exe.run(main, feed={"probs": np.stack([1 - p, p], 1), "label": lab},
+                      fetch_list=[a1, b1, a2, b2, a3, b3])
+        np.testing.assert_allclose([float(v) for v in got], expected, atol=1e-7)
+    with pytest.raises(ValueError, match="auc.*'curve'"):
+        paddle.static.auc(probs, label, curve="PR")
+
+
+def test_auc_needs_static_mode():
+    with pytest.raises(RuntimeError, match="auc.*metric.Auc"):
+        paddle.static.auc(paddle.ones([2, 2]), paddle.ones([2, 1], "int64"))

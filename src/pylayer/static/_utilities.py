@@ -14,7 +14,7 @@ from pylayer.static._program import (Program, default_main_program, default_star
 from pylayer.static._record import record_op
 from pylayer.static._variable import Variable, as_dtype, public_api
 
-__all__ = ["create_global_var", "cpu_places", "device_guard", "Print", "accuracy",
+__all__ = ["create_global_var", "cpu_places", "device_guard", "Print", "accuracy", "auc",
            "ExponentialMovingAverage"]
 
 _GLOBAL_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
@@ -406,3 +406,129 @@ class ExponentialMovingAverage:
         if not isinstance(executor, Executor):
             raise TypeError(f"ExponentialMovingAverage.{method}(): argument 'executor' must "
                             f"be an Executor, got {describe(executor)}")
+
+
+# -------------------------------------------------------------------- auc
+class _AucOp:
+    """Run time of ``auc``: adds the batch to the threshold buckets of positives and
+    negatives (all batches, and a window of the last ``slide_steps``) and computes the
+    area under the ROC curve of each."""
+    __name__ = "auc"
+
+    def __init__(self, num_thresholds, slide_steps, weighted):
+        self.num_thresholds = num_thresholds
+        self.slide_steps = slide_steps      # 0: the window never forgets
+        self.weighted = weighted
+
+    def _area(self, pos, neg):
+        pos = np.cumsum(pos[::-1].astype(np.float64))
+        neg = np.cumsum(neg[::-1].astype(np.float64))
+        prev_pos = np.concatenate([[0.0], pos[:-1]])
+        prev_neg = np.concatenate([[0.0], neg[:-1]])
+        area = float(np.sum(np.abs(neg - prev_neg) * (pos + prev_pos) / 2.0))
+        return area / pos[-1] / neg[-1] if pos[-1] > 0 and neg[-1] > 0 else 0.0
+
+    def __call__(self, input, label, stat_pos, stat_neg, window_pos, window_neg, *weight):
+        scores = input.numpy().reshape(input.shape[0], -1)[:, -1].astype(np.float64)
+        labels = label.numpy().reshape(-1)
+        if labels.shape[0] != scores.shape[0]:
+            raise ValueError(f"auc(): {scores.shape[0]} predictions but {labels.shape[0]} "
+                             f"labels")
+        if np.any((scores < 0) | (scores > 1)) or np.any(np.isnan(scores)):
+            raise ValueError("auc(): the predicted probabilities must be in [0, 1]")
+        keep = np.ones(scores.shape[0], bool)
+        if self.weighted:
+            keep = weight[0].numpy().reshape(-1)[:scores.shape[0]] != 0
+        buckets = (scores * self.num_thresholds).astype(np.int64)[keep]
+        positive = labels[keep] != 0
+        size = self.num_thresholds + 1
+        batch_pos = np.bincount(buckets[positive], minlength=size).astype(np.int64)
+        batch_neg = np.bincount(buckets[~positive], minlength=size).astype(np.int64)
+        total_pos = stat_pos.numpy() + batch_pos
+        total_neg = stat_neg.numpy() + batch_neg
+        if self.slide_steps:
+            window_pos = np.concatenate([window_pos.numpy()[1:], batch_pos[None]])
+            window_neg = np.concatenate([window_neg.numpy()[1:], batch_neg[None]])
+        else:
+            window_pos = window_pos.numpy() + batch_pos
+            window_neg = window_neg.numpy() + batch_neg
+        return [make_tensor(np.array(self._area(total_pos, total_neg))),
+                make_tensor(np.array(self._area(window_pos.sum(0), window_neg.sum(0)))),
+                make_tensor(window_pos), make_tensor(window_neg),
+                make_tensor(total_pos), make_tensor(total_neg)]
+
+
+def auc(input, label, curve="ROC", num_thresholds=4095, topk=1, slide_steps=1,
+        ins_tag_weight=None):
+    """The area under the ROC curve of the predictions so far, and of the last batches.
+
+    ``input`` holds probabilities, one row per sample (the last column is
+    the positive class's); ``label`` is 1 for positives, 0 for negatives.
+    Each run adds the batch to buckets of ``num_thresholds + 1``
+    thresholds kept in the scope. Returns ``(auc, batch_auc, [batch_stat_pos,
+    batch_stat_neg, stat_pos, stat_neg])``: the area over every batch run
+    so far, the area over the last ``slide_steps`` batches, and the bucket
+    counts. Samples whose ``ins_tag_weight`` is 0 are left out; ``topk``
+    is accepted and unused, as in Paddle. Static mode only (in dynamic mode
+    use ``pylayer.metric.Auc``).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     probs = paddle.static.data("probs", [-1, 2], "float32")
+    ...     label = paddle.static.data("label", [-1, 1], "int64")
+    ...     auc_out, batch_auc, stats = paddle.static.auc(probs, label, num_thresholds=100)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, fetch_list=[auc_out, batch_auc], feed={
+    ...     "probs": np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]], "float32"),
+    ...     "label": np.array([[0], [1], [1], [0]], "int64")})
+    [array(0.75), array(0.75)]
+    >>> paddle.disable_static()
+    """
+    fn = "auc"
+    if isinstance(input, Tensor):
+        raise RuntimeError("auc() is an op of static programs; call pylayer.enable_static() "
+                           "first (in dynamic mode use pylayer.metric.Auc)")
+    if not isinstance(input, Variable):
+        raise TypeError(f"auc(): argument 'input' must be a Variable, got {describe(input)}")
+    if not isinstance(label, Variable):
+        raise TypeError(f"auc(): argument 'label' must be a Variable, got {describe(label)}")
+    if input.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"auc(): argument 'input' must be float32 or float64, got "
+                        f"{input.dtype.name}")
+    if label.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"auc(): argument 'label' must be int32 or int64, got "
+                        f"{label.dtype.name}")
+    if curve != "ROC":
+        raise ValueError(f"auc(): argument 'curve' must be 'ROC' (the only curve Paddle's "
+                         f"kernel computes), got {curve!r}")
+    num_thresholds = check_int(num_thresholds, fn, "num_thresholds", minimum=1)
+    check_int(topk, fn, "topk", minimum=1)
+    slide_steps = check_int(slide_steps, fn, "slide_steps", minimum=0)
+    if ins_tag_weight is not None and not isinstance(ins_tag_weight, Variable):
+        raise TypeError(f"auc(): argument 'ins_tag_weight' must be a Variable or None, "
+                        f"got {describe(ins_tag_weight)}")
+    program = default_main_program()
+    block = program.global_block()
+    size = num_thresholds + 1
+    prefix = program._unique_name("auc")
+    window = max(slide_steps, 1)
+    stats = [create_global_var(shape, 0, "int64", persistable=True, name=f"{prefix}.{n}")
+             for n, shape in (("batch_stat_pos", [window, size]),
+                              ("batch_stat_neg", [window, size]),
+                              ("stat_pos", [size]), ("stat_neg", [size]))]
+    outs = []
+    for n in ("auc", "batch_auc"):
+        var = Variable(block, f"{prefix}.{n}", [], "float64", stop_gradient=True, kind="tmp")
+        block.vars[var.name] = var
+        outs.append(var)
+    op = _AucOp(num_thresholds, slide_steps, ins_tag_weight is not None)
+    inputs = [input, label, stats[2], stats[3], stats[0], stats[1]]
+    if ins_tag_weight is not None:
+        inputs.append(ins_tag_weight)
+    written = outs + stats
+    block.append_op("auc", op, inputs, {}, inputs, written, list(range(len(written))),
+                    [False] * len(written))
+    return outs[0], outs[1], stats
