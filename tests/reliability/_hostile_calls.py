@@ -1323,3 +1323,8 @@ CALLS.update({
                      K("num_thresholds", _value(10), "positive_int"), static=True,
                      setup=_static_images),
 })
+CALLS.update({
+    static.BuildStrategy: Call(),
+    static.CompiledProgram: Call(A("program_or_graph", lambda env: static.Program(), "program"),
+                                 K("build_strategy", _value(None), "program_or_none")),
+})

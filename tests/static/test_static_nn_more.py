@@ -494,3 +494,25 @@ def test_auc_matches_paddle(static_mode):
 def test_auc_needs_static_mode():
     with pytest.raises(RuntimeError, match="auc.*metric.Auc"):
         paddle.static.auc(paddle.ones([2, 2]), paddle.ones([2, 1], "int64"))
+
+
+def test_compiled_program_and_build_strategy(static_mode):
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2], "float32")
+        y = paddle.exp(x)
+    strategy = paddle.static.BuildStrategy()
+    # Paddle 3.3.1's defaults and checks
+    assert strategy.enable_inplace is True and strategy.fuse_bn_act_ops is False
+    assert strategy.reduce_strategy == paddle.static.BuildStrategy.ReduceStrategy.AllReduce
+    strategy.fuse_elewise_add_act_ops = True
+    with pytest.raises(AttributeError, match="not_a_flag"):
+        strategy.not_a_flag = 3
+    with pytest.raises(TypeError, match="enable_inplace"):
+        strategy.enable_inplace = "x"
+    compiled = paddle.static.CompiledProgram(main, build_strategy=strategy)
+    got = paddle.static.Executor().run(compiled, feed={"x": np.zeros(2, "float32")},
+                                       fetch_list=[y])
+    np.testing.assert_array_equal(got[0], [1., 1.])
+    with pytest.raises(TypeError, match="CompiledProgram.*'program_or_graph'"):
+        paddle.static.CompiledProgram("x")

@@ -28,6 +28,7 @@ from pylayer.static._program import (Block, Operator, Program, create_parameter,
 from pylayer.static._record import record_op
 from pylayer.static._variable import Parameter, Variable
 from pylayer.static._py_func import py_func
+from pylayer.static._compiled import BuildStrategy, CompiledProgram
 from pylayer.static._array import array_length, array_read, array_write, create_array
 from pylayer.static._io import (deserialize_persistables, deserialize_program, load,
                                 load_from_file, load_inference_model, load_program_state,
@@ -45,6 +46,7 @@ __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "Program", "Blo
            "set_program_state", "normalize_program", "serialize_program",
            "deserialize_program", "serialize_persistables", "deserialize_persistables",
            "save_to_file", "load_from_file", "save_inference_model", "load_inference_model",
-           "create_array", "array_write", "array_read", "array_length", "auc"]
+           "create_array", "array_write", "array_read", "array_length", "auc",
+           "BuildStrategy", "CompiledProgram"]
 
 dispatch.register_static(Variable, record_op)

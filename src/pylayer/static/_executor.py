@@ -333,6 +333,9 @@ class Executor:
         """
         if program is None:
             program = default_main_program()
+        from pylayer.static._compiled import CompiledProgram
+        if isinstance(program, CompiledProgram):
+            program = program._program
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, "
                             f"got {type(program).__name__}")

@@ -15,7 +15,7 @@ import pickle
 
 import numpy as np
 
-from pylayer.extend import check_str, describe
+from pylayer.extend import check_str, describe, write_atomically
 from pylayer.static._executor import Executor, global_scope
 from pylayer.static._program import Program, default_main_program
 from pylayer.static._variable import Parameter, Variable
@@ -110,11 +110,7 @@ def _scope_values(names, fn):
 
 
 def _write(path, data):
-    folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
+    write_atomically(path, data)
 
 
 def _read_state(path, fn):
