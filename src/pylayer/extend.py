@@ -85,5 +85,12 @@ def write_atomically(path, data):
     >>> open(path, "rb").read()
     b'abc'
     """
+    import os
     from pylayer.framework import _files     # late: pylayer.framework imports this module
-    _files.write_atomically(path, data)
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"write_atomically(): argument 'path' must be a file name, "
+                        f"got {describe(path)}")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"write_atomically(): argument 'data' must be bytes, "
+                        f"got {describe(data)}")
+    _files.write_atomically(path, bytes(data))

@@ -1328,3 +1328,13 @@ CALLS.update({
     static.CompiledProgram: Call(A("program_or_graph", lambda env: static.Program(), "program"),
                                  K("build_strategy", _value(None), "program_or_none")),
 })
+CALLS.update({
+    static.ctr_metric_bundle: Call(A("input", lambda env: env["y"], "static_input"),
+                                   A("label", lambda env: env["y"] * 0.5, "static_input"),
+                                   static=True, setup=_static_net),
+})
+CALLS.update({
+    extend.write_atomically: Call(
+        A("path", lambda env: __import__("tempfile").mkdtemp() + "/blob", "str"),
+        A("data", _value(b"abc"), "str")),
+})

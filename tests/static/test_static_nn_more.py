@@ -516,3 +516,27 @@ def test_compiled_program_and_build_strategy(static_mode):
     np.testing.assert_array_equal(got[0], [1., 1.])
     with pytest.raises(TypeError, match="CompiledProgram.*'program_or_graph'"):
         paddle.static.CompiledProgram("x")
+
+
+def test_ctr_metric_bundle_matches_paddle(static_mode):
+    # Recorded from Paddle 3.3.1 (old IR) for the same program and two runs; the
+    # second run has ins_tag_weight 0 (fake data) for the weighted bundle.
+    paddle_values = [[0.3225, 0.85, 1.65, 1.895585, 2.0, 3.0] * 2,
+                     [0.645, 1.7, 3.3, 3.791171, 4.0, 6.0, 0.645, 1.7, 3.3, 1.895585, 4.0, 3.0]]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        pred = paddle.static.data("pred", [-1, 1], "float32")
+        label = paddle.static.data("label", [-1, 1], "float32")
+        w = paddle.static.data("w", [-1, 1], "float32")
+        sums = list(paddle.static.ctr_metric_bundle(pred, label))
+        sums += list(paddle.static.ctr_metric_bundle(pred, label, w))
+        with pytest.raises(ValueError, match="ctr_metric_bundle.*same shape"):
+            paddle.static.ctr_metric_bundle(pred, w[:2])
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    for step, expected in enumerate(paddle_values):
+        feed = {"pred": np.array([[0.5], [0.25], [0.9]], "float32"),
+                "label": np.array([[1.0], [0.0], [1.0]], "float32"),
+                "w": np.full([3, 1], 0.0 if step else 1.0, "float32")}
+        got = exe.run(main, feed=feed, fetch_list=sums)
+        np.testing.assert_allclose([v.item() for v in got], expected, rtol=1e-6)

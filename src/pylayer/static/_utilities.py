@@ -15,7 +15,7 @@ from pylayer.static._record import record_op
 from pylayer.static._variable import Variable, as_dtype, public_api
 
 __all__ = ["create_global_var", "cpu_places", "device_guard", "Print", "accuracy", "auc",
-           "ExponentialMovingAverage"]
+           "ctr_metric_bundle", "ExponentialMovingAverage"]
 
 _GLOBAL_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
                   "uint8", "bfloat16")
@@ -532,3 +532,64 @@ def auc(input, label, curve="ROC", num_thresholds=4095, topk=1, slide_steps=1,
     block.append_op("auc", op, inputs, {}, inputs, written, list(range(len(written))),
                     [False] * len(written))
     return outs[0], outs[1], stats
+
+
+def ctr_metric_bundle(input, label, ins_tag_weight=None):
+    """Running sums for click-through-rate metrics, kept in the scope across runs.
+
+    Returns ``(local_sqrerr, local_abserr, local_prob, local_q, local_pos_num,
+    local_ins_num)``: the sums of the squared and absolute errors
+    ``input - label``, of ``input``, of ``sigmoid(input)`` (the q value), of
+    ``label`` (positives) and the number of samples. Divide by the number of
+    samples for MAE, RMSE (after a square root), the predicted CTR and q.
+    ``ins_tag_weight`` (its first element; 0 marks fake data) weighs the q
+    value and the sample count, as in Paddle. Static mode only.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     pred = paddle.static.data("pred", [-1, 1], "float32")
+    ...     label = paddle.static.data("label", [-1, 1], "float32")
+    ...     sqrerr, abserr, prob, q, pos, ins = paddle.static.ctr_metric_bundle(pred, label)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> feed = {"pred": np.array([[0.5], [0.25]], "float32"),
+    ...         "label": np.array([[1.0], [0.0]], "float32")}
+    >>> for _ in range(2):
+    ...     got = exe.run(main, feed=feed, fetch_list=[abserr, pos, ins])
+    >>> got
+    [array([1.5], dtype=float32), array([2.], dtype=float32), array([4.], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    fn = "ctr_metric_bundle"
+    if isinstance(input, Tensor):
+        raise RuntimeError("ctr_metric_bundle() is an op of static programs; call "
+                           "pylayer.enable_static() first")
+    for arg, value in (("input", input), ("label", label)):
+        if not isinstance(value, Variable):
+            raise TypeError(f"{fn}(): argument '{arg}' must be a Variable, "
+                            f"got {describe(value)}")
+    if input.shape != label.shape:
+        raise ValueError(f"{fn}(): 'input' and 'label' must have the same shape, got "
+                         f"{input.shape} and {label.shape}")
+    if ins_tag_weight is not None and not isinstance(ins_tag_weight, Variable):
+        raise TypeError(f"{fn}(): argument 'ins_tag_weight' must be a Variable or None, "
+                        f"got {describe(ins_tag_weight)}")
+    pl = public_api()
+    prefix = default_main_program()._unique_name("ctr_metric_bundle")
+    sums = [create_global_var([1], 0.0, "float32", persistable=True, name=f"{prefix}.{n}")
+            for n in ("local_sqrerr", "local_abserr", "local_prob", "local_q",
+                      "local_pos_num", "local_ins_num")]
+    x = pl.cast(input, "float32")
+    y = pl.cast(label, "float32")
+    diff = x - y
+    count = pl.cast(pl.shape(y)[0:1], "float32")
+    q = pl.sum(pl.nn.functional.sigmoid(x))
+    if ins_tag_weight is not None:
+        weight = pl.reshape(pl.cast(ins_tag_weight, "float32"), [-1])[0:1]
+        q, count = q * weight, count * weight
+    batch = [pl.sum(diff * diff), pl.sum(pl.abs(diff)), pl.sum(x), q, pl.sum(y), count]
+    for total, value in zip(sums, batch):
+        pl.assign(pl.reshape(total + value, [1]), output=total)
+    return tuple(sums)
