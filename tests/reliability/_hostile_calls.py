@@ -1338,3 +1338,8 @@ CALLS.update({
         A("path", lambda env: __import__("tempfile").mkdtemp() + "/blob", "str"),
         A("data", _value(b"abc"), "str")),
 })
+CALLS.update({
+    static.nn.row_conv: Call(A("input", lambda env: env["x"], "static_input"),
+                             A("future_context_size", _value(1), "count"), static=True,
+                             setup=_static_net),
+})

@@ -540,3 +540,31 @@ def test_ctr_metric_bundle_matches_paddle(static_mode):
                 "w": np.full([3, 1], 0.0 if step else 1.0, "float32")}
         got = exe.run(main, feed=feed, fetch_list=sums)
         np.testing.assert_allclose([v.item() for v in got], expected, rtol=1e-6)
+
+
+def test_row_conv_matches_paddle(static_mode):
+    # Recorded from Paddle 3.3.1 (old IR, where row_conv exists) for this program.
+    out_paddle = [[[0.006446, -0.240451, 0.114084], [-0.080423, -0.231189, -0.335367],
+                   [0.027295, 0.101443, -0.028746], [0.064993, -0.279297, -0.068402]],
+                  [[-0.101106, 0.614874, -0.447203], [0.006446, -0.240451, 0.114084],
+                   [0.00262, 0.279297, -0.039734], [-0.032531, 0.0, 0.068402]]]
+    grad_paddle = [[[5.2e-05, -0.008125, 0.001929], [-0.000602, -0.004966, -0.00236],
+                    [-0.000443, -0.008407, 0.000972], [0.001562, -0.024802, -0.024866]],
+                   [[-0.000814, 0.013715, -0.006128], [-0.000696, -0.012991, -0.006771],
+                    [0.001111, 0.037088, -0.025589], [-0.000312, -0.018069, 0.008903]]]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 4, 3], "float32")
+        x.stop_gradient = False
+        rng = np.random.RandomState(0)
+        w = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(
+            rng.uniform(-1, 1, (3, 3)).astype("float32")))
+        y = paddle.static.nn.row_conv(x, 2, param_attr=w, act="tanh")
+        (g,) = paddle.static.gradients(paddle.mean(y * y), [x])
+    assert [p.shape for p in main.all_parameters()] == [[3, 3]] and y.shape == [2, 4, 3]
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    xv = (np.arange(24, dtype="float32").reshape(2, 4, 3) % 5 - 2) / 3
+    got = exe.run(main, feed={"x": xv}, fetch_list=[y, g])
+    np.testing.assert_allclose(got[0], out_paddle, atol=2e-6)
+    np.testing.assert_allclose(got[1], grad_paddle, atol=2e-6)

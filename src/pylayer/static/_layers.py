@@ -16,7 +16,8 @@ from pylayer.static._variable import Variable, public_api
 
 __all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
-           "bilinear_tensor_product", "spectral_norm", "activation_of", "static_input"]
+           "bilinear_tensor_product", "spectral_norm", "row_conv", "activation_of",
+           "static_input"]
 
 _counters = {}
 
@@ -625,3 +626,47 @@ def _constant(var):
     copy = public_api().assign(var)
     copy.stop_gradient = True
     return copy
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """Lookahead convolution over time: ``out[t] = sum_k input[t + k] * W[k]`` for ``k``
+    from 0 to ``future_context_size`` (steps past the end count as zeros).
+
+    ``input`` is ``[batch, time, features]`` (or ``[time, features]``, one
+    sequence); the new filter ``W`` (``row_conv_N.w_0``, Xavier-uniform) has
+    shape ``[future_context_size + 1, features]``.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 3, 1], "float32")
+    ...     ones = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(1.0))
+    ...     y = paddle.static.nn.row_conv(x, future_context_size=1, param_attr=ones)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.array([[[1.], [2.], [3.]]], "float32")},
+    ...         fetch_list=[y])[0].reshape(-1)
+    array([3., 5., 3.], dtype=float32)
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "row_conv"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    context = check_int(future_context_size, fn, "future_context_size", minimum=0)
+    if x.ndim not in (2, 3) or x.shape[-1] < 0:
+        raise ValueError(f"row_conv(): argument 'input' must be [batch, time, features] or "
+                         f"[time, features] with known features, got shape {x.shape}")
+    weight = _parameter([context + 1, x.shape[-1]], x.dtype, attr=param_attr,
+                        default_name=f"{_prefix(fn, None)}.w_0")
+    axis = x.ndim - 2
+    step = x[:, :1] if axis == 1 else x[:1]
+    padded = pl.concat([x] + [pl.zeros_like(step)] * context, axis=axis) if context else x
+    out = None
+    for k in range(context + 1):
+        end = k - context if k < context else None
+        window = padded[:, k:end] if axis == 1 else padded[k:end]
+        term = window * weight[k]
+        out = term if out is None else out + term
+    return _act(out, activation)
