@@ -1343,3 +1343,7 @@ CALLS.update({
                              A("future_context_size", _value(1), "count"), static=True,
                              setup=_static_net),
 })
+CALLS.update({
+    static.WeightNormParamAttr: Call(K("dim", _value(0), "axis_setting"),
+                                     K("name", _value("wn"), "str_or_none")),
+})

@@ -568,3 +568,42 @@ def test_row_conv_matches_paddle(static_mode):
     got = exe.run(main, feed={"x": xv}, fetch_list=[y, g])
     np.testing.assert_allclose(got[0], out_paddle, atol=2e-6)
     np.testing.assert_allclose(got[1], grad_paddle, atol=2e-6)
+
+
+def test_weight_norm_param_attr(static_mode):
+    # Paddle 3.3.1 (old IR) for this program: parameters wn_g [1, 1], wn_v [3, 4],
+    # wn1_g [1, 4], wn1_v [3, 4]; y and y2 equal x @ W at the start; these g values.
+    # (Paddle's minimize fails on such a program; pylayer's trains.)
+    weight = np.arange(12, dtype="float32").reshape(3, 4) / 10
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        init = paddle.nn.initializer.Assign(weight)
+        y = paddle.static.nn.fc(x, 4, bias_attr=False, weight_attr=paddle.static.
+                                WeightNormParamAttr(dim=None, name="wn", initializer=init))
+        y2 = paddle.static.nn.fc(x, 4, bias_attr=False, weight_attr=paddle.static.
+                                 WeightNormParamAttr(dim=1, name="wn1", initializer=init))
+        loss = paddle.mean(y * y) + paddle.mean(y2 * y2)
+        paddle.optimizer.SGD(0.01).minimize(loss)
+    assert sorted((p.name, p.shape) for p in main.all_parameters()) == [
+        ("wn1_g", [1, 4]), ("wn1_v", [3, 4]), ("wn_g", [1, 1]), ("wn_v", [3, 4])]
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    xv = np.arange(6, dtype="float32").reshape(2, 3)
+    test_program = main.clone(for_test=True)
+    got = exe.run(test_program, feed={"x": xv}, fetch_list=[y, y2, "wn_g", "wn1_g"])
+    expected = [[2.0, 2.3, 2.6, 2.9], [5.6, 6.8, 8.0, 9.2]]
+    np.testing.assert_allclose(got[0], expected, rtol=1e-5)
+    np.testing.assert_allclose(got[1], expected, rtol=1e-5)
+    np.testing.assert_allclose(got[2], [[2.2494442]], rtol=1e-6)
+    np.testing.assert_allclose(got[3], [[0.89442724, 1.034408, 1.183216, 1.3379087]],
+                               rtol=1e-6)
+    losses = [exe.run(main, feed={"x": xv}, fetch_list=[loss])[0] for _ in range(5)]
+    assert losses[-1] < losses[0]
+
+
+def test_weight_norm_param_attr_needs_static_mode():
+    with pytest.raises(RuntimeError, match="WeightNormParamAttr.*enable_static"):
+        paddle.nn.Linear(3, 2, weight_attr=paddle.static.WeightNormParamAttr(dim=0))
+    with pytest.raises(TypeError, match="WeightNormParamAttr.*'dim'"):
+        paddle.static.WeightNormParamAttr(dim="0")

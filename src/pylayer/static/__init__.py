@@ -35,8 +35,8 @@ from pylayer.static._io import (deserialize_persistables, deserialize_program, l
                                 normalize_program, save, save_inference_model, save_to_file,
                                 serialize_persistables, serialize_program, set_program_state)
 from pylayer.static._utilities import (ExponentialMovingAverage, Print, accuracy, auc,
-                                       cpu_places, create_global_var, ctr_metric_bundle,
-                                       device_guard)
+                                       WeightNormParamAttr, cpu_places, create_global_var,
+                                       ctr_metric_bundle, device_guard)
 
 __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "Program", "Block",
            "Variable", "Parameter", "Operator", "program_guard", "default_main_program",
@@ -48,6 +48,6 @@ __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "Program", "Blo
            "deserialize_program", "serialize_persistables", "deserialize_persistables",
            "save_to_file", "load_from_file", "save_inference_model", "load_inference_model",
            "create_array", "array_write", "array_read", "array_length", "auc",
-           "BuildStrategy", "CompiledProgram", "ctr_metric_bundle"]
+           "BuildStrategy", "CompiledProgram", "ctr_metric_bundle", "WeightNormParamAttr"]
 
 dispatch.register_static(Variable, record_op)

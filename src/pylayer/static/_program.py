@@ -539,11 +539,15 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
 def _parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None,
                default_name=None):
     from pylayer.nn.param import parameter_spec
+    from pylayer.static._utilities import WeightNormParamAttr, weight_normalized
     spec = parameter_spec(shape, dtype, name, attr, is_bias, default_initializer)
     named = name is not None or isinstance(attr, str) or getattr(attr, "name", None)
-    return default_main_program().global_block().create_parameter(
-        spec.name if named or default_name is None else default_name, spec.shape,
-        spec.dtype, spec.initializer, spec.trainable, spec.learning_rate, spec.regularizer)
+    block = default_main_program().global_block()
+    final = spec.name if named or default_name is None else default_name
+    if isinstance(attr, WeightNormParamAttr):
+        return weight_normalized(block, final, spec, attr.dim)
+    return block.create_parameter(final, spec.shape, spec.dtype, spec.initializer,
+                                  spec.trainable, spec.learning_rate, spec.regularizer)
 
 
 # ------------------------------------------------- keyword arguments of a call

@@ -7,15 +7,17 @@ import numpy as np
 
 from pylayer.device import CPUPlace
 from pylayer.extend import Tensor, check_int, check_str, describe, make_tensor
+from pylayer.nn.param import ParamAttr
 from pylayer.ops.dispatch import in_dynamic_mode
 from pylayer.static._control_flow import cond
 from pylayer.static._program import (Program, default_main_program, default_startup_program,
                                      program_guard)
 from pylayer.static._record import record_op
-from pylayer.static._variable import Variable, as_dtype, public_api
+from pylayer.static._variable import Parameter, Variable, as_dtype, public_api
 
 __all__ = ["create_global_var", "cpu_places", "device_guard", "Print", "accuracy", "auc",
-           "ctr_metric_bundle", "ExponentialMovingAverage"]
+           "ctr_metric_bundle", "ExponentialMovingAverage", "WeightNormParamAttr",
+           "weight_normalized"]
 
 _GLOBAL_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
                   "uint8", "bfloat16")
@@ -593,3 +595,96 @@ def ctr_metric_bundle(input, label, ins_tag_weight=None):
     for total, value in zip(sums, batch):
         pl.assign(pl.reshape(total + value, [1]), output=total)
     return tuple(sums)
+
+
+# ----------------------------------------------------- weight normalization
+class WeightNormParamAttr(ParamAttr):
+    """A parameter attribute that makes a weight ``g * v / ||v||`` (weight normalization).
+
+    A weight created with it in a static program is two parameters,
+    ``<name>_v`` (the direction, from ``initializer``) and ``<name>_g`` (the
+    norm, set by the startup program to ``||v||``, so the weight starts equal
+    to ``v``), and the weight is computed from them. The norm is taken over
+    every dimension except ``dim`` (over all of them when ``dim`` is None);
+    ``g`` keeps ``dim``'s size and is 1 along the others. Static programs
+    only, as in Paddle (whose dynamic mode fails with it).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     attr = paddle.static.WeightNormParamAttr(
+    ...         dim=None, name="wn_demo", initializer=paddle.nn.initializer.Constant(3.0))
+    ...     y = paddle.static.nn.fc(x, 2, weight_attr=attr, bias_attr=False)
+    >>> sorted((p.name, p.shape) for p in main.all_parameters())
+    [('wn_demo_g', [1, 1]), ('wn_demo_v', [2, 2])]
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.ones([1, 2], "float32")}, fetch_list=[y, "wn_demo_g"])
+    [array([[6., 6.]], dtype=float32), array([[6.]], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0,
+                 regularizer=None, trainable=True, do_model_average=False, need_clip=True):
+        if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
+            raise TypeError(f"WeightNormParamAttr(): argument 'dim' must be an int or None, "
+                            f"got {describe(dim)}")
+        check_str(name, "WeightNormParamAttr", "name", allow_none=True)
+        super().__init__(name=name, initializer=initializer, learning_rate=learning_rate,
+                         regularizer=regularizer, trainable=trainable,
+                         do_model_average=do_model_average, need_clip=need_clip)
+        self.dim = dim
+
+    @property
+    def initializer(self):
+        if in_dynamic_mode():
+            raise RuntimeError("WeightNormParamAttr makes weights of static programs; call "
+                               "pylayer.enable_static() first (for layers in dynamic mode "
+                               "use pylayer.nn.utils.weight_norm)")
+        return self._initializer
+
+    @initializer.setter
+    def initializer(self, value):
+        self._initializer = value
+
+
+class _NormOf:
+    """The startup op of a weight-normalized ``g``: the norm of ``v``'s start."""
+    __name__ = "weight_norm_init"
+
+    def __init__(self, axes):
+        self.axes = tuple(axes)
+
+    def __call__(self, v):
+        array = v.numpy()
+        return make_tensor(np.sqrt(np.sum(array * array, axis=self.axes, keepdims=True))
+                           .astype(array.dtype))
+
+
+def weight_normalized(block, name, spec, dim):
+    """The Variable ``g * v / ||v||`` for the parameters ``<name>_g`` and ``<name>_v``."""
+    pl = public_api()
+    shape = spec.shape
+    if dim is not None and not -len(shape) <= dim < len(shape):
+        raise ValueError(f"WeightNormParamAttr: dim={dim} is out of range for a weight of "
+                         f"shape {shape}")
+    axes = [i for i in range(len(shape)) if dim is None or i != dim % len(shape)]
+    v = block.create_parameter(f"{name}_v", shape, spec.dtype, spec.initializer,
+                               spec.trainable, spec.learning_rate, spec.regularizer)
+    g_shape = [1 if i in axes else d for i, d in enumerate(shape)]
+    g = block.vars.get(f"{name}_g")
+    if g is None:
+        g = Parameter(block, f"{name}_g", g_shape, spec.dtype, None, spec.trainable,
+                      spec.learning_rate, spec.regularizer)
+        block._add_var(g)
+        startup = default_startup_program().global_block()
+        start_v = startup.vars[v.name]
+        start_g = Variable(startup, g.name, g_shape, spec.dtype, stop_gradient=True,
+                           persistable=True)
+        startup._add_var(start_g)
+        startup.append_op("weight_norm_init", _NormOf(axes), [start_v], {}, [start_v],
+                          [start_g], [None], [False], role="init")
+    norm = pl.sqrt(pl.sum(v * v, axis=axes, keepdim=True))
+    return g * v / norm
