@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from pylayer.device import CPUPlace
-from pylayer.extend import Tensor, check_int, check_str, describe, make_tensor
+from pylayer.extend import Tensor, check_int, check_str, describe, make_tensor, settings_repr
 from pylayer.nn.param import ParamAttr
 from pylayer.ops.dispatch import in_dynamic_mode
 from pylayer.static._control_flow import cond
@@ -356,6 +356,11 @@ class ExponentialMovingAverage:
                 backup = rblock.create_var(name=self._backups[p.name], shape=p.shape,
                                            dtype=p.dtype, persistable=True)
                 pl.assign(backup, output=self._like(rblock, p))
+
+    def __repr__(self):
+        thres = self._thres_steps.name if self._thres_steps is not None else None
+        return settings_repr(self, {"decay": self._decay, "thres_steps": thres,
+                                    "parameters": [p.name for p in self._params]})
 
     def _global(self, name, shape, value, dtype, unique=False):
         block = default_main_program().global_block()
