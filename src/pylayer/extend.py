@@ -69,4 +69,28 @@ __all__ = [
     "window_sizes", "window_padding",
     # how settings-like objects (optimizers, layers' helpers) show themselves
     "settings_repr", "public_settings_repr", "Summary",
+    # files: the one writer, which replaces a file whole or leaves it as it was
+    "write_atomically",
 ]
+
+
+def write_atomically(path, data):
+    """Put ``data`` (bytes) in the file ``path`` atomically (a temporary file, then a
+    rename): the file holds the old contents or the new ones, never a part.
+
+    >>> import os, tempfile
+    >>> from pylayer import extend
+    >>> path = os.path.join(tempfile.mkdtemp(), "blob")
+    >>> extend.write_atomically(path, b"abc")
+    >>> open(path, "rb").read()
+    b'abc'
+    """
+    import os
+    from pylayer.framework import _files     # late: pylayer.framework imports this module
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"write_atomically(): argument 'path' must be a file name, "
+                        f"got {describe(path)}")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"write_atomically(): argument 'data' must be bytes, "
+                        f"got {describe(data)}")
+    _files.write_atomically(path, bytes(data))

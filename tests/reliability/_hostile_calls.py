@@ -1313,3 +1313,188 @@ CALLS.update({
                            A("dtype", _value("float32"), "dtype"),
                            A("name", _value("x"), "str_or_none")),
 })
+
+
+# ------------------------------------- static control flow, arrays, io, static.nn layers
+def _static_images(env):
+    _static_net(env)
+    env.update(img=static.data("img", [2, 3, 4, 4], "float32"),
+               vol=static.data("vol", [1, 2, 3, 3, 3], "float32"),
+               ids=static.data("ids", [2, 3], "int64"),
+               label=static.data("label", [2, 1], "int64"))
+
+
+def _static_saved(env):
+    import tempfile
+    _static_net(env)
+    exe = static.Executor()
+    exe.run(static.default_startup_program())
+    prefix = tempfile.mkdtemp() + "/model"
+    program = static.default_main_program()
+    static.save(program, prefix)
+    static.save_inference_model(prefix + "_infer", [env["x"]], [env["y"]], exe)
+    env.update(exe=exe, prefix=prefix, program=program,
+               program_bytes=static.serialize_program([env["x"]], [env["y"]]),
+               params_bytes=static.serialize_persistables([env["x"]], [env["y"]], exe))
+
+
+def _zero_index(env):
+    return pylayer.zeros([1], "int64")
+
+
+CALLS.update({
+    static.nn.cond: Call(A("pred", lambda env: pylayer.sum(env["x"]) > 0, None),
+                         A("true_fn", lambda env: (lambda: env["x"] * 2), "callable_or_none"),
+                         A("false_fn", lambda env: (lambda: env["x"]), "callable_or_none"),
+                         static=True, setup=_static_net),
+    static.nn.while_loop: Call(A("cond", _value(lambda i: i < 3), "callable"),
+                               A("body", _value(lambda i: [i + 1]), "callable"),
+                               A("loop_vars", lambda env: [_zero_index(env)], None),
+                               static=True),
+    static.nn.case: Call(A("pred_fn_pairs", lambda env: [(pylayer.sum(env["x"]) > 0,
+                                                          lambda: env["x"])], None),
+                         K("default", lambda env: (lambda: env["x"] * 2), "callable_or_none"),
+                         static=True, setup=_static_net),
+    static.nn.switch_case: Call(A("branch_index", _zero_index, None),
+                                A("branch_fns", lambda env: {0: lambda: env["x"],
+                                                             1: lambda: env["x"] * 2}, None),
+                                K("default", _value(None), "callable_or_none"),
+                                static=True, setup=_static_net),
+    static.create_array: Call(A("dtype", _value("float32"), None),
+                              K("initialized_list", _value(None), None)),
+    static.array_write: Call(A("x", lambda env: env["x"], None), A("i", _zero_index, None),
+                             K("array", _value(None), None), static=True, setup=_static_net),
+    static.array_read: Call(A("array", lambda env: static.create_array("float32", [env["x"]]),
+                              "program"), A("i", _zero_index, None),
+                            static=True, setup=_static_net),
+    static.array_length: Call(A("array", lambda env: static.create_array("float32",
+                                                                         [env["x"]]),
+                                "program"), static=True, setup=_static_net),
+    static.create_global_var: Call(A("shape", _value([2]), None),
+                                   A("value", _value(1.0), "number"),
+                                   A("dtype", _value("float32"), None), static=True),
+    static.cpu_places: Call(K("device_count", _value(2), "count_or_none")),
+    static.device_guard: Call(K("device", _value("cpu"), "str_or_none")),
+    static.name_scope: Call(K("prefix", _value("block"), "str_or_none")),
+    static.Print: Call(A("input", lambda env: env["x"], "static_input"),
+                       K("summarize", _value(4), "count_or_none"), static=True,
+                       setup=_static_net),
+    static.accuracy: Call(A("input", lambda env: env["y"] * env["x"], None),
+                          A("label", lambda env: env["label"], None), static=True,
+                          setup=_static_images),
+    static.ExponentialMovingAverage: Call(K("decay", _value(0.9), "number"), static=True,
+                                          setup=_static_net),
+    static.save: Call(A("program", lambda env: env["program"], "program"),
+                      A("model_path", lambda env: env["prefix"], "str"), static=True,
+                      setup=_static_saved),
+    static.load: Call(A("program", lambda env: env["program"], "program"),
+                      A("model_path", lambda env: env["prefix"], "str"), static=True,
+                      setup=_static_saved),
+    static.load_program_state: Call(A("model_path", lambda env: env["prefix"], "str"),
+                                    static=True, setup=_static_saved),
+    static.set_program_state: Call(A("program", lambda env: env["program"], "program"),
+                                   A("state_dict", lambda env: {}, "state_dict"),
+                                   static=True, setup=_static_saved),
+    static.normalize_program: Call(A("program", lambda env: env["program"], "program"),
+                                   A("feed_vars", lambda env: [env["x"]], "variables_list"),
+                                   A("fetch_vars", lambda env: [env["y"]], "variables_list"),
+                                   static=True, setup=_static_saved),
+    static.serialize_program: Call(A("feed_vars", lambda env: [env["x"]], "variables_list"),
+                                   A("fetch_vars", lambda env: [env["y"]], "variables_list"),
+                                   static=True, setup=_static_saved),
+    static.serialize_persistables: Call(
+        A("feed_vars", lambda env: [env["x"]], "variables_list"),
+        A("fetch_vars", lambda env: [env["y"]], "variables_list"),
+        A("executor", lambda env: env["exe"], None), static=True, setup=_static_saved),
+    static.deserialize_program: Call(A("data", lambda env: env["program_bytes"], "program"),
+                                     static=True, setup=_static_saved),
+    static.deserialize_persistables: Call(
+        A("program", lambda env: env["program"], "program"),
+        A("data", lambda env: env["params_bytes"], "program"),
+        A("executor", lambda env: env["exe"], None), static=True, setup=_static_saved),
+    static.save_to_file: Call(A("path", lambda env: env["prefix"] + ".bin", "str"),
+                              A("content", _value(b"abc"), "program"), static=True,
+                              setup=_static_saved),
+    static.load_from_file: Call(A("path", lambda env: env["prefix"] + ".pdparams", "str"),
+                                static=True, setup=_static_saved),
+    static.save_inference_model: Call(
+        A("path_prefix", lambda env: env["prefix"] + "_more", "str"),
+        A("feed_vars", lambda env: [env["x"]], "variables_list"),
+        A("fetch_vars", lambda env: [env["y"]], "variables_list"),
+        A("executor", lambda env: env["exe"], "program"), static=True, setup=_static_saved),
+    static.load_inference_model: Call(
+        A("path_prefix", lambda env: env["prefix"] + "_infer", "str"),
+        A("executor", lambda env: env["exe"], "program"), static=True, setup=_static_saved),
+    static.nn.conv2d: Call(A("input", lambda env: env["img"], "static_input"),
+                           A("num_filters", _value(2), "positive_int"),
+                           A("filter_size", _value(3), None), static=True,
+                           setup=_static_images),
+    static.nn.conv3d: Call(A("input", lambda env: env["vol"], "static_input"),
+                           A("num_filters", _value(2), "positive_int"),
+                           A("filter_size", _value(2), None), static=True,
+                           setup=_static_images),
+    static.nn.conv2d_transpose: Call(A("input", lambda env: env["img"], "static_input"),
+                                     A("num_filters", _value(2), "positive_int"),
+                                     K("filter_size", _value(3), None), static=True,
+                                     setup=_static_images),
+    static.nn.conv3d_transpose: Call(A("input", lambda env: env["vol"], "static_input"),
+                                     A("num_filters", _value(2), "positive_int"),
+                                     K("filter_size", _value(2), None), static=True,
+                                     setup=_static_images),
+    static.nn.batch_norm: Call(A("input", lambda env: env["img"], "static_input"),
+                               K("momentum", _value(0.9), "number"), static=True,
+                               setup=_static_images),
+    static.nn.layer_norm: Call(A("input", lambda env: env["img"], "static_input"),
+                               K("begin_norm_axis", _value(1), "int"), static=True,
+                               setup=_static_images),
+    static.nn.group_norm: Call(A("input", lambda env: env["img"], "static_input"),
+                               A("groups", _value(3), "positive_int"), static=True,
+                               setup=_static_images),
+    static.nn.instance_norm: Call(A("input", lambda env: env["img"], "static_input"),
+                                  K("epsilon", _value(1e-5), "number"), static=True,
+                                  setup=_static_images),
+    static.nn.embedding: Call(A("input", lambda env: env["ids"], "static_input"),
+                              A("size", _value([10, 4]), None), static=True,
+                              setup=_static_images),
+    static.nn.prelu: Call(A("x", lambda env: env["img"], "static_input"),
+                          A("mode", _value("channel"), None), static=True,
+                          setup=_static_images),
+    static.nn.bilinear_tensor_product: Call(A("x", lambda env: env["x"], "static_input"),
+                                            A("y", lambda env: env["x"], "static_input"),
+                                            A("size", _value(2), "positive_int"),
+                                            static=True, setup=_static_images),
+    static.nn.spectral_norm: Call(A("weight", lambda env: env["x"], "static_input"),
+                                  K("power_iters", _value(2), "count"), static=True,
+                                  setup=_static_images),
+})
+CALLS.update({
+    static.auc: Call(A("input", lambda env: pylayer.nn.functional.softmax(env["y"] * env["x"]),
+                       "static_input"),
+                     A("label", lambda env: env["label"], "static_input"),
+                     K("num_thresholds", _value(10), "positive_int"), static=True,
+                     setup=_static_images),
+})
+CALLS.update({
+    static.BuildStrategy: Call(),
+    static.CompiledProgram: Call(A("program_or_graph", lambda env: static.Program(), "program"),
+                                 K("build_strategy", _value(None), "program_or_none")),
+})
+CALLS.update({
+    static.ctr_metric_bundle: Call(A("input", lambda env: env["y"], "static_input"),
+                                   A("label", lambda env: env["y"] * 0.5, "static_input"),
+                                   static=True, setup=_static_net),
+})
+CALLS.update({
+    extend.write_atomically: Call(
+        A("path", lambda env: __import__("tempfile").mkdtemp() + "/blob", "str"),
+        A("data", _value(b"abc"), "str")),
+})
+CALLS.update({
+    static.nn.row_conv: Call(A("input", lambda env: env["x"], "static_input"),
+                             A("future_context_size", _value(1), "count"), static=True,
+                             setup=_static_net),
+})
+CALLS.update({
+    static.WeightNormParamAttr: Call(K("dim", _value(0), "axis_setting"),
+                                     K("name", _value("wn"), "str_or_none")),
+})

@@ -27,6 +27,18 @@ def _lbfgs(env):
     env.update(self=opt, closure=closure)
 
 
+def _ema(env):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        static.create_parameter([1], "float32", name="hostile_ema_w")
+        ema = static.ExponentialMovingAverage(0.9)
+        ema.update()
+    exe = static.Executor()
+    exe.run(startup)
+    exe.run(ema.apply_program)          # the backups that restore() reads
+    env.update(self=ema, executor=exe)
+
+
 INPUT_IS_X = {"input": ("x",)}  # a layer's forward hands its input to a functional's x
 
 METHODS = {
@@ -208,6 +220,10 @@ METHODS = {
     (optimizer.Optimizer, "set_state_dict"): Call(
         A("state_dict", lambda env: env["self"].state_dict(), "state_dict"),
         setup=_optimizer(optimizer.Adam)),
+    (static.ExponentialMovingAverage, "apply"): Call(
+        A("executor", lambda env: env["executor"], "program"), static=True, setup=_ema),
+    (static.ExponentialMovingAverage, "restore"): Call(
+        A("executor", lambda env: env["executor"], "program"), static=True, setup=_ema),
     (static.Program, "block"): Call(A("index", _value(0), "int"), setup=_program),
     (static.Program, "clone"): Call(K("for_test", _value(True), None), setup=_program),
     (static.Block, "var"): Call(A("name", _value("v"), "str"), setup=lambda env: (

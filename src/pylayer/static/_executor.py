@@ -204,7 +204,8 @@ class _Plan:
                 if var.name in seen or var.name in write_only:
                     continue
                 seen.add(var.name)
-                target = self.loaded if var.persistable else self.required
+                target = self.loaded if var.persistable or var.kind == "global" \
+                    else self.required
                 target.append((var.name, self.slots[var.name], var))
             for var in op.outputs:
                 if var.name not in seen:
@@ -214,7 +215,7 @@ class _Plan:
                          if name not in computed}
         written = {v.name for op in self.ops for v in op.outputs}
         self.write_back = [(name, self.slots[name]) for name in sorted(written)
-                           if block.vars[name].persistable]
+                           if block.vars[name].persistable or block.vars[name].kind == "global"]
         self.steps = [_compile_op(op, self.slots) for op in self.ops]
         self.arrays = ArrayPlan.compile(self.ops, self.slots, self.record_grad)
 
@@ -332,6 +333,9 @@ class Executor:
         """
         if program is None:
             program = default_main_program()
+        from pylayer.static._compiled import CompiledProgram
+        if isinstance(program, CompiledProgram):
+            program = program._program
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, "
                             f"got {type(program).__name__}")
@@ -405,7 +409,9 @@ class Executor:
             if value is None:
                 raise ValueError(f"Executor.run: cannot fetch {name!r}: no op of the program "
                                  f"computes it and it was not fed")
-            if return_numpy:
+            if isinstance(value, list):          # a tensor array
+                results.append([t.numpy() if return_numpy else t for t in value])
+            elif return_numpy:
                 array = value.numpy()
                 results.append(array if array.flags.writeable else np.array(array))
             else:

@@ -21,7 +21,7 @@ from pylayer.static._variable import (Parameter, Variable, as_dtype, as_shape,
                                       check_block, substitute)
 
 __all__ = ["Program", "Block", "Operator", "program_guard", "default_main_program",
-           "default_startup_program", "data", "create_parameter"]
+           "default_startup_program", "data", "create_parameter", "name_scope"]
 
 
 # ---------------------------------------------------------------- Operator
@@ -69,6 +69,7 @@ class Operator:
             raise ValueError(f"Operator(): argument 'role' must be one of {list(_ROLES)}, "
                              f"got {describe(role)}")
         self.role = role
+        self.namescope = "/" + "".join(f"{n}/" for n in _name_scopes)
 
     @property
     def input_arg_names(self):
@@ -89,6 +90,35 @@ class Operator:
 
 
 _ROLES = ("forward", "backward", "optimize", "init")
+_name_scopes = []
+
+
+@contextlib.contextmanager
+def _named(prefix):
+    _name_scopes.append(prefix)
+    try:
+        yield
+    finally:
+        _name_scopes.pop()
+
+
+def name_scope(prefix=None):
+    """Group the operators built inside under ``prefix`` (their ``namescope``, as
+    ``"/outer/inner/"``), for reading a printed program; nesting adds levels.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main = paddle.static.Program()
+    >>> with paddle.static.program_guard(main):
+    ...     x = paddle.static.data("x", [2], "float32")
+    ...     with paddle.static.name_scope("encoder"):
+    ...         y = paddle.exp(x)
+    >>> main.global_block().ops[0].namescope
+    '/encoder/'
+    >>> paddle.disable_static()
+    """
+    check_str(prefix, "name_scope", "prefix", allow_none=True)
+    return _named(prefix or "")
 
 
 def _sequence(value, arg, item_type=None):
@@ -120,7 +150,11 @@ def _show(value):
 
 # ------------------------------------------------------------------- Block
 class Block:
-    """The variables and the ordered operators of a Program (pylayer has one block).
+    """The variables and the ordered operators of a Program.
+
+    Block 0 is the global block; control flow (``static.nn.cond``,
+    ``while_loop``) records its branches and loop bodies into sub-blocks,
+    whose ``parent_idx`` is the block they were built in.
 
     >>> import pylayer as paddle
     >>> prog = paddle.static.Program()
@@ -130,12 +164,13 @@ class Block:
     (True, [])
     """
 
-    def __init__(self, program, idx=0):
+    def __init__(self, program, idx=0, parent_idx=-1):
         if not isinstance(program, Program):
             raise TypeError(f"Block(): argument 'program' must be a Program, "
                             f"got {describe(program)}")
         self.program = program
         self.idx = check_int(idx, "Block", "idx", minimum=0)
+        self.parent_idx = check_int(parent_idx, "Block", "parent_idx", minimum=-1)
         self.vars = {}
         self.ops = []
 
@@ -143,8 +178,13 @@ class Block:
         return f"<Block {self.idx}: {len(self.vars)} vars, {len(self.ops)} ops>"
 
     def var(self, name):
-        """The Variable called ``name``; ValueError when there is none."""
-        found = self.vars.get(check_str(name, "Block.var", "name"))
+        """The Variable called ``name`` here or in an enclosing block; ValueError when
+        there is none."""
+        check_str(name, "Block.var", "name")
+        block, found = self, None
+        while found is None and block is not None:
+            found = block.vars.get(name)
+            block = self.program.blocks[block.parent_idx] if block.parent_idx >= 0 else None
         if found is None:
             raise ValueError(f"Block.var(): block {self.idx} has no variable named {name!r}")
         return found
@@ -280,12 +320,18 @@ class Program:
 
     def __init__(self) -> None:
         self.blocks = [Block(self, 0)]
+        self._current = 0
         self._version = 0
         self._names = {}
         self.random_seed = 0
 
     def _bump(self):
         self._version += 1
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_plan", None)        # the Executor's cache: rebuilt when needed
+        return state
 
     def _unique_name(self, prefix):
         n = self._names.get(prefix, 0)
@@ -300,7 +346,19 @@ class Program:
         return self.blocks[0]
 
     def current_block(self) -> "Block":
-        return self.blocks[0]
+        return self.blocks[self._current]
+
+    @contextlib.contextmanager
+    def _sub_block(self):
+        """A new block, child of the current one, that ops are recorded into inside."""
+        block = Block(self, len(self.blocks), self._current)
+        self.blocks.append(block)
+        self._bump()
+        previous, self._current = self._current, block.idx
+        try:
+            yield block
+        finally:
+            self._current = previous
 
     def block(self, index: int) -> "Block":
         index = check_int(index, "Program.block", "index", minimum=0)
@@ -355,11 +413,14 @@ class Program:
         return copy
 
     def __str__(self):
-        block = self.blocks[0]
-        lines = [f"Program ({len(self.blocks)} block)", "block 0 variables:"]
-        lines += [f"  {v._describe()}" for v in block.vars.values()]
-        lines.append("block 0 operators:")
-        lines += [f"  {i}: {op._describe()}" for i, op in enumerate(block.ops)]
+        count = len(self.blocks)
+        lines = [f"Program ({count} block{'s' if count > 1 else ''})"]
+        for block in self.blocks:
+            parent = f" (in block {block.parent_idx})" if block.parent_idx >= 0 else ""
+            lines.append(f"block {block.idx}{parent} variables:")
+            lines += [f"  {v._describe()}" for v in block.vars.values()]
+            lines.append(f"block {block.idx} operators:")
+            lines += [f"  {i}: {op._describe()}" for i, op in enumerate(block.ops)]
         return "\n".join(lines)
 
     def to_string(self, throw_on_error=False, with_details=False):
@@ -478,11 +539,15 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
 def _parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None,
                default_name=None):
     from pylayer.nn.param import parameter_spec
+    from pylayer.static._utilities import WeightNormParamAttr, weight_normalized
     spec = parameter_spec(shape, dtype, name, attr, is_bias, default_initializer)
     named = name is not None or isinstance(attr, str) or getattr(attr, "name", None)
-    return default_main_program().global_block().create_parameter(
-        spec.name if named or default_name is None else default_name, spec.shape,
-        spec.dtype, spec.initializer, spec.trainable, spec.learning_rate, spec.regularizer)
+    block = default_main_program().global_block()
+    final = spec.name if named or default_name is None else default_name
+    if isinstance(attr, WeightNormParamAttr):
+        return weight_normalized(block, final, spec, attr.dim)
+    return block.create_parameter(final, spec.shape, spec.dtype, spec.initializer,
+                                  spec.trainable, spec.learning_rate, spec.regularizer)
 
 
 # ------------------------------------------------- keyword arguments of a call

@@ -91,16 +91,32 @@ def _trial(fn, args, kwargs, variables, size):
         return result, stand_ins
 
 
+def _other_values(fn, args, kwargs, variables):
+    """The result with integer and bool stand-ins of another value (ones), or None
+    when the op refuses them: where a result's size depends on such values (a
+    shape, an axis, a count given as a Variable) the two results differ."""
+    stand_ins = {id(v): _stand_in(v, _TRIAL_SIZES[0], 1) for v in variables}
+    try:
+        return fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+    except Exception:
+        return None
+
+
 def _infer(fn, args, kwargs, variables):
-    """Run ``fn`` on stand-ins: (result, stand-ins, result of a second size or None)."""
+    """Run ``fn`` on stand-ins: (result, stand-ins, results of other sizes or values)."""
     unknown = any(d < 0 for v in variables for d in v._shape)
+    valued = any(not (v._dtype.is_floating_point or v._dtype.is_complex) for v in variables)
+    others = []
     try:
         with set_grad_enabled(True), _random_streams_kept(), np.errstate(all="ignore"), \
                 computing():
             first, stand_ins = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[0])
-            second = None
             if unknown:
-                second, _ = _trial(fn, args, kwargs, variables, _TRIAL_SIZES[1])
+                others.append(_trial(fn, args, kwargs, variables, _TRIAL_SIZES[1])[0])
+            if valued:
+                other = _other_values(fn, args, kwargs, variables)
+                if other is not None:
+                    others.append(other)
     except Exception as exc:
         shapes = ", ".join(f"{v.name}: {v._shape}" for v in variables)
         note = f"while adding {getattr(fn, '__name__', fn)} to a static program (inputs {shapes}"
@@ -108,16 +124,60 @@ def _infer(fn, args, kwargs, variables):
             note += f"; -1 dimensions were tried as {_TRIAL_SIZES[0]}"
         exc.add_note(note + ")")
         raise
-    return first, stand_ins, second
+    return first, stand_ins, others
 
 
-def _merged_shape(a, b):
-    if b is None:
-        return list(a.shape)
-    sa, sb = list(a.shape), list(b.shape)
-    if len(sa) != len(sb):
-        return [-1] * len(sa)
-    return [x if x == y else -1 for x, y in zip(sa, sb)]
+def _merged_shape(a, others):
+    shape = list(a.shape)
+    for b in others:
+        sb = list(b.shape) if isinstance(b, Tensor) else None
+        if sb is None or len(sb) != len(shape):
+            return [-1] * len(shape)
+        shape = [x if x == y else -1 for x, y in zip(shape, sb)]
+    return shape
+
+
+def _item(result, index):
+    """Output ``index`` of an op's result (None: the result itself), or None."""
+    if index is None:
+        return result
+    if isinstance(result, (list, tuple)) and index < len(result):
+        return result[index]
+    return None
+
+
+# ------------------------------------------- ops whose shapes come from values
+def _reshape_rule(args, kwargs):
+    """``reshape(x, shape)`` with Variables in ``shape``: the trial flattens instead
+    (any values would do, and most are refused); each size given by a Variable is
+    -1 in the output, and so is a -1 beside it (its size depends on the Variable's
+    value); 0 copies the input's size, as at run time."""
+    x = args[0] if args else kwargs.get("x")
+    shape = args[1] if len(args) > 1 else kwargs.get("shape")
+    if not isinstance(x, Variable) or not variables_in(shape):
+        return None
+    if isinstance(shape, Variable):
+        if shape._shape is None or len(shape._shape) != 1 or shape._shape[0] < 0:
+            return None
+        dims = [-1] * shape._shape[0]
+    elif isinstance(shape, (list, tuple)):
+        dims = []
+        for i, d in enumerate(shape):
+            if isinstance(d, Variable):
+                dims.append(-1)
+            elif isinstance(d, (int, np.integer)) and d == 0 and i < len(x._shape):
+                dims.append(x._shape[i])
+            elif isinstance(d, (int, np.integer)):
+                dims.append(int(d))
+            else:
+                return None
+    else:
+        return None
+    rest = {k: v for k, v in kwargs.items() if k not in ("x", "shape")}
+    return (x, [-1]), rest, dims
+
+
+_SHAPE_RULES = {"reshape": _reshape_rule}
 
 
 def record_op(fn, *args, **kwargs):
@@ -147,14 +207,24 @@ def record_op(fn, *args, **kwargs):
         if v._shape is None:
             raise ValueError(f"{op_type}: Variable '{v.name}' has no shape; give it one "
                              f"when creating it (create_var(..., shape=[...]))")
-    result, stand_ins, second = _infer(fn, args, kwargs, variables)
-    by_stand_in = {id(t): v for v, t in zip(variables, stand_ins.values())}
+    rule = _SHAPE_RULES.get(op_type)
+    ruled = rule(args, kwargs) if rule is not None and getattr(
+        fn, "__module__", "").startswith("pylayer.") else None
+    if ruled is None:
+        result, stand_ins, others = _infer(fn, args, kwargs, variables)
+    else:
+        trial_args, trial_kwargs, fixed_shape = ruled
+        trial_vars = variables_in(trial_args, trial_kwargs)
+        result, trial_stand_ins, others = _infer(fn, trial_args, trial_kwargs, trial_vars)
+        stand_ins = {id(v): trial_stand_ins.get(id(v)) for v in variables}
+        others = []
+    by_stand_in = {id(t): v for v, t in zip(variables, stand_ins.values()) if t is not None}
     needs_grad = any(not v._stop_gradient for v in variables)
     op_id = program._unique_name(op_type) if name is None else None
 
     outputs, out_index, differentiable = [], [], []
 
-    def bind(tensor, other, index):
+    def bind(tensor, index):
         existing = by_stand_in.get(id(tensor))
         if existing is not None:
             # The op hands back one of its inputs: unchanged (nothing to
@@ -171,7 +241,9 @@ def record_op(fn, *args, **kwargs):
         else:
             var_name = program._unique_name(name)
         grad_flows = not tensor.stop_gradient
-        var = Variable(block, var_name, _merged_shape(tensor, other), tensor.dtype,
+        shape = fixed_shape if ruled is not None else _merged_shape(
+            tensor, [_item(o, index) for o in others])
+        var = Variable(block, var_name, shape, tensor.dtype,
                        stop_gradient=not (grad_flows and needs_grad), kind="tmp")
         block.vars[var_name] = var
         outputs.append(var)
@@ -180,10 +252,9 @@ def record_op(fn, *args, **kwargs):
         return var
 
     if isinstance(result, Tensor):
-        value = bind(result, second, None)
+        value = bind(result, None)
     elif isinstance(result, (list, tuple)) and any(isinstance(r, Tensor) for r in result):
-        items = [bind(r, second[i] if second is not None else None, i)
-                 if isinstance(r, Tensor) else r for i, r in enumerate(result)]
+        items = [bind(r, i) if isinstance(r, Tensor) else r for i, r in enumerate(result)]
         value = type(result)(items) if isinstance(result, list) else tuple(items)
     else:
         return result

@@ -1,4 +1,4 @@
-"""Layers for static programs: ``fc``, ``py_func`` and ``static_pylayer``."""
+"""``paddle.static.nn``: layers and control flow for static programs."""
 import itertools
 
 from pylayer.extend import Tensor, check_count, check_int, check_str
@@ -7,8 +7,16 @@ from pylayer.static._program import _parameter
 from pylayer.static._record import record_op
 from pylayer.static._variable import Variable
 from pylayer.static._py_func import py_func
+from pylayer.static._control_flow import case, cond, switch_case, while_loop
+from pylayer.static._layers import (batch_norm, bilinear_tensor_product, conv2d,
+                                    conv2d_transpose, conv3d, conv3d_transpose, embedding,
+                                    group_norm, instance_norm, layer_norm, prelu, row_conv,
+                                    spectral_norm)
 
-__all__ = ["fc", "py_func", "static_pylayer"]
+__all__ = ["fc", "py_func", "static_pylayer", "cond", "while_loop", "case", "switch_case",
+           "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
+           "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
+           "bilinear_tensor_product", "spectral_norm", "row_conv"]
 
 _fc_counter = itertools.count()
 

@@ -1,0 +1,672 @@
+"""The layers of ``paddle.static.nn`` (besides ``fc``), on top of the functional ops.
+
+Each call makes new parameters in the default main program (initialised by
+the startup program) named as Paddle names them, ``<prefix>.w_0``,
+``<prefix>.b_0``..., where the prefix is ``name`` or ``<layer>_<n>``.
+"""
+import itertools
+import math
+
+from pylayer.extend import Tensor, check_int, check_number, check_str, describe
+from pylayer.nn.initializer import Constant, Normal
+from pylayer.nn.param import ParamAttr
+from pylayer.static._program import _parameter
+from pylayer.static._record import record_op
+from pylayer.static._variable import Variable, public_api
+
+__all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
+           "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
+           "bilinear_tensor_product", "spectral_norm", "row_conv", "activation_of",
+           "static_input"]
+
+_counters = {}
+
+
+def _prefix(layer, name):
+    if name is not None:
+        return check_str(name, layer, "name")
+    counter = _counters.setdefault(layer, itertools.count())
+    return f"{layer}_{next(counter)}"
+
+
+def static_input(value, fn, arg="input"):
+    """``value`` when it is a Variable; a clear error for a Tensor or anything else."""
+    if isinstance(value, Tensor):
+        raise RuntimeError(f"static.nn.{fn} builds a static program from Variables, but got a "
+                           f"Tensor; call pylayer.enable_static() and use paddle.static.data "
+                           f"(for Tensors use the layers of pylayer.nn)")
+    if not isinstance(value, Variable):
+        raise TypeError(f"{fn}(): argument '{arg}' must be a Variable, got {describe(value)}")
+    return value
+
+
+def activation_of(name, fn, arg="act"):
+    """The pylayer activation function called ``name`` (None for None)."""
+    import pylayer
+    check_str(name, fn, arg, allow_none=True)
+    if name is None:
+        return None
+    found = getattr(pylayer.nn.functional, name, None) or getattr(pylayer, name, None)
+    if name.startswith("_") or not callable(found):
+        raise ValueError(f"{fn}(): unknown activation {name!r}; use the name of a pylayer "
+                         f"activation such as 'relu', 'tanh', 'sigmoid' or 'softmax'")
+    return found
+
+
+def _act(out, activation):
+    return out if activation is None else activation(out)
+
+
+def _sizes(value, n, fn, arg):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value] * n
+    if isinstance(value, (list, tuple)) and len(value) == n and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return list(value)
+    raise TypeError(f"{fn}(): argument '{arg}' must be an int or a list of {n} ints, "
+                    f"got {describe(value)}")
+
+
+def _channels(x, channel_last, fn):
+    c = x.shape[-1] if channel_last else x.shape[1]
+    if c < 0:
+        raise ValueError(f"{fn}(): the channel dimension of input '{x.name}' (shape "
+                         f"{x.shape}) must be known")
+    return c
+
+
+def _groups(groups, channels, fn):
+    groups = 1 if groups is None else check_int(groups, fn, "groups", minimum=1)
+    if channels % groups:
+        raise ValueError(f"{fn}(): the input's {channels} channels must be divisible by "
+                         f"groups={groups}")
+    return groups
+
+
+def _conv(nd, input, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
+          bias_attr, act, name, data_format):
+    pl = public_api()
+    fn = f"conv{nd}d"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    if x.ndim != nd + 2:
+        raise ValueError(f"{fn}(): argument 'input' must have {nd + 2} dimensions, got shape "
+                         f"{x.shape}")
+    num_filters = check_int(num_filters, fn, "num_filters", minimum=1)
+    formats = ("NCHW", "NHWC") if nd == 2 else ("NCDHW", "NDHWC")
+    if data_format not in formats:
+        raise ValueError(f"{fn}(): argument 'data_format' must be one of {list(formats)}, "
+                         f"got {describe(data_format)}")
+    channels = _channels(x, data_format[-1] == "C", fn)
+    groups = _groups(groups, channels, fn)
+    if num_filters % groups:
+        raise ValueError(f"{fn}(): num_filters={num_filters} must be divisible by "
+                         f"groups={groups}")
+    kernel = _sizes(filter_size, nd, fn, "filter_size")
+    std = (2.0 / (math.prod(kernel) * channels)) ** 0.5
+    prefix = _prefix(fn, name)
+    weight = _parameter([num_filters, channels // groups, *kernel], x.dtype, attr=param_attr,
+                        default_initializer=Normal(0.0, std), default_name=f"{prefix}.w_0")
+    bias = None
+    if bias_attr is not False:
+        bias = _parameter([num_filters], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    conv = getattr(pl.nn.functional, fn)
+    out = conv(x, weight, bias, stride=stride, padding=padding, dilation=dilation,
+               groups=groups, data_format=data_format)
+    return _act(out, activation)
+
+
+def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCHW"):
+    """A 2-D convolution layer with new filter (and bias) parameters.
+
+    The filter has shape ``[num_filters, C / groups, kh, kw]`` and starts
+    from ``Normal(0, sqrt(2 / (kh * kw * C)))`` unless ``param_attr`` says
+    otherwise; ``bias_attr=False`` leaves the bias out; ``act`` names an
+    activation applied last. ``use_cudnn`` is accepted and ignored (CPU).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 3, 8, 8], "float32")
+    ...     y = paddle.static.nn.conv2d(x, num_filters=4, filter_size=3, padding=1, act="relu")
+    >>> y.shape, sorted(p.name for p in main.all_parameters())[0][-4:]
+    ([-1, 4, 8, 8], '.b_0')
+    >>> paddle.disable_static()
+    """
+    return _conv(2, input, num_filters, filter_size, stride, padding, dilation, groups,
+                 param_attr, bias_attr, act, name, data_format)
+
+
+def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCDHW"):
+    """A 3-D convolution layer with new filter (and bias) parameters (see :func:`conv2d`).
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+    ...     x = paddle.static.data("x", [-1, 2, 4, 4, 4], "float32")
+    ...     y = paddle.static.nn.conv3d(x, num_filters=3, filter_size=2)
+    >>> y.shape
+    [-1, 3, 3, 3, 3]
+    >>> paddle.disable_static()
+    """
+    return _conv(3, input, num_filters, filter_size, stride, padding, dilation, groups,
+                 param_attr, bias_attr, act, name, data_format)
+
+
+def _conv_transpose(nd, input, num_filters, output_size, filter_size, padding, stride,
+                    dilation, groups, param_attr, bias_attr, act, name, data_format):
+    pl = public_api()
+    fn = f"conv{nd}d_transpose"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    if x.ndim != nd + 2:
+        raise ValueError(f"{fn}(): argument 'input' must have {nd + 2} dimensions, got shape "
+                         f"{x.shape}")
+    num_filters = check_int(num_filters, fn, "num_filters", minimum=1)
+    formats = ("NCHW", "NHWC") if nd == 2 else ("NCDHW", "NDHWC")
+    if data_format not in formats:
+        raise ValueError(f"{fn}(): argument 'data_format' must be one of {list(formats)}, "
+                         f"got {describe(data_format)}")
+    channel_last = data_format[-1] == "C"
+    channels = _channels(x, channel_last, fn)
+    groups = _groups(groups, channels, fn)
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError(f"{fn}(): give filter_size or output_size")
+        if isinstance(padding, str):
+            raise ValueError(f"{fn}(): output_size without filter_size needs a numeric padding")
+        out_sizes = _sizes(output_size, nd, fn, "output_size")
+        strides = _sizes(stride, nd, fn, "stride")
+        pads = _sizes(padding, nd, fn, "padding")
+        dilations = _sizes(dilation, nd, fn, "dilation")
+        spatial = x.shape[1:-1] if channel_last else x.shape[2:]
+        if any(d < 0 for d in spatial):
+            raise ValueError(f"{fn}(): finding filter_size from output_size needs the input's "
+                             f"spatial sizes, got shape {x.shape}")
+        kernel = [(o - (i - 1) * s + 2 * p - 1) // d + 1
+                  for o, i, s, p, d in zip(out_sizes, spatial, strides, pads, dilations)]
+    else:
+        kernel = _sizes(filter_size, nd, fn, "filter_size")
+    prefix = _prefix(fn, name)
+    weight = _parameter([channels, num_filters // groups, *kernel], x.dtype, attr=param_attr,
+                        default_name=f"{prefix}.w_0")
+    bias = None
+    if bias_attr is not False:
+        bias = _parameter([num_filters], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    conv = getattr(pl.nn.functional, fn)
+    out = conv(x, weight, bias, stride=stride, padding=padding, dilation=dilation,
+               groups=groups, output_size=output_size if filter_size is not None else None,
+               data_format=data_format)
+    return _act(out, activation)
+
+
+def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None, data_format="NCHW"):
+    """A 2-D transposed convolution layer with new filter (and bias) parameters.
+
+    The filter has shape ``[C, num_filters / groups, kh, kw]``. Without
+    ``filter_size`` it is found from ``output_size``.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+    ...     x = paddle.static.data("x", [-1, 3, 5, 5], "float32")
+    ...     y = paddle.static.nn.conv2d_transpose(x, num_filters=2, filter_size=3)
+    >>> y.shape
+    [-1, 2, 7, 7]
+    >>> paddle.disable_static()
+    """
+    return _conv_transpose(2, input, num_filters, output_size, filter_size, padding, stride,
+                           dilation, groups, param_attr, bias_attr, act, name, data_format)
+
+
+def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None, data_format="NCDHW"):
+    """A 3-D transposed convolution layer (see :func:`conv2d_transpose`).
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+    ...     x = paddle.static.data("x", [-1, 2, 3, 3, 3], "float32")
+    ...     y = paddle.static.nn.conv3d_transpose(x, num_filters=2, filter_size=2)
+    >>> y.shape
+    [-1, 2, 4, 4, 4]
+    >>> paddle.disable_static()
+    """
+    return _conv_transpose(3, input, num_filters, output_size, filter_size, padding, stride,
+                           dilation, groups, param_attr, bias_attr, act, name, data_format)
+
+
+def _fixed(attr, name, value, trainable=True):
+    """A ParamAttr for a parameter named ``name`` that starts at ``value`` by default."""
+    if isinstance(attr, ParamAttr):
+        return attr
+    return ParamAttr(name=name, initializer=Constant(value), trainable=trainable)
+
+
+def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
+               bias_attr=None, data_layout="NCHW", in_place=False, name=None,
+               moving_mean_name=None, moving_variance_name=None,
+               do_model_average_for_mean_and_var=True, use_global_stats=False):
+    """Batch normalization with new scale, bias and moving statistics.
+
+    Parameters: ``<prefix>.w_0`` (scale, ones), ``.b_0`` (bias, zeros), and
+    the non-trainable moving mean ``.w_1`` (zeros) and variance ``.w_2``
+    (ones), or ``moving_mean_name`` / ``moving_variance_name``. In training
+    (``is_test=False``) each run normalizes with the batch's statistics and
+    updates the moving ones: ``moving = momentum * moving + (1 - momentum) *
+    batch``.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.batch_norm(x, name="bn_demo")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.array([[1., 2.], [3., 6.]], "float32")},
+    ...         fetch_list=[y, "bn_demo.w_1"])[1]
+    array([0.2, 0.4], dtype=float32)
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "batch_norm"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"batch_norm(): argument 'data_layout' must be 'NCHW' or 'NHWC', "
+                         f"got {describe(data_layout)}")
+    check_number(momentum, fn, "momentum")
+    check_number(epsilon, fn, "epsilon")
+    channels = _channels(x, data_layout == "NHWC" and x.ndim > 2, fn)
+    prefix = _prefix(fn, name)
+    dtype = "float32" if x.dtype.name in ("float16", "bfloat16") else x.dtype
+    scale = _parameter([channels], dtype, attr=param_attr,
+                       default_initializer=Constant(1.0), default_name=f"{prefix}.w_0")
+    bias = _parameter([channels], dtype, attr=bias_attr, is_bias=True,
+                      default_name=f"{prefix}.b_0")
+    mean = _parameter([channels], dtype, attr=_fixed(
+        None, moving_mean_name or f"{prefix}.w_1", 0.0, trainable=False))
+    variance = _parameter([channels], dtype, attr=_fixed(
+        None, moving_variance_name or f"{prefix}.w_2", 1.0, trainable=False))
+    data_format = data_layout if x.ndim == 4 else ("NC" if x.ndim == 2 else
+                                                   ("NCL" if data_layout == "NCHW" else "NLC")
+                                                   if x.ndim == 3 else
+                                                   ("NCDHW" if data_layout == "NCHW"
+                                                    else "NDHWC"))
+    settings = dict(momentum=momentum, epsilon=epsilon, data_format=data_format,
+                    use_global_stats=use_global_stats or None)
+    if is_test:
+        out = pl.nn.functional.batch_norm(x, mean, variance, scale, bias, training=False,
+                                          **settings)
+    else:
+        out = record_op(_batch_norm_training, x, mean, variance, scale, bias, **settings)[0]
+    return _act(out, activation)
+
+
+def _batch_norm_training(x, mean, variance, scale, bias, **settings):
+    """Batch normalization in training mode, with the moving statistics it updates in
+    place among its results (so that a program writes them back to the scope)."""
+    out = public_api().nn.functional.batch_norm(x, mean, variance, scale, bias, training=True,
+                                                **settings)
+    return [out, mean, variance]
+
+
+_batch_norm_training.__name__ = "batch_norm"
+
+
+def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
+               param_attr=None, bias_attr=None, act=None, name=None):
+    """Layer normalization over the dimensions from ``begin_norm_axis`` on.
+
+    The scale (``<prefix>.w_0``, ones) and the bias (``.b_0``, zeros) are
+    flat, with one entry per normalized element; ``scale=False`` /
+    ``shift=False`` leave them out.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.layer_norm(x)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.array([[1., 3.]], "float32")}, fetch_list=[y])[0].round(3)
+    array([[-1.,  1.]], dtype=float32)
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "layer_norm"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    begin = check_int(begin_norm_axis, fn, "begin_norm_axis")
+    if not 0 < begin < x.ndim:
+        raise ValueError(f"layer_norm(): argument 'begin_norm_axis' must be in [1, {x.ndim}) "
+                         f"for an input of shape {x.shape}, got {begin}")
+    normalized = x.shape[begin:]
+    if any(d < 0 for d in normalized):
+        raise ValueError(f"layer_norm(): the dimensions from begin_norm_axis on must be known, "
+                         f"got shape {x.shape}")
+    check_number(epsilon, fn, "epsilon")
+    prefix = _prefix(fn, name)
+    size = math.prod(normalized)
+    weight = bias = None
+    if scale:
+        weight = _parameter([size], x.dtype, attr=param_attr,
+                            default_initializer=Constant(1.0), default_name=f"{prefix}.w_0")
+        weight = pl.reshape(weight, normalized)
+    if shift:
+        bias = _parameter([size], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+        bias = pl.reshape(bias, normalized)
+    out = pl.nn.functional.layer_norm(x, normalized, weight, bias, epsilon)
+    return _act(out, activation)
+
+
+def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None,
+               data_layout="NCHW", name=None):
+    """Group normalization: the channels in ``groups`` groups, each normalized alone.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+    ...     x = paddle.static.data("x", [-1, 4, 3, 3], "float32")
+    ...     y = paddle.static.nn.group_norm(x, groups=2)
+    >>> y.shape
+    [-1, 4, 3, 3]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "group_norm"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"group_norm(): argument 'data_layout' must be 'NCHW' or 'NHWC', "
+                         f"got {describe(data_layout)}")
+    channels = _channels(x, data_layout == "NHWC", fn)
+    groups = check_int(groups, fn, "groups", minimum=1)
+    if channels % groups:
+        raise ValueError(f"group_norm(): the input's {channels} channels must be divisible by "
+                         f"groups={groups}")
+    prefix = _prefix(fn, name)
+    weight = bias = None
+    if param_attr is not False:
+        weight = _parameter([channels], x.dtype, attr=param_attr,
+                            default_initializer=Constant(1.0), default_name=f"{prefix}.w_0")
+    if bias_attr is not False:
+        bias = _parameter([channels], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    out = pl.nn.functional.group_norm(x, groups, epsilon, weight, bias,
+                                      data_format=data_layout if x.ndim == 4 else
+                                      ("NCL" if data_layout == "NCHW" else "NLC")
+                                      if x.ndim == 3 else data_layout)
+    return _act(out, activation)
+
+
+def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
+    """Instance normalization (each sample's channel normalized over its spatial dims).
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+    ...     x = paddle.static.data("x", [-1, 3, 4, 4], "float32")
+    ...     y = paddle.static.nn.instance_norm(x)
+    >>> y.shape
+    [-1, 3, 4, 4]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "instance_norm"
+    x = static_input(input, fn)
+    if x.ndim < 3:
+        raise ValueError(f"instance_norm(): argument 'input' must have at least 3 dimensions, "
+                         f"got shape {x.shape}")
+    channels = _channels(x, False, fn)
+    check_number(epsilon, fn, "epsilon")
+    prefix = _prefix(fn, name)
+    weight = bias = None
+    if not (param_attr is False and bias_attr is False):
+        weight = _parameter([channels], x.dtype, attr=param_attr or None,
+                            default_initializer=Constant(1.0), default_name=f"{prefix}.w_0")
+        bias = _parameter([channels], x.dtype, attr=bias_attr or None, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    formats = {3: "NCL", 4: "NCHW", 5: "NCDHW"}
+    out = pl.nn.functional.instance_norm(x, weight=weight, bias=bias, eps=epsilon,
+                                         data_format=formats.get(x.ndim, "NCHW"))
+    return out
+
+
+def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None,
+              param_attr=None, dtype="float32"):
+    """Rows of a new ``size = [vocabulary, width]`` table, looked up by the ids in ``input``.
+
+    ``padding_idx`` (negative counts from the end) is a row that reads as
+    zeros and gets no gradient. ``is_sparse`` / ``is_distributed`` are
+    accepted and change nothing on the CPU.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     ids = paddle.static.data("ids", [-1, 3], "int64")
+    ...     emb = paddle.static.nn.embedding(ids, size=[10, 4], padding_idx=0)
+    >>> emb.shape
+    [-1, 3, 4]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "embedding"
+    x = static_input(input, fn)
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise TypeError(f"embedding(): argument 'size' must be [vocabulary size, embedding "
+                        f"width], got {describe(size)}")
+    rows = check_int(size[0], fn, "size[0]", minimum=1)
+    width = check_int(size[1], fn, "size[1]", minimum=1)
+    if padding_idx is not None:
+        padding_idx = check_int(padding_idx, fn, "padding_idx")
+        if not -rows <= padding_idx < rows:
+            raise ValueError(f"embedding(): argument 'padding_idx' must be in [{-rows}, "
+                             f"{rows}), got {padding_idx}")
+        padding_idx %= rows
+    weight = _parameter([rows, width], dtype, attr=param_attr,
+                        default_name=f"{_prefix(fn, None)}.w_0")
+    return pl.nn.functional.embedding(x, weight, padding_idx=padding_idx)
+
+
+def prelu(x, mode, param_attr=None, data_format="NCHW", name=None):
+    """PReLU: ``x`` where positive, ``alpha * x`` elsewhere, with a new ``alpha`` (0.25).
+
+    ``mode`` is ``'all'`` (one alpha), ``'channel'`` (one per channel,
+    stored as ``[1, C, 1, 1]``) or ``'element'`` (one per element of a
+    sample).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2], "float32")
+    ...     y = paddle.static.nn.prelu(x, "all")
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.array([[-4., 4.]], "float32")}, fetch_list=[y])
+    [array([[-1.,  4.]], dtype=float32)]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "prelu"
+    x = static_input(x, fn, "x")
+    if mode not in ("all", "channel", "element"):
+        raise ValueError(f"prelu(): argument 'mode' must be 'all', 'channel' or 'element', "
+                         f"got {describe(mode)}")
+    formats = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+    if data_format not in formats:
+        raise ValueError(f"prelu(): argument 'data_format' must be one of {list(formats)}, "
+                         f"got {describe(data_format)}")
+    channel_last = data_format[1] != "C"
+    if mode == "all":
+        shape = [1]
+    elif mode == "channel":
+        if x.ndim < 2:
+            raise ValueError(f"prelu(): mode 'channel' needs an input of 2 or more "
+                             f"dimensions, got shape {x.shape}")
+        c = _channels(x, channel_last, fn)
+        shape = [1, 1, 1, c] if channel_last else [1, c, 1, 1]
+    else:
+        if any(d < 0 for d in x.shape[1:]):
+            raise ValueError(f"prelu(): mode 'element' needs the sizes after the first, got "
+                             f"shape {x.shape}")
+        shape = [1, *x.shape[1:]]
+    alpha = _parameter(shape, x.dtype, attr=param_attr, default_initializer=Constant(0.25),
+                       default_name=f"{_prefix(fn, name)}.w_0")
+    if mode == "channel":
+        c = shape[-1] if channel_last else shape[1]
+        alpha = pl.reshape(alpha, [1] * (x.ndim - 1) + [c] if channel_last
+                           else [1, c] + [1] * (x.ndim - 2))
+    return pl.where(x > 0, x, alpha * x)
+
+
+def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None,
+                            bias_attr=None):
+    """``out[:, k] = x W_k y^T + b_k`` with a new weight ``[size, Dx, Dy]`` and bias ``[1, size]``.
+
+    >>> import pylayer as paddle
+    >>> paddle.enable_static()
+    >>> with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+    ...     a = paddle.static.data("a", [-1, 3], "float32")
+    ...     b = paddle.static.data("b", [-1, 4], "float32")
+    ...     out = paddle.static.nn.bilinear_tensor_product(a, b, size=5)
+    >>> out.shape
+    [-1, 5]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "bilinear_tensor_product"
+    x = static_input(x, fn, "x")
+    y = static_input(y, fn, "y")
+    activation = activation_of(act, fn)
+    size = check_int(size, fn, "size", minimum=1)
+    if x.ndim != 2 or y.ndim != 2 or x.shape[1] < 0 or y.shape[1] < 0:
+        raise ValueError(f"bilinear_tensor_product(): x and y must be 2-D with known widths, "
+                         f"got shapes {x.shape} and {y.shape}")
+    prefix = _prefix(fn, name)
+    weight = _parameter([size, x.shape[1], y.shape[1]], x.dtype, attr=param_attr,
+                        default_name=f"{prefix}.w_0")
+    bias = None
+    if bias_attr is not False:
+        bias = _parameter([1, size], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    return _act(pl.nn.functional.bilinear(x, y, weight, bias), activation)
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """``weight`` divided by its largest singular value, estimated by power iteration.
+
+    ``weight`` is seen as a matrix with rows along ``dim``; the vectors
+    ``u`` (``<prefix>.w_0``) and ``v`` (``.w_1``) start from a standard
+    normal and take ``power_iters`` steps each run (no gradient flows
+    through them).
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     w = paddle.static.data("w", [2, 2], "float32")
+    ...     out = paddle.static.nn.spectral_norm(w, power_iters=20)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"w": np.diag([4., 2.]).astype("float32")},
+    ...         fetch_list=[out])[0].round(4)
+    array([[1. , 0. ],
+           [0. , 0.5]], dtype=float32)
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "spectral_norm"
+    w = static_input(weight, fn, "weight")
+    dim = check_int(dim, fn, "dim")
+    if w.ndim < 2 or not 0 <= dim < w.ndim:
+        raise ValueError(f"spectral_norm(): argument 'dim' must be in [0, {w.ndim}) for a "
+                         f"weight of 2 or more dimensions, got dim={dim} and shape {w.shape}")
+    if any(d < 0 for d in w.shape):
+        raise ValueError(f"spectral_norm(): the weight's shape must be known, got {w.shape}")
+    power_iters = check_int(power_iters, fn, "power_iters", minimum=0)
+    check_number(eps, fn, "eps")
+    h = w.shape[dim]
+    width = math.prod(w.shape) // h
+    prefix = _prefix(fn, name)
+    u = _parameter([h], w.dtype, default_initializer=Normal(0.0, 1.0),
+                   default_name=f"{prefix}.w_0")
+    v = _parameter([width], w.dtype, default_initializer=Normal(0.0, 1.0),
+                   default_name=f"{prefix}.w_1")
+    order = [dim] + [i for i in range(w.ndim) if i != dim]
+    matrix = pl.reshape(pl.transpose(w, order), [h, width])
+    fixed = _constant(matrix)
+    u, v = _constant(u), _constant(v)
+    for _ in range(power_iters):
+        v = pl.matmul(u, fixed)
+        v = v / (pl.norm(v) + eps)
+        u = pl.matmul(fixed, v)
+        u = u / (pl.norm(u) + eps)
+    sigma = pl.sum(_constant(u) * pl.matmul(matrix, _constant(v)))
+    return w / sigma
+
+
+def _constant(var):
+    """A copy of ``var`` that gradients do not flow through."""
+    copy = public_api().assign(var)
+    copy.stop_gradient = True
+    return copy
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """Lookahead convolution over time: ``out[t] = sum_k input[t + k] * W[k]`` for ``k``
+    from 0 to ``future_context_size`` (steps past the end count as zeros).
+
+    ``input`` is ``[batch, time, features]`` (or ``[time, features]``, one
+    sequence); the new filter ``W`` (``row_conv_N.w_0``, Xavier-uniform) has
+    shape ``[future_context_size + 1, features]``.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 3, 1], "float32")
+    ...     ones = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(1.0))
+    ...     y = paddle.static.nn.row_conv(x, future_context_size=1, param_attr=ones)
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> exe.run(main, feed={"x": np.array([[[1.], [2.], [3.]]], "float32")},
+    ...         fetch_list=[y])[0].reshape(-1)
+    array([3., 5., 3.], dtype=float32)
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "row_conv"
+    x = static_input(input, fn)
+    activation = activation_of(act, fn)
+    context = check_int(future_context_size, fn, "future_context_size", minimum=0)
+    if x.ndim not in (2, 3) or x.shape[-1] < 0:
+        raise ValueError(f"row_conv(): argument 'input' must be [batch, time, features] or "
+                         f"[time, features] with known features, got shape {x.shape}")
+    weight = _parameter([context + 1, x.shape[-1]], x.dtype, attr=param_attr,
+                        default_name=f"{_prefix(fn, None)}.w_0")
+    axis = x.ndim - 2
+    step = x[:, :1] if axis == 1 else x[:1]
+    padded = pl.concat([x] + [pl.zeros_like(step)] * context, axis=axis) if context else x
+    out = None
+    for k in range(context + 1):
+        end = k - context if k < context else None
+        window = padded[:, k:end] if axis == 1 else padded[k:end]
+        term = window * weight[k]
+        out = term if out is None else out + term
+    return _act(out, activation)
