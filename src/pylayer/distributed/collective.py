@@ -113,10 +113,10 @@ def _member(group, what):
 def _write(tensor, array, what):
     """Store ``array`` in ``tensor``'s memory as an in-place change (the version bumped)."""
     target = tensor.numpy()
+    if not target.flags.writeable:
+        raise ValueError(f"{what}: the tensor's memory cannot be written (a view made by "
+                         f"expand or broadcast_to); pass a copy (x.clone())")
     if array is not target:
-        if not target.flags.writeable:
-            raise ValueError(f"{what}: the tensor's memory cannot be written (a view made by "
-                             f"expand or broadcast_to); pass a copy (x.clone())")
         np.copyto(target, np.asarray(array).reshape(target.shape), casting="unsafe")
     tensor._set_array_inplace(target)
 

@@ -185,23 +185,23 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
                          "each process can import by name")
     if nprocs == -1:
         nprocs = os.cpu_count() or 1
+    search_path = list(sys.path)
     if module == "__main__":
         main = sys.modules["__main__"]
         path = getattr(main, "__file__", None)
         if path is None:
             raise ValueError("spawn(): 'func' is defined in an interactive session; define "
                              "it in a file")
-        module_path = os.path.dirname(os.path.abspath(path))
+        search_path.insert(0, os.path.dirname(os.path.abspath(path)))
         module = os.path.splitext(os.path.basename(path))[0]
-    else:
-        module_path = None
-    payload = pickle.dumps((module, qualname, args)).hex()
+    # The children import func's module by name, with this process's search path.
+    payload = pickle.dumps((search_path, module, qualname, args)).hex()
     command = [_mpiexec(), "-n", str(nprocs), sys.executable, "-c",
-               "import sys, pickle; sys.path.insert(0, sys.argv[1]) if sys.argv[1] else None; "
-               "m, q, a = pickle.loads(bytes.fromhex(sys.argv[2])); "
+               "import sys, pickle; p, m, q, a = pickle.loads(bytes.fromhex(sys.argv[1])); "
+               "sys.path[:0] = [e for e in p if e not in sys.path]; "
                "import importlib, pylayer.distributed as d; d.init_parallel_env(); "
-               "f = importlib.import_module(m)\nfor p in q.split('.'): f = getattr(f, p)\nf(*a)",
-               module_path or "", payload]
+               "f = importlib.import_module(m)\nfor n in q.split('.'): f = getattr(f, n)\n"
+               "f(*a)", payload]
     process = subprocess.Popen(command)
     if not join:
         return process
