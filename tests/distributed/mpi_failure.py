@@ -7,10 +7,16 @@ import sys
 import pylayer
 import pylayer.distributed as dist
 
-dist.init_parallel_env()
-if dist.get_rank() == dist.get_world_size() - 1:
-    if sys.argv[1] == "exit":
-        os._exit(3)
-    raise RuntimeError("rank failed on purpose")
-dist.all_reduce(pylayer.ones([3]))
-print("not reached", flush=True)
+
+def main():
+    dist.init_parallel_env()
+    if dist.get_rank() == dist.get_world_size() - 1:
+        if sys.argv[1] == "exit":
+            os._exit(3)
+        raise RuntimeError("rank failed on purpose")
+    dist.all_reduce(pylayer.ones([3]))
+    print("not reached", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -716,3 +716,13 @@ METHODS.update({
         extra=[("a shape with no event axis", {"shape": _value([])}, "shape")])
        for name in ("forward_shape", "inverse_shape")},
 })
+
+# pylayer.DataParallel (issue 35): what it adds hands its arguments to the wrapped layer.
+EXEMPT.update({
+    (pylayer.DataParallel, "forward"): "hands its arguments to the wrapped layer's forward",
+    (pylayer.DataParallel, "scale_loss"): "returns the loss as it is, as Paddle's does",
+    (pylayer.DataParallel, "state_dict"): "the wrapped layer's state_dict (checked there)",
+    (pylayer.DataParallel, "set_state_dict"): "the wrapped layer's set_state_dict (checked there)",
+    (pylayer.DataParallel, "set_dict"): "the wrapped layer's set_state_dict (checked there)",
+    (pylayer.DataParallel, "load_dict"): "the wrapped layer's set_state_dict (checked there)",
+})

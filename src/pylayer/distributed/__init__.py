@@ -11,18 +11,17 @@ world of size 1, with the same API.
 >>> dist.get_world_size(), dist.get_rank()
 (1, 0)
 """
-from pylayer.distributed.env import (ReduceOp, Group, ParallelEnv, init_parallel_env,
+from pylayer.distributed._env import (ReduceOp, Group, ParallelEnv, init_parallel_env,
                                      is_initialized, is_available, get_rank, get_world_size,
                                      new_group, get_group, get_backend, destroy_process_group,
                                      barrier)
-from pylayer.distributed.collective import (all_reduce, all_gather, all_gather_object,
+from pylayer.distributed._collective import (all_reduce, all_gather, all_gather_object,
                                             broadcast, broadcast_object_list, reduce,
                                             reduce_scatter, scatter, scatter_object_list,
                                             gather, alltoall, alltoall_single, send, recv,
                                             isend, irecv, send_object_list, recv_object_list,
                                             wait)
-from pylayer.distributed.parallel import DataParallel, spawn
-from pylayer.distributed import env, collective, parallel
+from pylayer.distributed._parallel import DataParallel, spawn
+from pylayer.distributed import _env, _collective, _parallel
 
-__all__ = env.__all__ + collective.__all__ + parallel.__all__
-__all__.remove("Group")
+__all__ = _env.__all__ + _collective.__all__ + _parallel.__all__

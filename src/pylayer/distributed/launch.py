@@ -15,9 +15,9 @@ import shlex
 import subprocess
 import sys
 
-from pylayer.distributed.parallel import _mpiexec
+from pylayer.distributed._parallel import _mpiexec
 
-__all__ = ["main", "command"]
+__all__ = []          # a program (python -m), not an API
 
 
 def _parser():

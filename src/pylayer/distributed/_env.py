@@ -12,7 +12,7 @@ import os
 import sys
 import traceback
 
-__all__ = ["ReduceOp", "Group", "ParallelEnv", "init_parallel_env", "is_initialized",
+__all__ = ["ReduceOp", "ParallelEnv", "init_parallel_env", "is_initialized",
            "is_available", "get_rank", "get_world_size", "new_group", "get_group",
            "get_backend", "destroy_process_group", "barrier"]
 

@@ -12,8 +12,8 @@ import pickle
 import numpy as np
 
 from pylayer import Tensor, to_tensor
-from pylayer.distributed import env
-from pylayer.distributed.env import ReduceOp, _check_group
+from pylayer.distributed import _env as env
+from pylayer.distributed._env import ReduceOp, _check_group
 
 __all__ = ["all_reduce", "all_gather", "all_gather_object", "broadcast",
            "broadcast_object_list", "reduce", "reduce_scatter", "scatter",
@@ -607,25 +607,22 @@ def _point_to_point(group, peer, what, argument):
     group = _member(group, what)
     if group is None:
         return None, None
-    local = _peer(group, peer, what, argument)
-    if group.comm is None and local == group.rank:
-        raise RuntimeError(f"{what}: a process of a world of one has no other process to "
-                           f"exchange with ({argument}={peer} is itself)")
-    return group, local
+    return group, _peer(group, peer, what, argument)
 
 
-def send(tensor, dst=0, group=None, sync_op=True):
-    """Send ``tensor`` to global rank ``dst`` (which calls :func:`recv`).
+# A world of one process sends to itself: the messages wait here, oldest first.
+_MAILBOX = []
+_OBJECT_MAILBOX = []
 
-    >>> import pylayer.distributed as dist
-    >>> dist.send.__name__
-    'send'
-    """
-    what = "send()"
+
+def _send(tensor, dst, group, sync_op, what):
     _tensor(tensor, what, "tensor")
     sync_op = _bool(sync_op, what, "sync_op")
     group, peer = _point_to_point(group, dst, what, "dst")
     if group is None:
+        return Task()
+    if group.comm is None:
+        _MAILBOX.append(np.array(tensor.numpy(), copy=True))
         return Task()
     data = _bytes(tensor.numpy())
     if sync_op:
@@ -634,26 +631,26 @@ def send(tensor, dst=0, group=None, sync_op=True):
     return Task([group.comm.Isend(data, dest=peer, tag=17)])
 
 
-def recv(tensor, src=0, group=None, sync_op=True):
-    """Receive into ``tensor`` (in place) what global rank ``src`` sends with
-    :func:`send`.
-
-    >>> import pylayer.distributed as dist
-    >>> dist.recv.__name__
-    'recv'
-    """
-    what = "recv()"
+def _recv(tensor, src, group, sync_op, what):
     _tensor(tensor, what, "tensor")
     sync_op = _bool(sync_op, what, "sync_op")
     if src is None:
         group = _member(group, what)
-        peer = env._state.MPI.ANY_SOURCE if group is not None and group.comm is not None else None
-        if group is not None and group.comm is None:
-            raise RuntimeError(f"{what}: a process of a world of one has no other process "
-                               f"to receive from")
+        peer = env._state.MPI.ANY_SOURCE if group is not None and group.comm is not None else 0
     else:
         group, peer = _point_to_point(group, src, what, "src")
     if group is None:
+        return Task()
+    if group.comm is None:
+        if not _MAILBOX:
+            raise RuntimeError(f"{what}: nothing was sent to receive: in a world of one "
+                               f"process only what this process sent itself arrives")
+        message = _MAILBOX[0]
+        if message.shape != tuple(tensor.shape) or message.dtype != tensor.numpy().dtype:
+            raise ValueError(f"{what}: the message (shape {list(message.shape)}, "
+                             f"{message.dtype}) does not fit 'tensor' (shape {tensor.shape}, "
+                             f"{tensor.numpy().dtype})")
+        _write(tensor, _MAILBOX.pop(0), what)
         return Task()
     memory = _writable_memory(tensor)
     buffer = memory if memory is not None else np.empty(tensor.shape, tensor.numpy().dtype)
@@ -667,25 +664,57 @@ def recv(tensor, src=0, group=None, sync_op=True):
     return _done(False, [group.comm.Irecv(data, source=peer, tag=17)], finish)
 
 
+def send(tensor, dst=0, group=None, sync_op=True):
+    """Send ``tensor`` to global rank ``dst``, which receives it with :func:`recv` (in
+    a world of one process, a process sends to itself).
+
+    >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.send(pylayer.to_tensor([1.0, 2.0]), dst=0)
+    >>> out = pylayer.zeros([2])
+    >>> _ = dist.recv(out, src=0)
+    >>> out.numpy()
+    array([1., 2.], dtype=float32)
+    """
+    return _send(tensor, dst, group, sync_op, "send()")
+
+
+def recv(tensor, src=0, group=None, sync_op=True):
+    """Receive into ``tensor`` (in place) what global rank ``src`` (any rank where it is
+    None) sends with :func:`send`.
+
+    >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.send(pylayer.to_tensor([3]), dst=0)
+    >>> out = pylayer.zeros([1], dtype="int64")
+    >>> _ = dist.recv(out, src=0)
+    >>> out.numpy()
+    array([3])
+    """
+    return _recv(tensor, src, group, sync_op, "recv()")
+
+
 def isend(tensor, dst, group=None):
     """:func:`send` without waiting: returns a task to ``wait()`` on.
 
-    >>> import pylayer.distributed as dist
-    >>> dist.isend.__name__
-    'isend'
+    >>> import pylayer, pylayer.distributed as dist
+    >>> dist.isend(pylayer.ones([1]), dst=0).wait()
+    True
+    >>> dist.irecv(pylayer.zeros([1]), src=0).wait()
+    True
     """
-    return send(tensor, dst, group, sync_op=False)
+    return _send(tensor, dst, group, False, "isend()")
 
 
 def irecv(tensor, src=None, group=None):
     """:func:`recv` without waiting (from any process where ``src`` is None): returns a
     task to ``wait()`` on, after which ``tensor`` holds what was sent.
 
-    >>> import pylayer.distributed as dist
-    >>> dist.irecv.__name__
-    'irecv'
+    >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.isend(pylayer.ones([1]), dst=0)
+    >>> out = pylayer.zeros([1])
+    >>> dist.irecv(out).wait(), out.item()
+    (True, 1.0)
     """
-    return recv(tensor, src, group, sync_op=False)
+    return _recv(tensor, src, group, False, "irecv()")
 
 
 def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
@@ -693,15 +722,20 @@ def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
     group's rank ``dst_in_group``), which receives them with :func:`recv_object_list`.
 
     >>> import pylayer.distributed as dist
-    >>> dist.send_object_list.__name__
-    'send_object_list'
+    >>> dist.send_object_list([{"step": 1}], dst=0)
+    >>> received = []
+    >>> dist.recv_object_list(received, src=0)
+    >>> received
+    [{'step': 1}]
     """
     what = "send_object_list()"
     if not isinstance(object_list, list):
         raise TypeError(f"{what}: argument 'object_list' must be a list, got "
                         f"{type(object_list).__name__}")
     group, peer = _object_peer(group, dst, dst_in_group, what, "dst")
-    if group is not None:
+    if group is not None and group.comm is None:
+        _OBJECT_MAILBOX.append(pickle.loads(pickle.dumps(object_list)))
+    elif group is not None:
         group.comm.send(object_list, dest=peer, tag=18)
 
 
@@ -710,15 +744,23 @@ def recv_object_list(object_list, src=None, group=None, src_in_group=None):
     ``src`` (or the group's rank ``src_in_group``) sends with :func:`send_object_list`.
 
     >>> import pylayer.distributed as dist
-    >>> dist.recv_object_list.__name__
-    'recv_object_list'
+    >>> dist.send_object_list(["a"], dst=0)
+    >>> received = [None]
+    >>> dist.recv_object_list(received, src=0)
+    >>> received
+    ['a']
     """
     what = "recv_object_list()"
     if not isinstance(object_list, list):
         raise TypeError(f"{what}: argument 'object_list' must be a list, got "
                         f"{type(object_list).__name__}")
     group, peer = _object_peer(group, src, src_in_group, what, "src")
-    if group is not None:
+    if group is not None and group.comm is None:
+        if not _OBJECT_MAILBOX:
+            raise RuntimeError(f"{what}: no object list was sent to receive: in a world of "
+                               f"one process only what this process sent itself arrives")
+        object_list[:] = _OBJECT_MAILBOX.pop(0)
+    elif group is not None:
         object_list[:] = group.comm.recv(source=peer, tag=18)
 
 

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pylayer
-from pylayer.distributed import env
-from pylayer.distributed.collective import all_reduce, broadcast
-from pylayer.distributed.env import ReduceOp
+from pylayer.distributed import _env as env
+from pylayer.distributed._collective import all_reduce, broadcast
+from pylayer.distributed._env import ReduceOp
 from pylayer.nn import Layer
 
 __all__ = ["DataParallel", "spawn"]
@@ -166,10 +166,12 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     :func:`init_parallel_env`. ``nprocs=-1`` runs one process per CPU core. With
     ``join=True`` it waits for them and raises a ``RuntimeError`` when one fails;
     otherwise it returns the running ``subprocess.Popen`` (whose ``wait()`` joins).
+    One process (``nprocs=1``) is this one: ``func`` runs here, in a world of one,
+    and None is returned.
 
     >>> import pylayer.distributed as dist
-    >>> dist.spawn.__name__
-    'spawn'
+    >>> dist.spawn(print, args=("rank", 0), nprocs=1)
+    rank 0
     """
     if not callable(func):
         raise TypeError(f"spawn(): argument 'func' (position 1) must be callable, got "
@@ -185,6 +187,10 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
                          "each process can import by name")
     if nprocs == -1:
         nprocs = os.cpu_count() or 1
+    if nprocs == 1:
+        env.init_parallel_env()
+        func(*args)
+        return None
     search_path = list(sys.path)
     if module == "__main__":
         main = sys.modules["__main__"]
