@@ -101,8 +101,13 @@ def test_argument_errors_name_the_function_and_the_argument():
         dist.reduce_scatter(x, [pylayer.ones([3])])
     with pytest.raises(ValueError, match=r"alltoall_single\(\): argument 'in_split_sizes'"):
         dist.alltoall_single(x, x, [3])
-    with pytest.raises(RuntimeError, match=r"send\(\): a process of a world of one"):
-        dist.send(x, 0)
+    lonely = dist.new_group([0])
+    with pytest.raises(RuntimeError, match=r"recv\(\): nothing was sent to receive"):
+        dist.recv(x, 0, group=lonely)
+    dist.send(pylayer.ones([3]), 0, group=lonely)
+    with pytest.raises(ValueError, match=r"irecv\(\): the message \(shape \[3\], float32\) "
+                                         r"does not fit"):
+        dist.irecv(x, 0, group=lonely)
     with pytest.raises(ValueError, match=r"recv_object_list\(\): give exactly one"):
         dist.recv_object_list([None], 0, src_in_group=0)
     before = x.numpy().copy()

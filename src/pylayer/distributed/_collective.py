@@ -610,9 +610,10 @@ def _point_to_point(group, peer, what, argument):
     return group, _peer(group, peer, what, argument)
 
 
-# A world of one process sends to itself: the messages wait here, oldest first.
-_MAILBOX = []
-_OBJECT_MAILBOX = []
+def _mailbox(group, objects=False):
+    """In a world of one process, a process sends to itself: the messages wait in the
+    group's mailbox (one for tensors, one for object lists), oldest first."""
+    return group.messages[1 if objects else 0]
 
 
 def _send(tensor, dst, group, sync_op, what):
@@ -622,7 +623,7 @@ def _send(tensor, dst, group, sync_op, what):
     if group is None:
         return Task()
     if group.comm is None:
-        _MAILBOX.append(np.array(tensor.numpy(), copy=True))
+        _mailbox(group).append(np.array(tensor.numpy(), copy=True))
         return Task()
     data = _bytes(tensor.numpy())
     if sync_op:
@@ -642,15 +643,16 @@ def _recv(tensor, src, group, sync_op, what):
     if group is None:
         return Task()
     if group.comm is None:
-        if not _MAILBOX:
+        mailbox = _mailbox(group)
+        if not mailbox:
             raise RuntimeError(f"{what}: nothing was sent to receive: in a world of one "
                                f"process only what this process sent itself arrives")
-        message = _MAILBOX[0]
+        message = mailbox[0]
         if message.shape != tuple(tensor.shape) or message.dtype != tensor.numpy().dtype:
             raise ValueError(f"{what}: the message (shape {list(message.shape)}, "
                              f"{message.dtype}) does not fit 'tensor' (shape {tensor.shape}, "
                              f"{tensor.numpy().dtype})")
-        _write(tensor, _MAILBOX.pop(0), what)
+        _write(tensor, mailbox.pop(0), what)
         return Task()
     memory = _writable_memory(tensor)
     buffer = memory if memory is not None else np.empty(tensor.shape, tensor.numpy().dtype)
@@ -669,9 +671,10 @@ def send(tensor, dst=0, group=None, sync_op=True):
     a world of one process, a process sends to itself).
 
     >>> import pylayer, pylayer.distributed as dist
-    >>> _ = dist.send(pylayer.to_tensor([1.0, 2.0]), dst=0)
+    >>> group = dist.new_group([0])
+    >>> _ = dist.send(pylayer.to_tensor([1.0, 2.0]), dst=0, group=group)
     >>> out = pylayer.zeros([2])
-    >>> _ = dist.recv(out, src=0)
+    >>> _ = dist.recv(out, src=0, group=group)
     >>> out.numpy()
     array([1., 2.], dtype=float32)
     """
@@ -683,9 +686,10 @@ def recv(tensor, src=0, group=None, sync_op=True):
     None) sends with :func:`send`.
 
     >>> import pylayer, pylayer.distributed as dist
-    >>> _ = dist.send(pylayer.to_tensor([3]), dst=0)
+    >>> group = dist.new_group([0])
+    >>> _ = dist.send(pylayer.to_tensor([3]), dst=0, group=group)
     >>> out = pylayer.zeros([1], dtype="int64")
-    >>> _ = dist.recv(out, src=0)
+    >>> _ = dist.recv(out, src=0, group=group)
     >>> out.numpy()
     array([3])
     """
@@ -696,9 +700,10 @@ def isend(tensor, dst, group=None):
     """:func:`send` without waiting: returns a task to ``wait()`` on.
 
     >>> import pylayer, pylayer.distributed as dist
-    >>> dist.isend(pylayer.ones([1]), dst=0).wait()
+    >>> group = dist.new_group([0])
+    >>> dist.isend(pylayer.ones([1]), dst=0, group=group).wait()
     True
-    >>> dist.irecv(pylayer.zeros([1]), src=0).wait()
+    >>> dist.irecv(pylayer.zeros([1]), src=0, group=group).wait()
     True
     """
     return _send(tensor, dst, group, False, "isend()")
@@ -709,9 +714,10 @@ def irecv(tensor, src=None, group=None):
     task to ``wait()`` on, after which ``tensor`` holds what was sent.
 
     >>> import pylayer, pylayer.distributed as dist
-    >>> _ = dist.isend(pylayer.ones([1]), dst=0)
+    >>> group = dist.new_group([0])
+    >>> _ = dist.isend(pylayer.ones([1]), dst=0, group=group)
     >>> out = pylayer.zeros([1])
-    >>> dist.irecv(out).wait(), out.item()
+    >>> dist.irecv(out, group=group).wait(), out.item()
     (True, 1.0)
     """
     return _recv(tensor, src, group, False, "irecv()")
@@ -722,9 +728,10 @@ def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
     group's rank ``dst_in_group``), which receives them with :func:`recv_object_list`.
 
     >>> import pylayer.distributed as dist
-    >>> dist.send_object_list([{"step": 1}], dst=0)
+    >>> group = dist.new_group([0])
+    >>> dist.send_object_list([{"step": 1}], dst=0, group=group)
     >>> received = []
-    >>> dist.recv_object_list(received, src=0)
+    >>> dist.recv_object_list(received, src=0, group=group)
     >>> received
     [{'step': 1}]
     """
@@ -734,7 +741,7 @@ def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
                         f"{type(object_list).__name__}")
     group, peer = _object_peer(group, dst, dst_in_group, what, "dst")
     if group is not None and group.comm is None:
-        _OBJECT_MAILBOX.append(pickle.loads(pickle.dumps(object_list)))
+        _mailbox(group, True).append(pickle.loads(pickle.dumps(object_list)))
     elif group is not None:
         group.comm.send(object_list, dest=peer, tag=18)
 
@@ -744,9 +751,10 @@ def recv_object_list(object_list, src=None, group=None, src_in_group=None):
     ``src`` (or the group's rank ``src_in_group``) sends with :func:`send_object_list`.
 
     >>> import pylayer.distributed as dist
-    >>> dist.send_object_list(["a"], dst=0)
+    >>> group = dist.new_group([0])
+    >>> dist.send_object_list(["a"], dst=0, group=group)
     >>> received = [None]
-    >>> dist.recv_object_list(received, src=0)
+    >>> dist.recv_object_list(received, src=0, group=group)
     >>> received
     ['a']
     """
@@ -756,10 +764,10 @@ def recv_object_list(object_list, src=None, group=None, src_in_group=None):
                         f"{type(object_list).__name__}")
     group, peer = _object_peer(group, src, src_in_group, what, "src")
     if group is not None and group.comm is None:
-        if not _OBJECT_MAILBOX:
+        if not _mailbox(group, True):
             raise RuntimeError(f"{what}: no object list was sent to receive: in a world of "
                                f"one process only what this process sent itself arrives")
-        object_list[:] = _OBJECT_MAILBOX.pop(0)
+        object_list[:] = _mailbox(group, True).pop(0)
     elif group is not None:
         object_list[:] = group.comm.recv(source=peer, tag=18)
 

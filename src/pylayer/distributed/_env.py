@@ -91,6 +91,7 @@ class Group:
         self._id = id
         self._ranks = list(ranks)
         self.comm = comm
+        self.messages = ([], [])      # a world of one's own messages (tensors, objects)
         self._name = name if name is not None else f"_default_pg{id}" if id == 0 else f"group_{id}"
 
     @property
