@@ -140,6 +140,40 @@ def check(group, ranks):
     dist.barrier(group)
 
 
+class GatherSequence(pylayer.autograd.PyLayer):
+    """The guide's sequence-parallel PyLayer: all_gather forward, reduce_scatter backward."""
+
+    @staticmethod
+    def forward(ctx, part):
+        parts = []
+        dist.all_gather(parts, part)
+        return pylayer.concat(parts, axis=0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = dist.get_world_size()
+        mine = pylayer.zeros([grad.shape[0] // n] + grad.shape[1:], dtype=grad.dtype)
+        dist.reduce_scatter(mine, list(pylayer.split(grad, n, axis=0)))
+        return mine
+
+
+def check_pylayer():
+    """Forward: the whole sequence; backward: each process's part of the gradient of the
+    sum over processes of the same loss, as one process computes it on the whole."""
+    me, n = dist.get_rank(), dist.get_world_size()
+    rng = np.random.default_rng(1)
+    whole = rng.standard_normal((2 * n, 3))
+    weight = pylayer.to_tensor(rng.standard_normal((2 * n, 3)))
+    part = pylayer.to_tensor(whole[2 * me:2 * me + 2], stop_gradient=False)
+    gathered = GatherSequence.apply(part)
+    same(gathered, whole, "GatherSequence forward")
+    (pylayer.tanh(gathered) * weight).sum().backward()
+    reference = pylayer.to_tensor(whole, stop_gradient=False)
+    (pylayer.tanh(reference) * weight).sum().backward()
+    expected = n * reference.grad.numpy()[2 * me:2 * me + 2]
+    np.testing.assert_allclose(part.grad.numpy(), expected, rtol=1e-12)
+
+
 def main():
     world = dist.init_parallel_env()
     n = dist.get_world_size()
@@ -149,6 +183,7 @@ def main():
     assert os.environ["PADDLE_TRAINERS_NUM"] == str(n)
     assert dist.ParallelEnv().rank == dist.get_rank()
     check(None, list(range(n)))
+    check_pylayer()
     evens = [r for r in range(n) if r % 2 == 0]
     reverse = list(reversed(range(n)))
     group_evens = dist.new_group(evens)

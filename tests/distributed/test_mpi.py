@@ -73,8 +73,9 @@ def test_the_launcher_starts_the_processes_through_mpiexec(tmp_path):
                       "dist.init_parallel_env()\n"
                       "x = pylayer.to_tensor([float(dist.get_rank())])\n"
                       "dist.all_reduce(x)\n"
-                      "print('rank', dist.get_rank(), 'of', dist.get_world_size(), "
-                      "'sum', x.item(), sys.argv[1:], flush=True)\n")
+                      "line = f'rank {dist.get_rank()} of {dist.get_world_size()} sum "
+                      "{x.item()} {sys.argv[1:]}\\n'\n"
+                      "sys.stdout.write(line)\n")          # one write: the lines never mix
     environment = dict(os.environ)
     environment["PYTHONPATH"] = os.pathsep.join([str(HERE.parents[1] / "src")] + [
         p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p])

@@ -72,7 +72,7 @@ def test_collectives_of_one_process(dtype):
 def test_object_collectives_of_one_process():
     out = [None]
     dist.all_gather_object(out, {"a": 1})
-    assert out == [{"a": 1}]
+    assert out == [None, {"a": 1}]             # appended, as Paddle's
     objects = [1, "two"]
     dist.broadcast_object_list(objects, 0)
     assert objects == [1, "two"]
@@ -108,8 +108,16 @@ def test_argument_errors_name_the_function_and_the_argument():
     with pytest.raises(ValueError, match=r"irecv\(\): the message \(shape \[3\], float32\) "
                                          r"does not fit"):
         dist.irecv(x, 0, group=lonely)
-    with pytest.raises(ValueError, match=r"recv_object_list\(\): give exactly one"):
+    with pytest.raises(ValueError, match=r"recv_object_list\(\): give 'src' or "
+                                         r"'src_in_group', not both"):
         dist.recv_object_list([None], 0, src_in_group=0)
+    with pytest.raises(ValueError, match=r"send_object_list\(\): argument 'object_list' "
+                                         r"cannot be empty"):
+        dist.send_object_list([])
+    lonely = dist.new_group([0])
+    dist.send_object_list([1, 2], group=lonely)          # to rank 0 by default
+    with pytest.raises(ValueError, match=r"recv_object_list\(\): 2 objects were sent"):
+        dist.recv_object_list([None], group=lonely)
     before = x.numpy().copy()
     with pytest.raises(ValueError, match=r"all_reduce\(\): the tensor's memory cannot be written"):
         dist.all_reduce(pylayer.ones([1]).expand([3]))

@@ -324,8 +324,8 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
 
 
 def all_gather_object(object_list, obj, group=None):
-    """Gather the picklable ``obj`` of every process of ``group`` into ``object_list``
-    (its contents replaced), in rank order.
+    """Gather the picklable ``obj`` of every process of ``group``, in rank order, and
+    append them to ``object_list`` (as Paddle's, which is given an empty list).
 
     >>> import pylayer.distributed as dist
     >>> out = []
@@ -341,9 +341,9 @@ def all_gather_object(object_list, obj, group=None):
     if group is None:
         return
     if group.comm is None:
-        object_list[:] = [pickle.loads(pickle.dumps(obj))]
+        object_list.append(pickle.loads(pickle.dumps(obj)))
     else:
-        object_list[:] = group.comm.allgather(obj)
+        object_list.extend(group.comm.allgather(obj))
 
 
 def broadcast_object_list(object_list, src, group=None):
@@ -724,22 +724,20 @@ def irecv(tensor, src=None, group=None):
 
 
 def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
-    """Send the picklable objects of ``object_list`` to global rank ``dst`` (or to the
-    group's rank ``dst_in_group``), which receives them with :func:`recv_object_list`.
+    """Send the picklable objects of ``object_list`` (not empty) to global rank ``dst``
+    (or to the group's rank ``dst_in_group``; rank 0 where neither is given), which
+    receives them with :func:`recv_object_list`.
 
     >>> import pylayer.distributed as dist
     >>> group = dist.new_group([0])
     >>> dist.send_object_list([{"step": 1}], dst=0, group=group)
-    >>> received = []
+    >>> received = [None]
     >>> dist.recv_object_list(received, src=0, group=group)
     >>> received
     [{'step': 1}]
     """
     what = "send_object_list()"
-    if not isinstance(object_list, list):
-        raise TypeError(f"{what}: argument 'object_list' must be a list, got "
-                        f"{type(object_list).__name__}")
-    group, peer = _object_peer(group, dst, dst_in_group, what, "dst")
+    group, peer = _object_peer(object_list, group, dst, dst_in_group, what, "dst")
     if group is not None and group.comm is None:
         _mailbox(group, True).append(pickle.loads(pickle.dumps(object_list)))
     elif group is not None:
@@ -747,8 +745,10 @@ def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
 
 
 def recv_object_list(object_list, src=None, group=None, src_in_group=None):
-    """Receive into ``object_list`` (its contents replaced) the objects global rank
-    ``src`` (or the group's rank ``src_in_group``) sends with :func:`send_object_list`.
+    """Receive into ``object_list`` the objects global rank ``src`` (or the group's rank
+    ``src_in_group``; rank 0 where neither is given) sends with
+    :func:`send_object_list`: as in Paddle, the list has as many elements as were sent,
+    which are replaced.
 
     >>> import pylayer.distributed as dist
     >>> group = dist.new_group([0])
@@ -759,23 +759,26 @@ def recv_object_list(object_list, src=None, group=None, src_in_group=None):
     ['a']
     """
     what = "recv_object_list()"
-    if not isinstance(object_list, list):
-        raise TypeError(f"{what}: argument 'object_list' must be a list, got "
-                        f"{type(object_list).__name__}")
-    group, peer = _object_peer(group, src, src_in_group, what, "src")
+    group, peer = _object_peer(object_list, group, src, src_in_group, what, "src")
     if group is not None and group.comm is None:
         if not _mailbox(group, True):
             raise RuntimeError(f"{what}: no object list was sent to receive: in a world of "
                                f"one process only what this process sent itself arrives")
-        object_list[:] = _mailbox(group, True).pop(0)
+        _replace(object_list, _mailbox(group, True).pop(0), what)
     elif group is not None:
-        object_list[:] = group.comm.recv(source=peer, tag=18)
+        _replace(object_list, group.comm.recv(source=peer, tag=18), what)
 
 
-def _object_peer(group, rank, rank_in_group, what, argument):
-    if (rank is None) == (rank_in_group is None):
-        raise ValueError(f"{what}: give exactly one of '{argument}' and "
-                         f"'{argument}_in_group'")
+def _object_peer(object_list, group, rank, rank_in_group, what, argument):
+    """Paddle's rules: a non-empty list; ``rank`` or ``rank_in_group``, not both (rank 0
+    where neither is given)."""
+    if not isinstance(object_list, list):
+        raise TypeError(f"{what}: argument 'object_list' must be a list, got "
+                        f"{type(object_list).__name__}")
+    if not object_list:
+        raise ValueError(f"{what}: argument 'object_list' cannot be empty")
+    if rank is not None and rank_in_group is not None:
+        raise ValueError(f"{what}: give '{argument}' or '{argument}_in_group', not both")
     if rank_in_group is not None:
         group = _check_group(group, what)
         if isinstance(rank_in_group, bool) or not isinstance(rank_in_group, int) or \
@@ -783,7 +786,14 @@ def _object_peer(group, rank, rank_in_group, what, argument):
             raise ValueError(f"{what}: argument '{argument}_in_group' must be a rank of the "
                              f"group (0 to {group.nranks - 1}), got {rank_in_group!r}")
         rank = group.ranks[rank_in_group]
-    return _point_to_point(group, rank, what, argument)
+    return _point_to_point(group, 0 if rank is None else rank, what, argument)
+
+
+def _replace(object_list, received, what):
+    if len(received) != len(object_list):
+        raise ValueError(f"{what}: {len(received)} objects were sent, but 'object_list' has "
+                         f"{len(object_list)} places; give a list as long as the one sent")
+    object_list[:] = received
 
 
 def wait(tensor, group=None, use_calc_stream=True):
