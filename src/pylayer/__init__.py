@@ -255,7 +255,7 @@ __all__ += _sampling.__all__
 __all__ += _decomposition.__all__
 __all__ += _conversion.__all__
 __all__ += ["adaptive_avg_pool1d", "conv1d", "conv2d", "group_norm", "layer_norm"]
-__all__ += ["DataParallel"]
+__all__ += ["DataParallel", "distributed"]
 
 
 def __dir__():

@@ -38,6 +38,9 @@ class ReduceOp:
     PROD = 3
     AVG = 4
 
+    def __repr__(self):
+        return "ReduceOp(SUM=0, MAX=1, MIN=2, PROD=3, AVG=4)"
+
 
 _OP_NAMES = {0: "SUM", 1: "MAX", 2: "MIN", 3: "PROD", 4: "AVG"}
 
@@ -441,3 +444,7 @@ class ParallelEnv:
     @property
     def pg_timeout(self):
         return int(os.environ.get("PADDLE_PG_TIMEOUT", "1800000"))
+
+    def __repr__(self):
+        return (f"ParallelEnv(rank={self.rank}, world_size={self.world_size}, "
+                f"local_rank={self.local_rank}, device_type={self.device_type!r})")
