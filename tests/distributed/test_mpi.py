@@ -88,6 +88,24 @@ def test_the_launcher_starts_the_processes_through_mpiexec(tmp_path):
         assert f"rank {rank} of 2 sum 1.0 ['--flag', '1']" in done.stdout
 
 
+def test_the_launcher_runs_a_paddle_program_on_pylayer(tmp_path):
+    mpiexec()
+    script = tmp_path / "paddle_job.py"
+    script.write_text("import sys, paddle, paddle.distributed as dist\n"
+                      "dist.init_parallel_env()\n"
+                      "x = paddle.to_tensor([1.0])\n"
+                      "dist.all_reduce(x)\n"
+                      "sys.stdout.write(f'{paddle.__name__} sum {x.item()}\\n')\n")
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join([str(HERE.parents[1] / "src")] + [
+        p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p])
+    done = subprocess.run([sys.executable, "-m", "pylayer.distributed.launch", "--as_paddle",
+                           "--nproc_per_node", "2", str(script)], capture_output=True,
+                          text=True, timeout=LIMIT, env=environment, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("pylayer sum 2.0") == 2
+
+
 def spawned(value):
     import pylayer.distributed as dist
     import pylayer

@@ -165,3 +165,6 @@ def test_the_launcher_command():
     assert line[:3] == ["mpiexec", "-n", "4"]
     assert line[line.index("-f") + 1] == "hosts" and line[line.index("-ppn") + 1] == "2"
     assert line[-3:] == ["train.py", "--epochs", "3"]
+    line = launch.command(["--as_paddle", "--mpiexec", "mpiexec", "--nproc_per_node", "1",
+                           "train.py"])
+    assert line[-4:] == ["-m", "pylayer", "run", "train.py"]

@@ -6,7 +6,8 @@ start N processes of ``script.py`` through ``mpiexec`` (MPICH's, from the
 ``--nnodes`` with ``--hostfile`` (or ``--ips host1,host2``) spreads them over machines
 (``--nproc_per_node`` on each); ``--log_dir`` writes each process's output to
 ``workerlog.<rank>``; ``--timeout`` (seconds) ends the job when it runs longer;
-``--dry_run`` prints the command. The exit status is mpiexec's: when one process
+``--as_paddle`` runs the program under ``python -m pylayer run`` (its ``import
+paddle`` gives pylayer); ``--dry_run`` prints the command. The exit status is mpiexec's: when one process
 fails, the job stops and the status is not 0.
 """
 import argparse
@@ -37,6 +38,9 @@ def _parser():
     parser.add_argument("--timeout", type=int, default=None,
                         help="end the job after this many seconds")
     parser.add_argument("--mpiexec", default=None, help="the mpiexec to use")
+    parser.add_argument("--as_paddle", action="store_true",
+                        help="run the program under python -m pylayer run, so that its "
+                             "import paddle gives pylayer")
     parser.add_argument("--dry_run", action="store_true", help="print the command only")
     parser.add_argument("-m", dest="module", default=None,
                         help="run a module (as python -m) instead of a script")
@@ -72,7 +76,8 @@ def command(argv):
         line += ["-outfile-pattern", os.path.join(options.log_dir, "workerlog.%r"),
                  "-errfile-pattern", os.path.join(options.log_dir, "workerlog.%r")]
     program = (["-m", options.module] if options.module else [options.script])
-    return line + [sys.executable, "-u"] + program + options.arguments
+    runner = ["-m", "pylayer", "run"] if options.as_paddle else []
+    return line + [sys.executable, "-u"] + runner + program + options.arguments
 
 
 def _plan(argv):
