@@ -121,6 +121,12 @@ def check(group, ranks):
         for task in tasks:
             task.wait()
         same(out, everyone[(mine - 1) % n], f"isend/irecv {dtype}")
+        out = pylayer.zeros([2, 3], dtype=dtype)
+        ops = [dist.P2POp(dist.irecv, out, before, group),           # receives first: no
+               dist.P2POp(dist.isend, value(me, dtype), after, group)]  # deadlock in a batch
+        for task in dist.batch_isend_irecv(ops):
+            task.wait()
+        same(out, everyone[(mine - 1) % n], f"batch_isend_irecv {dtype}")
     objects = []
     dist.all_gather_object(objects, {"rank": me}, group=group)
     assert objects == [{"rank": r} for r in ranks], objects

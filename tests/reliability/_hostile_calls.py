@@ -1224,5 +1224,10 @@ CALLS.update({
                                  A("dst", _value(0), None)),
     _dist.recv_object_list: Call(A("object_list", _SENT_OBJECTS, None),
                                  A("src", _value(0), None)),
+    _dist.P2POp: Call(A("op", _value(_dist.isend), None), A("tensor", _ONES, "tensor_only"),
+                      A("peer", _value(0), "int")),
+    _dist.batch_isend_irecv: Call(A("p2p_op_list", lambda env: [
+        _dist.P2POp(_dist.isend, pylayer.ones([2]), 0),
+        _dist.P2POp(_dist.irecv, pylayer.zeros([2]), 0)], None)),
     _dist.spawn: Call(A("func", _value(_spawned), "callable"), K("nprocs", _value(1), None)),
 })

@@ -20,7 +20,7 @@ from pylayer.distributed._collective import (all_reduce, all_gather, all_gather_
                                             reduce_scatter, scatter, scatter_object_list,
                                             gather, alltoall, alltoall_single, send, recv,
                                             isend, irecv, send_object_list, recv_object_list,
-                                            wait)
+                                            wait, P2POp, batch_isend_irecv)
 from pylayer.distributed._parallel import DataParallel, spawn
 from pylayer.distributed import _env, _collective, _parallel
 

@@ -18,7 +18,8 @@ from pylayer.distributed._env import ReduceOp, _check_group
 __all__ = ["all_reduce", "all_gather", "all_gather_object", "broadcast",
            "broadcast_object_list", "reduce", "reduce_scatter", "scatter",
            "scatter_object_list", "gather", "alltoall", "alltoall_single", "send", "recv",
-           "isend", "irecv", "send_object_list", "recv_object_list", "wait"]
+           "isend", "irecv", "send_object_list", "recv_object_list", "wait", "P2POp",
+           "batch_isend_irecv"]
 
 
 class Task:
@@ -794,6 +795,59 @@ def _replace(object_list, received, what):
         raise ValueError(f"{what}: {len(received)} objects were sent, but 'object_list' has "
                          f"{len(object_list)} places; give a list as long as the one sent")
     object_list[:] = received
+
+
+class P2POp:
+    """One operation of :func:`batch_isend_irecv`: ``op`` (:func:`isend` or
+    :func:`irecv`) of ``tensor`` with global rank ``peer``.
+
+    >>> import pylayer, pylayer.distributed as dist
+    >>> op = dist.P2POp(dist.isend, pylayer.ones([2]), 0)
+    >>> op.op is dist.isend, op.peer, op.group.id
+    (True, 0, 0)
+    """
+
+    def __init__(self, op, tensor, peer, group=None):
+        if op is not isend and op is not irecv:
+            raise RuntimeError("P2POp(): argument 'op' must be pylayer.distributed.isend or "
+                               f"pylayer.distributed.irecv, got {op!r}")
+        self.op = op
+        self.tensor = _tensor(tensor, "P2POp()", "tensor")
+        self.group = _check_group(group, "P2POp()")
+        _peer(self.group, peer, "P2POp()", "peer")
+        self.peer = int(peer)
+
+    def __repr__(self):
+        return (f"P2POp(op={self.op.__name__}, tensor=Tensor(shape={self.tensor.shape}), "
+                f"peer={self.peer}, group={self.group.id})")
+
+
+def batch_isend_irecv(p2p_op_list):
+    """Start every :class:`P2POp` of ``p2p_op_list`` without waiting (MPI's non-blocking
+    sends and receives, so their order between processes cannot deadlock) and return
+    their tasks. In a world of one process the sends go first.
+
+    >>> import pylayer, pylayer.distributed as dist
+    >>> out = pylayer.zeros([2])
+    >>> tasks = dist.batch_isend_irecv([dist.P2POp(dist.irecv, out, 0),
+    ...                                 dist.P2POp(dist.isend, pylayer.ones([2]), 0)])
+    >>> [task.wait() for task in tasks], out.numpy()
+    ([True, True], array([1., 1.], dtype=float32))
+    """
+    if not isinstance(p2p_op_list, list) or not p2p_op_list or not all(
+            isinstance(op, P2POp) for op in p2p_op_list):
+        raise RuntimeError("batch_isend_irecv(): argument 'p2p_op_list' must be a non-empty "
+                           f"list of P2POp, got {p2p_op_list!r}")
+    if not p2p_op_list[0].group.is_member():
+        return None
+    order = list(range(len(p2p_op_list)))
+    if p2p_op_list[0].group.comm is None:
+        order.sort(key=lambda i: p2p_op_list[i].op is irecv)
+    tasks = [None] * len(p2p_op_list)
+    for i in order:
+        op = p2p_op_list[i]
+        tasks[i] = op.op(op.tensor, op.peer, op.group)
+    return tasks
 
 
 def wait(tensor, group=None, use_calc_stream=True):
