@@ -119,5 +119,7 @@ def test_spawn_runs_the_function_in_each_process():
     sys.path.insert(0, str(HERE))
     from pylayer.distributed import spawn
     import test_mpi
-    process = spawn(test_mpi.spawned, args=(2.0,), nprocs=2)
-    assert process.returncode == 0
+    assert spawn(test_mpi.spawned, args=(2.0,), nprocs=2).join()
+    context = spawn(test_mpi.spawned, args=("not a number",), nprocs=2, join=False)
+    with pytest.raises(RuntimeError, match="spawn.*a process of the 2 failed"):
+        context.join(timeout=LIMIT)

@@ -176,7 +176,7 @@ def _start():
     process. Idempotent."""
     if _state.world is not None:
         return _state.world
-    MPI = _mpi() if under_mpi_launcher() or os.environ.get("PYLAYER_FORCE_MPI") == "1" else None
+    MPI = _mpi() if under_mpi_launcher() else None
     if MPI is not None:
         comm = MPI.COMM_WORLD
         rank, size = comm.Get_rank(), comm.Get_size()

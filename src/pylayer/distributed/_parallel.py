@@ -163,10 +163,10 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     """Run ``func(*args)`` in ``nprocs`` processes that form a world (under
     ``mpiexec``): each process imports the module that defines ``func`` (which must be
     importable by name, a module-level function) and calls it after
-    :func:`init_parallel_env`. ``nprocs=-1`` runs one process per CPU core. With
-    ``join=True`` it waits for them and raises a ``RuntimeError`` when one fails;
-    otherwise it returns the running ``subprocess.Popen`` (whose ``wait()`` joins).
-    One process (``nprocs=1``) is this one: ``func`` runs here, in a world of one,
+    :func:`init_parallel_env`. ``nprocs=-1`` runs one process per CPU core. It
+    returns a context whose ``join(timeout=None)`` waits for them (True once they
+    have ended) and raises a ``RuntimeError`` when one failed; with ``join=True``
+    (the default) spawn joins before returning. One process (``nprocs=1``) is this one: ``func`` runs here, in a world of one,
     and None is returned.
 
     >>> import pylayer.distributed as dist
@@ -208,10 +208,27 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
                "import importlib, pylayer.distributed as d; d.init_parallel_env(); "
                "f = importlib.import_module(m)\nfor n in q.split('.'): f = getattr(f, n)\n"
                "f(*a)", payload]
-    process = subprocess.Popen(command)
-    if not join:
-        return process
-    status = process.wait()
-    if status != 0:
-        raise RuntimeError(f"spawn(): a process of the {nprocs} failed (exit status {status})")
-    return process
+    context = SpawnContext(subprocess.Popen(command), nprocs)
+    if join:
+        context.join()
+    return context
+
+
+class SpawnContext:
+    """What :func:`spawn` returns (Paddle's ``MultiprocessContext``): ``join(timeout)``
+    waits for the job, True when it has ended, and raises a ``RuntimeError`` when a
+    process failed; ``processes`` holds the ``mpiexec`` process that runs them."""
+
+    def __init__(self, process, nprocs):
+        self.processes = [process]
+        self.nprocs = nprocs
+
+    def join(self, timeout=None):
+        try:
+            status = self.processes[0].wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        if status != 0:
+            raise RuntimeError(f"spawn(): a process of the {self.nprocs} failed (exit status "
+                               f"{status})")
+        return True
