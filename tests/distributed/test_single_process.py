@@ -168,3 +168,19 @@ def test_the_launcher_command():
     line = launch.command(["--as_paddle", "--mpiexec", "mpiexec", "--nproc_per_node", "1",
                            "train.py"])
     assert line[-4:] == ["-m", "pylayer", "run", "train.py"]
+
+
+def test_under_mpiexec_without_mpi4py_the_error_says_what_to_install():
+    try:
+        import mpi4py  # noqa: F401
+        pytest.skip("mpi4py is installed here")
+    except ImportError:
+        pass
+    import os
+    environment = dict(os.environ, PMI_RANK="0", PMI_SIZE="2")
+    code = "import pylayer.distributed as d; d.init_parallel_env()"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=environment)
+    assert done.returncode != 0
+    assert "started by mpiexec with 2 processes, but mpi4py is not installed" in done.stderr
+    assert 'pip install "pylayer-autograd[distributed]"' in done.stderr
