@@ -10,6 +10,28 @@ import pylayer
 import pylayer.distributed as dist
 
 
+@pytest.fixture(autouse=True)
+def world():
+    """Each test starts the world of one process and ends it (Paddle's collectives need
+    init_parallel_env first)."""
+    yield dist.init_parallel_env()
+    dist.destroy_process_group()
+
+
+def test_before_init_parallel_env_the_collectives_refuse_as_paddles():
+    dist.destroy_process_group()
+    x = pylayer.ones([2])
+    for call in (lambda: dist.all_reduce(x), lambda: dist.barrier(), lambda: dist.broadcast(x, 0),
+                 lambda: dist.new_group([0]), lambda: dist.get_backend()):
+        with pytest.raises(RuntimeError, match="the global group is not initialized: call "
+                                               r"pylayer.distributed.init_parallel_env\(\)"):
+            call()
+    assert dist.get_group(0) is None                 # Paddle's get_group: None
+    assert (dist.get_rank(), dist.get_world_size()) == (0, 1)
+    assert not dist.is_initialized()
+    pylayer.DataParallel(pylayer.nn.Linear(2, 2))   # one process: no init needed, as Paddle's
+
+
 def test_the_world_of_one_process_and_the_launcher_variables(monkeypatch):
     group = dist.init_parallel_env()
     assert dist.is_initialized() and dist.is_available()
@@ -39,8 +61,9 @@ def test_groups():
         dist.new_group([0, 1])
     with pytest.raises(TypeError, match=r"new_group\(\): argument 'ranks'"):
         dist.new_group("0")
-    with pytest.raises(ValueError, match=r"get_group\(\): argument 'id'"):
-        dist.get_group(99)
+    assert dist.get_group(99) is None
+    with pytest.raises(TypeError, match=r"get_group\(\): argument 'id'"):
+        dist.get_group("0")
 
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16", "complex64", "int64", "bool"])

@@ -1185,13 +1185,13 @@ def _SENT_OBJECTS(env):
     return [None]
 
 
-CALLS.update({
+_DIST_CALLS = {
     _dist.DataParallel: Call(A("layers", lambda env: nn.Linear(2, 2), "layer")),
     _dist.ParallelEnv: Call(), _dist.ReduceOp: Call(),
     _dist.init_parallel_env: Call(), _dist.is_initialized: Call(),
     _dist.is_available: Call(), _dist.get_rank: Call(), _dist.get_world_size: Call(),
     _dist.get_backend: Call(), _dist.barrier: Call(), _dist.destroy_process_group: Call(),
-    _dist.get_group: Call(A("id", _value(0), "int")),
+    _dist.get_group: Call(A("id", _value(0), None)),
     _dist.new_group: Call(A("ranks", _value([0]), None)),
     _dist.all_reduce: Call(A("tensor", _ONES, "tensor_only")),
     _dist.reduce: Call(A("tensor", _ONES, "tensor_only"), A("dst", _value(0), "int")),
@@ -1230,4 +1230,14 @@ CALLS.update({
         _dist.P2POp(_dist.isend, pylayer.ones([2]), 0),
         _dist.P2POp(_dist.irecv, pylayer.zeros([2]), 0)], None)),
     _dist.spawn: Call(A("func", _value(_spawned), "callable"), K("nprocs", _value(1), None)),
-})
+}
+
+
+def _start_world(env):
+    """Paddle's collectives need init_parallel_env first (a world of one here)."""
+    _dist.init_parallel_env()
+
+
+for _call in _DIST_CALLS.values():
+    _call.setup = _start_world
+CALLS.update(_DIST_CALLS)

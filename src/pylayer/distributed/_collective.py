@@ -27,6 +27,7 @@ class Task:
     ``sync_op=False`` and ``isend``/``irecv``), ``is_completed()`` tells whether it is.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> task = dist.all_reduce(pylayer.ones([2]), sync_op=False)
     >>> task.wait(), task.is_completed()
     (True, True)
@@ -180,6 +181,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     ``wait()`` on (MPI's non-blocking all-reduce).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> x = pylayer.to_tensor([1.0, 2.0])
     >>> _ = dist.all_reduce(x)
     >>> x.numpy()          # one process: the sum of one tensor
@@ -213,6 +215,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
     global rank ``dst`` (in place there; the others keep theirs).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> x = pylayer.to_tensor([3, 4])
     >>> _ = dist.reduce(x, dst=0)
     >>> x.numpy()
@@ -246,6 +249,7 @@ def broadcast(tensor, src, group=None, sync_op=True):
     ``group`` (in place).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> x = pylayer.to_tensor([[1, 2]])
     >>> _ = dist.broadcast(x, src=0)
     >>> x.numpy()
@@ -297,6 +301,7 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
     written into.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = []
     >>> _ = dist.all_gather(out, pylayer.to_tensor([1.0, 2.0]))
     >>> [t.numpy() for t in out]
@@ -329,6 +334,7 @@ def all_gather_object(object_list, obj, group=None):
     append them to ``object_list`` (as Paddle's, which is given an empty list).
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = []
     >>> dist.all_gather_object(out, {"step": 3})
     >>> out
@@ -352,6 +358,7 @@ def broadcast_object_list(object_list, src, group=None):
     of global rank ``src``'s list (picklable objects).
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> objects = ["a", 1]
     >>> dist.broadcast_object_list(objects, src=0)
     >>> objects
@@ -374,6 +381,7 @@ def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=Tru
     with ``op``; process i receives the reduction of the i-th tensors in ``tensor``.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = pylayer.zeros([2])
     >>> _ = dist.reduce_scatter(out, [pylayer.to_tensor([1.0, 5.0])])
     >>> out.numpy()
@@ -413,6 +421,7 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
     ``src`` only.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = pylayer.zeros([2], dtype="int64")
     >>> _ = dist.scatter(out, [pylayer.to_tensor([7, 8])], src=0)
     >>> out.numpy()
@@ -448,6 +457,7 @@ def scatter_object_list(out_object_list, in_object_list=None, src=0, group=None)
     ``group``, where it becomes the contents of ``out_object_list``.
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = []
     >>> dist.scatter_object_list(out, [{"part": 0}], src=0)
     >>> out
@@ -477,6 +487,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
     ``gather_list`` (filled like :func:`all_gather`'s list; ignored elsewhere).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = []
     >>> _ = dist.gather(pylayer.to_tensor([1, 2]), out, dst=0)
     >>> [t.numpy() for t in out]
@@ -517,6 +528,7 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
     :func:`all_gather`'s list).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = []
     >>> _ = dist.alltoall(out, [pylayer.to_tensor([1.0])])
     >>> [t.numpy() for t in out]
@@ -571,6 +583,7 @@ def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=
     (``out_split_sizes`` rows from each).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = pylayer.zeros([2])
     >>> _ = dist.alltoall_single(out, pylayer.to_tensor([1.0, 2.0]))
     >>> out.numpy()
@@ -672,6 +685,7 @@ def send(tensor, dst=0, group=None, sync_op=True):
     a world of one process, a process sends to itself).
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> group = dist.new_group([0])
     >>> _ = dist.send(pylayer.to_tensor([1.0, 2.0]), dst=0, group=group)
     >>> out = pylayer.zeros([2])
@@ -687,6 +701,7 @@ def recv(tensor, src=0, group=None, sync_op=True):
     None) sends with :func:`send`.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> group = dist.new_group([0])
     >>> _ = dist.send(pylayer.to_tensor([3]), dst=0, group=group)
     >>> out = pylayer.zeros([1], dtype="int64")
@@ -701,6 +716,7 @@ def isend(tensor, dst, group=None):
     """:func:`send` without waiting: returns a task to ``wait()`` on.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> group = dist.new_group([0])
     >>> dist.isend(pylayer.ones([1]), dst=0, group=group).wait()
     True
@@ -715,6 +731,7 @@ def irecv(tensor, src=None, group=None):
     task to ``wait()`` on, after which ``tensor`` holds what was sent.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> group = dist.new_group([0])
     >>> _ = dist.isend(pylayer.ones([1]), dst=0, group=group)
     >>> out = pylayer.zeros([1])
@@ -730,6 +747,7 @@ def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
     receives them with :func:`recv_object_list`.
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> group = dist.new_group([0])
     >>> dist.send_object_list([{"step": 1}], dst=0, group=group)
     >>> received = [None]
@@ -752,6 +770,7 @@ def recv_object_list(object_list, src=None, group=None, src_in_group=None):
     which are replaced.
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> group = dist.new_group([0])
     >>> dist.send_object_list(["a"], dst=0, group=group)
     >>> received = [None]
@@ -802,6 +821,7 @@ class P2POp:
     :func:`irecv`) of ``tensor`` with global rank ``peer``.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> op = dist.P2POp(dist.isend, pylayer.ones([2]), 0)
     >>> op.op is dist.isend, op.peer, op.group.id
     (True, 0, 0)
@@ -828,6 +848,7 @@ def batch_isend_irecv(p2p_op_list):
     their tasks. In a world of one process the sends go first.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> out = pylayer.zeros([2])
     >>> tasks = dist.batch_isend_irecv([dist.P2POp(dist.irecv, out, 0),
     ...                                 dist.P2POp(dist.isend, pylayer.ones([2]), 0)])
@@ -856,6 +877,7 @@ def wait(tensor, group=None, use_calc_stream=True):
     one, so there is nothing left to wait for.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> dist.wait(pylayer.ones([1]))
     """
     _tensor(tensor, "wait()", "tensor")

@@ -84,7 +84,7 @@ class Group:
     is this process's rank in the group (-1 where it is not a member).
 
     >>> import pylayer.distributed as dist
-    >>> g = dist.get_group(0)
+    >>> g = dist.init_parallel_env()
     >>> g.id, g.ranks, g.nranks, g.rank, g.is_member()
     (0, [0], 1, 0, True)
     """
@@ -201,8 +201,12 @@ def _start():
     return _state.world
 
 
-def world():
-    return _start()
+def world(what):
+    """The world group; before :func:`init_parallel_env` a RuntimeError, as in Paddle."""
+    if _state.world is None:
+        raise RuntimeError(f"{what}: the global group is not initialized: call "
+                           f"pylayer.distributed.init_parallel_env() first")
+    return _state.world
 
 
 def init_parallel_env(nccl_config=None):
@@ -221,8 +225,8 @@ def init_parallel_env(nccl_config=None):
 
 
 def is_initialized():
-    """Whether :func:`init_parallel_env` (or a first collective) has started the
-    environment and :func:`destroy_process_group` has not ended it.
+    """Whether :func:`init_parallel_env` has started the environment and
+    :func:`destroy_process_group` has not ended it.
 
     >>> import pylayer.distributed as dist
     >>> isinstance(dist.is_initialized(), bool)
@@ -244,7 +248,7 @@ def is_available():
 
 def _check_group(group, what):
     if group is None:
-        return world()
+        return world(what)
     if not isinstance(group, Group):
         raise TypeError(f"{what}: argument 'group' must be a Group (from "
                         f"pylayer.distributed.new_group) or None, got {type(group).__name__}")
@@ -290,11 +294,12 @@ def new_group(ranks=None, backend=None, timeout=None, nccl_comm_init_option=0,
     ignored.
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> g = dist.new_group([0])
     >>> g.ranks, g.rank, dist.get_group(g.id) is g
     ([0], 0, True)
     """
-    base = world()
+    base = world("new_group()")
     if ranks is None:
         ranks = list(range(base.nranks))
     if isinstance(ranks, (str, bytes)) or not hasattr(ranks, "__iter__"):
@@ -329,26 +334,25 @@ def new_group(ranks=None, backend=None, timeout=None, nccl_comm_init_option=0,
 
 
 def get_group(id=0):
-    """The group of the given id (0: the world).
+    """The group of the given id (0: the world), or None where there is none (before
+    :func:`init_parallel_env` too), as in Paddle.
 
     >>> import pylayer.distributed as dist
-    >>> dist.get_group().id
-    0
+    >>> _ = dist.init_parallel_env()
+    >>> dist.get_group().id, dist.get_group(10 ** 6)
+    (0, None)
     """
     if isinstance(id, bool) or not isinstance(id, int):
         raise TypeError(f"get_group(): argument 'id' (position 1) must be an int, got "
                         f"{type(id).__name__}")
-    world()
-    if id not in _state.groups:
-        raise ValueError(f"get_group(): argument 'id' (position 1) is {id}, which no group "
-                         f"has (groups: {sorted(_state.groups)})")
-    return _state.groups[id]
+    return _state.groups.get(id)
 
 
 def get_backend(group=None):
     """The communication backend's name: ``"MPI"``.
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> dist.get_backend()
     'MPI'
     """
@@ -361,6 +365,7 @@ def destroy_process_group(group=None):
     exits, so :func:`init_parallel_env` may start it again).
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> g = dist.new_group([0])
     >>> dist.destroy_process_group(g)
     >>> dist.destroy_process_group()
@@ -387,6 +392,7 @@ def barrier(group=None):
     """Wait until every process of ``group`` (the world by default) has called it.
 
     >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> dist.barrier()
     """
     group = _check_group(group, "barrier()")

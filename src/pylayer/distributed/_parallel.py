@@ -27,9 +27,11 @@ class DataParallel(Layer):
     averages what was accumulated. ``strategy``, ``comm_buffer_size``,
     ``last_comm_buffer_size`` and ``find_unused_parameters`` are accepted for Paddle's
     signature (a parameter that some processes leave unused must be unused in all).
-    ``state_dict()`` is the wrapped layer's (Paddle's keys, no prefix).
+    ``state_dict()`` is the wrapped layer's (Paddle's keys, no prefix). In a program of
+    one process it needs no :func:`init_parallel_env`, as Paddle's.
 
     >>> import pylayer, pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
     >>> model = dist.DataParallel(pylayer.nn.Linear(2, 1))
     >>> loss = model(pylayer.ones([4, 2])).mean()
     >>> loss.backward()
@@ -55,11 +57,14 @@ class DataParallel(Layer):
         self.find_unused_parameters = find_unused_parameters
         self.comm_buffer_size = comm_buffer_size
         self.last_comm_buffer_size = last_comm_buffer_size
-        self._group = env._check_group(group, "DataParallel()")
+        if group is None and not env.is_initialized() and env.get_world_size() == 1:
+            self._group = None          # one process, as Paddle's without init_parallel_env
+        else:
+            self._group = env._check_group(group, "DataParallel()")
         self._grad_need_sync = True
         self._unsynced = set()
         self._handles = []
-        if self._group.nranks > 1:
+        if self._group is not None and self._group.nranks > 1:
             self._sync_params_buffers()
             for parameter in layers.parameters():
                 if not parameter.stop_gradient:
@@ -95,6 +100,7 @@ class DataParallel(Layer):
         they accumulate locally, and the next backward outside it averages them.
 
         >>> import pylayer, pylayer.distributed as dist
+        >>> _ = dist.init_parallel_env()
         >>> model = dist.DataParallel(pylayer.nn.Linear(2, 1))
         >>> with model.no_sync():
         ...     model(pylayer.ones([1, 2])).sum().backward()
@@ -113,6 +119,7 @@ class DataParallel(Layer):
         later).
 
         >>> import pylayer, pylayer.distributed as dist
+        >>> _ = dist.init_parallel_env()
         >>> dist.DataParallel(pylayer.nn.Linear(1, 1)).scale_loss(pylayer.ones([1])).item()
         1.0
         """
@@ -122,6 +129,7 @@ class DataParallel(Layer):
         """Nothing to do: backward has averaged the gradients already.
 
         >>> import pylayer, pylayer.distributed as dist
+        >>> _ = dist.init_parallel_env()
         >>> dist.DataParallel(pylayer.nn.Linear(1, 1)).apply_collective_grads()
         """
 
