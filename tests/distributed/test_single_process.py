@@ -53,6 +53,7 @@ def test_the_world_of_one_process_and_the_launcher_variables(monkeypatch):
 def test_groups():
     g = dist.new_group([0])
     assert dist.get_group(g.id) is g and g.get_group_rank(0) == 0 and g.get_group_rank(5) == -1
+    assert (g.get_global_rank(0), g.get_global_rank(1)) == (0, -1)
     dist.barrier(g)
     dist.destroy_process_group(g)
     with pytest.raises(RuntimeError, match="barrier.*destroyed"):

@@ -134,6 +134,13 @@ class Group:
         """The rank in this group of global rank ``rank``; -1 where it is not a member."""
         return self._ranks.index(rank) if rank in self._ranks else -1
 
+    def get_global_rank(self, group_rank):
+        """The global rank of the group's rank ``group_rank``; -1 where there is none."""
+        if isinstance(group_rank, bool) or not isinstance(group_rank, int):
+            raise TypeError(f"Group.get_global_rank(): argument 'group_rank' must be an int, "
+                            f"got {type(group_rank).__name__}")
+        return self._ranks[group_rank] if 0 <= group_rank < len(self._ranks) else -1
+
     def __repr__(self):
         return (f"rank: {self.rank}, nranks: {self.nranks}, id: {self.id}, ranks: "
                 f"{', '.join(map(str, self._ranks))}; name: {self.name}")
