@@ -5,7 +5,7 @@ as F`` and ``from paddle.autograd import PyLayer`` give pylayer's modules
 (``paddle`` *is* ``pylayer``). A finder on ``sys.meta_path`` maps each
 ``paddle.x`` to ``pylayer.x`` when it is imported; nothing is imported ahead.
 A Paddle module that pylayer does not have (``paddle.vision``,
-``paddle.distributed``, ...) raises an ``ImportError`` (a
+``paddle.audio``, ...) raises an ``ImportError`` (a
 ``ModuleNotFoundError``) that points to the migration guide. Nothing changes
 until the function is called.
 
@@ -38,7 +38,7 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
 # ``paddle.vision`` after install_as_paddle) names the migration guide.
 _NOT_IN_PYLAYER = frozenset({
     "audio", "base", "cost_model", "cuda", "dataset",
-    "decomposition", "distributed", "fluid", "geometric", "hub",
+    "decomposition", "fluid", "geometric", "hub",
     "inference", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",
     "tensor", "text", "utils", "vision"})

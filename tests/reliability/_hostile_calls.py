@@ -1498,3 +1498,81 @@ CALLS.update({
     static.WeightNormParamAttr: Call(K("dim", _value(0), "axis_setting"),
                                      K("name", _value("wn"), "str_or_none")),
 })
+# pylayer.distributed (issue 35), called in a world of one process.
+import pylayer.distributed as _dist                      # noqa: E402
+
+_ONES = lambda env: pylayer.ones([2])                   # noqa: E731
+_LIST = lambda env: []                                  # noqa: E731
+
+
+def _SENT(env):
+    """A tensor to receive into, after a message that fits it was sent."""
+    _dist.send(pylayer.ones([2]), 0)
+    return pylayer.zeros([2])
+
+
+def _spawned():
+    pass
+
+
+def _SENT_OBJECTS(env):
+    _dist.send_object_list([1], 0)
+    return [None]
+
+
+_DIST_CALLS = {
+    _dist.DataParallel: Call(A("layers", lambda env: nn.Linear(2, 2), "layer")),
+    _dist.ParallelEnv: Call(), _dist.ReduceOp: Call(),
+    _dist.init_parallel_env: Call(), _dist.is_initialized: Call(),
+    _dist.is_available: Call(), _dist.get_rank: Call(), _dist.get_world_size: Call(),
+    _dist.get_backend: Call(), _dist.barrier: Call(), _dist.destroy_process_group: Call(),
+    _dist.get_group: Call(A("id", _value(0), None)),
+    _dist.new_group: Call(A("ranks", _value([0]), None)),
+    _dist.all_reduce: Call(A("tensor", _ONES, "tensor_only")),
+    _dist.reduce: Call(A("tensor", _ONES, "tensor_only"), A("dst", _value(0), "int")),
+    _dist.broadcast: Call(A("tensor", _ONES, "tensor_only"), A("src", _value(0), "int")),
+    _dist.all_gather: Call(A("tensor_list", _LIST, None), A("tensor", _ONES, "tensor_only")),
+    _dist.all_gather_object: Call(A("object_list", _LIST, None), A("obj", _value(1), None)),
+    _dist.broadcast_object_list: Call(A("object_list", lambda env: [1], None),
+                                      A("src", _value(0), "int")),
+    _dist.reduce_scatter: Call(A("tensor", _ONES, "tensor_only"),
+                               A("tensor_list", lambda env: [pylayer.ones([2])], None)),
+    _dist.scatter: Call(A("tensor", _ONES, "tensor_only"),
+                        A("tensor_list", lambda env: [pylayer.ones([2])], None),
+                        A("src", _value(0), "int")),
+    _dist.scatter_object_list: Call(A("out_object_list", _LIST, None),
+                                    A("in_object_list", lambda env: [1], None),
+                                    A("src", _value(0), "int")),
+    _dist.gather: Call(A("tensor", _ONES, "tensor_only"), A("gather_list", _LIST, None),
+                       A("dst", _value(0), "int")),
+    _dist.alltoall: Call(A("out_tensor_list", _LIST, None),
+                         A("in_tensor_list", lambda env: [pylayer.ones([2])], None)),
+    _dist.alltoall_single: Call(A("out_tensor", _ONES, "tensor_only"),
+                                A("in_tensor", _ONES, "tensor_only")),
+    _dist.wait: Call(A("tensor", _ONES, "tensor_only")),
+    # point to point: a world of one sends to itself; a receive takes what was sent
+    _dist.send: Call(A("tensor", _ONES, "tensor_only"), A("dst", _value(0), "int")),
+    _dist.recv: Call(A("tensor", _SENT, "tensor_only"), A("src", _value(0), None)),
+    _dist.isend: Call(A("tensor", _ONES, "tensor_only"), A("dst", _value(0), "int")),
+    _dist.irecv: Call(A("tensor", _SENT, "tensor_only"), A("src", _value(0), None)),
+    _dist.send_object_list: Call(A("object_list", lambda env: [1], None),
+                                 A("dst", _value(0), None)),
+    _dist.recv_object_list: Call(A("object_list", _SENT_OBJECTS, None),
+                                 A("src", _value(0), None)),
+    _dist.P2POp: Call(A("op", _value(_dist.isend), None), A("tensor", _ONES, "tensor_only"),
+                      A("peer", _value(0), "int")),
+    _dist.batch_isend_irecv: Call(A("p2p_op_list", lambda env: [
+        _dist.P2POp(_dist.isend, pylayer.ones([2]), 0),
+        _dist.P2POp(_dist.irecv, pylayer.zeros([2]), 0)], None)),
+    _dist.spawn: Call(A("func", _value(_spawned), "callable"), K("nprocs", _value(1), None)),
+}
+
+
+def _start_world(env):
+    """Paddle's collectives need init_parallel_env first (a world of one here)."""
+    _dist.init_parallel_env()
+
+
+for _call in _DIST_CALLS.values():
+    _call.setup = _start_world
+CALLS.update(_DIST_CALLS)

@@ -895,3 +895,14 @@ METHODS.update({
     (pylayer.jit.TranslatedLayer, "program"): Call(K("method_name", _value("forward"), "str"),
                                                    setup=_translated),
 })
+
+
+# pylayer.DataParallel (issue 35): what it adds hands its arguments to the wrapped layer.
+EXEMPT.update({
+    (pylayer.DataParallel, "forward"): "hands its arguments to the wrapped layer's forward",
+    (pylayer.DataParallel, "scale_loss"): "returns the loss as it is, as Paddle's does",
+    (pylayer.DataParallel, "state_dict"): "the wrapped layer's state_dict (checked there)",
+    (pylayer.DataParallel, "set_state_dict"): "the wrapped layer's set_state_dict (checked there)",
+    (pylayer.DataParallel, "set_dict"): "the wrapped layer's set_state_dict (checked there)",
+    (pylayer.DataParallel, "load_dict"): "the wrapped layer's set_state_dict (checked there)",
+})
