@@ -7,6 +7,11 @@ pylayer's own format: the pickled :class:`Program`, its operators naming the
 pylayer functions they call. Paddle's inference engine cannot read it (Paddle
 stores a protobuf of its C++ operators, which pylayer does not have), nor can
 pylayer read Paddle's.
+
+Every file is untrusted input: parameters are read by :func:`pylayer.load`, and a
+program may refer only to pylayer's classes and public ops and to numpy's arrays and
+dtypes; anything else (a function of another module: a ``py_func`` callback too) is
+refused with ``pickle.UnpicklingError`` before it is built, so nothing in a file runs.
 """
 import importlib
 import io
@@ -16,6 +21,7 @@ import pickle
 import numpy as np
 
 from pylayer.extend import check_str, describe, write_atomically
+from pylayer.framework import load as _load_file
 from pylayer.static._executor import Executor, global_scope
 from pylayer.static._program import Program, default_main_program
 from pylayer.static._variable import Parameter, Variable
@@ -36,6 +42,55 @@ def _public_function(module, qualname):
     for part in qualname.split("."):
         found = getattr(found, part)
     return getattr(found, "__wrapped__", found)
+
+
+# What a program file may name besides pylayer's classes: numpy's arrays and dtypes.
+_NUMPY_NAMES = {("numpy", "dtype"), ("numpy", "ndarray"),
+                ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+                ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
+                ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
+                ("builtins", "complex")}
+
+
+# The modules whose functions a program's operators may call (files are written
+# only by this module, whose functions are not among them).
+_OP_MODULES = ("pylayer.ops.", "pylayer.nn.", "pylayer.static.")
+
+
+class _Refused(pickle.UnpicklingError):
+    """A program file that names what a program does not hold."""
+
+
+def _refused(what):
+    return _Refused(
+        f"deserialize_program(): the data names {what}, which a pylayer program does not "
+        f"hold; building it could run code, so the data is refused")
+
+
+def _checked_public_function(module, qualname):
+    """``_public_function`` for a file: a public op of pylayer only."""
+    if not isinstance(module, str) or not isinstance(qualname, str) \
+            or not module.startswith("pylayer."):
+        raise _refused(f"the function {module}.{qualname}")
+    try:
+        found = _public_function(module, qualname)
+    except (ImportError, AttributeError) as exc:
+        raise _refused(f"the function {module}.{qualname}") from exc
+    return found
+
+
+class _ProgramUnpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        if (module, name) in _NUMPY_NAMES:
+            return super().find_class(module, name)
+        if module == __name__ and name == "_public_function":
+            return _checked_public_function
+        if module.startswith("pylayer."):
+            found = super().find_class(module, name)
+            if isinstance(found, type) or (module.startswith(_OP_MODULES)
+                                           and module != __name__ and callable(found)):
+                return found
+        raise _refused(f"{module}.{name}")
 
 
 class _Pickler(pickle.Pickler):
@@ -116,8 +171,7 @@ def _write(path, data):
 def _read_state(path, fn):
     if not os.path.exists(path):
         raise FileNotFoundError(f"{fn}(): no file {path!r}")
-    with open(path, "rb") as f:
-        state = pickle.load(f)
+    state = _load_file(path, return_numpy=True)
     if not isinstance(state, dict):
         raise ValueError(f"{fn}(): {path!r} does not hold a dict of arrays")
     return {k: np.asarray(v) for k, v in state.items()}
@@ -374,7 +428,9 @@ def deserialize_program(data):
         raise TypeError(f"deserialize_program(): argument 'data' must be bytes, "
                         f"got {describe(data)}")
     try:
-        tag, program = pickle.loads(data)
+        tag, program = _ProgramUnpickler(io.BytesIO(bytes(data))).load()
+    except _Refused:
+        raise
     except Exception as exc:
         raise ValueError("deserialize_program(): 'data' is not a program saved by pylayer "
                          "(Paddle's .pdmodel files cannot be read)") from exc
@@ -433,7 +489,10 @@ def deserialize_persistables(program, data, executor):
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"deserialize_persistables(): argument 'data' must be bytes, "
                         f"got {describe(data)}")
-    _assign(program, pickle.loads(data), "deserialize_persistables", strict=True)
+    state = _load_file(io.BytesIO(bytes(data)), return_numpy=True)
+    if not isinstance(state, dict):
+        raise ValueError("deserialize_persistables(): 'data' does not hold a dict of arrays")
+    _assign(program, state, "deserialize_persistables", strict=True)
     return program
 
 
