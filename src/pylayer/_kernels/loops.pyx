@@ -9,6 +9,7 @@ drives each through its op).
 
 import numpy as np
 
+from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating, is_integer
 
 cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug build
@@ -229,7 +230,9 @@ def unary(int op, a):
                         f"got {getattr(a, 'dtype', type(a).__name__)}")
     if not loop_ready(a):
         a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
-    cdef cnp.ndarray out = empty_like(a)
+    cdef cnp.ndarray out
+    pooled = buffer_like(a)                          # large: pooled memory
+    out = empty_like(a) if pooled is None else pooled
     cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
     cdef void* source = data_of(a)
     cdef void* target = data_of(out)
