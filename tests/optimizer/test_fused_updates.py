@@ -56,17 +56,12 @@ def test_the_fused_update_equals_numpys_passes_bit_for_bit(dtype, amsgrad, decay
 
 
 def _refusals():
-    def readonly(arrays):
-        arrays[0].flags.writeable = False
     return {
         "mixed dtypes": lambda a: a.__setitem__(1, a[1].astype(np.float64)),
         "a strided moment": lambda a: a.__setitem__(2, np.zeros(2 * a[2].size, a[2].dtype)[::2]),
         "a float16 parameter": lambda a: a.__setitem__(0, a[0].astype(np.float16)),
         "a big-endian gradient": lambda a: a.__setitem__(1, a[1].astype(">f4")),
-        "a read-only parameter": readonly,
         "a moment that is the gradient": lambda a: a.__setitem__(2, a[1]),
-        "shapes that differ": lambda a: a.__setitem__(3, np.zeros(a[3].size + 1, a[3].dtype)),
-        "a list": lambda a: a.__setitem__(0, list(a[0])),
     }
 
 
@@ -81,8 +76,29 @@ def test_arrays_the_loop_may_not_run_over_are_left_alone(case):
 
 
 def test_a_non_number_scalar_is_a_type_error():
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="adam_update.*'lr' must be a real number"):
         extend.adam_update(*state(np.float32, n=4)[:4], None, "0.1", 0.9, 0.999, 1e-8, 1.0)
+
+
+def _read_only(arrays):
+    arrays[0].flags.writeable = False
+
+
+@pytest.mark.parametrize("case,error,message", [
+    (lambda a: a.__setitem__(0, list(a[0])), TypeError, "'param' must be a numpy array"),
+    (lambda a: a.__setitem__(1, a[1].astype(str)), TypeError, "'grad' must be a numpy array"),
+    (lambda a: a.__setitem__(3, np.zeros(a[3].size + 1, a[3].dtype)), ValueError,
+     "'moment2' must have the shape of 'param'"),
+    (_read_only, ValueError, "'param' must be writeable"),
+], ids=["a list", "strings", "shapes that differ", "a read-only parameter"])
+def test_arguments_that_are_not_arrays_of_one_shape_are_refused(case, error, message):
+    arrays = list(state(np.float32, n=8)[:4])
+    case(arrays)
+    before = [np.array(a, copy=True) for a in arrays]
+    with pytest.raises(error, match=message):
+        extend.adam_update(*arrays, None, 0.1, 0.9, 0.999, 1e-8, 1.0)
+    for a, b in zip(arrays, before):
+        np.testing.assert_array_equal(np.asarray(a), b)
 
 
 def _trajectory(make_optimizer, dtype, steps=20):

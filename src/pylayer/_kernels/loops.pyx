@@ -120,10 +120,11 @@ def adam_update(param, grad, moment1, moment2, moment2_max, lr, beta1, beta2, ep
         param = param * decay - moment1 / (sqrt(moment2) + epsilon) * lr
 
     each rounding to the arrays' dtype as numpy's passes would, the scalars
-    (Python numbers) taken in that dtype. Runs when every array is a C-contiguous,
-    aligned float32 or float64 numpy array in the machine's byte order, all of one dtype
-    and shape, the written ones writeable, no two sharing memory: returns True. Otherwise
-    it changes nothing and returns False (the caller updates with numpy).
+    (real numbers) taken in that dtype. The arrays must be numpy arrays of numbers of
+    one shape, the written ones writeable (TypeError or ValueError otherwise). Runs
+    when every array is a C-contiguous, aligned float32 or float64 array in the
+    machine's byte order, all of one dtype, no two sharing memory: returns True.
+    Otherwise it changes nothing and returns False (the caller updates with numpy).
 
     >>> import numpy as np
     >>> from pylayer import extend
@@ -134,14 +135,29 @@ def adam_update(param, grad, moment1, moment2, moment2_max, lr, beta1, beta2, ep
     >>> m, p.round(4)
     (array([ 0.05, -0.05]), array([0.6838, 1.3162]))
     """
+    names = ("param", "grad", "moment1", "moment2", "moment2_max")
     arrays = [param, grad, moment1, moment2]
     if moment2_max is not None:
         arrays.append(moment2_max)
+    for arg, a in zip(names, arrays):
+        if not cnp.PyArray_CheckExact(a) or not (is_float_array(a) or is_integer(a.dtype)
+                                                 or is_floating(a.dtype)):
+            raise TypeError(f"adam_update(): argument '{arg}' must be a numpy array of "
+                            f"numbers, got {getattr(a, 'dtype', type(a).__name__)}")
+        if not cnp.PyArray_SAMESHAPE(<cnp.ndarray>param, <cnp.ndarray>a):
+            raise ValueError(f"adam_update(): argument '{arg}' must have the shape of "
+                             f"'param', {list(param.shape)}, got {list(a.shape)}")
+        if arg != "grad" and not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a):
+            raise ValueError(f"adam_update(): argument '{arg}' must be writeable")
+    for arg, value in zip(("lr", "beta1", "beta2", "epsilon", "decay"),
+                          (lr, beta1, beta2, epsilon, decay)):
+        if not (type(value) is float or type(value) is int) and (
+                isinstance(value, (bool, np.bool_))
+                or not isinstance(value, (int, float, np.integer, np.floating))):
+            raise TypeError(f"adam_update(): argument '{arg}' must be a real number, got "
+                            f"{type(value).__name__}")
     for a in arrays:
         if not same_layout(param, a):
-            return False
-    for a in (param, moment1, moment2, moment2_max):
-        if a is not None and not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a):
             return False
     if not _apart(arrays):
         return False
