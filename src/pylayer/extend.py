@@ -37,7 +37,7 @@ records the call into the current Program).
 from pylayer._core.graph import Op, make_output, make_outputs, needs_grad
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels.dtypes import DType, get_default_dtype
-from pylayer._kernels.loops import axpy
+from pylayer._kernels.loops import adam_update, axpy
 from pylayer._methods import OPERATORS, operator_method
 from pylayer._reprs import Summary, public_settings_repr, settings_repr
 from pylayer.ops._arguments import (MAX_ELEMENTS, check_axes, check_axis, check_callable,
@@ -56,8 +56,8 @@ __all__ = [
     "Op", "make_output", "make_outputs", "needs_grad", "op", "declare", "inplace_twin",
     # tensors
     "Tensor", "DType", "make_tensor", "is_grad_enabled", "unbroadcast", "get_default_dtype",
-    # arrays: an optimizer's in-place update
-    "axpy",
+    # arrays: an optimizer's in-place updates
+    "axpy", "adam_update",
     # the operators of Tensor, for a class that behaves like one (static Variable)
     "OPERATORS", "operator_method",
     # arguments: each returns the value in a normal form or raises a TypeError or

@@ -267,3 +267,42 @@ def test_unary_loops_read_any_layout_and_refuse_what_they_cannot_read():
         _kernels.unary(_kernels.Unary.ERF, [1.0])
     with pytest.raises(ValueError, match=r"unary\(\): argument 'op'"):
         _kernels.unary(7, x)
+
+
+def test_softmax_cross_entropy_rows_are_within_float32_rounding_of_float64():
+    # float32 logits take expf (the sums stay in double): probabilities and losses within
+    # a few float32 roundings of the same rows computed in float64.
+    logits = (rng.standard_normal((64, 512)) * 6).astype(np.float32)
+    labels = rng.integers(0, 512, 64).astype(np.int64)
+    losses, probs = np.empty(64, np.float32), np.empty((64, 512), np.float32)
+    assert _kernels.softmax_cross_entropy(logits, labels, -100, losses, probs) == -1
+    # the shifted logits as the loop forms them (a float32 subtraction), then in float64
+    exact = (logits - logits.max(axis=1, keepdims=True)).astype(np.float64)
+    total = np.exp(exact).sum(axis=1)
+    np.testing.assert_allclose(probs, np.exp(exact) / total[:, None], rtol=4e-7, atol=1e-12)
+    np.testing.assert_allclose(losses, np.log(total) - exact[np.arange(64), labels], rtol=4e-7,
+                               atol=1e-6)
+
+
+def test_linear_and_matmul_write_large_results_on_pooled_memory():
+    # The products of a model step (linear's output and gradients, batched matmul) take
+    # their memory from the pool of large buffers; their values are numpy's products.
+    x = paddle.to_tensor(rng.standard_normal((8, 64, 128)).astype(np.float32),
+                         stop_gradient=False)
+    w = paddle.to_tensor(rng.standard_normal((128, 512)).astype(np.float32),
+                         stop_gradient=False)
+    b = paddle.to_tensor(rng.standard_normal(512).astype(np.float32))
+    y = paddle.nn.functional.linear(x, w, b)
+    expected = (x.numpy().reshape(512, 128) @ w.numpy()).reshape(8, 64, 512) + b.numpy()
+    np.testing.assert_array_equal(y.numpy(), expected)
+    assert type(y.numpy().base).__name__ == "Block"
+    dy = rng.standard_normal((8, 64, 512)).astype(np.float32)
+    dx, dw = paddle.grad(y, [x, w], paddle.to_tensor(dy))
+    np.testing.assert_array_equal(dx.numpy(), (dy.reshape(512, 512) @ w.numpy().T).reshape(8, 64, 128))
+    np.testing.assert_array_equal(dw.numpy(), x.numpy().reshape(512, 128).T @ dy.reshape(512, 512))
+    assert type(dw.numpy().base).__name__ == "Block"
+    q = rng.standard_normal((8, 4, 64, 32)).astype(np.float32)
+    k = rng.standard_normal((1, 4, 64, 32)).astype(np.float32)
+    s = paddle.matmul(paddle.to_tensor(q), paddle.to_tensor(k), transpose_y=True)
+    np.testing.assert_array_equal(s.numpy(), q @ np.swapaxes(k, -1, -2))
+    assert type(s.numpy().base).__name__ == "Block"

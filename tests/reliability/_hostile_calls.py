@@ -757,6 +757,15 @@ CALLS.update({
                       A("y", lambda env: np.ones(3), "array"),
                       extra=[("arrays of two shapes", {"y": lambda env: np.ones(2)}, ("x", "y")),
                              ("a read-only y", {"y": _read_only_ones}, "y")]),
+    extend.adam_update: Call(*(A(arg, lambda env: np.ones(3), "array")
+                               for arg in ("param", "grad", "moment1", "moment2")),
+                             A("moment2_max", _value(None), None),
+                             *(A(arg, _value(value), "number") for arg, value in
+                               (("lr", 0.1), ("beta1", 0.9), ("beta2", 0.999),
+                                ("epsilon", 1e-8), ("decay", 1.0))),
+                             extra=[("arrays of two shapes", {"grad": lambda env: np.ones(2)},
+                                     "grad"),
+                                    ("a read-only param", {"param": _read_only_ones}, "param")]),
     extend.describe: Call(A("value", _value(3), None)),
     extend.settings_repr: Call(A("obj", _value(1.0), None),
                                A("settings", _value({"max": 1.0}), "settings")),

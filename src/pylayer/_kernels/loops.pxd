@@ -6,7 +6,8 @@
 # and the tests call. (A memoryview per array would check every access, but
 # acquiring one costs about as much as a whole [64] op.)
 cimport numpy as cnp
-from libc.math cimport erf as c_erf, erff as c_erff, exp as c_exp, expf as c_expf, log as c_log
+from libc.math cimport (erf as c_erf, erff as c_erff, exp as c_exp, expf as c_expf,
+                        log as c_log, sqrt as c_sqrt, sqrtf as c_sqrtf)
 
 cdef extern from *:
     int PYLAYER_BOUNDS_CHECKED     # 1 in a debug build (PYLAYER_CYTHON_DEBUG=1)
@@ -291,8 +292,8 @@ cdef inline Py_ssize_t softmax_xent_loop(const real* logits, const long long* la
     cdef Py_ssize_t r, j
     cdef const real* row
     cdef real* p
-    cdef real top
-    cdef double total, e
+    cdef real top, e
+    cdef double total
     cdef long long label
     for r in range(rows):
         row = logits + r * classes
@@ -303,8 +304,8 @@ cdef inline Py_ssize_t softmax_xent_loop(const real* logits, const long long* la
                 top = row[j]
         total = 0
         for j in range(classes):
-            e = c_exp(<double>(row[j] - top))
-            p[j] = <real>e
+            e = exp_of_one(row[j] - top)       # expf for float32
+            p[j] = e
             total += e
         for j in range(classes):
             p[j] = <real>(p[j] / total)
@@ -337,6 +338,35 @@ cdef inline Py_ssize_t softmax_xent_backward_loop(const real* probs, const long 
         if labels[r] != ignore_index:
             out[r * classes + labels[r]] -= f
     return -1
+
+
+cdef inline void adam_loop(real* param, const real* grad, real* m, real* v, real* v_max,
+                           real decay, real beta1, real beta2, real lr, real epsilon,
+                           Py_ssize_t n) noexcept nogil:
+    """Adam's update of one parameter in one pass, in the precision of ``real``, with
+    numpy's roundings in numpy's order: m = beta1 m + (1 - beta1) g, v = beta2 v +
+    (1 - beta2) g g, (v_max = max(v_max, v), NaN kept, and v_max read below when
+    ``v_max`` is not NULL), param = param decay - (m / (sqrt(v) + epsilon)) lr."""
+    cdef Py_ssize_t i
+    cdef real g, mi, vi, w, root
+    cdef real rest1 = 1 - beta1, rest2 = 1 - beta2
+    for i in range(n):
+        g = grad[i]
+        mi = beta1 * m[i] + rest1 * g
+        vi = beta2 * v[i] + rest2 * (g * g)
+        m[i] = mi
+        v[i] = vi
+        if v_max != NULL:
+            w = v_max[i]
+            if vi > w or vi != vi:
+                w = vi
+            v_max[i] = w
+            vi = w
+        if real is float:
+            root = c_sqrtf(vi)
+        else:
+            root = c_sqrt(vi)
+        param[i] = param[i] * decay - mi / (root + epsilon) * lr
 
 
 # ---------------------------------------- sums over runs, and softmax along rows

@@ -1,14 +1,21 @@
 # cython: wraparound=False
+# distutils: extra_compile_args = -fno-math-errno
 """Typed-memoryview entry points for the fused loops of ``loops.pxd`` that Python code
-calls: the optimizers' ``axpy``, the cross-entropy loss's two
+calls: the optimizers' ``axpy`` and ``adam_update``, the cross-entropy loss's two
 ``softmax_cross_entropy`` loops, linear's ``column_sums`` and ``unary`` (erf, GELU and its
 slope, by the C library's ``erf``). They check their arguments' lengths against each
 other. The compiled ops call the other loops directly (tests/core/test_kernels.py
 drives each through its op).
+
+Compiled with -fno-math-errno (the distutils line above): the square root then
+needs no errno check and Adam's loop runs in vector instructions (3x numpy's
+passes); no result changes, since nothing reads errno and IEEE square root and
+division round exactly either way.
 """
 
 import numpy as np
 
+from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating, is_integer
 
 cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug build
@@ -16,7 +23,7 @@ cnp.import_array()      # check_span (the .pxd) uses numpy's C API in a debug bu
 #: True in a debug build (PYLAYER_CYTHON_DEBUG=1).
 BOUNDS_CHECKED = bool(PYLAYER_BOUNDS_CHECKED)
 
-__all__ = ["BOUNDS_CHECKED", "span_fits", "axpy", "softmax_cross_entropy",
+__all__ = ["BOUNDS_CHECKED", "span_fits", "axpy", "adam_update", "softmax_cross_entropy",
            "softmax_cross_entropy_backward", "column_sums", "unary", "Unary"]
 
 
@@ -87,6 +94,87 @@ cdef bint _partly_overlap(object x, object y):
     cdef char* b = <char*>data_of(y)
     cdef Py_ssize_t n = cnp.PyArray_NBYTES(<cnp.ndarray>x)
     return a != b and a < b + n and b < a + n
+
+
+cdef bint _apart(list arrays):
+    """Whether no two of ``arrays`` (of one layout) share any memory."""
+    cdef Py_ssize_t i, j, n = cnp.PyArray_NBYTES(<cnp.ndarray>arrays[0])
+    cdef char* a
+    cdef char* b
+    for i in range(len(arrays)):
+        a = <char*>data_of(arrays[i])
+        for j in range(i):
+            b = <char*>data_of(arrays[j])
+            if a < b + n and b < a + n:
+                return False
+    return True
+
+
+def adam_update(param, grad, moment1, moment2, moment2_max, lr, beta1, beta2, epsilon,
+                decay):
+    """Adam's update of one parameter, in place, in one pass without temporaries::
+
+        moment1 = beta1 * moment1 + (1 - beta1) * grad
+        moment2 = beta2 * moment2 + (1 - beta2) * grad * grad
+        moment2_max = maximum(moment2_max, moment2)    # (when not None: used below)
+        param = param * decay - moment1 / (sqrt(moment2) + epsilon) * lr
+
+    each rounding to the arrays' dtype as numpy's passes would, the scalars
+    (real numbers) taken in that dtype. The arrays must be numpy arrays of numbers of
+    one shape, the written ones writeable (TypeError or ValueError otherwise). Runs
+    when every array is a C-contiguous, aligned float32 or float64 array in the
+    machine's byte order, all of one dtype, no two sharing memory: returns True.
+    Otherwise it changes nothing and returns False (the caller updates with numpy).
+
+    >>> import numpy as np
+    >>> from pylayer import extend
+    >>> p, g = np.ones(2), np.array([0.5, -0.5])
+    >>> m, v = np.zeros(2), np.zeros(2)
+    >>> extend.adam_update(p, g, m, v, None, 0.1, 0.9, 0.999, 1e-8, 1.0)
+    True
+    >>> m, p.round(4)
+    (array([ 0.05, -0.05]), array([0.6838, 1.3162]))
+    """
+    names = ("param", "grad", "moment1", "moment2", "moment2_max")
+    arrays = [param, grad, moment1, moment2]
+    if moment2_max is not None:
+        arrays.append(moment2_max)
+    for arg, a in zip(names, arrays):
+        if not cnp.PyArray_CheckExact(a) or not (is_float_array(a) or is_integer(a.dtype)
+                                                 or is_floating(a.dtype)):
+            raise TypeError(f"adam_update(): argument '{arg}' must be a numpy array of "
+                            f"numbers, got {getattr(a, 'dtype', type(a).__name__)}")
+        if not cnp.PyArray_SAMESHAPE(<cnp.ndarray>param, <cnp.ndarray>a):
+            raise ValueError(f"adam_update(): argument '{arg}' must have the shape of "
+                             f"'param', {list(param.shape)}, got {list(a.shape)}")
+        if arg != "grad" and not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a):
+            raise ValueError(f"adam_update(): argument '{arg}' must be writeable")
+    for arg, value in zip(("lr", "beta1", "beta2", "epsilon", "decay"),
+                          (lr, beta1, beta2, epsilon, decay)):
+        if not (type(value) is float or type(value) is int) and (
+                isinstance(value, (bool, np.bool_))
+                or not isinstance(value, (int, float, np.integer, np.floating))):
+            raise TypeError(f"adam_update(): argument '{arg}' must be a real number, got "
+                            f"{type(value).__name__}")
+    for a in arrays:
+        if not same_layout(param, a):
+            return False
+    if not _apart(arrays):
+        return False
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(<cnp.ndarray>param)
+    for a in arrays:
+        check_span(a, n, cnp.PyArray_TYPE(<cnp.ndarray>param))
+    if is_single(param):
+        adam_loop(<float*>data_of(param), <const float*>data_of(grad),
+                  <float*>data_of(moment1), <float*>data_of(moment2),
+                  NULL if moment2_max is None else <float*>data_of(moment2_max),
+                  <float>decay, <float>beta1, <float>beta2, <float>lr, <float>epsilon, n)
+    else:
+        adam_loop(<double*>data_of(param), <const double*>data_of(grad),
+                  <double*>data_of(moment1), <double*>data_of(moment2),
+                  NULL if moment2_max is None else <double*>data_of(moment2_max),
+                  <double>decay, <double>beta1, <double>beta2, <double>lr, <double>epsilon, n)
+    return True
 
 
 def softmax_cross_entropy(const real[:, ::1] logits, const long long[::1] labels,
@@ -164,7 +252,9 @@ def unary(int op, a):
                         f"got {getattr(a, 'dtype', type(a).__name__)}")
     if not loop_ready(a):
         a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
-    cdef cnp.ndarray out = empty_like(a)
+    cdef cnp.ndarray out
+    pooled = buffer_like(a)                          # large: pooled memory
+    out = empty_like(a) if pooled is None else pooled
     cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
     cdef void* source = data_of(a)
     cdef void* target = data_of(out)

@@ -16,6 +16,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import Tensor, make_tensor
+from pylayer._kernels.conv import pooled_empty
 from pylayer.ops._arguments import check_number, check_str, describe, float_tensor
 from pylayer.ops._operands import (accumulating, as_tensor_arg as tensor_arg, conjugate,
                                    float32_default, holds_complex, is_bfloat16_array, real_part_if,
@@ -99,7 +100,7 @@ def _matmul(x, y, transpose_x, transpose_y):
     if transpose_y and b.ndim > 1:
         b = np.swapaxes(b, -1, -2)
     try:
-        out = np.matmul(a, b)
+        out = np.matmul(a, b, out=_pooled_product(a, b))
     except ValueError:
         raise ValueError(f"matmul(): x of shape {list(x._array.shape)} and y of shape "
                          f"{list(y._array.shape)} do not fit a matrix product: the "
@@ -110,6 +111,23 @@ def _matmul(x, y, transpose_x, transpose_y):
         out = float32_default(out, a, b)
     return make_output(MATMUL, out, (x, y), (bool(transpose_x and a.ndim > 1),
                                              bool(transpose_y and b.ndim > 1)))
+
+
+_POOLED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _pooled_product(a, b):
+    """Where to write ``a @ b`` for two float32 or two float64 arrays of at least two
+    dimensions whose shapes fit a product: a new array on pooled memory when large;
+    None (numpy allocates, or raises for shapes that do not fit) otherwise."""
+    if (a.ndim < 2 or b.ndim < 2 or a.dtype != b.dtype or a.dtype not in _POOLED_DTYPES
+            or a.shape[-1] != b.shape[-2]):
+        return None
+    try:
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        return None
+    return pooled_empty(batch + (a.shape[-2], b.shape[-1]), a.dtype)
 
 
 def _same_dtype(fn, tensors):

@@ -11,6 +11,7 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output
 from pylayer._core.tensor import is_grad_enabled, make_tensor
+from pylayer._kernels.conv import pooled_empty
 from pylayer._kernels.loops import column_sums
 from pylayer.ops._arguments import float_tensor
 from pylayer.ops.arithmetic import add
@@ -29,11 +30,21 @@ def _matrix(a):
     return a.reshape(math.prod(a.shape[:-1]), a.shape[-1])
 
 
+def _product(a, b, shape):
+    """The matrix product ``a @ b`` (2-D arrays of one float dtype) written into a new
+    array of ``shape`` (its size that of the product), on pooled memory when large."""
+    out = pooled_empty(shape, a.dtype)
+    np.matmul(a, b, out=out.reshape(a.shape[0], b.shape[1]))
+    return out
+
+
 def _x_grad(g, weight):
     if is_grad_enabled():                  # to be differentiated again: recorded ops
         return matmul(g, weight, transpose_y=True)
     dy, w = g.numpy(), weight.numpy()
-    return make_tensor((_matrix(dy) @ w.T).reshape(dy.shape[:-1] + w.shape[:1]))
+    if dy.dtype != w.dtype:
+        return make_tensor((_matrix(dy) @ w.T).reshape(dy.shape[:-1] + w.shape[:1]))
+    return make_tensor(_product(_matrix(dy), w.T, dy.shape[:-1] + w.shape[:1]))
 
 
 def _weight_grad(g, x):
@@ -41,7 +52,10 @@ def _weight_grad(g, x):
         rows = math.prod(x.shape[:-1])
         return matmul(reshape(x, [rows, x.shape[-1]]), reshape(g, [rows, g.shape[-1]]),
                       transpose_x=True)
-    return make_tensor(_matrix(x.numpy()).T @ _matrix(g.numpy()))
+    a, dy = _matrix(x.numpy()), _matrix(g.numpy())
+    if a.dtype != dy.dtype:
+        return make_tensor(a.T @ dy)
+    return make_tensor(_product(a.T, dy, (a.shape[1], dy.shape[1])))
 
 
 def _bias_grad(g):
@@ -84,7 +98,7 @@ def linear(x, weight, bias=None, name=None):
             bias is not None and (bias.shape != [w.shape[1]] or bias.numpy().dtype != a.dtype)):
         out = matmul(x, weight)
         return out if bias is None else add(out, bias)
-    out = np.matmul(_matrix(a), w)
+    out = _product(_matrix(a), w, a.shape[:-1] + w.shape[1:])
     if bias is not None:
         out += bias.numpy()
-    return make_output(LINEAR, out.reshape(a.shape[:-1] + w.shape[1:]), (x, weight, bias))
+    return make_output(LINEAR, out, (x, weight, bias))

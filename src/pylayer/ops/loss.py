@@ -19,6 +19,7 @@ import numpy as np
 from pylayer._core.graph import Op, make_output, needs_grad
 from pylayer._core.tensor import Tensor, is_grad_enabled, make_tensor
 from pylayer._kernels import loops
+from pylayer._kernels.conv import pooled_empty
 from pylayer.ops._arguments import check_axis, check_count, check_int, check_number, float_tensor
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.creation import get_rng
@@ -161,7 +162,7 @@ def _fused_rows(a, label, axis, ignore_index):
         return None
     labels = np.array(lab, dtype=np.int64).reshape(-1, 1)   # a copy, kept for backward
     losses = np.empty((a.shape[0], 1), a.dtype)
-    probs = np.empty_like(a)
+    probs = pooled_empty(a.shape, a.dtype)
     if loops.softmax_cross_entropy(a, labels.reshape(-1), ignore_index, losses.reshape(-1),
                                    probs) >= 0:
         _hard_labels(a, label, axis, ignore_index)  # raises the error for that label
@@ -215,7 +216,7 @@ def _hard_label_grad(g, input, axis, labels, kept, smoothing, row_weights, probs
 def _fused_grad(g, labels, row_weights, probs, ignore_index):
     """``(probs - onehot(labels)) * g * row_weights`` of ``[N, C]`` rows by the fused loop."""
     factors = np.ascontiguousarray((g.numpy() * row_weights).reshape(-1), dtype=probs.dtype)
-    out = np.empty_like(probs)
+    out = pooled_empty(probs.shape, probs.dtype)
     if loops.softmax_cross_entropy_backward(probs, np.ascontiguousarray(labels.reshape(-1)),
                                             factors, ignore_index, out) >= 0:
         raise IndexError("cross_entropy backward: a label is out of range")

@@ -1,7 +1,7 @@
 """Adam: adaptive moment estimation."""
 import numpy as np
 
-from pylayer.extend import check_number
+from pylayer.extend import adam_update, check_number
 from pylayer.optimizer.optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -59,8 +59,14 @@ class Adam(Optimizer):
                 "amsgrad": self._amsgrad}
 
     def _update_array(self, param, grad, state, lr):
+        self._adam_update(param, grad, state, lr, None)
+
+    def _adam_update(self, param, grad, state, lr, decay):
         # As Paddle's kernel: the scalars in the parameter's precision (float32 for
-        # float32 and narrower), and lr * (m / (sqrt(v) + eps)) in that order.
+        # float32 and narrower), and lr * (m / (sqrt(v) + eps)) in that order; the
+        # parameter first multiplied by ``decay`` (AdamW's) unless it is None. One
+        # compiled pass for float32/float64 arrays, numpy's passes otherwise, with
+        # the same roundings.
         ct = np.float64 if param.dtype == np.float64 else np.float32
         if not state:
             state["moment1"] = np.zeros_like(param)
@@ -72,17 +78,23 @@ class Adam(Optimizer):
         one, beta1, beta2 = ct(1), ct(self._beta1), ct(self._beta2)
         beta1_pow, beta2_pow = ct(state["beta1_pow"]), ct(state["beta2_pow"])
         m, v = state["moment1"], state["moment2"]
-        m *= beta1
-        m += (one - beta1) * grad
-        v *= beta2
-        v += (one - beta2) * np.square(grad)
-        if self._amsgrad:
-            np.maximum(state["moment2_max"], v, out=state["moment2_max"])
-            v = state["moment2_max"]
+        v_max = state["moment2_max"] if self._amsgrad else None
         correction = np.sqrt(one - beta2_pow)
         lr_t = ct(lr) * correction / (one - beta1_pow)
-        step = m / (np.sqrt(v) + ct(self._epsilon) * correction)
-        step *= lr_t
-        param -= step.astype(param.dtype, copy=False)
+        epsilon = ct(self._epsilon) * correction
+        if not adam_update(param, grad, m, v, v_max, float(lr_t), float(beta1), float(beta2),
+                           float(epsilon), 1.0 if decay is None else float(decay)):
+            if decay is not None:
+                param *= decay
+            m *= beta1
+            m += (one - beta1) * grad
+            v *= beta2
+            v += (one - beta2) * np.square(grad)
+            if v_max is not None:
+                np.maximum(v_max, v, out=v_max)
+                v = v_max
+            step = m / (np.sqrt(v) + epsilon)
+            step *= lr_t
+            param -= step.astype(param.dtype, copy=False)
         state["beta1_pow"] = float(beta1_pow * beta1)
         state["beta2_pow"] = float(beta2_pow * beta2)

@@ -72,8 +72,9 @@ class AdamW(Adam):
         current, self._current = self._current, None
         if current is not None and self._lr_ratio is not None:
             lr = lr * check_number(self._lr_ratio(current), "AdamW", "lr_ratio(param)")
+        decay = None
         if current is not None and (self._apply_decay_param_fun is None
                                     or self._apply_decay_param_fun(current.name)):
             ct = np.float64 if param.dtype == np.float64 else np.float32
-            param *= ct(1) - ct(lr) * ct(self._coeff)
-        super()._update_array(param, grad, state, lr)
+            decay = ct(1) - ct(lr) * ct(self._coeff)
+        self._adam_update(param, grad, state, lr, decay)
