@@ -28,7 +28,6 @@ TARGETS = [
     Target("9", "pylayer 16to32 <= 1.5x torch", 1.50, ("pylayer", "16to32"),
            ("torch", "16to32")),
     Target("10", "pylayer <= 1.0x torch", 1.00, ("pylayer", "main"), ("torch", "main")),
-    Target("11", "pylayer <= 1.5x torch", 1.50, ("pylayer", "main"), ("torch", "main")),
 ]
 
 # The model steps of issue 34: each <= 0.8x Paddle, and its own bound against PyTorch

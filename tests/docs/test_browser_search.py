@@ -53,7 +53,7 @@ def test_pylayer_does_not_match_every_api_name_built_html(driver, server):
     """Every API name starts with "pylayer.": only names holding the word after
     that prefix (PyLayer, PyLayerContext and their methods) are API results."""
     found, _ = search(driver, server, "en", "PyLayer")
-    assert len(found) < 80, len(found)
+    assert len(found) < 150, len(found)     # pages that mention it; the API has ~2,000 names
     api_results = [link for link in found if "#pylayer." in link]
     assert api_results and all("pylayer" in link.split("#pylayer.", 1)[1].lower()
                                for link in api_results), api_results
