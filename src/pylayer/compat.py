@@ -202,8 +202,11 @@ def _command_line(argv):
             print("python -m pylayer run: -m needs a module name\n\n" + _USAGE, file=sys.stderr)
             return 2
         install_as_paddle()
-        sys.argv = [argv[1], *argv[2:]]      # runpy puts the module's file first
-        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        module = argv[1]
+        if module == "paddle" or module.startswith("paddle."):   # the module it stands for
+            module = "pylayer" + module[len("paddle"):]
+        sys.argv = [module, *argv[2:]]       # runpy puts the module's file first
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
         return 0
     if argv[0].startswith("-"):
         print(f"python -m pylayer run: unknown option {argv[0]!r}\n\n" + _USAGE, file=sys.stderr)

@@ -53,6 +53,14 @@ def test_a_module_runs_with_dash_m_as_python_runs_it(tmp_path):
     assert run.stdout.strip() == "['--fast'] [0.0, 2.0]"
 
 
+def test_a_paddle_module_runs_with_dash_m_as_its_pylayer_module(tmp_path):
+    """``python -m pylayer run -m paddle.distributed.launch ...`` is how Paddle's launcher
+    is started: a ``paddle.`` module runs as the pylayer module it stands for."""
+    run = pylayer_command("run", "-m", "paddle.distributed.launch", "--help", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "nproc_per_node" in run.stdout
+
+
 def test_a_paddle_test_suite_runs_under_pytest(tmp_path):
     (tmp_path / "test_paddle_code.py").write_text(textwrap.dedent("""
         import paddle
