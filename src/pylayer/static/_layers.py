@@ -16,7 +16,8 @@ from pylayer.static._variable import Variable, public_api
 
 __all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
-           "bilinear_tensor_product", "spectral_norm", "row_conv", "activation_of",
+           "bilinear_tensor_product", "spectral_norm", "row_conv", "sparse_embedding",
+           "activation_of",
            "static_input"]
 
 _counters = {}
@@ -670,3 +671,75 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
         term = window * weight[k]
         out = term if out is None else out + term
     return _act(out, activation)
+
+
+_TABLE_CLASSES = ("CommonSparseTable", "SSDSparseTable", "MemorySparseTable")
+_ENTRIES = ("ProbabilityEntry", "CountFilterEntry", "ShowClickEntry")
+
+
+def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
+                     table_class="MemorySparseTable", param_attr=None, dtype="float32",
+                     slot=None):
+    """Rows of a new ``size = [vocabulary, width]`` table picked by int64 ids.
+
+    The parameter-server embedding; on the CPU it is a plain lookup whose
+    output replaces the last dimension (1) of ``input`` by ``width``.
+    ``padding_idx`` (negative counts from the end) is a row that reads as
+    zeros and gets no gradient; one outside the table pads nothing.
+    ``entry`` and ``table_class`` are checked; they, ``is_test`` and
+    ``slot`` change nothing here. Works on Variables and, as in Paddle, on Tensors.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     ids = paddle.static.data("ids", [-1, 1], "int64")
+    ...     emb = paddle.static.nn.sparse_embedding(ids, size=[10, 4])
+    >>> emb.shape
+    [-1, 4]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "sparse_embedding"
+    dynamic = isinstance(input, Tensor)
+    if not dynamic and not isinstance(input, Variable):
+        raise TypeError(f"{fn}(): argument 'input' must be a Variable or a Tensor, got "
+                        f"{describe(input)}")
+    if str(input.dtype).rpartition(".")[2] != "int64":
+        raise (ValueError if dynamic else TypeError)(
+            f"{fn}(): argument 'input' must hold int64 ids, got {input.dtype}")
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise ValueError(f"{fn}(): argument 'size' must be [vocabulary size, embedding width], "
+                         f"got {describe(size)}")
+    rows = check_int(size[0], fn, "size[0]", minimum=1)
+    width = check_int(size[1], fn, "size[1]", minimum=1)
+    dtype_name = str(dtype).rpartition(".")[2]
+    if dtype_name not in ("float32", "float64"):
+        raise TypeError(f"{fn}(): argument 'dtype' must be 'float32' or 'float64', got "
+                        f"{dtype!r}")
+    shape = list(input.shape)
+    if not shape or shape[-1] != 1:
+        raise ValueError(f"{fn}(): the last dimension of 'input' must be 1, got shape {shape}")
+    if all(d >= 0 for d in shape) and math.prod(shape) == 0:
+        raise ValueError(f"{fn}(): argument 'input' must not be empty, got shape {shape}")
+    if padding_idx is not None:
+        padding_idx = check_int(padding_idx, fn, "padding_idx")
+        if padding_idx < 0:
+            padding_idx += rows
+        if not 0 <= padding_idx < rows:
+            padding_idx = None
+    if entry is not None and type(entry).__name__ not in _ENTRIES:
+        raise ValueError(f"{fn}(): argument 'entry' must be a ProbabilityEntry, "
+                         f"CountFilterEntry or ShowClickEntry, got {describe(entry)}")
+    if table_class not in _TABLE_CLASSES:
+        raise ValueError(f"{fn}(): argument 'table_class' must be one of "
+                         f"{', '.join(_TABLE_CLASSES)}, got {table_class!r}")
+    if slot is not None:
+        check_int(slot, fn, "slot")
+    if dynamic:
+        weight = pl.create_parameter([rows, width], dtype_name, attr=param_attr)
+    else:
+        weight = _parameter([rows, width], dtype_name, attr=param_attr,
+                            default_name=f"{_prefix(fn, None)}.w_0")
+    ids = pl.squeeze(input, axis=-1)
+    return pl.nn.functional.embedding(ids, weight, padding_idx=padding_idx)
