@@ -1585,3 +1585,11 @@ def _start_world(env):
 for _call in _DIST_CALLS.values():
     _call.setup = _start_world
 CALLS.update(_DIST_CALLS)
+
+# ---------------------------------------- static.nn.sparse_embedding (staticnn3)
+CALLS.update({
+    static.nn.sparse_embedding: Call(A("input", lambda env: env["label"], "static_input"),
+                                     A("size", _value([10, 4]), None),
+                                     K("padding_idx", _value(0), None), static=True,
+                                     setup=_static_images),
+})
