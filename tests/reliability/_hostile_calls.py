@@ -1585,3 +1585,16 @@ def _start_world(env):
 for _call in _DIST_CALLS.values():
     _call.setup = _start_world
 CALLS.update(_DIST_CALLS)
+
+# --------------------------------- static.nn.sparse_embedding and nce (staticnn3)
+CALLS.update({
+    static.nn.sparse_embedding: Call(A("input", lambda env: env["label"], "static_input"),
+                                     A("size", _value([10, 4]), None),
+                                     K("padding_idx", _value(0), None), static=True,
+                                     setup=_static_images),
+    static.nn.nce: Call(A("input", lambda env: env["x"], "static_input"),
+                        A("label", lambda env: env["label"], "static_input"),
+                        A("num_total_classes", _value(5), "positive_int"),
+                        K("num_neg_samples", _value(3), "number_or_none"),
+                        K("seed", _value(1), "count"), static=True, setup=_static_images),
+})

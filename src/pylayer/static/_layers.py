@@ -16,7 +16,8 @@ from pylayer.static._variable import Variable, public_api
 
 __all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
-           "bilinear_tensor_product", "spectral_norm", "row_conv", "activation_of",
+           "bilinear_tensor_product", "spectral_norm", "row_conv", "sparse_embedding", "nce",
+           "activation_of",
            "static_input"]
 
 _counters = {}
@@ -670,3 +671,328 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
         term = window * weight[k]
         out = term if out is None else out + term
     return _act(out, activation)
+
+
+_TABLE_CLASSES = ("CommonSparseTable", "SSDSparseTable", "MemorySparseTable")
+_ENTRIES = ("ProbabilityEntry", "CountFilterEntry", "ShowClickEntry")
+
+
+def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
+                     table_class="MemorySparseTable", param_attr=None, dtype="float32",
+                     slot=None):
+    """Rows of a new ``size = [vocabulary, width]`` table picked by int64 ids.
+
+    The parameter-server embedding; on the CPU it is a plain lookup whose
+    output replaces the last dimension (1) of ``input`` by ``width``.
+    ``padding_idx`` (negative counts from the end) is a row that reads as
+    zeros and gets no gradient; one outside the table pads nothing.
+    ``entry`` and ``table_class`` are checked; they, ``is_test`` and
+    ``slot`` change nothing here. Works on Variables and, as in Paddle, on Tensors.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     ids = paddle.static.data("ids", [-1, 1], "int64")
+    ...     emb = paddle.static.nn.sparse_embedding(ids, size=[10, 4])
+    >>> emb.shape
+    [-1, 4]
+    >>> paddle.disable_static()
+    """
+    pl = public_api()
+    fn = "sparse_embedding"
+    dynamic = isinstance(input, Tensor)
+    if not dynamic and not isinstance(input, Variable):
+        raise TypeError(f"{fn}(): argument 'input' must be a Variable or a Tensor, got "
+                        f"{describe(input)}")
+    if str(input.dtype).rpartition(".")[2] != "int64":
+        raise (ValueError if dynamic else TypeError)(
+            f"{fn}(): argument 'input' must hold int64 ids, got {input.dtype}")
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise ValueError(f"{fn}(): argument 'size' must be [vocabulary size, embedding width], "
+                         f"got {describe(size)}")
+    rows = check_int(size[0], fn, "size[0]", minimum=1)
+    width = check_int(size[1], fn, "size[1]", minimum=1)
+    dtype_name = str(dtype).rpartition(".")[2]
+    if dtype_name not in ("float32", "float64"):
+        raise TypeError(f"{fn}(): argument 'dtype' must be 'float32' or 'float64', got "
+                        f"{dtype!r}")
+    shape = list(input.shape)
+    if not shape or shape[-1] != 1:
+        raise ValueError(f"{fn}(): the last dimension of 'input' must be 1, got shape {shape}")
+    if all(d >= 0 for d in shape) and math.prod(shape) == 0:
+        raise ValueError(f"{fn}(): argument 'input' must not be empty, got shape {shape}")
+    if padding_idx is not None:
+        padding_idx = check_int(padding_idx, fn, "padding_idx")
+        if padding_idx < 0:
+            padding_idx += rows
+        if not 0 <= padding_idx < rows:
+            padding_idx = None
+    if entry is not None and type(entry).__name__ not in _ENTRIES:
+        raise ValueError(f"{fn}(): argument 'entry' must be a ProbabilityEntry, "
+                         f"CountFilterEntry or ShowClickEntry, got {describe(entry)}")
+    if table_class not in _TABLE_CLASSES:
+        raise ValueError(f"{fn}(): argument 'table_class' must be one of "
+                         f"{', '.join(_TABLE_CLASSES)}, got {table_class!r}")
+    if slot is not None:
+        check_int(slot, fn, "slot")
+    if dynamic:
+        weight = pl.create_parameter([rows, width], dtype_name, attr=param_attr)
+    else:
+        weight = _parameter([rows, width], dtype_name, attr=param_attr,
+                            default_name=f"{_prefix(fn, None)}.w_0")
+    ids = pl.squeeze(input, axis=-1)
+    return pl.nn.functional.embedding(ids, weight, padding_idx=padding_idx)
+
+
+# ------------------------------------------------------------------------ nce
+_MT_N, _MT_M = 312, 156
+_MT_MASK = (1 << 64) - 1
+
+
+def _mt19937_64(seed, count):
+    """The first ``count`` outputs of the 64-bit Mersenne Twister seeded with ``seed``
+    (C++'s ``std::mt19937_64``, the engine of Paddle's samplers)."""
+    import numpy as np
+    state = [seed & _MT_MASK]
+    for i in range(1, _MT_N):
+        prev = state[-1]
+        state.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & _MT_MASK)
+    mt = np.array(state, dtype=np.uint64)
+    upper, lower = np.uint64(0xFFFFFFFF80000000), np.uint64(0x7FFFFFFF)
+    matrix = np.uint64(0xB5026F5AA96619E9)
+    blocks = []
+    for _ in range(-(-count // _MT_N)):
+        # the twist in three slices, each needing only words already final
+        for lo, hi in ((0, _MT_N - _MT_M), (_MT_N - _MT_M, _MT_N - 1), (_MT_N - 1, _MT_N)):
+            k = np.arange(lo, hi)
+            y = (mt[k] & upper) | (mt[(k + 1) % _MT_N] & lower)
+            mt[k] = mt[(k + _MT_M) % _MT_N] ^ (y >> np.uint64(1)) ^ \
+                np.where(y & np.uint64(1), matrix, np.uint64(0))
+        y = mt.copy()
+        y ^= (y >> np.uint64(29)) & np.uint64(0x5555555555555555)
+        y ^= (y << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000)
+        y ^= (y << np.uint64(37)) & np.uint64(0xFFF7EEE000000000)
+        y ^= y >> np.uint64(43)
+        blocks.append(y)
+    return np.concatenate(blocks)[:count]
+
+
+def _uniform_ints(words, high):
+    """C++ ``uniform_int_distribution(0, high)`` on 64-bit words: each accepted word
+    scaled down (a word past the last whole multiple is skipped)."""
+    import numpy as np
+    scaling = _MT_MASK // (high + 1)
+    keep = words < np.uint64((high + 1) * scaling)
+    return (words[keep] // np.uint64(scaling)).astype(np.int64), keep
+
+
+def _unit_reals(words):
+    """C++ ``uniform_real_distribution(0, 1)`` of doubles on 64-bit words."""
+    import numpy as np
+    reals = words.astype(np.float64) / 2.0 ** 64
+    return np.minimum(reals, np.nextafter(1.0, 0.0))
+
+
+def _nce_samples(count, sampler, classes, seed, tables):
+    """``count`` negative classes drawn as Paddle's CPU nce kernel draws them."""
+    import numpy as np
+    high = classes - 1
+    if sampler == "uniform":
+        words = _mt19937_64(seed, count + 8)
+        while True:
+            picked, _ = _uniform_ints(words, high)
+            if len(picked) >= count:
+                return picked[:count]
+            words = _mt19937_64(seed, 2 * len(words))
+    if sampler == "log_uniform":
+        reals = _unit_reals(_mt19937_64(seed, count))
+        return (np.exp(reals * math.log(classes)).astype(np.int64) - 1) % high
+    _, alias, alias_probs = tables
+    words = _mt19937_64(seed, 2 * count)
+    index, keep = _uniform_ints(words[0::2], high)
+    if not keep.all():                       # a skipped word shifts the pairs: walk them
+        index, reals, at = [], [], 0
+        words = _mt19937_64(seed, 4 * count + 8)
+        while len(index) < count:
+            picked, accepted = _uniform_ints(words[at:at + 1], high)
+            at += 1
+            if accepted[0]:
+                index.append(picked[0])
+                reals.append(_unit_reals(words[at:at + 1])[0])
+                at += 1
+        index, reals = np.array(index, dtype=np.int64), np.array(reals)
+    else:
+        reals = _unit_reals(words[1::2])
+    swapped = (reals > alias_probs[index]) & (alias[index] != -1)
+    return np.where(swapped, alias[index], index)
+
+
+def _nce_probability(classes, sampler, sample_labels, probs):
+    import numpy as np
+    if sampler == "uniform":
+        return np.full(sample_labels.shape, 1.0 / classes, dtype=np.float32)
+    if sampler == "log_uniform":
+        return (np.log((sample_labels + 2.0) / (sample_labels + 1.0))
+                / math.log(classes)).astype(np.float32)
+    return probs[sample_labels]
+
+
+def _nce_cost(input, label, weight, bias, sample_weight, dist_probs, dist_alias,
+              dist_alias_probs, num_total_classes=1, num_neg_samples=10, sampler="uniform",
+              seed=0):
+    """Paddle's nce op at run time: the true classes of each row and ``num_neg_samples``
+    drawn ones, scored by ``sigmoid(x . w_c + b_c)`` against the sampler's noise."""
+    import numpy as np
+    pl = public_api()
+    labels = label.numpy().astype(np.int64)
+    rows, true = labels.shape
+    tables = None if dist_probs is None else (dist_probs.numpy(), dist_alias.numpy(),
+                                             dist_alias_probs.numpy())
+    if seed == 0:
+        seed = int(pl.randint(1, 2 ** 31 - 1, [1]).numpy()[0])
+    negatives = _nce_samples(rows * num_neg_samples, sampler, num_total_classes, seed,
+                             tables).reshape(rows, num_neg_samples)
+    samples = np.concatenate([labels, negatives], axis=1)
+    if samples.size and (samples.min() < 0 or samples.max() >= num_total_classes):
+        raise ValueError(f"nce(): every label must be in [0, {num_total_classes}), got "
+                         f"{int(samples.min() if samples.min() < 0 else samples.max())}")
+    noise = _nce_probability(num_total_classes, sampler, samples,
+                             None if tables is None else tables[0]) * np.float32(num_neg_samples)
+    noise = noise.astype(input.numpy().dtype)
+    index = pl.to_tensor(samples.reshape(-1))
+    chosen = pl.gather(weight, index).reshape([rows, samples.shape[1], -1])
+    logits = pl.sum(pl.unsqueeze(input, 1) * chosen, axis=-1)
+    if bias is not None:
+        logits = logits + pl.gather(bias, index).reshape([rows, samples.shape[1]])
+    odds = pl.nn.functional.sigmoid(logits)
+    cost = pl.log(odds + pl.to_tensor(noise)) - pl.concat(
+        [pl.nn.functional.log_sigmoid(logits[:, :true]),
+         pl.to_tensor(np.log(noise[:, true:]))], axis=1)
+    if sample_weight is not None:
+        cost = cost * sample_weight.reshape([rows, 1])
+    return pl.sum(cost, axis=1, keepdim=True) / (num_neg_samples + 1)
+
+
+_nce_cost.__name__ = "nce"
+
+
+def _alias_tables(dist):
+    """Walker's alias tables of ``dist`` built as Paddle builds them (the small and large
+    classes paired in order), so that a seed draws the classes Paddle draws."""
+    import numpy as np
+    n = len(dist)
+    alias_probs, alias = [0.0] * n, [0] * n
+    bigs, littles = [], []
+    for i, p in enumerate(dist):
+        scaled = p * n
+        if scaled > 1.0:
+            bigs.append((i, scaled))
+        elif scaled < 1.0:
+            littles.append((i, scaled))
+        else:
+            alias_probs[i], alias[i] = scaled, -1
+    while bigs and littles:
+        (big, big_prob), (little, little_prob) = bigs.pop(0), littles.pop(0)
+        alias_probs[little], alias[little] = little_prob, big
+        left = big_prob + little_prob - 1
+        if left > 1.0:
+            bigs.append((big, left))
+        elif left < 1.0:
+            littles.append((big, left))
+        else:
+            alias_probs[big], alias[big] = left, -1
+    for rest in (bigs, littles):
+        if rest:
+            alias_probs[rest[0][0]], alias[rest[0][0]] = 1.0, -1
+    return (np.asarray(dist, dtype=np.float32), np.asarray(alias, dtype=np.int32),
+            np.asarray(alias_probs, dtype=np.float32))
+
+
+def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bias_attr=None,
+        num_neg_samples=None, name=None, sampler="uniform", custom_dist=None, seed=0,
+        is_sparse=False):
+    """Noise-contrastive estimation loss of ``input`` for its true classes ``label``.
+
+    For each row, the classes of ``label`` and ``num_neg_samples`` (10)
+    classes drawn by ``sampler`` (``'uniform'``, ``'log_uniform'`` or
+    ``'custom_dist'`` with the probabilities ``custom_dist``) are scored by
+    ``o = sigmoid(x . w_c + b_c)`` with new parameters ``w`` of shape
+    ``[num_total_classes, dim]`` and ``b`` of shape ``[num_total_classes,
+    1]``; with the noise ``q = P(c) * num_neg_samples`` the cost is
+    ``-log(o / (o + q))`` for a true class and ``-log(q / (o + q))`` for a
+    drawn one, summed per row (times ``sample_weight``) and divided by
+    ``num_neg_samples + 1``: shape ``[batch, 1]``. A nonzero ``seed`` draws
+    the same classes at every run (those of Paddle's CPU kernel). Static
+    mode only.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 4], "float32")
+    ...     label = paddle.static.data("label", [-1, 1], "int64")
+    ...     cost = paddle.static.nn.nce(x, label, num_total_classes=20, seed=1)
+    >>> cost.shape
+    [-1, 1]
+    >>> paddle.disable_static()
+    """
+    import numpy as np
+    pl = public_api()
+    fn = "nce"
+    if pl.in_dynamic_mode():
+        raise AssertionError("nce() builds a static program and works in static mode only; "
+                             "call pylayer.enable_static() first (as Paddle requires)")
+    x = static_input(input, fn)
+    label = static_input(label, fn, "label")
+    if str(x.dtype).rpartition(".")[2] not in ("float32", "float64"):
+        raise TypeError(f"{fn}(): argument 'input' must be float32 or float64, got {x.dtype}")
+    if str(label.dtype).rpartition(".")[2] != "int64":
+        raise TypeError(f"{fn}(): argument 'label' must be int64, got {label.dtype}")
+    if x.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'input' must have 2 dimensions, got shape "
+                         f"{x.shape}")
+    if label.ndim != 2:
+        raise ValueError(f"{fn}(): argument 'label' must have 2 dimensions [batch, true "
+                         f"classes], got shape {label.shape}")
+    if x.shape[1] < 0:
+        raise ValueError(f"{fn}(): the last dimension of 'input' must be known, got shape "
+                         f"{x.shape}")
+    if sample_weight is not None:
+        static_input(sample_weight, fn, "sample_weight")
+    classes = check_int(num_total_classes, fn, "num_total_classes", minimum=2)
+    negatives = 10 if num_neg_samples is None else check_int(
+        num_neg_samples, fn, "num_neg_samples", minimum=1)
+    seed = check_int(seed, fn, "seed", minimum=0)
+    if sampler not in ("uniform", "log_uniform", "custom_dist"):
+        raise ValueError(f"{fn}(): argument 'sampler' must be 'uniform', 'log_uniform' or "
+                         f"'custom_dist', got {describe(sampler)}")
+    prefix = _prefix(fn, name)
+    tables = [None, None, None]
+    if sampler == "custom_dist":
+        if custom_dist is None:
+            raise ValueError(f"{fn}(): sampler='custom_dist' needs custom_dist, the "
+                             f"probabilities of the {classes} classes")
+        try:
+            dist = np.asarray(custom_dist, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{fn}(): argument 'custom_dist' must be a list of "
+                            f"{classes} probabilities, got {describe(custom_dist)}") from None
+        if dist.shape != (classes,) or not np.all(np.isfinite(dist)) or np.any(dist < 0):
+            raise ValueError(f"{fn}(): argument 'custom_dist' must hold {classes} "
+                             f"non-negative probabilities, got {describe(custom_dist)}")
+        built = _alias_tables(dist.tolist())
+    weight = _parameter([classes, x.shape[1]], x.dtype, attr=param_attr,
+                        default_name=f"{prefix}.w_0")
+    bias = None
+    if bias_attr is not False:
+        bias = _parameter([classes, 1], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    if sampler == "custom_dist":
+        for i, table in enumerate(built):
+            tables[i] = _parameter(list(table.shape), str(table.dtype), attr=ParamAttr(
+                initializer=pl.nn.initializer.Assign(table)), default_name=f"{prefix}.w_{i + 1}")
+            tables[i].stop_gradient = True
+    return record_op(_nce_cost, x, label, weight, bias, sample_weight, *tables,
+                     num_total_classes=classes, num_neg_samples=negatives, sampler=sampler,
+                     seed=seed)

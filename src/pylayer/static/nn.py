@@ -12,11 +12,13 @@ from pylayer.static._layers import (batch_norm, bilinear_tensor_product, conv2d,
                                     conv2d_transpose, conv3d, conv3d_transpose, embedding,
                                     group_norm, instance_norm, layer_norm, prelu, row_conv,
                                     spectral_norm)
+from pylayer.static._layers import nce, sparse_embedding
 
 __all__ = ["fc", "py_func", "static_pylayer", "cond", "while_loop", "case", "switch_case",
            "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
            "bilinear_tensor_product", "spectral_norm", "row_conv"]
+__all__ += ["sparse_embedding", "nce"]
 
 _fc_counter = itertools.count()
 
