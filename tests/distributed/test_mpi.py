@@ -31,16 +31,22 @@ def mpiexec():
     return found
 
 
-def run(script, n, *arguments):
+def child_environment():
+    """This process's environment, with the source tree on PYTHONPATH only when the
+    pylayer under test is imported from it (an installed pylayer is used as installed)."""
     environment = dict(os.environ)
     source = str(HERE.parents[1] / "src")
     import pylayer
     if pathlib.Path(pylayer.__file__).is_relative_to(source):
         environment["PYTHONPATH"] = os.pathsep.join(
             [source] + [p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return environment
+
+
+def run(script, n, *arguments):
     return subprocess.run([mpiexec(), "-n", str(n), sys.executable, str(HERE / script),
                            *arguments], capture_output=True, text=True, timeout=LIMIT,
-                          env=environment, stdin=subprocess.DEVNULL)
+                          env=child_environment(), stdin=subprocess.DEVNULL)
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -76,9 +82,7 @@ def test_the_launcher_starts_the_processes_through_mpiexec(tmp_path):
                       "line = f'rank {dist.get_rank()} of {dist.get_world_size()} sum "
                       "{x.item()} {sys.argv[1:]}\\n'\n"
                       "sys.stdout.write(line)\n")          # one write: the lines never mix
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join([str(HERE.parents[1] / "src")] + [
-        p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p])
+    environment = child_environment()
     done = subprocess.run([sys.executable, "-m", "pylayer.distributed.launch",
                            "--nproc_per_node", "2", "--timeout", str(LIMIT), str(script),
                            "--flag", "1"], capture_output=True, text=True, timeout=LIMIT,
@@ -96,9 +100,7 @@ def test_the_launcher_runs_a_paddle_program_on_pylayer(tmp_path):
                       "x = paddle.to_tensor([1.0])\n"
                       "dist.all_reduce(x)\n"
                       "sys.stdout.write(f'{paddle.__name__} sum {x.item()}\\n')\n")
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join([str(HERE.parents[1] / "src")] + [
-        p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p])
+    environment = child_environment()
     done = subprocess.run([sys.executable, "-m", "pylayer.distributed.launch", "--as_paddle",
                            "--nproc_per_node", "2", str(script)], capture_output=True,
                           text=True, timeout=LIMIT, env=environment, stdin=subprocess.DEVNULL)
