@@ -35,6 +35,9 @@ PROBES_INPUTS = "its backward asserts that it receives exactly the gradients its
 
 # key -> (the checks that flag it, why the layer breaks them on purpose)
 DELIBERATELY_BROKEN = {
+    "docs/en/guides/train_a_model.rst::ClipGrad": (
+        {"gradient"}, "training guide: clips the gradient on purpose (a custom gradient, not "
+                      "the derivative)"),
     "tests/jit/test_jit.py::Doubled": (
         {"gradient"}, "to_static keeps a PyLayer's own backward: it is deliberately not the "
                       "forward's derivative, so that the test can tell them apart"),
