@@ -242,7 +242,44 @@ class MultiHeadAttention(Layer):
         return out if len(outs) == 1 else tuple(outs)
 
 
-class TransformerEncoderLayer(Layer):
+class _TransformerLayer(Layer):
+    """What the encoder and decoder layers share: their settings, checked once, and the
+    residual block around each sub-layer (normalised before or after it)."""
+
+    def _settle(self, fn, n_attrs, config):
+        """Check ``config`` (the constructor's arguments, kept to rebuild the layer); the
+        dropout rates and the per-sub-layer parameter attributes."""
+        self._config = config
+        super().__init__()
+        for arg in ("d_model", "nhead", "dim_feedforward"):
+            _positive_int(config[arg], fn, arg)
+        dropout = _dropout_rate(config["dropout"], fn, "dropout", None)
+        attn_dropout = _dropout_rate(config["attn_dropout"], fn, "attn_dropout", dropout)
+        act_dropout = _dropout_rate(config["act_dropout"], fn, "act_dropout", dropout)
+        self.activation = _activation(config["activation"], fn)
+        self.normalize_before = bool(config["normalize_before"])
+        return (dropout, attn_dropout, act_dropout,
+                _param_attrs(config["weight_attr"], n_attrs, fn, "weight_attr"),
+                _param_attrs(config["bias_attr"], n_attrs, fn, "bias_attr"))
+
+    def _feed_forward_layers(self, act_dropout, weight_attr, bias_attr):
+        d_model, width = self._config["d_model"], self._config["dim_feedforward"]
+        self.linear1 = Linear(d_model, width, weight_attr, bias_attr=bias_attr)
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(width, d_model, weight_attr, bias_attr=bias_attr)
+
+    def _residual(self, x, norm, dropout, sublayer):
+        """``x + dropout(sublayer(x))``, with ``norm`` applied before the sub-layer or
+        after the sum (``normalize_before``)."""
+        y = sublayer(norm(x) if self.normalize_before else x)
+        y = add(x, dropout(y))
+        return y if self.normalize_before else norm(y)
+
+    def _feed_forward(self, x):
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     """One encoder layer: self-attention, then a feed-forward network
     (``linear2(dropout(activation(linear1(x))))``), each with a residual connection and
     layer normalization, after it (``normalize_before=False``) or before it.
@@ -261,29 +298,16 @@ class TransformerEncoderLayer(Layer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                  attn_dropout=None, act_dropout=None, normalize_before=False,
                  weight_attr=None, bias_attr=None, layer_norm_eps=1e-05):
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward,
-                            dropout=dropout, activation=activation, attn_dropout=attn_dropout,
-                            act_dropout=act_dropout, normalize_before=normalize_before,
-                            weight_attr=weight_attr, bias_attr=bias_attr,
-                            layer_norm_eps=layer_norm_eps)
-        super().__init__()
-        fn = "TransformerEncoderLayer"
-        _positive_int(d_model, fn, "d_model")
-        _positive_int(nhead, fn, "nhead")
-        _positive_int(dim_feedforward, fn, "dim_feedforward")
-        dropout = _dropout_rate(dropout, fn, "dropout", None)
-        attn_dropout = _dropout_rate(attn_dropout, fn, "attn_dropout", dropout)
-        act_dropout = _dropout_rate(act_dropout, fn, "act_dropout", dropout)
-        self.activation = _activation(activation, fn)
-        self.normalize_before = bool(normalize_before)
-        weight_attrs = _param_attrs(weight_attr, 2, fn, "weight_attr")
-        bias_attrs = _param_attrs(bias_attr, 2, fn, "bias_attr")
+        dropout, attn_dropout, act_dropout, weight_attrs, bias_attrs = self._settle(
+            "TransformerEncoderLayer", 2, dict(
+                d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                normalize_before=normalize_before, weight_attr=weight_attr,
+                bias_attr=bias_attr, layer_norm_eps=layer_norm_eps))
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
                                             weight_attr=weight_attrs[0],
                                             bias_attr=bias_attrs[0])
-        self.linear1 = Linear(d_model, dim_feedforward, weight_attrs[1], bias_attr=bias_attrs[1])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, weight_attrs[1], bias_attr=bias_attrs[1])
+        self._feed_forward_layers(act_dropout, weight_attrs[1], bias_attrs[1])
         self.norm1 = LayerNorm(d_model, layer_norm_eps)
         self.norm2 = LayerNorm(d_model, layer_norm_eps)
         self.dropout1 = Dropout(dropout, mode="upscale_in_train")
@@ -293,24 +317,17 @@ class TransformerEncoderLayer(Layer):
         fn = "TransformerEncoderLayer.forward"
         src = _sequence(src, fn, "src", 1)
         src_mask = _convert_attention_mask(src_mask, src.dtype, fn, "src_mask", 2)
-        residual = src
-        if self.normalize_before:
-            src = self.norm1(src)
-        if cache is None:
-            src = self.self_attn(src, src, src, src_mask)
-        else:
-            src, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = add(residual, self.dropout1(src))
-        if not self.normalize_before:
-            src = self.norm1(src)
-        residual = src
-        if self.normalize_before:
-            src = self.norm2(src)
-        src = self.linear2(self.dropout(self.activation(self.linear1(src))))
-        src = add(residual, self.dropout2(src))
-        if not self.normalize_before:
-            src = self.norm2(src)
-        return src if cache is None else (src, cache)
+        new_cache = []
+
+        def attend(x):
+            if cache is None:
+                return self.self_attn(x, x, x, src_mask)
+            out, made = self.self_attn(x, x, x, src_mask, cache)
+            new_cache.append(made)
+            return out
+        src = self._residual(src, self.norm1, self.dropout1, attend)
+        src = self._residual(src, self.norm2, self.dropout2, self._feed_forward)
+        return src if cache is None else (src, new_cache[0])
 
     def gen_cache(self, src):
         """An empty ``MultiHeadAttention.Cache`` of the self-attention for ``src``'s batch."""
@@ -366,7 +383,7 @@ class TransformerEncoder(Layer):
         return [layer.gen_cache(src) for layer in self.layers]
 
 
-class TransformerDecoderLayer(Layer):
+class TransformerDecoderLayer(_TransformerLayer):
     """One decoder layer: self-attention over ``tgt``, cross-attention to ``memory`` and a
     feed-forward network, each with a residual connection and layer normalization
     (after it, or before it with ``normalize_before``).
@@ -386,32 +403,19 @@ class TransformerDecoderLayer(Layer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                  attn_dropout=None, act_dropout=None, normalize_before=False,
                  weight_attr=None, bias_attr=None, layer_norm_eps=1e-05):
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward,
-                            dropout=dropout, activation=activation, attn_dropout=attn_dropout,
-                            act_dropout=act_dropout, normalize_before=normalize_before,
-                            weight_attr=weight_attr, bias_attr=bias_attr,
-                            layer_norm_eps=layer_norm_eps)
-        super().__init__()
-        fn = "TransformerDecoderLayer"
-        _positive_int(d_model, fn, "d_model")
-        _positive_int(nhead, fn, "nhead")
-        _positive_int(dim_feedforward, fn, "dim_feedforward")
-        dropout = _dropout_rate(dropout, fn, "dropout", None)
-        attn_dropout = _dropout_rate(attn_dropout, fn, "attn_dropout", dropout)
-        act_dropout = _dropout_rate(act_dropout, fn, "act_dropout", dropout)
-        self.activation = _activation(activation, fn)
-        self.normalize_before = bool(normalize_before)
-        weight_attrs = _param_attrs(weight_attr, 3, fn, "weight_attr")
-        bias_attrs = _param_attrs(bias_attr, 3, fn, "bias_attr")
+        dropout, attn_dropout, act_dropout, weight_attrs, bias_attrs = self._settle(
+            "TransformerDecoderLayer", 3, dict(
+                d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                normalize_before=normalize_before, weight_attr=weight_attr,
+                bias_attr=bias_attr, layer_norm_eps=layer_norm_eps))
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
                                             weight_attr=weight_attrs[0],
                                             bias_attr=bias_attrs[0])
         self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
                                              weight_attr=weight_attrs[1],
                                              bias_attr=bias_attrs[1])
-        self.linear1 = Linear(d_model, dim_feedforward, weight_attrs[2], bias_attr=bias_attrs[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, weight_attrs[2], bias_attr=bias_attrs[2])
+        self._feed_forward_layers(act_dropout, weight_attrs[2], bias_attrs[2])
         self.norm1 = LayerNorm(d_model, layer_norm_eps)
         self.norm2 = LayerNorm(d_model, layer_norm_eps)
         self.norm3 = LayerNorm(d_model, layer_norm_eps)
@@ -429,34 +433,23 @@ class TransformerDecoderLayer(Layer):
             raise TypeError(f"TransformerDecoderLayer.forward(): argument 'cache' must be the "
                             f"pair (Cache, StaticCache) that gen_cache makes, or None, got "
                             f"{describe(cache)}")
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm1(tgt)
-        if cache is None:
-            tgt = self.self_attn(tgt, tgt, tgt, tgt_mask, None)
-        else:
-            tgt, incremental_cache = self.self_attn(tgt, tgt, tgt, tgt_mask, cache[0])
-        tgt = add(residual, self.dropout1(tgt))
-        if not self.normalize_before:
-            tgt = self.norm1(tgt)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm2(tgt)
-        if cache is None:
-            tgt = self.cross_attn(tgt, memory, memory, memory_mask, None)
-        else:
-            tgt, static_cache = self.cross_attn(tgt, memory, memory, memory_mask, cache[1])
-        tgt = add(residual, self.dropout2(tgt))
-        if not self.normalize_before:
-            tgt = self.norm2(tgt)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm3(tgt)
-        tgt = self.linear2(self.dropout(self.activation(self.linear1(tgt))))
-        tgt = add(residual, self.dropout3(tgt))
-        if not self.normalize_before:
-            tgt = self.norm3(tgt)
-        return tgt if cache is None else (tgt, (incremental_cache, static_cache))
+        new_cache = []
+
+        def attention(layer, keys, mask, which):
+            def attend(x):
+                k = x if keys is None else keys
+                if cache is None:
+                    return layer(x, k, k, mask, None)
+                out, made = layer(x, k, k, mask, cache[which])
+                new_cache.append(made)
+                return out
+            return attend
+        tgt = self._residual(tgt, self.norm1, self.dropout1,
+                             attention(self.self_attn, None, tgt_mask, 0))
+        tgt = self._residual(tgt, self.norm2, self.dropout2,
+                             attention(self.cross_attn, memory, memory_mask, 1))
+        tgt = self._residual(tgt, self.norm3, self.dropout3, self._feed_forward)
+        return tgt if cache is None else (tgt, tuple(new_cache))
 
     def gen_cache(self, memory):
         """``(Cache, StaticCache)``: an empty self-attention cache and the cross-attention's
