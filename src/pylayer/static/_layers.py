@@ -84,10 +84,9 @@ def _groups(groups, channels, fn):
     return groups
 
 
-def _conv(nd, input, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
-          bias_attr, act, name, data_format):
-    pl = public_api()
-    fn = f"conv{nd}d"
+def _conv_input(nd, input, num_filters, act, data_format, fn):
+    """What a static convolution checks first: the input Variable of ``nd + 2`` dimensions,
+    the activation, the filter count and the layout; its channels and whether they are last."""
     x = static_input(input, fn)
     activation = activation_of(act, fn)
     if x.ndim != nd + 2:
@@ -98,7 +97,16 @@ def _conv(nd, input, num_filters, filter_size, stride, padding, dilation, groups
     if data_format not in formats:
         raise ValueError(f"{fn}(): argument 'data_format' must be one of {list(formats)}, "
                          f"got {describe(data_format)}")
-    channels = _channels(x, data_format[-1] == "C", fn)
+    channel_last = data_format[-1] == "C"
+    return x, activation, num_filters, channel_last, _channels(x, channel_last, fn)
+
+
+def _conv(nd, input, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
+          bias_attr, act, name, data_format):
+    pl = public_api()
+    fn = f"conv{nd}d"
+    x, activation, num_filters, _, channels = _conv_input(nd, input, num_filters, act,
+                                                          data_format, fn)
     groups = _groups(groups, channels, fn)
     if num_filters % groups:
         raise ValueError(f"{fn}(): num_filters={num_filters} must be divisible by "
@@ -164,18 +172,8 @@ def _conv_transpose(nd, input, num_filters, output_size, filter_size, padding, s
                     dilation, groups, param_attr, bias_attr, act, name, data_format):
     pl = public_api()
     fn = f"conv{nd}d_transpose"
-    x = static_input(input, fn)
-    activation = activation_of(act, fn)
-    if x.ndim != nd + 2:
-        raise ValueError(f"{fn}(): argument 'input' must have {nd + 2} dimensions, got shape "
-                         f"{x.shape}")
-    num_filters = check_int(num_filters, fn, "num_filters", minimum=1)
-    formats = ("NCHW", "NHWC") if nd == 2 else ("NCDHW", "NDHWC")
-    if data_format not in formats:
-        raise ValueError(f"{fn}(): argument 'data_format' must be one of {list(formats)}, "
-                         f"got {describe(data_format)}")
-    channel_last = data_format[-1] == "C"
-    channels = _channels(x, channel_last, fn)
+    x, activation, num_filters, channel_last, channels = _conv_input(
+        nd, input, num_filters, act, data_format, fn)
     groups = _groups(groups, channels, fn)
     if filter_size is None:
         if output_size is None:
