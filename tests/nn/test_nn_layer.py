@@ -209,3 +209,39 @@ def test_loss_layers():
     assert ce.item() == pytest.approx(expected, rel=1e-6)
     with pytest.raises(ValueError, match="reduction"):
         nn.MSELoss("avg")
+
+
+# Paddle 3.3.1's prefixes of layer names (``full_name()`` and so parameter and optimizer-state
+# names), observed for these classes: words start at a capital followed by lower case, and an
+# upper-case run after a lower-case letter; digits stay with what they follow.
+PADDLE_NAME_PREFIXES = {
+    "ReLU": "re_lu", "Conv2D": "conv2d", "Conv2DTranspose": "conv2d_transpose",
+    "BCEWithLogitsLoss": "bce_with_logits_loss", "GRUCell": "gru_cell", "BiRNN": "bi_rnn",
+    "GaussianNLLLoss": "gaussian_nll_loss", "AdaptiveAvgPool2D": "adaptive_avg_pool2d",
+    "Linear": "linear", "MultiHeadAttention": "multi_head_attention", "GELU": "gelu",
+    "MLP2Layer": "mlp2_layer", "HTTPServer": "http_server",
+}
+
+
+@pytest.mark.parametrize("class_name", sorted(PADDLE_NAME_PREFIXES))
+def test_layer_names_take_paddles_prefix(class_name):
+    layer_type = type(class_name, (nn.Layer,), {})
+    assert layer_type().full_name().rsplit("_", 1)[0] == PADDLE_NAME_PREFIXES[class_name]
+
+
+def test_a_relu_layers_parameter_names_follow_paddle():
+    layer = nn.PReLU()
+    assert layer.full_name().startswith("p_re_lu_")
+    assert layer._weight.name == layer.full_name() + ".w_0"
+
+
+def test_optimizer_state_keys_follow_paddles_layer_names():
+    # Paddle 3.3.1 names Adam's state of a fresh PReLU's weight "p_re_lu_<n>.w_0_moment1_0",
+    # so a .pdopt saved by Paddle loads by name.
+    prelu = nn.PReLU()
+    opt = pylayer.optimizer.Adam(parameters=prelu.parameters())
+    prelu(pylayer.ones([1, 3])).sum().backward()
+    opt.step()
+    prefix = prelu.full_name()
+    assert prefix.startswith("p_re_lu_")
+    assert f"{prefix}.w_0_moment1_0" in opt.state_dict()

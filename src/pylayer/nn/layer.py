@@ -19,7 +19,9 @@ def _is_parameter(value):
 
 
 def _snake(name):
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    """Paddle's name prefix of a layer class: ``ReLU`` -> ``re_lu``, ``Conv2D`` -> ``conv2d``."""
+    words = re.sub(r"(?<=.)([A-Z][a-z]+)", r"_\1", name)
+    return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", words).lower()
 
 
 class HookRemoveHelper:
