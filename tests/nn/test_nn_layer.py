@@ -82,7 +82,7 @@ def test_state_dict_round_trip():
     pylayer.seed(0)
     a, b = Block(), Block()
     state = a.state_dict()
-    assert list(state) == ["scale", "fc.weight", "fc.bias", "head.1.weight", "steps"]
+    assert list(state) == ["scale", "steps", "fc.weight", "fc.bias", "head.1.weight"]
     assert state["fc.weight"] is a.fc.weight
     weight_array = b.fc.weight.numpy()
     missing, unexpected = b.set_state_dict({k: v.numpy() for k, v in state.items()})
@@ -245,3 +245,30 @@ def test_optimizer_state_keys_follow_paddles_layer_names():
     prefix = prelu.full_name()
     assert prefix.startswith("p_re_lu_")
     assert f"{prefix}.w_0_moment1_0" in opt.state_dict()
+
+
+class _TiedModel(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1D(2)
+        self.register_buffer("own", pylayer.ones([1]))
+        self.a = nn.Linear(2, 2)
+        self.b = self.a
+        self.c = nn.Linear(2, 2)
+        self.c.weight = self.a.weight
+        self.w = self.create_parameter([1])
+
+
+def test_state_dict_walks_layers_as_paddle_does():
+    # Paddle 3.3.1 lists, layer by layer, the parameters then the persistable buffers, then
+    # each sub-layer under every name it has: a shared layer or parameter appears once per
+    # name, so the keys of a Paddle-saved tied model all find their tensors.
+    model = _TiedModel()
+    assert list(model.state_dict()) == [
+        "w", "own", "bn.weight", "bn.bias", "bn._mean", "bn._variance", "a.weight", "a.bias",
+        "b.weight", "b.bias", "c.weight", "c.bias"]
+    assert model.state_dict()["b.weight"] is model.state_dict()["c.weight"]
+    assert list(model.state_dict(structured_name_prefix="p"))[:3] == ["pw", "pown", "pbn.weight"]
+    assert list(model.state_dict(include_sublayers=False)) == ["w", "own"]
+    assert [name for name, _ in model.named_parameters()] == [
+        "w", "bn.weight", "bn.bias", "a.weight", "a.bias", "c.bias"]

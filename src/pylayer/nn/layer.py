@@ -106,19 +106,21 @@ class Layer:
                                  f"assigning parameters or sub-layers")
         return registry
 
-    def _forget(self, name):
+    def _forget(self, name, keep):
+        """Drop ``name`` from every registry but ``keep`` (there it keeps its place)."""
         for key in ("_parameters", "_sub_layers", "_buffers"):
-            self.__dict__.get(key, {}).pop(name, None)
+            if key != keep:
+                self.__dict__.get(key, {}).pop(name, None)
         self.__dict__.pop(name, None)
 
     def __setattr__(self, name, value):
         if _is_parameter(value):
             registry = self._registry("_parameters")
-            self._forget(name)
+            self._forget(name, "_parameters")
             registry[name] = value
         elif isinstance(value, Layer):
             registry = self._registry("_sub_layers")
-            self._forget(name)
+            self._forget(name, "_sub_layers")
             registry[name] = value
         else:
             for key, kind in (("_parameters", "Parameter"), ("_sub_layers", "Layer")):
@@ -164,7 +166,7 @@ class Layer:
         if not isinstance(sublayer, Layer) and sublayer is not None:
             raise TypeError(f"add_sublayer(): argument 'sublayer' must be a Layer, "
                             f"got {type(sublayer).__name__}")
-        self._forget(name)
+        self._forget(name, "_sub_layers")
         self._registry("_sub_layers")[name] = sublayer
         return sublayer
 
@@ -174,7 +176,7 @@ class Layer:
         if parameter is not None and not _is_parameter(parameter):
             raise TypeError(f"add_parameter(): argument 'parameter' must be a Parameter, "
                             f"got {type(parameter).__name__}")
-        self._forget(name)
+        self._forget(name, "_parameters")
         self._registry("_parameters")[name] = parameter
         return parameter
 
@@ -184,7 +186,7 @@ class Layer:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"register_buffer(): argument 'tensor' must be a Tensor, "
                             f"got {type(tensor).__name__}")
-        self._forget(name)
+        self._forget(name, "_buffers")
         self._registry("_buffers")[name] = tensor
         if persistable:
             self._non_persistable_buffers.discard(name)
@@ -297,14 +299,25 @@ class Layer:
                             f"got {type(destination).__name__}")
         check_str(structured_name_prefix, "state_dict", "structured_name_prefix")
         result = OrderedDict() if destination is None else destination
-        prefix = structured_name_prefix.rstrip(".")
-        for path, value in self.named_parameters(prefix, include_sublayers):
-            result[path] = value
-        for path, value, owner, name in self._named_members("_buffers", prefix,
-                                                            include_sublayers):
-            if name not in owner._non_persistable_buffers:
-                result[path] = value
+        result.update(self._state_items(structured_name_prefix, include_sublayers, set()))
         return result
+
+    def _state_items(self, prefix, include_sublayers, ancestors):
+        """Paddle's walk: this layer's parameters, then its persistable buffers, then each
+        sub-layer under every name it has (a shared tensor once per name)."""
+        for name, value in self._parameters.items():
+            if value is not None:
+                yield prefix + name, value
+        for name, value in self._buffers.items():
+            if value is not None and name not in self._non_persistable_buffers:
+                yield prefix + name, value
+        if not include_sublayers:
+            return
+        ancestors.add(id(self))
+        for name, layer in self._sub_layers.items():
+            if layer is not None and id(layer) not in ancestors:
+                yield from layer._state_items(f"{prefix}{name}.", True, ancestors)
+        ancestors.discard(id(self))
 
     def set_state_dict(self, state_dict, use_structured_name=True):
         """Copy values from ``state_dict`` into this layer's tensors, in place.

@@ -520,18 +520,6 @@ class RNNBase(LayerList):
                 for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
                     setattr(self, f"{name}_l{layer}{suffix}", getattr(cell, name))
 
-    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="",
-                   use_hook=True):
-        """As Paddle's: the parameters under their ``weight_ih_l0`` names, then again
-        under their cells' paths (``0.cell.weight_ih``)."""
-        result = super().state_dict(destination, include_sublayers, structured_name_prefix,
-                                    use_hook)
-        if include_sublayers:
-            prefix = structured_name_prefix.rstrip(".")
-            for name, layer in self._sub_layers.items():
-                layer.state_dict(result, True, f"{prefix}.{name}" if prefix else name)
-        return result
-
     def forward(self, inputs, initial_states=None, sequence_length=None):
         cls = type(self).__name__
         _sequence(inputs, cls)
