@@ -307,7 +307,25 @@ class Poisson(ExponentialFamily):
         return -(pylayer.exp(log_p) * log_p).sum(axis=0)
 
 
-class Binomial(Distribution):
+class _TrialCounts(Distribution):
+    """Counts of successes over ``total_count`` trials of probability ``probs``."""
+
+    @property
+    def _dtype(self):
+        return self.probs.dtype
+
+    @property
+    def mean(self):
+        """The mean count, ``total_count probs``."""
+        return self.total_count * self.probs
+
+    @property
+    def variance(self):
+        """The variance of a count, ``total_count probs (1 - probs)``."""
+        return self.total_count * self.probs * (1 - self.probs)
+
+
+class Binomial(_TrialCounts):
     """The binomial distribution: the number of successes in ``total_count`` trials of
     success probability ``probs``.
 
@@ -325,20 +343,6 @@ class Binomial(Distribution):
             raise ValueError(f"Binomial(): argument 'total_count' (position 1) must hold whole "
                              f"numbers >= 0, got {counts.tolist()}")
         super().__init__(tuple(self.probs.shape))
-
-    @property
-    def _dtype(self):
-        return self.probs.dtype
-
-    @property
-    def mean(self):
-        """The mean, ``total_count probs``."""
-        return self.total_count * self.probs
-
-    @property
-    def variance(self):
-        """The variance, ``total_count probs (1 - probs)``."""
-        return self.total_count * self.probs * (1 - self.probs)
 
     def _sample(self, shape):
         full = list(self._extend(shape))
@@ -362,7 +366,7 @@ class Binomial(Distribution):
         return -terms.sum(axis=0)
 
 
-class Multinomial(Distribution):
+class Multinomial(_TrialCounts):
     """The multinomial distribution: counts of ``K`` classes (the last axis of ``probs``,
     normalised to sum to 1) over ``total_count`` independent draws.
 
@@ -386,20 +390,6 @@ class Multinomial(Distribution):
         self.total_count = int(total_count)
         self.probs = probs / probs.sum(axis=-1, keepdim=True)
         super().__init__(tuple(probs.shape[:-1]), tuple(probs.shape[-1:]))
-
-    @property
-    def _dtype(self):
-        return self.probs.dtype
-
-    @property
-    def mean(self):
-        """The mean counts, ``total_count probs``."""
-        return self.probs * self.total_count
-
-    @property
-    def variance(self):
-        """The variance of each count, ``total_count probs (1 - probs)``."""
-        return self.total_count * self.probs * (1 - self.probs)
 
     def _sample(self, shape):
         n = math.prod(shape)
