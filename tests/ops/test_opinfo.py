@@ -244,10 +244,11 @@ def test_fuzz_elementwise_over_shapes_and_values(info):
 # ----------------------------------------------------------------- coverage
 def public_functions():
     """{name: function} of the public functions of pylayer, pylayer.nn.functional,
-    pylayer.linalg, pylayer.fft and pylayer.signal (whose ops are pylayer.ops functions too)."""
+    pylayer.linalg, pylayer.fft, pylayer.signal and pylayer.text (whose ops are pylayer.ops
+    functions too)."""
     found = {}
     for module in (pylayer, pylayer.nn.functional, pylayer.linalg, pylayer.fft,
-                   pylayer.signal):
+                   pylayer.signal, pylayer.text):
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj) and not inspect.isclass(obj) and not inspect.ismodule(obj):

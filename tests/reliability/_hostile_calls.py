@@ -1598,3 +1598,14 @@ CALLS.update({
                         K("num_neg_samples", _value(3), "number_or_none"),
                         K("seed", _value(1), "count"), static=True, setup=_static_images),
 })
+
+# --------------------------------- pylayer.text
+CALLS.update({
+    pylayer.text.ViterbiDecoder: Call(
+        A("transitions", lambda env: pylayer.rand([3, 3]), "float_tensor"),
+        K("include_bos_eos_tag", _value(True), None),
+        extra=[("a non-square matrix", {"transitions": lambda env: pylayer.rand([3, 2])},
+                "transitions"),
+               ("a string flag", {"include_bos_eos_tag": _value("yes")},
+                "include_bos_eos_tag")]),
+})

@@ -906,3 +906,11 @@ EXEMPT.update({
     (pylayer.DataParallel, "set_dict"): "the wrapped layer's set_state_dict (checked there)",
     (pylayer.DataParallel, "load_dict"): "the wrapped layer's set_state_dict (checked there)",
 })
+
+# --------------------------------- pylayer.text
+METHODS.update({
+    (pylayer.text.ViterbiDecoder, "forward"): Call(
+        A("potentials", lambda env: pylayer.rand([2, 3, 3]), "float_tensor"),
+        A("lengths", lambda env: pylayer.to_tensor([3, 1]), "int_tensor"), names=("viterbi_decode",),
+        setup=_made(lambda: pylayer.text.ViterbiDecoder(pylayer.rand([3, 3])))),
+})
