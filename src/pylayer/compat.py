@@ -37,7 +37,7 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
 # Paddle's public namespaces that pylayer does not have: ``pylayer.vision`` (and
 # ``paddle.vision`` after install_as_paddle) names the migration guide.
 _NOT_IN_PYLAYER = frozenset({
-    "audio", "base", "cost_model", "cuda", "dataset",
+    "base", "cost_model", "cuda", "dataset",
     "decomposition", "fluid", "geometric", "hub",
     "inference", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",

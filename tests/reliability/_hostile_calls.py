@@ -19,6 +19,7 @@ A kind of ``None`` means the argument accepts anything; boolean flags are
 such arguments (any value counts by its truth, as in Python).
 """
 import io
+import os
 
 import numpy as np
 
@@ -1599,8 +1600,30 @@ CALLS.update({
                         K("seed", _value(1), "count"), static=True, setup=_static_images),
 })
 
-# --------------------------------- pylayer.text
+# --------------------------------- pylayer.text and pylayer.audio
+def _wav_path(env=None):
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "tone.wav")
+    pylayer.audio.save(path, pylayer.zeros([1, 8]), 8000)
+    return path
+
+
 CALLS.update({
+    pylayer.audio.info: Call(A("filepath", _wav_path, "path")),
+    pylayer.audio.load: Call(A("filepath", _wav_path, "path"),
+                             K("frame_offset", _value(0), "count"),
+                             K("num_frames", _value(-1), "int"),
+                             extra=[("an offset beyond the file", {"frame_offset": _value(9)},
+                                     "frame_offset")]),
+    pylayer.audio.save: Call(A("filepath", lambda env: os.path.join(env["dir"], "out.wav"), "path"),
+                             A("src", lambda env: pylayer.zeros([1, 4]), "tensor_only"),
+                             A("sample_rate", _value(8000), "positive_int"),
+                             K("bits_per_sample", _value(16), None),
+                             setup=lambda env: env.update(dir=__import__("tempfile").mkdtemp()),
+                             extra=[("8-bit samples", {"bits_per_sample": _value(8)},
+                                     "bits_per_sample"),
+                                    ("a 1-D waveform", {"src": lambda env: pylayer.zeros([4])},
+                                     "src")]),
     pylayer.text.ViterbiDecoder: Call(
         A("transitions", lambda env: pylayer.rand([3, 3]), "float_tensor"),
         K("include_bos_eos_tag", _value(True), None),
