@@ -260,6 +260,8 @@ from pylayer import callbacks, hapi
 from pylayer.hapi import Model, flops, summary
 __all__ += ["Model", "summary", "flops", "callbacks", "hapi"]
 __all__ += ["DataParallel", "distributed"]
+# paddle.utils (imported with paddle, as Paddle's is)
+from pylayer import utils
 
 
 def __dir__():
