@@ -1,5 +1,6 @@
 """Paddle's ``paddle.incubate``: the part pylayer has, :mod:`pylayer.incubate.autograd`
 (``vjp``, ``jvp``, ``Jacobian``, ``Hessian`` in dynamic mode)."""
 from pylayer.incubate import autograd
+from pylayer.incubate.segment import segment_max, segment_mean, segment_min, segment_sum
 
-__all__ = ["autograd"]
+__all__ = ["autograd", "segment_sum", "segment_mean", "segment_max", "segment_min"]
