@@ -2,5 +2,7 @@
 (``vjp``, ``jvp``, ``Jacobian``, ``Hessian`` in dynamic mode)."""
 from pylayer.incubate import autograd
 from pylayer.incubate.segment import segment_max, segment_mean, segment_min, segment_sum
+from pylayer.incubate.graph import graph_send_recv
 
-__all__ = ["autograd", "segment_sum", "segment_mean", "segment_max", "segment_min"]
+__all__ = ["autograd", "segment_sum", "segment_mean", "segment_max", "segment_min",
+           "graph_send_recv"]
