@@ -1598,3 +1598,58 @@ CALLS.update({
                         K("num_neg_samples", _value(3), "number_or_none"),
                         K("seed", _value(1), "count"), static=True, setup=_static_images),
 })
+
+# ------------- paddle.framework, paddle.device, paddle.utils, incubate, LazyGuard (breadth)
+from pylayer import device as _device, framework as _framework, utils as _utils  # noqa: E402
+
+_A_GPU = ("a GPU", {"device": _value("gpu")}, "device")
+CALLS.update({
+    pylayer.LazyGuard: Call(),
+    _device.device: Call(K("device", _value("cpu"), None),
+                         extra=[_A_GPU, ("an index other than 0", {"device": _value(2)}, "device"),
+                                ("a float", {"device": _value(1.5)}, "device")]),
+    _device.device_guard: Call(A("device", _value("cpu"), "device")),
+    _device.get_all_device_type: Call(), _device.get_available_device: Call(),
+    _device.get_cudnn_version: Call(), _device.is_available: Call(),
+    _device.is_compiled_with_cinn: Call(), _device.is_compiled_with_distribute: Call(),
+    _device.is_compiled_with_ipu: Call(), _device.is_compiled_with_rocm: Call(),
+    _device.is_compiled_with_xpu: Call(),
+    _device.is_compiled_with_custom_device: Call(A("device_type", _value("npu"), "str")),
+    _device.is_bf16_supported: Call(K("including_emulation", _value(True), None)),
+    _device.get_rng_state: Call(K("device", _value(None), None), extra=[_A_GPU]),
+    _device.set_rng_state: Call(A("new_state", lambda env: _device.get_rng_state(), "state_dict"),
+                                K("device", _value(None), None), extra=[_A_GPU]),
+    _device.manual_seed: Call(A("seed", _value(3), "int")),
+    _device.synchronize: Call(K("device", _value(None), None),
+                              extra=[_A_GPU, ("an int", {"device": _value(3)}, "device")]),
+    _framework.is_parameter: Call(A("var", lambda env: pylayer.ones([1]), None)),
+    _framework.is_persistable: Call(A("var", lambda env: pylayer.ones([1]), None),
+                                    extra=[("a string", {"var": _value("w")}, "var"),
+                                           ("None", {"var": _value(None)}, "var")]),
+    incubate.LookAhead: Call(
+        A("inner_optimizer", lambda env: optimizer.SGD(
+            0.1, parameters=nn.Linear(2, 2).parameters()), None),
+        K("alpha", _value(0.5), "probability"), K("k", _value(2), "positive_int"),
+        extra=[("None", {"inner_optimizer": _value(None)}, "inner_optimizer")]),
+    incubate.ModelAverage: Call(
+        A("average_window_rate", _value(0.15), "number"),
+        K("parameters", lambda env: nn.Linear(2, 2).parameters(), "parameters"),
+        K("min_average_window", _value(2), None), K("max_average_window", _value(4), None),
+        extra=[("a window that is a string", {"min_average_window": _value("2")},
+                "min_average_window"),
+               ("a window that is a float", {"max_average_window": _value(4.5)},
+                "max_average_window")]),
+    _utils.deprecated: Call(K("update_to", _value("paddle.add"), "str"),
+                            K("since", _value("2.0"), "str"), K("reason", _value(""), "str"),
+                            K("level", _value(1), None),
+                            extra=[("level 3", {"level": _value(3)}, "level"),
+                                   ("a name outside paddle", {"update_to": _value("torch.add")},
+                                    "update_to")]),
+    _utils.require_version: Call(A("min_version", _value("2.0"), "str"),
+                                 K("max_version", _value(None), "str_or_none"),
+                                 extra=[("not a version", {"min_version": _value("2.x")},
+                                         "min_version")]),
+    _utils.run_check: Call(),
+    _utils.try_import: Call(A("module_name", _value("json"), "str"),
+                            K("err_msg", _value(None), "str_or_none")),
+})

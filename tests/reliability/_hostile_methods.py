@@ -906,3 +906,26 @@ EXEMPT.update({
     (pylayer.DataParallel, "set_dict"): "the wrapped layer's set_state_dict (checked there)",
     (pylayer.DataParallel, "load_dict"): "the wrapped layer's set_state_dict (checked there)",
 })
+
+# ------------------------------------------ pylayer.incubate's optimizers (breadth)
+from pylayer import incubate  # noqa: E402
+
+
+def _lookahead(env):
+    _optimizer(optimizer.SGD, learning_rate=0.1)(env)
+    env["self"] = incubate.LookAhead(env["self"], alpha=0.5, k=2)
+
+
+METHODS.update({
+    (incubate.LookAhead, "minimize"): Call(
+        A("loss", lambda env: env["layer"](f23()).sum(), "tensor"), setup=_lookahead),
+    (incubate.ModelAverage, "minimize"): Call(
+        A("loss", lambda env: env["layer"](f23()).sum(), "tensor"),
+        setup=_optimizer(incubate.ModelAverage, average_window_rate=0.15)),
+})
+EXEMPT.update({
+    (incubate.ModelAverage, "apply"): "a context manager; executor is for static mode, ignored "
+                                      "in dynamic mode as in Paddle, need_restore a flag",
+    (incubate.ModelAverage, "restore"): "executor is for static mode, ignored in dynamic mode "
+                                        "as in Paddle",
+})

@@ -6,7 +6,7 @@ import contextlib
 import numpy as np
 
 from pylayer.autograd import no_grad
-from pylayer.extend import check_number, describe
+from pylayer.extend import Tensor, check_number, describe
 from pylayer.optimizer import Optimizer
 
 __all__ = ["LookAhead", "ModelAverage"]
@@ -173,6 +173,9 @@ class ModelAverage(Optimizer):
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """The same as :meth:`step` (the gradients are already computed); returns None."""
+        if not isinstance(loss, Tensor):
+            raise TypeError(f"minimize(): argument 'loss' must be a Tensor, got "
+                            f"{describe(loss)}")
         self.step()
 
     @contextlib.contextmanager
