@@ -328,3 +328,46 @@ def test_graph_send_recv_refusals():
         incubate.graph_send_recv(x, src, pylayer.to_tensor([0, 1, 1]))
     with pytest.raises(TypeError, match="float32, float64, int32 or int64"):
         incubate.graph_send_recv(x.astype("float16"), src, dst)
+
+
+# ------------------------------------------------------------------ incubate.autograd (static)
+@pytest.mark.parametrize("name", ["grad", "forward_grad", "enable_prim", "disable_prim"])
+def test_incubate_autograd_static_functions_refuse_dynamic_mode(name):
+    # Paddle: "... is only supported in static graph mode" (an AssertionError there).
+    x = pylayer.ones([2])
+    args = {"grad": (x, x), "forward_grad": (x, x)}.get(name, ())
+    with pytest.raises(RuntimeError, match=f"{name}\\(\\) works in static graph mode only"):
+        getattr(incubate.autograd, name)(*args)
+
+
+def test_incubate_autograd_grad_and_forward_grad_in_static_mode():
+    ag = incubate.autograd
+    pylayer.enable_static()
+    try:
+        ag.disable_prim()
+        main = pylayer.static.Program()
+        with pylayer.static.program_guard(main):
+            x = pylayer.static.data("x", [2], "float32")
+            x.stop_gradient = False
+            w = pylayer.static.data("w", [2, 3], "float32")
+            w.stop_gradient = False
+            y = pylayer.tanh(x) * x
+            z = pylayer.matmul(pylayer.reshape(x, [1, 2]), w)
+            single, listed = ag.grad(y, x), ag.grad([y], [x])
+            with pytest.raises(RuntimeError, match="enable_prim"):
+                ag.forward_grad(y, x)
+            ag.enable_prim()
+            assert ag.prim_enabled() is True
+            tangent = ag.forward_grad(y, x)
+            products = ag.forward_grad([z], [x, w], [pylayer.ones([2]), pylayer.ones([2, 3])])
+            ag.disable_prim()
+        assert isinstance(listed, list) and not isinstance(single, list)
+        xv, wv = np.array([0.5, 1.0], "float32"), np.arange(6, dtype="float32").reshape(2, 3)
+        got = pylayer.static.Executor().run(main, feed={"x": xv, "w": wv},
+                                            fetch_list=[single, listed[0], tangent, products[0]])
+    finally:
+        pylayer.disable_static()
+    derivative = np.tanh(xv) + xv * (1 - np.tanh(xv) ** 2)
+    for found in got[:3]:
+        np.testing.assert_allclose(found, derivative, rtol=1e-6)
+    np.testing.assert_allclose(got[3], [np.ones(2) @ wv + xv @ np.ones((2, 3))], rtol=1e-6)

@@ -1650,6 +1650,17 @@ CALLS.update({
                                  extra=[("not a version", {"min_version": _value("2.x")},
                                          "min_version")]),
     _utils.run_check: Call(),
+    incubate.autograd.grad: Call(A("outputs", lambda env: env["loss"], "variable"),
+                                 A("inputs", lambda env: env["w"], "variable"),
+                                 K("grad_outputs", _value(None), "variables_or_none"),
+                                 static=True, setup=_static_net),
+    incubate.autograd.forward_grad: Call(
+        A("outputs", lambda env: env["loss"], "variable"),
+        A("inputs", lambda env: env["w"], "variable"),
+        K("grad_inputs", _value(None), "variables_or_none"), static=True,
+        setup=lambda env: (_static_net(env), incubate.autograd.enable_prim())),
+    incubate.autograd.enable_prim: Call(static=True),
+    incubate.autograd.disable_prim: Call(static=True),
     _utils.try_import: Call(A("module_name", _value("json"), "str"),
                             K("err_msg", _value(None), "str_or_none")),
 })
