@@ -371,3 +371,87 @@ def test_incubate_autograd_grad_and_forward_grad_in_static_mode():
     for found in got[:3]:
         np.testing.assert_allclose(found, derivative, rtol=1e-6)
     np.testing.assert_allclose(got[3], [np.ones(2) @ wv + xv @ np.ones((2, 3))], rtol=1e-6)
+
+
+# ------------------------------------------------------------------ incubate graph sampling
+ROW = [3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]
+COLPTR = [0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_sample_neighbors_keeps_every_neighbour_up_to_the_size_as_paddle(dtype):
+    # Paddle 3.3.1, sample_size=2 (no node has more): [3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1],
+    # eids [0, 1, 11, 12, 2, 3, 4]. (Its default sample_size=-1 aborts the process there.)
+    row, colptr = pylayer.to_tensor(ROW, dtype=dtype), pylayer.to_tensor(COLPTR, dtype=dtype)
+    nodes, eids = pylayer.to_tensor([0, 8, 1, 2], dtype=dtype), pylayer.arange(13, dtype=dtype)
+    for size in (2, 5, -1):
+        out, count, ids = incubate.graph_sample_neighbors(row, colptr, nodes, eids=eids,
+                                                          sample_size=size, return_eids=True)
+        assert out.numpy().tolist() == [3, 7, 9, 7, 0, 9, 1] and out.dtype == row.dtype
+        assert count.numpy().tolist() == [2, 2, 2, 1] and count.dtype == row.dtype
+        assert ids.numpy().tolist() == [0, 1, 11, 12, 2, 3, 4]
+    out, count = incubate.graph_sample_neighbors(row, colptr, nodes, sample_size=0)
+    assert out.numpy().tolist() == [] and count.numpy().tolist() == [0, 0, 0, 0]
+
+
+def test_sample_neighbors_draws_reproducibly_from_the_neighbours():
+    row, colptr = pylayer.to_tensor(ROW), pylayer.to_tensor(COLPTR)
+    nodes = pylayer.to_tensor([0, 8, 1, 2, 5])
+    pylayer.seed(4)
+    out, count = incubate.graph_sample_neighbors(row, colptr, nodes, sample_size=1)
+    assert count.numpy().tolist() == [1] * 5
+    for node, picked in zip([0, 8, 1, 2, 5], out.numpy().tolist()):
+        assert picked in ROW[COLPTR[node]:COLPTR[node + 1]]
+    pylayer.seed(4)
+    again, _ = incubate.graph_sample_neighbors(row, colptr, nodes, sample_size=1)
+    assert again.numpy().tolist() == out.numpy().tolist()
+
+
+def test_sample_neighbors_refusals():
+    row, colptr = pylayer.to_tensor(ROW), pylayer.to_tensor(COLPTR)
+    with pytest.raises(ValueError, match="'eids' must be given"):
+        incubate.graph_sample_neighbors(row, colptr, pylayer.to_tensor([0]), return_eids=True)
+    with pytest.raises(ValueError, match="'perm_buffer' must be given"):
+        incubate.graph_sample_neighbors(row, colptr, pylayer.to_tensor([0]),
+                                        flag_perm_buffer=True)
+    # Paddle reads past colptr for node 20 and returns garbage; pylayer refuses.
+    with pytest.raises(ValueError, match="input_nodes"):
+        incubate.graph_sample_neighbors(row, colptr, pylayer.to_tensor([20]), sample_size=2)
+
+
+def test_reindex_is_paddles():
+    x = pylayer.to_tensor([0, 1, 2])
+    neighbors = pylayer.to_tensor([8, 9, 0, 4, 7, 6, 7])
+    count = pylayer.to_tensor([2, 3, 2], dtype="int32")
+    src, dst, nodes = incubate.graph_reindex(x, neighbors, count)
+    assert src.numpy().tolist() == [3, 4, 0, 5, 6, 7, 6]
+    assert dst.numpy().tolist() == [0, 0, 1, 1, 1, 2, 2]
+    assert nodes.numpy().tolist() == [0, 1, 2, 8, 9, 4, 7, 6]
+    # a repeated node of x keeps its place in the nodes and takes its last number
+    src, dst, nodes = incubate.graph_reindex(pylayer.to_tensor([5, 5, 1]), neighbors, count)
+    assert src.numpy().tolist() == [3, 4, 5, 6, 7, 8, 7]
+    assert dst.numpy().tolist() == [1, 1, 1, 1, 1, 2, 2]
+    assert nodes.numpy().tolist() == [5, 5, 1, 8, 9, 0, 4, 7, 6]
+    ints = incubate.graph_reindex(x.astype("int32"), neighbors.astype("int32"), count)
+    assert all(t.dtype == pylayer.int32 for t in ints)
+    with pytest.raises(ValueError, match="value_buffer"):
+        incubate.graph_reindex(x, neighbors, count, flag_buffer_hashtable=True)
+    # Paddle accepts counts that do not add up and reads past them; pylayer refuses.
+    with pytest.raises(ValueError, match="count"):
+        incubate.graph_reindex(x, neighbors, pylayer.to_tensor([2, 3, 1], dtype="int32"))
+
+
+def test_khop_sampler_hops_and_renumbers():
+    row, colptr = pylayer.to_tensor(ROW), pylayer.to_tensor(COLPTR)
+    src, dst, nodes, inputs, eids = incubate.graph_khop_sampler(
+        row, colptr, pylayer.to_tensor([0, 2]), [-1, -1], sorted_eids=pylayer.arange(13),
+        return_eids=True)
+    # hop 1: 0 <- 3, 7; 2 <- 1.  hop 2 (frontier 3, 7, 1): 3 <- 4; 7 <- (none); 1 <- 0, 9
+    assert nodes.numpy().tolist() == [0, 2, 3, 7, 1, 4, 9]
+    assert inputs.numpy().tolist() == [0, 1]
+    assert src.shape == [6, 1] and dst.shape == [6, 1]
+    assert src.numpy().ravel().tolist() == [2, 3, 4, 5, 0, 6]
+    assert dst.numpy().ravel().tolist() == [0, 0, 1, 2, 4, 4]
+    assert eids.numpy().ravel().tolist() == [0, 1, 4, 5, 2, 3]
+    with pytest.raises(ValueError, match="sorted_eids"):
+        incubate.graph_khop_sampler(row, colptr, pylayer.to_tensor([0]), [-1], return_eids=True)
