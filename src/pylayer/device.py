@@ -130,6 +130,9 @@ class device:
         self.place = _cpu_place(device, "device")
         self._previous = None
 
+    def __repr__(self):
+        return f"device({self.place!r})"
+
     def __enter__(self):
         self._previous = get_device()
         set_device("cpu")
@@ -154,6 +157,9 @@ class device_guard:
             raise ValueError(f"device_guard(): argument 'device' must be a str such as 'cpu' "
                              f"or a place, got {describe(device)}")
         self._target_place = _cpu_place(device, "device_guard")
+
+    def __repr__(self):
+        return f"device_guard({self._target_place!r})"
 
     def __enter__(self):
         return None

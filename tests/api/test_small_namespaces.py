@@ -455,3 +455,9 @@ def test_khop_sampler_hops_and_renumbers():
     assert eids.numpy().ravel().tolist() == [0, 1, 4, 5, 2, 3]
     with pytest.raises(ValueError, match="sorted_eids"):
         incubate.graph_khop_sampler(row, colptr, pylayer.to_tensor([0]), [-1], return_eids=True)
+
+
+def test_reprs():
+    assert repr(pylayer.LazyGuard()) == "LazyGuard()"
+    assert repr(device.device("cpu")) == "device(Place(cpu))"
+    assert repr(device.device_guard("cpu")) == "device_guard(Place(cpu))"

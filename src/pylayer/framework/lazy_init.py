@@ -18,6 +18,9 @@ class LazyGuard:
     ([3, 4], ['weight', 'bias'])
     """
 
+    def __repr__(self):
+        return "LazyGuard()"
+
     def __enter__(self):
         return None
 
