@@ -260,6 +260,11 @@ from pylayer import callbacks, hapi
 from pylayer.hapi import Model, flops, summary
 __all__ += ["Model", "summary", "flops", "callbacks", "hapi"]
 __all__ += ["DataParallel", "distributed"]
+# paddle.utils (imported with paddle, as Paddle's is), paddle.LazyGuard, paddle.conv3d
+from pylayer import utils
+from pylayer.framework.lazy_init import LazyGuard
+from pylayer.nn.functional import conv3d
+__all__ += ["LazyGuard", "conv3d"]
 
 
 def __dir__():

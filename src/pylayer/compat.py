@@ -41,7 +41,7 @@ _NOT_IN_PYLAYER = frozenset({
     "decomposition", "fluid", "geometric", "hub",
     "inference", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",
-    "tensor", "utils", "vision"})
+    "tensor", "vision"})
 
 
 def _not_in_pylayer(paddle_name):

@@ -1632,3 +1632,98 @@ CALLS.update({
                ("a string flag", {"include_bos_eos_tag": _value("yes")},
                 "include_bos_eos_tag")]),
 })
+
+
+# ------------- paddle.framework, paddle.device, paddle.utils, incubate, LazyGuard (breadth)
+from pylayer import device as _device, framework as _framework, utils as _utils  # noqa: E402
+
+_A_GPU = ("a GPU", {"device": _value("gpu")}, "device")
+CALLS.update({
+    pylayer.LazyGuard: Call(),
+    _device.device: Call(K("device", _value("cpu"), None),
+                         extra=[_A_GPU, ("an index other than 0", {"device": _value(2)}, "device"),
+                                ("a float", {"device": _value(1.5)}, "device")]),
+    _device.device_guard: Call(A("device", _value("cpu"), "device")),
+    _device.get_all_device_type: Call(), _device.get_available_device: Call(),
+    _device.get_cudnn_version: Call(), _device.is_available: Call(),
+    _device.is_compiled_with_cinn: Call(), _device.is_compiled_with_distribute: Call(),
+    _device.is_compiled_with_ipu: Call(), _device.is_compiled_with_rocm: Call(),
+    _device.is_compiled_with_xpu: Call(),
+    _device.is_compiled_with_custom_device: Call(A("device_type", _value("npu"), "str")),
+    _device.is_bf16_supported: Call(K("including_emulation", _value(True), None)),
+    _device.get_rng_state: Call(K("device", _value(None), None), extra=[_A_GPU]),
+    _device.set_rng_state: Call(A("new_state", lambda env: _device.get_rng_state(), "state_dict"),
+                                K("device", _value(None), None), extra=[_A_GPU]),
+    _device.manual_seed: Call(A("seed", _value(3), "int")),
+    _device.synchronize: Call(K("device", _value(None), None),
+                              extra=[_A_GPU, ("an int", {"device": _value(3)}, "device")]),
+    _framework.is_parameter: Call(A("var", lambda env: pylayer.ones([1]), None)),
+    _framework.is_persistable: Call(A("var", lambda env: pylayer.ones([1]), None),
+                                    extra=[("a string", {"var": _value("w")}, "var"),
+                                           ("None", {"var": _value(None)}, "var")]),
+    incubate.LookAhead: Call(
+        A("inner_optimizer", lambda env: optimizer.SGD(
+            0.1, parameters=nn.Linear(2, 2).parameters()), None),
+        K("alpha", _value(0.5), "probability"), K("k", _value(2), "positive_int"),
+        extra=[("None", {"inner_optimizer": _value(None)}, "inner_optimizer")]),
+    incubate.ModelAverage: Call(
+        A("average_window_rate", _value(0.15), "number"),
+        K("parameters", lambda env: nn.Linear(2, 2).parameters(), "parameters"),
+        K("min_average_window", _value(2), None), K("max_average_window", _value(4), None),
+        extra=[("a window that is a string", {"min_average_window": _value("2")},
+                "min_average_window"),
+               ("a window that is a float", {"max_average_window": _value(4.5)},
+                "max_average_window")]),
+    _utils.deprecated: Call(K("update_to", _value("paddle.add"), "str"),
+                            K("since", _value("2.0"), "str"), K("reason", _value(""), "str"),
+                            K("level", _value(1), None),
+                            extra=[("level 3", {"level": _value(3)}, "level"),
+                                   ("a name outside paddle", {"update_to": _value("torch.add")},
+                                    "update_to")]),
+    _utils.require_version: Call(A("min_version", _value("2.0"), "str"),
+                                 K("max_version", _value(None), "str_or_none"),
+                                 extra=[("not a version", {"min_version": _value("2.x")},
+                                         "min_version")]),
+    _utils.run_check: Call(),
+    incubate.autograd.grad: Call(A("outputs", lambda env: env["loss"], "variable"),
+                                 A("inputs", lambda env: env["w"], "variable"),
+                                 K("grad_outputs", _value(None), "variables_or_none"),
+                                 static=True, setup=_static_net),
+    incubate.autograd.forward_grad: Call(
+        A("outputs", lambda env: env["loss"], "variable"),
+        A("inputs", lambda env: env["w"], "variable"),
+        K("grad_inputs", _value(None), "variables_or_none"), static=True,
+        setup=lambda env: (_static_net(env), incubate.autograd.enable_prim())),
+    incubate.graph_sample_neighbors: Call(
+        A("row", lambda env: pylayer.to_tensor([1, 2, 0]), "int_tensor"),
+        A("colptr", lambda env: pylayer.to_tensor([0, 2, 3, 3]), "int_tensor"),
+        A("input_nodes", lambda env: pylayer.to_tensor([0, 1]), "int_tensor"),
+        K("sample_size", _value(1), "count_or_none"), K("return_eids", _value(False), None),
+        extra=[("a node out of range", {"input_nodes": lambda env: pylayer.to_tensor([5])},
+                "input_nodes"),
+               ("a colptr that does not end at the edges", {
+                   "colptr": lambda env: pylayer.to_tensor([0, 1, 2, 2])}, "colptr"),
+               ("return_eids without eids", {"return_eids": _value(True)}, "eids")]),
+    incubate.graph_reindex: Call(
+        A("x", lambda env: pylayer.to_tensor([0, 1]), "int_tensor"),
+        A("neighbors", lambda env: pylayer.to_tensor([3, 0, 2]), "int_tensor"),
+        A("count", lambda env: pylayer.to_tensor([2, 1], dtype="int32"), "int_tensor"),
+        K("flag_buffer_hashtable", _value(False), None),
+        extra=[("counts that do not add up", {
+            "count": lambda env: pylayer.to_tensor([2, 2], dtype="int32")}, "count"),
+               ("the hash table flag without buffers", {"flag_buffer_hashtable": _value(True)},
+                ("value_buffer", "index_buffer"))]),
+    incubate.graph_khop_sampler: Call(
+        A("row", lambda env: pylayer.to_tensor([1, 2, 0]), "int_tensor"),
+        A("colptr", lambda env: pylayer.to_tensor([0, 2, 3, 3]), "int_tensor"),
+        A("input_nodes", lambda env: pylayer.to_tensor([0]), "int_tensor"),
+        A("sample_sizes", _value([-1, 1]), "int_list"), K("return_eids", _value(False), None),
+        extra=[("a node out of range", {"input_nodes": lambda env: pylayer.to_tensor([7])},
+                "input_nodes"),
+               ("a size below -1", {"sample_sizes": _value([-2])}, "sample_sizes"),
+               ("return_eids without eids", {"return_eids": _value(True)}, "sorted_eids")]),
+    incubate.autograd.enable_prim: Call(static=True),
+    incubate.autograd.disable_prim: Call(static=True),
+    _utils.try_import: Call(A("module_name", _value("json"), "str"),
+                            K("err_msg", _value(None), "str_or_none")),
+})

@@ -914,3 +914,27 @@ METHODS.update({
         A("lengths", lambda env: pylayer.to_tensor([3, 1]), "int_tensor"), names=("viterbi_decode",),
         setup=_made(lambda: pylayer.text.ViterbiDecoder(pylayer.rand([3, 3])))),
 })
+
+
+# ------------------------------------------ pylayer.incubate's optimizers (breadth)
+from pylayer import incubate  # noqa: E402
+
+
+def _lookahead(env):
+    _optimizer(optimizer.SGD, learning_rate=0.1)(env)
+    env["self"] = incubate.LookAhead(env["self"], alpha=0.5, k=2)
+
+
+METHODS.update({
+    (incubate.LookAhead, "minimize"): Call(
+        A("loss", lambda env: env["layer"](f23()).sum(), "tensor"), setup=_lookahead),
+    (incubate.ModelAverage, "minimize"): Call(
+        A("loss", lambda env: env["layer"](f23()).sum(), "tensor"),
+        setup=_optimizer(incubate.ModelAverage, average_window_rate=0.15)),
+})
+EXEMPT.update({
+    (incubate.ModelAverage, "apply"): "a context manager; executor is for static mode, ignored "
+                                      "in dynamic mode as in Paddle, need_restore a flag",
+    (incubate.ModelAverage, "restore"): "executor is for static mode, ignored in dynamic mode "
+                                        "as in Paddle",
+})

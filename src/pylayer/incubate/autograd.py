@@ -13,6 +13,14 @@ An input that an output does not depend on gets zeros.
 * :func:`vjp` gives ``v^T J``, one backward pass; :func:`jvp` gives
   ``J v``, with two backward passes (the gradient of the gradient with
   respect to its seed, which is linear).
+* :func:`grad` and :func:`forward_grad` (with :func:`enable_prim`,
+  :func:`disable_prim` and ``prim_enabled``) work in static mode only, as in
+  Paddle, on the Variables of the current Program: ``grad`` appends the backward
+  of ``outputs`` (:func:`pylayer.static.gradients`), ``forward_grad`` the
+  forward-mode product ``J v``. Paddle computes them on its primitive operators
+  when "prim" is on and requires it for ``forward_grad``; pylayer keeps the switch
+  and the requirement, and computes both with its own gradient rules (the numbers
+  are the same).
 * :class:`Jacobian` and :class:`Hessian` are the lazy matrices of the
   flattened inputs and outputs: every input is flattened and concatenated
   (after its batch axis with ``is_batched=True``), and so is every output.
@@ -23,12 +31,12 @@ from collections.abc import Sequence
 
 from pylayer._core.tensor import Tensor
 from pylayer.autograd import autograd as _autograd
-from pylayer.autograd.functional import grad
+from pylayer.autograd.functional import grad as _reverse_grad
 from pylayer.ops.creation import ones_like, zeros_like
 from pylayer.ops.manipulation import concat, split
 from pylayer.ops.shape import assign
 
-__all__ = ["vjp", "jvp", "Jacobian", "Hessian"]
+__all__ = ["vjp", "jvp", "Jacobian", "Hessian", "grad", "forward_grad", "enable_prim", "disable_prim"]
 
 
 def _is_sequence(value):
@@ -102,8 +110,8 @@ def _gradients(outputs, inputs, seeds):
     live = [(y, s) for y, s in zip(outputs, seeds) if not y.stop_gradient]
     found = [None] * len(inputs)
     if live:
-        found = grad([y for y, _ in live], inputs, [s for _, s in live], create_graph=True,
-                     allow_unused=True)
+        found = _reverse_grad([y for y, _ in live], inputs, [s for _, s in live],
+                              create_graph=True, allow_unused=True)
     return [g if g is not None else _zeros_with_grad(x) for g, x in zip(found, inputs)]
 
 
@@ -287,3 +295,145 @@ def _one_element(y, batched):
 
 def _described(value):
     return f"shape {value.shape}" if isinstance(value, Tensor) else type(value).__name__
+
+
+# ------------------------------------------------ static mode: grad, forward_grad, prim
+_prim = {"enabled": False}
+
+
+def _static_only(fn):
+    from pylayer import in_dynamic_mode
+    if in_dynamic_mode():
+        raise RuntimeError(f"{fn}() works in static graph mode only, as in Paddle; call "
+                           f"pylayer.enable_static() first")
+
+
+def enable_prim():
+    """Turn on automatic differentiation on primitive operators (static mode only), which
+    :func:`forward_grad` requires, as in Paddle.
+
+    >>> import pylayer
+    >>> pylayer.enable_static()
+    >>> pylayer.incubate.autograd.enable_prim()
+    >>> pylayer.incubate.autograd.prim_enabled()
+    True
+    >>> pylayer.incubate.autograd.disable_prim()
+    >>> pylayer.disable_static()
+    """
+    _static_only("enable_prim")
+    _prim["enabled"] = True
+
+
+def disable_prim():
+    """Turn off automatic differentiation on primitive operators (static mode only).
+
+    >>> import pylayer
+    >>> pylayer.enable_static()
+    >>> pylayer.incubate.autograd.disable_prim()
+    >>> pylayer.incubate.autograd.prim_enabled()
+    False
+    >>> pylayer.disable_static()
+    """
+    _static_only("disable_prim")
+    _prim["enabled"] = False
+
+
+def prim_enabled():
+    """Whether :func:`enable_prim` is on (static mode only); off by default."""
+    _static_only("prim_enabled")
+    return _prim["enabled"]
+
+
+def _variables(value, fn, arg, allow_none=False):
+    from pylayer.static import Variable
+    if value is None and allow_none:
+        return None
+    items = list(value) if _is_sequence(value) else [value]
+    if not items or not all(isinstance(item, Variable) for item in items):
+        expected = "a Variable or a list of Variables" + (" or None" if allow_none else "")
+        raise TypeError(f"{fn}(): argument '{arg}' must be {expected} of the current Program, "
+                        f"got {type(value).__name__}")
+    return items
+
+
+def grad(outputs, inputs, grad_outputs=None):
+    """Reverse mode in static mode: append to the current Program the gradients of
+    ``outputs`` (seeded with ``grad_outputs``, ones by default) with respect to
+    ``inputs``; one Variable for one input Variable, else a list (None where an input
+    does not affect the outputs).
+
+    >>> import numpy as np, pylayer
+    >>> pylayer.enable_static()
+    >>> main = pylayer.static.Program()
+    >>> with pylayer.static.program_guard(main):
+    ...     x = pylayer.static.data('x', [2], 'float32'); x.stop_gradient = False
+    ...     dx = pylayer.incubate.autograd.grad(x * x, x)
+    >>> pylayer.static.Executor().run(main, feed={'x': np.array([1.0, 3.0], 'float32')},
+    ...                               fetch_list=[dx])
+    [array([2., 6.], dtype=float32)]
+    >>> pylayer.disable_static()
+    """
+    from pylayer.static import Variable, gradients
+    _static_only("grad")
+    ys = _variables(outputs, "grad", "outputs")
+    xs = _variables(inputs, "grad", "inputs")
+    seeds = _variables(grad_outputs, "grad", "grad_outputs", allow_none=True)
+    result = gradients(ys, xs, seeds)
+    return result[0] if isinstance(inputs, Variable) else result
+
+
+def forward_grad(outputs, inputs, grad_inputs=None):
+    """Forward mode in static mode (with :func:`enable_prim` on, as Paddle requires):
+    append to the current Program the products ``J v`` of the Jacobian of ``outputs``
+    with respect to ``inputs`` and the tangents ``grad_inputs`` (ones by default); one
+    Variable for one output Variable, else a list. pylayer builds ``J v`` from one
+    reverse pass per element of the outputs, so their shapes must be known (no -1).
+
+    >>> import numpy as np, pylayer
+    >>> pylayer.enable_static()
+    >>> pylayer.incubate.autograd.enable_prim()
+    >>> main = pylayer.static.Program()
+    >>> with pylayer.static.program_guard(main):
+    ...     x = pylayer.static.data('x', [2], 'float32'); x.stop_gradient = False
+    ...     jv = pylayer.incubate.autograd.forward_grad(x * x, x)
+    >>> pylayer.static.Executor().run(main, feed={'x': np.array([1.0, 3.0], 'float32')},
+    ...                               fetch_list=[jv])
+    [array([2., 6.], dtype=float32)]
+    >>> pylayer.incubate.autograd.disable_prim()
+    >>> pylayer.disable_static()
+    """
+    import numpy as np
+
+    from pylayer import ones_like, reshape, stack, to_tensor
+    from pylayer.static import Variable, gradients
+    _static_only("forward_grad")
+    if not _prim["enabled"]:
+        raise RuntimeError("forward_grad() works on primitive operators, as in Paddle: call "
+                           "pylayer.incubate.autograd.enable_prim() first")
+    ys = _variables(outputs, "forward_grad", "outputs")
+    xs = _variables(inputs, "forward_grad", "inputs")
+    vs = _variables(grad_inputs, "forward_grad", "grad_inputs", allow_none=True)
+    if vs is None:
+        vs = [ones_like(x) for x in xs]
+    elif len(vs) != len(xs):
+        raise ValueError(f"forward_grad(): argument 'grad_inputs' must hold one tangent per "
+                         f"input ({len(xs)}), got {len(vs)}")
+    products = []
+    for y in ys:
+        shape = list(y.shape)
+        if any(size is None or size < 0 for size in shape):
+            raise ValueError(f"forward_grad(): the output {y.name} has the unknown shape "
+                             f"{shape}; pylayer needs the outputs' shapes to be known")
+        size = int(np.prod(shape, dtype=np.int64))
+        dtype = str(y.dtype).split(".")[-1]
+        entries = []
+        for i in range(size):
+            seed = np.zeros(size, dtype=dtype)
+            seed[i] = 1
+            rows = gradients([y], xs, [to_tensor(seed.reshape(shape))])
+            terms = [(row * v).sum() for row, v in zip(rows, vs) if row is not None]
+            entries.append(sum(terms[1:], terms[0]) if terms else to_tensor(
+                np.zeros([], dtype=dtype)))
+        products.append(reshape(stack(entries), shape) if entries else to_tensor(
+            np.zeros(shape, dtype=dtype)))
+    return products[0] if isinstance(outputs, Variable) else products
