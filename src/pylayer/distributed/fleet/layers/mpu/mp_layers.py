@@ -209,6 +209,7 @@ class RowParallelLinear(Layer):
         if has_bias:
             self.bias = self.create_parameter(shape=[out_features], attr=Constant(value=0.0),
                                               dtype=self._dtype, is_bias=True)
+            self.bias.is_distributed = False
         else:
             self.bias = None
         self.fuse_matmul_bias = fuse_matmul_bias
