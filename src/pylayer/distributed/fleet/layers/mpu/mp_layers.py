@@ -106,10 +106,6 @@ class VocabParallelEmbedding(Layer):
                                       vocab_size=self.num_embeddings, name=self._name)
         return mp_ops._mp_allreduce(part, group=self.model_parallel_group)
 
-    def extra_repr(self):
-        return (f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, "
-                f"world_size={self.world_size}, rank={self.rank}")
-
 
 class ColumnParallelLinear(Layer):
     """A linear layer whose weight ``[in_features, out_features]`` is split in columns
@@ -165,10 +161,6 @@ class ColumnParallelLinear(Layer):
             out = mp_ops._c_concat(out, group=self.model_parallel_group)
         return out
 
-    def extra_repr(self):
-        return (f"in_features={self.in_features}, out_features={self.out_features}, "
-                f"gather_output={self.gather_output}, world_size={self.world_size}")
-
 
 class RowParallelLinear(Layer):
     """A linear layer whose weight ``[in_features, out_features]`` is split in rows
@@ -223,10 +215,6 @@ class RowParallelLinear(Layer):
                                    group=self.model_parallel_group)
         return out + self.bias if self.bias is not None else out
 
-    def extra_repr(self):
-        return (f"in_features={self.in_features}, out_features={self.out_features}, "
-                f"input_is_parallel={self.input_is_parallel}, world_size={self.world_size}")
-
 
 class ParallelCrossEntropy(Layer):
     """Softmax cross entropy of logits whose last axis (the vocabulary) is split among
@@ -261,6 +249,3 @@ class ParallelCrossEntropy(Layer):
         return mp_ops._c_softmax_with_cross_entropy(input, label,
                                                     group=self.model_parallel_group,
                                                     ignore_index=self.ignore_index)
-
-    def extra_repr(self):
-        return f"ignore_index={self.ignore_index}, world_size={self.world_size}"

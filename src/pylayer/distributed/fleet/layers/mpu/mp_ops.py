@@ -181,8 +181,8 @@ def _c_lookup_table(table, index, start_index=0, vocab_size=-1, name=None):
            [2.]], dtype=float32)
     """
     _tensor(table, "_c_lookup_table()", "table")
-    if not isinstance(index, pylayer.Tensor) or index.dtype not in (pylayer.int32,
-                                                                    pylayer.int64):
+    if not isinstance(index, (pylayer.Tensor, pylayer.static.Variable)) \
+            or index.dtype not in (pylayer.int32, pylayer.int64):
         raise TypeError(f"_c_lookup_table(): argument 'index' (position 2) must be an int32 or "
                         f"int64 Tensor, got {getattr(index, 'dtype', type(index).__name__)}")
     if isinstance(start_index, bool) or not isinstance(start_index, int):
