@@ -356,6 +356,28 @@ def check_recompute():
             close(a, b, "recompute under tensor parallelism")
 
 
+def check_pipeline_is_refused(n):
+    strategy = fleet.DistributedStrategy()
+    strategy.hybrid_configs = {"dp_degree": n // 2, "mp_degree": 1, "pp_degree": 2}
+    fleet.init(is_collective=True, strategy=strategy)
+    hcg = fleet.get_hybrid_communicate_group()
+    assert hcg.get_parallel_mode() == dist.ParallelMode.PIPELINE_PARALLEL
+    assert hcg.get_pipe_parallel_group().ranks == list(range(dist.get_rank() // 2 * 2,
+                                                             dist.get_rank() // 2 * 2 + 2))
+    try:
+        fleet.distributed_model(pylayer.nn.Linear(2, 2))
+    except NotImplementedError as error:
+        assert "no pipeline schedule" in str(error)
+    else:
+        raise AssertionError("pp_degree > 1 was not refused")
+    strategy = fleet.DistributedStrategy()           # dp_degree -1: all processes
+    fleet.init(is_collective=True, strategy=strategy)
+    model = fleet.distributed_model(pylayer.nn.Linear(2, 2))
+    assert isinstance(model, dist.DataParallel)
+    assert fleet.get_hybrid_communicate_group().get_parallel_mode() == \
+        dist.ParallelMode.DATA_PARALLEL
+
+
 def main():
     dist.init_parallel_env()
     n = dist.get_world_size()
@@ -370,6 +392,7 @@ def main():
     check_guide_pylayer()
     check_training(n)
     check_recompute()
+    check_pipeline_is_refused(n)
     print(f"rank {dist.get_rank()} of {n}: fleet equals one process", flush=True)
 
 

@@ -449,3 +449,36 @@ def test_fleet_under_mpiexec(n):
     done = run("mpi_fleet.py", n)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("fleet equals one process") == n
+
+
+# ------------------------------------------------------------------ data generators
+def test_multislot_generators_write_paddles_text_format(capsys):
+    g = fleet.MultiSlotDataGenerator()
+    assert g._gen_str([("words", [1926, 8, 17]), ("label", [1])]) == "3 1926 8 17 1 1\n"
+    assert g._gen_str(zip(["words", "label"], [[0.5], [0]])) == "1 0.5 1 0\n"
+    assert g._proto_info == [("words", "float"), ("label", "uint64")]
+    with pytest.raises(ValueError, match="inconsistent"):
+        g._gen_str([("words", [1])])
+    with pytest.raises(ValueError, match="require<words>, get<x>"):
+        g._gen_str([("x", [1]), ("label", [1])])
+    with pytest.raises(ValueError, match="can not be empty"):
+        fleet.MultiSlotDataGenerator()._gen_str([("words", [])])
+    with pytest.raises(ValueError, match="must be in int or float"):
+        fleet.MultiSlotDataGenerator()._gen_str([("words", ["a"])])
+    with pytest.raises(ValueError, match="list or tuple"):
+        g._gen_str("words")
+    assert fleet.MultiSlotStringDataGenerator()._gen_str(
+        [("words", ["1926", "08"]), ("label", ["1"])]) == "2 1926 08 1 1\n"
+
+    class Generator(fleet.MultiSlotDataGenerator):
+        def generate_sample(self, line):
+            def each():
+                for i in range(3):
+                    yield [("a", [i]), ("b", [i * 1.5])]
+            return each
+    generator = Generator()
+    generator.set_batch(2)
+    generator.run_from_memory()
+    assert capsys.readouterr().out == "1 0 1 0.0\n1 1 1 1.5\n1 2 1 3.0\n"
+    with pytest.raises(NotImplementedError, match="rewrite this function"):
+        fleet.MultiSlotDataGenerator().run_from_memory()

@@ -22,10 +22,14 @@ from pylayer.distributed.fleet._topology import CommunicateTopology, HybridCommu
 from pylayer.distributed.fleet._fleet import (Fleet, PaddleCloudRoleMaker, Role,
                                              UserDefinedRoleMaker, UtilBase, fleet, util)
 from pylayer.distributed.fleet._model import distributed_model, distributed_optimizer
-from pylayer.distributed.fleet import layers, meta_parallel, recompute, utils  # noqa: F401
+from pylayer.distributed.fleet.data_generator import (MultiSlotDataGenerator,
+                                                     MultiSlotStringDataGenerator)
+from pylayer.distributed.fleet import (data_generator, layers, meta_parallel,  # noqa: F401
+                                      recompute, utils)
 
 __all__ = ["CommunicateTopology", "UtilBase", "HybridCommunicateGroup", "UserDefinedRoleMaker",
-           "DistributedStrategy", "Role", "PaddleCloudRoleMaker", "Fleet"]
+           "DistributedStrategy", "Role", "PaddleCloudRoleMaker", "Fleet",
+           "MultiSlotDataGenerator", "MultiSlotStringDataGenerator"]
 
 init = fleet.init
 is_first_worker = fleet.is_first_worker
