@@ -128,8 +128,8 @@ class UserDefinedRoleMaker(PaddleCloudRoleMaker):
         self._current_id = kwargs.get("current_id", 0)
         self._num = kwargs.get("worker_num", None)
         for key, value in (("current_id", self._current_id), ("worker_num", self._num)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or value < 0):
+            if (value is not None or key == "current_id") and (
+                    isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise TypeError(f"{what}: keyword '{key}' must be a non-negative int, got "
                                 f"{value!r}")
         role = kwargs.get("role", Role.WORKER)
@@ -240,6 +240,9 @@ class UtilBase:
         if isinstance(rank_id, bool) or not isinstance(rank_id, int):
             raise TypeError(f"UtilBase.print_on_rank(): argument 'rank_id' (position 2) must "
                             f"be an int, got {type(rank_id).__name__}")
+        if rank_id < 0:
+            raise ValueError(f"UtilBase.print_on_rank(): argument 'rank_id' (position 2) must "
+                             f"be a rank (at least 0), got {rank_id}")
         if dist.get_rank() == rank_id:
             print(message)
 

@@ -101,6 +101,8 @@ class CommunicateTopology:
         if sorted(args) != sorted(self._parallel_names):
             raise ValueError(f"CommunicateTopology.get_rank(): give one keyword per axis "
                              f"{self._parallel_names}, got {sorted(args)}")
+        for name, value in args.items():
+            _check_int(value, f"CommunicateTopology.get_rank(): argument '{name}'", 0)
         key = self.coordinate(**args)
         if key not in self._coord2rank:
             raise ValueError(f"CommunicateTopology.get_rank(): the coordinate {key} is outside "
@@ -118,6 +120,10 @@ class CommunicateTopology:
     def get_axis_list(self, axis_name, index):
         """The global ranks (sorted) whose coordinate on ``axis_name`` is ``index``."""
         axis = self._axis(axis_name, "get_axis_list")
+        _check_int(index, "CommunicateTopology.get_axis_list(): argument 'index' (position 2)", 0)
+        if index >= self._dims[axis]:
+            raise ValueError(f"CommunicateTopology.get_axis_list(): argument 'index' (position 2) "
+                             f"must be below the axis size {self._dims[axis]}, got {index}")
         return sorted(r for c, r in self._coord2rank.items() if c[axis] == index)
 
     def get_comm_list(self, axis_name):
@@ -135,8 +141,11 @@ class CommunicateTopology:
     def get_fused_ranks(self, fused_axis):
         """The groups that span the axes ``fused_axis`` together: one list per position of
         the other axes."""
-        for name in fused_axis:
-            self._axis(name, "get_fused_ranks")
+        if isinstance(fused_axis, str) or not isinstance(fused_axis, (list, tuple)) or not all(
+                name in self._parallel_names for name in fused_axis):
+            raise ValueError(f"CommunicateTopology.get_fused_ranks(): argument 'fused_axis' "
+                             f"(position 1) must be a list of axes of {self._parallel_names}, "
+                             f"got {fused_axis!r}")
         kept = [n for n in self._parallel_names if n not in fused_axis]
         groups = []
         for rest in itertools.product(*(range(self.get_dim(n)) for n in kept)):
@@ -151,6 +160,12 @@ class CommunicateTopology:
     def get_rank_from_stage(self, global_rank, **kwargs):
         """The global rank at ``global_rank``'s coordinate with the axes of ``kwargs``
         replaced."""
+        _check_int(global_rank, "CommunicateTopology.get_rank_from_stage(): argument "
+                                "'global_rank' (position 1)", 0)
+        if global_rank >= self._world_size:
+            raise ValueError(f"CommunicateTopology.get_rank_from_stage(): argument "
+                             f"'global_rank' (position 1) must be below the world size "
+                             f"{self._world_size}, got {global_rank}")
         return self.get_rank(**self.get_coord(global_rank)._replace(**kwargs)._asdict())
 
 
@@ -244,8 +259,14 @@ class HybridCommunicateGroup:
     def create_fuse_group(self, fused_strategy_list, nccl_config=None):
         """The group that spans the axes of ``fused_strategy_list`` together, and its
         ranks: ``(ranks, group)``."""
+        names = self._topo.get_hybrid_group_names()
         if isinstance(fused_strategy_list, str):
             fused_strategy_list = [fused_strategy_list]
+        if not isinstance(fused_strategy_list, (list, tuple)) or not all(
+                name in names for name in fused_strategy_list):
+            raise ValueError(f"HybridCommunicateGroup.create_fuse_group(): argument "
+                             f"'fused_strategy_list' (position 1) must be a list of axes of "
+                             f"{names}, got {fused_strategy_list!r}")
         return self._made(self._topo.get_fused_ranks(list(fused_strategy_list)))
 
     def get_parallel_mode(self):
@@ -355,6 +376,12 @@ class HybridCommunicateGroup:
         return self._check_comm_group
 
     def get_rank_from_stage(self, stage_id, **kwargs):
+        _check_int(stage_id, "HybridCommunicateGroup.get_rank_from_stage(): argument "
+                             "'stage_id' (position 1)", 0)
+        if stage_id >= self._pp_degree:
+            raise ValueError(f"HybridCommunicateGroup.get_rank_from_stage(): argument "
+                             f"'stage_id' (position 1) must be below the pipeline degree "
+                             f"{self._pp_degree}, got {stage_id}")
         return self._topo.get_rank_from_stage(self.global_rank, pipe=stage_id, **kwargs)
 
     def __repr__(self):

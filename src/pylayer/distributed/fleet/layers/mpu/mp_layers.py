@@ -5,6 +5,7 @@ import pylayer
 import pylayer.distributed as dist
 import pylayer.nn.functional as F
 from pylayer.distributed.fleet.layers.mpu import mp_ops
+from pylayer.extend import MAX_ELEMENTS
 from pylayer.distributed.fleet.layers.mpu.random import get_rng_state_tracker
 from pylayer.nn import Layer
 from pylayer.nn.initializer import Constant
@@ -40,6 +41,13 @@ def _check_size(value, what, name, position):
     if value <= 0:
         raise ValueError(f"{what}: argument '{name}' (position {position}) must be positive, "
                          f"got {value}")
+
+
+def _check_elements(rows, columns, what):
+    if rows * columns > MAX_ELEMENTS:
+        raise ValueError(f"{what}: arguments 'in_features'/'num_embeddings' and "
+                         f"'out_features'/'embedding_dim' ask for {rows * columns} elements, "
+                         f"more than the {MAX_ELEMENTS} a tensor may have")
 
 
 def _divisible(size, parts, what, name):
@@ -88,6 +96,7 @@ class VocabParallelEmbedding(Layer):
         self.origin_num_embeddings = num_embeddings
         self.is_mp = self.world_size > 1
         per_part = _divisible(num_embeddings, self.world_size, what, "num_embeddings")
+        _check_elements(per_part, embedding_dim, what)
         self.vocab_start_index = self.rank * per_part
         self._dtype = pylayer.get_default_dtype()
         self._size = [per_part, embedding_dim]
@@ -138,6 +147,7 @@ class ColumnParallelLinear(Layer):
         self.out_features = out_features
         self.output_size_per_partition = _divisible(out_features, self.world_size, what,
                                                     "out_features")
+        _check_elements(in_features, self.output_size_per_partition, what)
         self._weight_attr = weight_attr
         self._dtype = pylayer.get_default_dtype()
         self.weight = _create(self, self.is_mp, shape=[in_features,
@@ -194,6 +204,7 @@ class RowParallelLinear(Layer):
         self.is_mp = self.world_size > 1
         self.input_size_per_partition = _divisible(in_features, self.world_size, what,
                                                    "in_features")
+        _check_elements(self.input_size_per_partition, out_features, what)
         self.weight = _create(self, self.is_mp, shape=[self.input_size_per_partition,
                                                        out_features],
                               attr=weight_attr, dtype=self._dtype, is_bias=False)
@@ -235,12 +246,19 @@ class ParallelCrossEntropy(Layer):
         if isinstance(ignore_index, bool) or not isinstance(ignore_index, int):
             raise TypeError(f"{what}: argument 'ignore_index' (position 3) must be an int, "
                             f"got {type(ignore_index).__name__}")
+        if not -2 ** 63 <= ignore_index < 2 ** 63:
+            raise ValueError(f"{what}: argument 'ignore_index' (position 3) must fit in int64, "
+                             f"got {ignore_index}")
         self.name = name
         self.model_parallel_group, self.world_size, self.rank = _mp_group(mp_group, what)
         self.is_mp = self.world_size > 1
         self.ignore_index = ignore_index
 
     def forward(self, input, label):
+        for name, value in (("input", input), ("label", label)):
+            if not isinstance(value, pylayer.Tensor):
+                raise TypeError(f"ParallelCrossEntropy.forward(): argument '{name}' must be a "
+                                f"Tensor, got {type(value).__name__}")
         if not self.is_mp:
             if label.ndim == input.ndim - 1:
                 label = label.unsqueeze(-1)

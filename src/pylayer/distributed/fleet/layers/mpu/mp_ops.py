@@ -358,12 +358,16 @@ def split(x, size, operation, axis=0, num_partitions=1, gather_out=True, weight_
     (2, 4)
     >>> pylayer.disable_static()
     """
+    _tensor(x, "split()", "x")
     if not isinstance(size, (list, tuple)):
         raise TypeError(f"split(): argument 'size' (position 2) must be a list or tuple, got "
                         f"{type(size).__name__}")
     if len(size) != 2:
         raise ValueError(f"split(): argument 'size' (position 2) must have two elements, got "
                          f"{len(size)}")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in size):
+        raise TypeError(f"split(): argument 'size' (position 2) must hold two positive ints, "
+                        f"got {size!r}")
     if not isinstance(operation, str):
         raise TypeError(f"split(): argument 'operation' (position 3) must be a str, got "
                         f"{type(operation).__name__}")

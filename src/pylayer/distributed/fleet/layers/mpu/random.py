@@ -44,8 +44,14 @@ class RNGStatesTracker:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"RNGStatesTracker.add(): argument 'seed' (position 2) must be an "
                             f"int, got {type(seed).__name__}")
+        if not 0 <= seed < 2 ** 63:
+            raise ValueError(f"RNGStatesTracker.add(): argument 'seed' (position 2) must be in "
+                             f"[0, 2**63), got {seed}")
         if seed in self.seeds_:
             raise ValueError(f"RNGStatesTracker.add(): seed {seed} already exists")
+        if not isinstance(name, str):
+            raise TypeError(f"RNGStatesTracker.add(): argument 'name' (position 1) must be a "
+                            f"str, got {type(name).__name__}")
         if name in self.states_:
             raise ValueError(f"RNGStatesTracker.add(): state {name!r} already exists")
         self.seeds_.add(seed)
@@ -65,13 +71,20 @@ class RNGStatesTracker:
                             f"(position 1) must be a dict, got {type(states).__name__}")
         self.states_ = dict(states)
 
-    @contextlib.contextmanager
     def rng_state(self, name=MODEL_PARALLEL_RNG):
         """Draw from the stream ``name`` inside the ``with`` block."""
-        if name not in self.states_:
-            raise ValueError(f"RNGStatesTracker.rng_state(): state {name!r} does not exist "
-                             f"(add it first; fleet.init adds {MODEL_PARALLEL_RNG!r} where "
-                             f"mp_degree > 1)")
+        try:
+            known = name in self.states_
+        except TypeError:
+            known = False
+        if not known:
+            raise ValueError(f"RNGStatesTracker.rng_state(): argument 'name' (position 1): "
+                             f"state {name!r} does not exist (add it first; fleet.init adds "
+                             f"{MODEL_PARALLEL_RNG!r} where mp_degree > 1)")
+        return self._drawing(name)
+
+    @contextlib.contextmanager
+    def _drawing(self, name):
         saved = pylayer.get_rng_state()
         pylayer.set_rng_state(self.states_[name])
         try:
@@ -117,6 +130,9 @@ def model_parallel_random_seed(seed=None):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"model_parallel_random_seed(): argument 'seed' (position 1) must "
                             f"be an int or None, got {type(seed).__name__}")
+        if not 0 <= seed < 2 ** 50:
+            raise ValueError(f"model_parallel_random_seed(): argument 'seed' (position 1) must "
+                             f"be in [0, 2**50), got {seed}")
         local = seed * 1024 + 1 + rank * 10 + pp_rank * 1000
         pylayer.seed(seed)
     RNG_STATE_TRACKER.reset()
