@@ -10,6 +10,7 @@ import numpy as np
 import pylayer
 import pylayer.distributed as dist
 import pylayer.nn.functional as F
+from pylayer.autograd import PyLayer, once_differentiable
 from pylayer.distributed import fleet
 from pylayer.distributed.fleet.layers.mpu import mp_ops
 from pylayer.distributed.fleet.meta_parallel import (ColumnParallelLinear, ParallelCrossEntropy,
@@ -232,8 +233,9 @@ def check_sequence_parallel(group):
     close(row.bias.grad, ref[2].bias.grad, "seq bias grad (hooks)")
 
 
-class Gather(pylayer.autograd.PyLayer):
-    """The guide's example: gather the parts in forward, reduce-scatter in backward."""
+class AllGatherSequence(PyLayer):
+    """The guide's example (docs/en/guides/distributed.rst, "Tensor and sequence
+    parallel, recompute"), as written there."""
 
     @staticmethod
     def forward(ctx, part, group):
@@ -243,6 +245,7 @@ class Gather(pylayer.autograd.PyLayer):
         return pylayer.concat(parts, axis=0)
 
     @staticmethod
+    @once_differentiable
     def backward(ctx, grad):
         n = ctx.group.nranks
         mine = pylayer.empty([grad.shape[0] // n] + grad.shape[1:], dtype=grad.dtype)
@@ -250,14 +253,16 @@ class Gather(pylayer.autograd.PyLayer):
         return mine
 
 
-def check_guide_pylayer():
-    world = dist.get_group(0)
-    r, n = world.rank, world.nranks
-    x = tensor(np.full((2, 3), r, dtype="float32"))
-    y = Gather.apply(x, world)
-    close(y, np.repeat(np.arange(n, dtype="float32"), 2)[:, None].repeat(3, 1), "Gather")
-    (y * (r + 1)).sum().backward()
-    close(x.grad, np.full((2, 3), sum(range(1, n + 1)), "float32"), "Gather backward")
+def check_guide_pylayer(group):
+    for group in (group, dist.get_group(0)):
+        r, n = group.rank, group.nranks
+        x = tensor(np.full((2, 3), r, dtype="float32"))
+        y = AllGatherSequence.apply(x, group)
+        close(y, np.repeat(np.arange(n, dtype="float32"), 2)[:, None].repeat(3, 1),
+              "the guide's PyLayer")
+        (y * (r + 1)).sum().backward()
+        close(x.grad, np.full((2, 3), sum(range(1, n + 1)), "float32"),
+              "the guide's PyLayer backward")
 
 
 def mlp(hidden_parallel):
@@ -389,7 +394,7 @@ def main():
     check_mp_ops(group)
     check_layers(group)
     check_sequence_parallel(group)
-    check_guide_pylayer()
+    check_guide_pylayer(group)
     check_training(n)
     check_recompute()
     check_pipeline_is_refused(n)
