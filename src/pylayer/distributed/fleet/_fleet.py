@@ -25,6 +25,9 @@ class Role:
     ALL = 4
     COORDINATOR = 5
 
+    def __repr__(self):
+        return "Role(WORKER=1, SERVER=2, HETER_WORKER=3, ALL=4, COORDINATOR=5)"
+
 
 def _bool(value, what):
     if not isinstance(value, bool):
@@ -103,6 +106,10 @@ class PaddleCloudRoleMaker:
     def _barrier(self, comm_world="worker"):
         dist.barrier()
 
+    def __repr__(self):
+        return (f"{type(self).__name__}(is_collective={self._is_collective}, "
+                f"worker_index={self._worker_index()}, worker_num={self._worker_num()})")
+
     def to_string(self):
         return (f"role: {'WORKER' if self._is_worker() else self._role}, rank: "
                 f"{self._worker_index()}, world size: {self._worker_num()}")
@@ -177,6 +184,9 @@ class UtilBase:
 
     def __init__(self):
         self.role_maker = None
+
+    def __repr__(self):
+        return "UtilBase()"
 
     def _set_role_maker(self, role_maker):
         self.role_maker = role_maker
@@ -269,6 +279,17 @@ class Fleet:
         self._hcg = None
         self._topology = None
         self._is_collective = True
+
+    def __repr__(self):
+        if self._hcg is None:
+            return "Fleet(initialized=False)"
+        hcg = self._hcg
+        return (f"Fleet(worker_index={self.worker_index()}, worker_num={self.worker_num()}, "
+                f"dp_degree={hcg.get_data_parallel_world_size()}, "
+                f"mp_degree={hcg.get_model_parallel_world_size()}, "
+                f"pp_degree={hcg.get_pipe_parallel_world_size()}, "
+                f"sharding_degree={hcg.get_sharding_parallel_world_size()}, "
+                f"sep_degree={hcg.get_sep_parallel_world_size()})")
 
     def init(self, role_maker=None, is_collective=False, strategy=None, log_level="INFO"):
         """Start the job: the parallel environment (MPI under ``mpiexec``), the role, and

@@ -23,6 +23,10 @@ class ParallelMode:
     SHARDING_PARALLEL = 3
     SEGMENT_PARALLEL = 4
 
+    def __repr__(self):
+        return ("ParallelMode(DATA_PARALLEL=0, TENSOR_PARALLEL=1, PIPELINE_PARALLEL=2, "
+                "SHARDING_PARALLEL=3, SEGMENT_PARALLEL=4)")
+
 
 def _check_int(value, what, minimum):
     if isinstance(value, bool) or not isinstance(value, int):
@@ -79,6 +83,10 @@ class CommunicateTopology:
             raise ValueError(f"CommunicateTopology.{what}(): argument 'axis_name' must be one "
                              f"of {self._parallel_names}, got {axis_name!r}")
         return self._parallel_names.index(axis_name)
+
+    def __repr__(self):
+        return (f"CommunicateTopology(hybrid_group_names={self._parallel_names}, "
+                f"dims={self._dims})")
 
     def get_hybrid_group_names(self):
         """The axes' names, outermost first."""

@@ -11,11 +11,26 @@ class DataGenerator:
     """The base of the generators: :meth:`generate_sample` (to override) turns one raw
     line into samples, :meth:`generate_batch` (may be overridden) post-processes
     ``batch_size`` samples at a time, and :meth:`run_from_stdin` /
-    :meth:`run_from_memory` write the formatted samples to standard output."""
+    :meth:`run_from_memory` write the formatted samples to standard output.
+
+    >>> from pylayer.distributed.fleet import MultiSlotDataGenerator
+    >>> class Words(MultiSlotDataGenerator):
+    ...     def generate_sample(self, line):
+    ...         def samples():
+    ...             for text in ["a bb ccc", "dd"]:
+    ...                 yield [("lengths", [len(w) for w in text.split()]), ("label", [1])]
+    ...         return samples
+    >>> Words().run_from_memory()
+    3 1 2 3 1 1
+    1 2 1 1
+    """
 
     def __init__(self):
         self._proto_info = None
         self.batch_size_ = 32
+
+    def __repr__(self):
+        return f"{type(self).__name__}(batch_size={self.batch_size_})"
 
     def set_batch(self, batch_size):
         """The number of samples :meth:`generate_batch` receives at a time."""

@@ -34,6 +34,9 @@ class RNGStatesTracker:
         self.states_ = {}
         self.seeds_ = set()
 
+    def __repr__(self):
+        return f"RNGStatesTracker(states={sorted(self.states_)})"
+
     def reset(self):
         """Forget every stream."""
         self.states_ = {}
