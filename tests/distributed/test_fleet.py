@@ -482,3 +482,28 @@ def test_multislot_generators_write_paddles_text_format(capsys):
     assert capsys.readouterr().out == "1 0 1 0.0\n1 1 1 1.5\n1 2 1 3.0\n"
     with pytest.raises(NotImplementedError, match="rewrite this function"):
         fleet.MultiSlotDataGenerator().run_from_memory()
+
+
+def test_a_tensor_parallel_model_saved_by_paddle_loads_and_gives_paddles_output():
+    """tests/nn/data/fleet_tensor_parallel.{pdparams,npz} were made by Paddle 3.3.1 (CPU,
+    one process): after fleet.init(is_collective=True) and paddle.seed(7), a model of
+    VocabParallelEmbedding(10, 3), ColumnParallelLinear(3, 4, has_bias=True,
+    gather_output=False), relu and RowParallelLinear(4, 2, input_is_parallel=True)
+    applied to ``ids``; its state_dict saved with paddle.save and its output as ``out``."""
+    class Net(pylayer.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.emb = VocabParallelEmbedding(10, 3)
+            self.col = ColumnParallelLinear(3, 4, has_bias=True, gather_output=False)
+            self.row = RowParallelLinear(4, 2, input_is_parallel=True)
+
+        def forward(self, ids):
+            return self.row(F.relu(self.col(self.emb(ids))))
+    data = HERE.parent / "nn" / "data"
+    net = Net()
+    state = pylayer.load(str(data / "fleet_tensor_parallel.pdparams"))
+    assert list(state) == list(net.state_dict())
+    net.set_state_dict(state)
+    saved = np.load(data / "fleet_tensor_parallel.npz")
+    np.testing.assert_allclose(net(pylayer.to_tensor(saved["ids"])).numpy(), saved["out"],
+                               rtol=1e-6)
