@@ -16,7 +16,7 @@ from pylayer.distributed.fleet.layers.mpu import mp_ops
 from pylayer.distributed.fleet.meta_parallel import (ColumnParallelLinear, ParallelCrossEntropy,
                                                      RowParallelLinear, VocabParallelEmbedding,
                                                      get_rng_state_tracker)
-from pylayer.distributed.fleet.utils import recompute
+from pylayer.distributed.fleet.utils import hybrid_parallel_util, recompute
 from pylayer.distributed.fleet.utils import sequence_parallel_utils as sp
 
 MP = 2
@@ -361,6 +361,32 @@ def check_recompute():
             close(a, b, "recompute under tensor parallelism")
 
 
+def check_hand_written_data_parallel(n):
+    """fused_allreduce_gradients averages over the data-parallel group, and
+    broadcast_input_data gives the model-parallel group its first process's batch."""
+    hcg = fleet.get_hybrid_communicate_group()
+    dp, dp_rank = hcg.get_data_parallel_world_size(), hcg.get_data_parallel_rank()
+    x = tensor(np.full((2, 3), dist.get_rank(), dtype="float32"), False)
+    label = [dist.get_rank()]
+    (x,), kwargs = hybrid_parallel_util.broadcast_input_data(hcg, x, label=label)
+    first = hcg.get_model_parallel_group_src_rank()
+    close(x, np.full((2, 3), first, "float32"), "broadcast_input_data tensor")
+    assert kwargs == {"label": [first]}
+    if dp == 1:
+        return
+    rng = np.random.default_rng(6)
+    batch = rng.standard_normal((4 * dp, 3)).astype("float32")
+    pylayer.seed(1)
+    layer = pylayer.nn.Linear(3, 2)
+    whole = pylayer.nn.Linear(3, 2)
+    whole.set_state_dict(layer.state_dict())
+    (whole(tensor(batch, False)) ** 2).mean().backward()
+    (layer(tensor(batch[4 * dp_rank:4 * dp_rank + 4], False)) ** 2).mean().backward()
+    hybrid_parallel_util.fused_allreduce_gradients(list(layer.parameters()), hcg)
+    for a, b in zip(layer.parameters(), whole.parameters()):
+        close(a.grad, b.grad, "fused_allreduce_gradients")
+
+
 def check_pipeline_is_refused(n):
     strategy = fleet.DistributedStrategy()
     strategy.hybrid_configs = {"dp_degree": n // 2, "mp_degree": 1, "pp_degree": 2}
@@ -397,6 +423,7 @@ def main():
     check_guide_pylayer(group)
     check_training(n)
     check_recompute()
+    check_hand_written_data_parallel(n)
     check_pipeline_is_refused(n)
     print(f"rank {dist.get_rank()} of {n}: fleet equals one process", flush=True)
 

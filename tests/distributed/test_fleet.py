@@ -429,6 +429,11 @@ def test_paddle_programs_reach_fleet_by_paddles_import_paths(tmp_path):
         "from paddle.distributed.fleet.recompute import recompute_sequential\n"
         "from paddle.distributed.fleet.utils.sequence_parallel_utils import ScatterOp\n"
         "from paddle.distributed import ParallelMode\n"
+        "from paddle.distributed.fleet.base.topology import ParallelMode as Mode\n"
+        "from paddle.distributed.fleet.utils.hybrid_parallel_util import "
+        "fused_allreduce_gradients\n"
+        "from paddle.distributed.fleet.recompute.recompute import recompute as r\n"
+        "assert Mode is ParallelMode\n"
         "fleet.init(is_collective=True)\n"
         "layer = ColumnParallelLinear(2, 2, has_bias=True)\n"
         "x = paddle.ones([1, 2]); x.stop_gradient = False\n"
@@ -507,3 +512,25 @@ def test_a_tensor_parallel_model_saved_by_paddle_loads_and_gives_paddles_output(
     saved = np.load(data / "fleet_tensor_parallel.npz")
     np.testing.assert_allclose(net(pylayer.to_tensor(saved["ids"])).numpy(), saved["out"],
                                rtol=1e-6)
+
+
+def test_hybrid_parallel_util_in_one_process():
+    from pylayer.distributed.fleet.utils import hybrid_parallel_util as hpu
+    hcg = fleet.get_hybrid_communicate_group()
+    layer = pylayer.nn.Linear(2, 1)
+    layer(pylayer.ones([1, 2])).sum().backward()
+    with pytest.raises(AssertionError, match="dp_enabled False; sep_enabled False"):
+        hpu.fused_allreduce_gradients(list(layer.parameters()), hcg)     # Paddle's rule
+    hpu.fused_allreduce_gradients(list(layer.parameters()), None)
+    np.testing.assert_array_equal(layer.bias.grad.numpy(), [1.0])
+    before = layer.weight.numpy().copy()
+    hpu.broadcast_mp_parameters(layer, hcg)
+    hpu.broadcast_dp_parameters(layer, hcg)
+    np.testing.assert_array_equal(layer.weight.numpy(), before)
+    x = pylayer.ones([2])
+    inputs, kwargs = hpu.broadcast_input_data(hcg, x, [x, 3], mask={"m": x})
+    assert inputs[0] is x and inputs[1][1] == 3 and kwargs["mask"]["m"] is x
+    with pytest.raises(TypeError, match="'hcg'"):
+        hpu.broadcast_input_data(None, x)
+    with pytest.raises(TypeError, match="'model'"):
+        hpu.broadcast_mp_parameters("model", hcg)

@@ -18,13 +18,13 @@ parameter server are not part of pylayer: such programs move to Paddle.
 (1, 1, 0)
 """
 from pylayer.distributed.fleet._strategy import DistributedStrategy
-from pylayer.distributed.fleet._topology import CommunicateTopology, HybridCommunicateGroup
+from pylayer.distributed.fleet.base.topology import CommunicateTopology, HybridCommunicateGroup
 from pylayer.distributed.fleet._fleet import (Fleet, PaddleCloudRoleMaker, Role,
                                              UserDefinedRoleMaker, UtilBase, fleet, util)
 from pylayer.distributed.fleet._model import distributed_model, distributed_optimizer
 from pylayer.distributed.fleet.data_generator import (MultiSlotDataGenerator,
                                                      MultiSlotStringDataGenerator)
-from pylayer.distributed.fleet import (data_generator, layers, meta_parallel,  # noqa: F401
+from pylayer.distributed.fleet import (base, data_generator, layers, meta_parallel,  # noqa: F401
                                       recompute, utils)
 
 __all__ = ["CommunicateTopology", "UtilBase", "HybridCommunicateGroup", "UserDefinedRoleMaker",

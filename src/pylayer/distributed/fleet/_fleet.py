@@ -6,7 +6,7 @@ import numpy as np
 
 import pylayer.distributed as dist
 from pylayer.distributed.fleet._strategy import DistributedStrategy
-from pylayer.distributed.fleet._topology import CommunicateTopology, HybridCommunicateGroup
+from pylayer.distributed.fleet.base.topology import CommunicateTopology, HybridCommunicateGroup
 
 __all__ = ["Role", "PaddleCloudRoleMaker", "UserDefinedRoleMaker", "UtilBase", "Fleet"]
 

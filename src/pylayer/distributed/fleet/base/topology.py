@@ -6,7 +6,7 @@ import math
 
 import pylayer.distributed as dist
 
-__all__ = ["ParallelMode", "CommunicateTopology", "HybridCommunicateGroup"]
+__all__ = ["CommunicateTopology", "HybridCommunicateGroup"]
 
 
 class ParallelMode:
