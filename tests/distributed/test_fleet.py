@@ -89,8 +89,14 @@ def test_init_checks_degrees_against_the_world():
     assert fleet.init(is_collective=True, strategy=s) is fleet.fleet
     with pytest.raises(TypeError, match="strategy"):
         fleet.init(is_collective=True, strategy={"mp_degree": 1})
-    with pytest.raises(TypeError, match="is_collective"):
+    with pytest.raises(ValueError, match="is_collective"):     # Paddle's type
         fleet.init(is_collective=1)
+    with pytest.raises(ValueError, match="role_maker"):
+        fleet.init(role_maker="worker")
+    s.hybrid_configs = {"mp_degree": 1}
+    fleet.init(is_collective=True, strategy=s)
+    s.hybrid_configs = {"mp_degree": 5}                       # init kept a copy
+    assert fleet.fleet._user_defined_strategy.hybrid_configs["mp_degree"] == 1
 
 
 # ------------------------------------------------------------------ topology and groups

@@ -1,5 +1,6 @@
 """``Fleet``: starting a collective job (:meth:`Fleet.init`), the hybrid-parallel groups,
 the worker queries, and the role makers and ``UtilBase`` that Paddle's fleet has."""
+import copy
 import os
 
 import numpy as np
@@ -263,7 +264,9 @@ class Fleet:
     (:meth:`get_hybrid_communicate_group`). ``pylayer.distributed.fleet`` holds one
     instance and exposes its methods as functions (``fleet.init``, ``fleet.worker_index``,
     ...). Every job is collective (pylayer has no parameter server): ``is_collective=False``
-    runs as ``True``.
+    runs as ``True``, as Paddle's dynamic mode does. :meth:`init` keeps a copy of the
+    strategy, as Paddle's does; called again, it lays the processes out anew (Paddle keeps
+    the first layout and warns).
 
     >>> from pylayer.distributed import fleet
     >>> job = fleet.Fleet()
@@ -297,18 +300,21 @@ class Fleet:
         degrees must multiply to the world size (``dp_degree=-1`` takes what the others
         leave); returns this Fleet."""
         what = "fleet.init()"
+        # Paddle refuses a wrong role maker or is_collective with a ValueError
         if role_maker is not None and not isinstance(role_maker, PaddleCloudRoleMaker):
-            raise TypeError(f"{what}: argument 'role_maker' (position 1) must be a "
-                            f"PaddleCloudRoleMaker or UserDefinedRoleMaker, got "
-                            f"{type(role_maker).__name__}")
-        _bool(is_collective, f"{what}: argument 'is_collective' (position 2)")
+            raise ValueError(f"{what}: argument 'role_maker' (position 1) must be a "
+                             f"PaddleCloudRoleMaker or UserDefinedRoleMaker, got "
+                             f"{type(role_maker).__name__}")
+        if not isinstance(is_collective, bool):
+            raise ValueError(f"{what}: argument 'is_collective' (position 2) should be "
+                             f"instance of `bool`, but got {type(is_collective).__name__}")
         if strategy is not None and not isinstance(strategy, DistributedStrategy):
             raise TypeError(f"{what}: argument 'strategy' (position 3) must be a "
                             f"DistributedStrategy, got {type(strategy).__name__}")
         if not isinstance(log_level, (int, str)) or isinstance(log_level, bool):
             raise TypeError(f"{what}: argument 'log_level' (position 4) must be an int or a "
                             f"str, got {type(log_level).__name__}")
-        strategy = strategy if strategy is not None else DistributedStrategy()
+        strategy = copy.deepcopy(strategy) if strategy is not None else DistributedStrategy()
         degrees = self._degrees(strategy, what)
         self._role_maker = role_maker if role_maker is not None else \
             PaddleCloudRoleMaker(is_collective=True)
