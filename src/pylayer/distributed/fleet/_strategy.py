@@ -236,11 +236,7 @@ class DistributedStrategy:
         return other
 
     def __repr__(self):
-        changed = {}
-        fresh = DistributedStrategy.__new__(DistributedStrategy)
-        DistributedStrategy.__init__(fresh)
-        for name, value in self._state.items():
-            if value != fresh._state[name]:
-                changed[name] = value
+        fresh = DistributedStrategy()._state
+        changed = {name: value for name, value in self._state.items() if value != fresh[name]}
         settings = ", ".join(f"{k}={v!r}" for k, v in sorted(changed.items()))
         return f"DistributedStrategy({settings})"

@@ -75,7 +75,7 @@ class _Recompute(PyLayer):
         ctx.function = function
         ctx.states = _States(preserve)
         ctx.positions = [i for i, a in enumerate(args) if isinstance(a, pylayer.Tensor)]
-        ctx.others = list(args)
+        ctx.others = [None if isinstance(a, pylayer.Tensor) else a for a in args]
         ctx.save_for_backward(*_tensors(args))
         outputs = function(*args)
         single = not isinstance(outputs, (tuple, list))

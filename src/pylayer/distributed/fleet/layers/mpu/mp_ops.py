@@ -1,9 +1,12 @@
 """The tensor-parallel operations (Paddle's ``paddle.distributed.fleet.layers.mpu.mp_ops``):
 PyLayers whose forward and backward are collectives over the model-parallel group.
 
-A group of one process (or ``group=None`` in a world of one) makes each of them the
-identity in forward and backward.
+In a group of one process (or with ``group=None`` in a world of one) their collectives
+do nothing: ``_c_identity``, ``_mp_allreduce``, ``_c_split`` and ``_c_concat`` return
+their input.
 """
+import numpy as np
+
 import pylayer
 import pylayer.distributed as dist
 import pylayer.nn.functional as F
@@ -38,8 +41,7 @@ def _sum(tensor, group, op=dist.ReduceOp.SUM):
 
 def _gather_last(tensor, group):
     parts = []
-    dist.all_gather(parts, tensor.contiguous() if hasattr(tensor, "contiguous") else tensor,
-                    group=group)
+    dist.all_gather(parts, tensor, group=group)
     return pylayer.concat(parts, axis=-1)
 
 
@@ -198,7 +200,6 @@ def _c_lookup_table(table, index, start_index=0, vocab_size=-1, name=None):
 class _SoftmaxCrossEntropy(PyLayer):
     @staticmethod
     def forward(ctx, logits, label, group, ignore_index, return_softmax):
-        import numpy as np
         x = logits.numpy()
         ids = label.numpy()[..., 0].astype(np.int64)
         width = x.shape[-1]
