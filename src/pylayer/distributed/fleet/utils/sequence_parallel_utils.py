@@ -196,7 +196,13 @@ def mark_as_sequence_parallel_parameter(parameter):
 
 
 def is_sequence_parallel_parameter(parameter):
-    """Whether ``parameter`` was marked by :func:`mark_as_sequence_parallel_parameter`."""
+    """Whether ``parameter`` was marked by :func:`mark_as_sequence_parallel_parameter`.
+
+    >>> import pylayer
+    >>> from pylayer.distributed.fleet.utils import sequence_parallel_utils as sp
+    >>> sp.is_sequence_parallel_parameter(pylayer.nn.Linear(2, 2).weight)
+    False
+    """
     return getattr(parameter, "sequence_parallel", False)
 
 
