@@ -401,6 +401,20 @@ def check_pipeline_is_refused(n):
         assert "no pipeline schedule" in str(error)
     else:
         raise AssertionError("pp_degree > 1 was not refused")
+    strategy = fleet.DistributedStrategy()
+    strategy.hybrid_configs = {"dp_degree": n // 2, "mp_degree": 1, "sep_degree": 2}
+    fleet.init(is_collective=True, strategy=strategy)
+    hcg = fleet.get_hybrid_communicate_group()
+    rank = dist.get_rank()
+    assert hcg.get_parallel_mode() == dist.ParallelMode.SEGMENT_PARALLEL
+    assert hcg.get_sep_parallel_group().ranks == [rank // 2 * 2, rank // 2 * 2 + 1]
+    assert hcg.get_dp_sep_parallel_group().ranks == list(range(n))
+    layer = pylayer.nn.Linear(1, 1, bias_attr=False)
+    layer.weight.set_value(np.ones((1, 1), "float32"))
+    (layer(tensor([[float(rank + 1)]], False))).sum().backward()
+    hybrid_parallel_util.fused_allreduce_gradients(list(layer.parameters()), hcg)
+    # summed over dp and sep, divided by the dp degree only (Paddle's rule)
+    close(layer.weight.grad, [[n * (n + 1) / 2 / (n // 2)]], "fused_allreduce_gradients sep")
     strategy = fleet.DistributedStrategy()           # dp_degree -1: all processes
     fleet.init(is_collective=True, strategy=strategy)
     model = fleet.distributed_model(pylayer.nn.Linear(2, 2))
