@@ -1609,6 +1609,12 @@ def _fleet_started(env):
     _fleet.init(is_collective=True)
 
 
+def _needs_grad(env):
+    x = f23()
+    x.stop_gradient = False
+    return x
+
+
 def _static_ids(env):
     _fleet.init(is_collective=True)
     env["x"] = static.data("x", [-1, 3], "float32")
@@ -1647,6 +1653,6 @@ _FLEET_CALLS = {
                                                    setup=_fleet_started),
     _mpu.dropout: Call(A("x", f23, "float_tensor"), K("p", _value(0.5), "probability")),
     _fleet.utils.recompute: Call(A("function", lambda env: nn.Linear(3, 2), "callable"),
-                                 A("input", f23, None)),
+                                 A("input", _needs_grad, None)),
 }
 CALLS.update(_FLEET_CALLS)
