@@ -1727,3 +1727,60 @@ CALLS.update({
     _utils.try_import: Call(A("module_name", _value("json"), "str"),
                             K("err_msg", _value(None), "str_or_none")),
 })
+# ------------------------------- pylayer.distributed.fleet (issue 35), a world of one process
+from pylayer.distributed import fleet as _fleet                         # noqa: E402
+from pylayer.distributed.fleet import data_generator as _datagen       # noqa: E402
+from pylayer.distributed.fleet.layers import mpu as _mpu               # noqa: E402
+
+
+def _fleet_started(env):
+    _fleet.init(is_collective=True)
+
+
+def _needs_grad(env):
+    x = f23()
+    x.stop_gradient = False
+    return x
+
+
+def _static_ids(env):
+    _fleet.init(is_collective=True)
+    env["x"] = static.data("x", [-1, 3], "float32")
+
+
+_FLEET_CALLS = {
+    _dist.ParallelMode: Call(),
+    _dist.split: Call(A("x", lambda env: env["x"], "static_input"),
+                      A("size", _value((3, 4)), "int_list"),
+                      A("operation", _value("linear"), "str"),
+                      K("axis", _value(1), "int"), K("num_partitions", _value(1), "positive_int"),
+                      static=True, setup=_static_ids),
+    _fleet.CommunicateTopology: Call(A("hybrid_group_names", _value(["data", "model"]), "names"),
+                                     A("dims", _value([1, 1]), "int_list")),
+    _fleet.DistributedStrategy: Call(), _fleet.Fleet: Call(), _fleet.Role: Call(),
+    _fleet.UtilBase: Call(),
+    _fleet.HybridCommunicateGroup: Call(A("topology", lambda env: _fleet.CommunicateTopology(),
+                                          "layer"), setup=_start_world),
+    _fleet.PaddleCloudRoleMaker: Call(K("is_collective", _value(True), None)),
+    _fleet.UserDefinedRoleMaker: Call(K("is_collective", _value(True), None),
+                                      K("current_id", _value(0), "count"),
+                                      K("worker_num", _value(1), "count_or_none")),
+    _fleet.MultiSlotDataGenerator: Call(), _fleet.MultiSlotStringDataGenerator: Call(),
+    _datagen.DataGenerator: Call(),
+    _mpu.ColumnParallelLinear: Call(A("in_features", _value(3), "size"),
+                                    A("out_features", _value(2), "size"),
+                                    K("has_bias", _value(True), None), setup=_fleet_started),
+    _mpu.RowParallelLinear: Call(A("in_features", _value(3), "size"),
+                                 A("out_features", _value(2), "size"), setup=_fleet_started),
+    _mpu.VocabParallelEmbedding: Call(A("num_embeddings", _value(6), "size"),
+                                      A("embedding_dim", _value(2), "size"),
+                                      setup=_fleet_started),
+    _mpu.ParallelCrossEntropy: Call(K("ignore_index", _value(-100), "int"), setup=_fleet_started),
+    _mpu.RNGStatesTracker: Call(), _mpu.get_rng_state_tracker: Call(),
+    _mpu.model_parallel_random_seed: Call(A("seed", _value(5), "count_or_none"),
+                                                   setup=_fleet_started),
+    _mpu.dropout: Call(A("x", f23, "float_tensor"), K("p", _value(0.5), "probability")),
+    _fleet.utils.recompute: Call(A("function", lambda env: nn.Linear(3, 2), "callable"),
+                                 A("input", _needs_grad, None)),
+}
+CALLS.update(_FLEET_CALLS)

@@ -938,3 +938,113 @@ EXEMPT.update({
     (incubate.ModelAverage, "restore"): "executor is for static mode, ignored in dynamic mode "
                                         "as in Paddle",
 })
+
+# pylayer.distributed.fleet (issue 35), in a world of one process.
+from pylayer.distributed import fleet as _fleet                         # noqa: E402
+from pylayer.distributed.fleet import data_generator as _datagen       # noqa: E402
+from pylayer.distributed.fleet.layers import mpu as _mpu               # noqa: E402
+
+
+def _topology(env):
+    env["self"] = _fleet.CommunicateTopology(["data", "model"], [1, 1])
+
+
+def _hcg(env):
+    env["self"] = _fleet.init(is_collective=True).get_hybrid_communicate_group()
+
+
+def _started_fleet(env):
+    env["self"] = _fleet.Fleet().init(is_collective=True)
+
+
+def _fleet_layer(factory):
+    def setup(env):
+        _fleet.init(is_collective=True)
+        env["self"] = factory()
+    return setup
+
+
+def _tracker(env):
+    env["self"] = _mpu.RNGStatesTracker()
+    env["self"].add("mine", 3)
+
+
+METHODS.update({
+    (_fleet.CommunicateTopology, "get_dim"): Call(A("axis_name", _value("data"), "str"),
+                                                  setup=_topology),
+    (_fleet.CommunicateTopology, "get_dim_size"): Call(A("axis_name", _value("data"), "str"),
+                                                       setup=_topology),
+    (_fleet.CommunicateTopology, "get_rank"): Call(K("data", _value(0), "count"),
+                                                   K("model", _value(0), "count"),
+                                                   setup=_topology),
+    (_fleet.CommunicateTopology, "get_coord"): Call(A("rank", _value(0), "count"),
+                                                    setup=_topology),
+    (_fleet.CommunicateTopology, "get_axis_list"): Call(A("axis_name", _value("data"), "str"),
+                                                        A("index", _value(0), "count"),
+                                                        setup=_topology),
+    (_fleet.CommunicateTopology, "get_comm_list"): Call(A("axis_name", _value("data"), "str"),
+                                                        setup=_topology),
+    (_fleet.CommunicateTopology, "get_fused_ranks"): Call(
+        A("fused_axis", _value(["data"]), "names"), setup=_topology),
+    (_fleet.CommunicateTopology, "get_rank_from_stage"): Call(
+        A("global_rank", _value(0), "count"), K("data", _value(0), "count"), setup=_topology),
+    (_fleet.Fleet, "init"): Call(K("role_maker", _value(None), "layer_or_none"),
+                                 K("is_collective", _value(True), None),
+                                 K("strategy", _value(None), "layer_or_none"),
+                                 setup=lambda env: env.update(self=_fleet.Fleet())),
+    (_fleet.Fleet, "all_reduce"): Call(A("input", _value([1.0]), None),
+                                       A("mode", _value("sum"), "str"), setup=_started_fleet),
+    (_fleet.Fleet, "distributed_model"): Call(A("model", lambda env: nn.Linear(2, 2), "layer"),
+                                              setup=_started_fleet),
+    (_fleet.Fleet, "distributed_optimizer"): Call(
+        A("optimizer", lambda env: optimizer.SGD(0.1, parameters=nn.Linear(2, 2).parameters()),
+          "layer"), K("strategy", _value(None), "layer_or_none"), setup=_started_fleet),
+    (_fleet.HybridCommunicateGroup, "create_fuse_group"): Call(
+        A("fused_strategy_list", _value(["data", "model"]), "names"), setup=_hcg),
+    (_fleet.HybridCommunicateGroup, "get_rank_from_stage"): Call(
+        A("stage_id", _value(0), "count"), setup=_hcg),
+    (_fleet.UtilBase, "all_reduce"): Call(A("input", _value([1.0]), None),
+                                          A("mode", _value("sum"), "str"),
+                                          A("comm_world", _value("worker"), "str"),
+                                          setup=_made(_fleet.UtilBase)),
+    (_fleet.UtilBase, "all_gather"): Call(A("input", _value(1), None),
+                                          A("comm_world", _value("worker"), "str"),
+                                          setup=_made(_fleet.UtilBase)),
+    (_fleet.UtilBase, "barrier"): Call(A("comm_world", _value("worker"), "str"),
+                                       setup=_made(_fleet.UtilBase)),
+    (_fleet.UtilBase, "get_file_shard"): Call(A("files", _value(["a", "b"]), "program"),
+                                              setup=_made(_fleet.UtilBase)),
+    (_fleet.UtilBase, "print_on_rank"): Call(A("message", _value("hi"), None),
+                                             A("rank_id", _value(1), "rank"),
+                                             setup=_made(_fleet.UtilBase)),
+    (_datagen.DataGenerator, "set_batch"): Call(A("batch_size", _value(4), "positive_int"),
+                                                setup=_made(_fleet.MultiSlotDataGenerator)),
+    (_mpu.ColumnParallelLinear, "forward"): Call(
+        A("x", f23, "float_tensor"), names=("linear",),
+        setup=_fleet_layer(lambda: _mpu.ColumnParallelLinear(3, 2, has_bias=True))),
+    (_mpu.RowParallelLinear, "forward"): Call(
+        A("x", f23, "float_tensor"), names=("linear",),
+        setup=_fleet_layer(lambda: _mpu.RowParallelLinear(3, 2))),
+    (_mpu.VocabParallelEmbedding, "forward"): Call(
+        A("x", lambda env: pylayer.to_tensor([1, 2]), "int_tensor"), names=("embedding",),
+        setup=_fleet_layer(lambda: _mpu.VocabParallelEmbedding(6, 2))),
+    (_mpu.ParallelCrossEntropy, "forward"): Call(
+        A("input", f23, "float_tensor"), A("label", lambda env: pylayer.to_tensor([[2], [0]]),
+                                           "int_tensor"), names=("cross_entropy",),
+        setup=_fleet_layer(_mpu.ParallelCrossEntropy)),
+    (_mpu.RNGStatesTracker, "add"): Call(A("name", _value("other"), "str"),
+                                         A("seed", _value(4), "count"), setup=_tracker),
+    (_mpu.RNGStatesTracker, "set_states_tracker"): Call(
+        A("states", lambda env: env["self"].get_states_tracker(), "dict_or_none"),
+        setup=_tracker),
+    (_mpu.RNGStatesTracker, "rng_state"): Call(A("name", _value("mine"), "str"), setup=_tracker),
+})
+EXEMPT.update({
+    (_fleet.Fleet, "worker_endpoints"): "a boolean flag",
+    (_fleet.Fleet, "server_endpoints"): "a boolean flag",
+    (_fleet.HybridCommunicateGroup, "get_check_parallel_group"): "a boolean flag",
+    (_datagen.DataGenerator, "generate_sample"): "written by the user; the base one raises "
+                                                 "NotImplementedError",
+    (_datagen.DataGenerator, "generate_batch"): "may be written by the user; the base one "
+                                                "yields the samples it is given",
+})

@@ -25,3 +25,10 @@ from pylayer.distributed._parallel import DataParallel, spawn
 from pylayer.distributed import _env, _collective, _parallel
 
 __all__ = _env.__all__ + _collective.__all__ + _parallel.__all__
+
+# fleet: hybrid data/tensor parallel, recompute, sequence parallel
+from pylayer.distributed.fleet.base.topology import ParallelMode
+from pylayer.distributed.fleet.layers.mpu.mp_ops import split
+from pylayer.distributed import fleet
+
+__all__ += ["ParallelMode", "split", "fleet"]
