@@ -272,3 +272,10 @@ def test_state_dict_walks_layers_as_paddle_does():
     assert list(model.state_dict(include_sublayers=False)) == ["w", "own"]
     assert [name for name, _ in model.named_parameters()] == [
         "w", "bn.weight", "bn.bias", "a.weight", "a.bias", "c.bias"]
+
+
+def test_a_parameter_says_it_is_not_distributed_until_tensor_parallelism_splits_it():
+    weight = nn.Linear(2, 2).weight
+    assert weight.is_distributed is False
+    weight.is_distributed = True
+    assert weight.is_distributed is True and nn.Linear(2, 2).weight.is_distributed is False

@@ -105,6 +105,8 @@ class Parameter(Tensor):
     """
 
     _is_parameter = True  # Layer registers any value whose class says this
+    # Whether tensor parallelism split it across processes (set by fleet's layers), as Paddle's.
+    is_distributed = False
 
     @property
     def trainable(self):
