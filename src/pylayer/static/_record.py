@@ -75,6 +75,26 @@ def _stand_in(var, size, int_fill=0, regular=False):
     return public_api().assign(make_tensor(values, False))
 
 
+def _private(value):
+    """``value`` with each Tensor in it replaced by a copy of its own, so that an op
+    that writes into an argument (batch norm's running statistics, ``output=``) writes
+    into the copy: a trial run changes no tensor of the caller's."""
+    if isinstance(value, Tensor):
+        return make_tensor(np.array(value._array), value.stop_gradient)
+    if isinstance(value, list):
+        return [_private(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_private(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _private(v) for k, v in value.items()}
+    return value
+
+
+def _trial_call(fn, args, kwargs, stand_ins):
+    """``fn`` called with the stand-ins for the Variables and copies of the Tensors."""
+    return fn(*substitute(_private(args), stand_ins), **substitute(_private(kwargs), stand_ins))
+
+
 def _trial(fn, args, kwargs, variables, size):
     # Integer stand-ins are zeros (a valid index for any axis); the second try, for an
     # op that divides by them or refuses them (1-based pivots) or refuses a singular
@@ -83,7 +103,7 @@ def _trial(fn, args, kwargs, variables, size):
         stand_ins = {id(v): _stand_in(v, size, int_fill, regular=bool(int_fill))
                      for v in variables}
         try:
-            result = fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+            result = _trial_call(fn, args, kwargs, stand_ins)
         except (ZeroDivisionError, ValueError):
             if int_fill:
                 raise
@@ -97,7 +117,7 @@ def _other_values(fn, args, kwargs, variables):
     shape, an axis, a count given as a Variable) the two results differ."""
     stand_ins = {id(v): _stand_in(v, _TRIAL_SIZES[0], 1) for v in variables}
     try:
-        return fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+        return _trial_call(fn, args, kwargs, stand_ins)
     except Exception:
         return None
 
