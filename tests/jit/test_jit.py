@@ -480,3 +480,20 @@ def test_static_recording_writes_into_no_real_tensor():
     finally:
         paddle.disable_static()
     np.testing.assert_array_equal(running.numpy(), [1.0, 1.0])
+
+
+def test_jit_imports_no_private_module_of_another_package():
+    import ast
+    import pathlib
+    root = pathlib.Path(paddle.jit.__file__).parent
+    private = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pylayer."):
+                parts = node.module.split(".")
+                if parts[1] == "jit":
+                    continue
+                if any(p.startswith("_") for p in parts[1:]) or any(
+                        a.name.startswith("_") for a in node.names):
+                    private.append(f"{path.name}:{node.lineno} {node.module}")
+    assert private == []
