@@ -75,24 +75,38 @@ def _stand_in(var, size, int_fill=0, regular=False):
     return public_api().assign(make_tensor(values, False))
 
 
-def _private(value):
-    """``value`` with each Tensor in it replaced by a copy of its own, so that an op
-    that writes into an argument (batch norm's running statistics, ``output=``) writes
-    into the copy: a trial run changes no tensor of the caller's."""
+def _read_only(array):
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _private(value, arrays):
+    """``value`` with each Tensor in it replaced by a Tensor of its own over
+    ``arrays(tensor's array)``: an op that gives an argument a new array (batch
+    norm's running statistics) gives it to that Tensor only."""
     if isinstance(value, Tensor):
-        return make_tensor(np.array(value._array), value.stop_gradient)
+        return make_tensor(arrays(value._array), value.stop_gradient)
     if isinstance(value, list):
-        return [_private(v) for v in value]
+        return [_private(v, arrays) for v in value]
     if isinstance(value, tuple):
-        return tuple(_private(v) for v in value)
+        return tuple(_private(v, arrays) for v in value)
     if isinstance(value, dict):
-        return {k: _private(v) for k, v in value.items()}
+        return {k: _private(v, arrays) for k, v in value.items()}
     return value
 
 
 def _trial_call(fn, args, kwargs, stand_ins):
-    """``fn`` called with the stand-ins for the Variables and copies of the Tensors."""
-    return fn(*substitute(_private(args), stand_ins), **substitute(_private(kwargs), stand_ins))
+    """``fn`` called with the stand-ins for the Variables and Tensors of their own for
+    the Tensors, so that a trial changes no tensor of the caller's: first over
+    read-only views of their arrays (no copy); when that fails (the op writes into an
+    argument, ``output=``), over copies."""
+    try:
+        return fn(*substitute(_private(args, _read_only), stand_ins),
+                  **substitute(_private(kwargs, _read_only), stand_ins))
+    except Exception:
+        return fn(*substitute(_private(args, np.array), stand_ins),
+                  **substitute(_private(kwargs, np.array), stand_ins))
 
 
 def _trial(fn, args, kwargs, variables, size):
