@@ -81,18 +81,22 @@ def _read_only(array):
     return view
 
 
-def _private(value, arrays):
+def _private(value, arrays, made):
     """``value`` with each Tensor in it replaced by a Tensor of its own over
-    ``arrays(tensor's array)``: an op that gives an argument a new array (batch
-    norm's running statistics) gives it to that Tensor only."""
+    ``arrays(tensor's array)`` (one for each Tensor, kept in ``made``): an op that
+    gives an argument a new array (batch norm's running statistics) gives it to that
+    Tensor only."""
     if isinstance(value, Tensor):
-        return make_tensor(arrays(value._array), value.stop_gradient)
+        own = made.get(id(value))
+        if own is None:
+            own = made[id(value)] = make_tensor(arrays(value._array), value.stop_gradient)
+        return own
     if isinstance(value, list):
-        return [_private(v, arrays) for v in value]
+        return [_private(v, arrays, made) for v in value]
     if isinstance(value, tuple):
-        return tuple(_private(v, arrays) for v in value)
+        return tuple(_private(v, arrays, made) for v in value)
     if isinstance(value, dict):
-        return {k: _private(v, arrays) for k, v in value.items()}
+        return {k: _private(v, arrays, made) for k, v in value.items()}
     return value
 
 
@@ -102,11 +106,15 @@ def _trial_call(fn, args, kwargs, stand_ins):
     read-only views of their arrays (no copy); when that fails (the op writes into an
     argument, ``output=``), over copies."""
     try:
-        return fn(*substitute(_private(args, _read_only), stand_ins),
-                  **substitute(_private(kwargs, _read_only), stand_ins))
+        return _call_with(fn, args, kwargs, stand_ins, _read_only)
     except Exception:
-        return fn(*substitute(_private(args, np.array), stand_ins),
-                  **substitute(_private(kwargs, np.array), stand_ins))
+        return _call_with(fn, args, kwargs, stand_ins, np.array)
+
+
+def _call_with(fn, args, kwargs, stand_ins, arrays):
+    made = {}
+    return fn(*substitute(_private(args, arrays, made), stand_ins),
+              **substitute(_private(kwargs, arrays, made), stand_ins))
 
 
 def _trial(fn, args, kwargs, variables, size):
