@@ -43,6 +43,11 @@ for _key, _bound in _TORCH_BOUNDS.items():
     TARGETS.append(Target(_key, "pylayer <= 0.8x Paddle", 0.8,
                           ("pylayer", "main"), ("paddle", "main")))
 
+# jit.to_static on a training step (issue 36): the captured step against the dynamic one.
+for _key in ("18", "19"):
+    TARGETS.append(Target(_key, "pylayer static/dynamic <= 0.8", 0.80, ("pylayer", "static"),
+                          ("pylayer", "dynamic")))
+
 
 def median_of(results, workload, lib, case) -> Optional[float]:
     entry = results.get(workload, {}).get("cases", {}).get(case, {}).get(lib)

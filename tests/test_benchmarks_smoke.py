@@ -18,7 +18,8 @@ RUNNER = os.path.join(ROOT, "benchmarks", "run.py")
 # Workloads that need only the compiled core's built-in ops: they must always measure.
 CORE_ONLY = [("2", "main"), ("5", "plain"), ("6", "10k"), ("6", "100k"), ("7", "dynamic"),
              ("8", "main"), ("9", "3to16"), ("9", "16to32"), ("10", "main"), ("11", "main"),
-             ("12", "main"), ("13", "main"), ("14", "main"), ("15", "main"), ("16", "main")]
+             ("12", "main"), ("13", "main"), ("14", "main"), ("15", "main"), ("16", "main"),
+             ("18", "dynamic"), ("18", "static"), ("19", "dynamic"), ("19", "static")]
 
 
 def _has_static_mode():
@@ -61,7 +62,7 @@ def smoke_run(tmp_path_factory):
 def test_result_has_the_documented_keys(smoke_run):
     result, _ = smoke_run
     assert {"date", "machine", "settings", "peers", "absent", "workloads", "targets"} <= set(result)
-    assert set(result["workloads"]) == {str(n) for n in range(1, 18)}
+    assert set(result["workloads"]) == {str(n) for n in range(1, 20)}
     assert result["settings"]["size"] == "tiny"
     assert result["peers"]["pylayer"]["available"] is True
     assert result["peers"]["numpy"]["available"] is True
@@ -111,7 +112,7 @@ def test_numpy_reference_runs_where_it_is_defined(smoke_run):
 
 def test_targets_are_evaluated_and_printed(smoke_run):
     result, stdout = smoke_run
-    assert len(result["targets"]) == 28
+    assert len(result["targets"]) == 30
     for target in result["targets"]:
         if target["value"] is None:
             assert target["status"].startswith("n/a")

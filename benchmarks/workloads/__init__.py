@@ -171,4 +171,16 @@ WORKLOADS += [
                 ("main",), "lstm_step", ("torch",)),
 ]
 
+# A training step with its forward and loss captured by ``jit.to_static`` (issue 36).
+WORKLOADS += [
+    Workload("18", "workload 4's MLP step, forward and loss under jit.to_static vs dynamic",
+             "ms/step", 1e3, ("dynamic", "static"), {
+                 "pylayer": PADDLE_API + ":mlp_to_static",
+                 "paddle": PADDLE_API + ":mlp_to_static"}),
+    Workload("19", "workload 8's CNN step, forward and loss under jit.to_static vs dynamic",
+             "ms/step", 1e3, ("dynamic", "static"), {
+                 "pylayer": PADDLE_API + ":small_cnn_to_static",
+                 "paddle": PADDLE_API + ":small_cnn_to_static"}),
+]
+
 BY_KEY = {w.key: w for w in WORKLOADS}

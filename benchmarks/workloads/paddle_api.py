@@ -75,8 +75,19 @@ def builtin_chain(paddle, case, sizes):
     return Bench(units=n_ops, step=step)
 
 
-def mlp_step(paddle, case, sizes):
-    """(4) One SGD training step of a two-layer ReLU MLP with softmax cross-entropy."""
+def _training_step(loss_of, opt, x, label):
+    def step():
+        loss = loss_of(x, label)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
+
+
+def _mlp(paddle, sizes):
+    """The MLP of workload 4: its loss function of (x, label), optimizer and data."""
     batch, d_in, d_hidden, d_out = sizes["mlp"]
     paddle.seed(0)
     fc1 = paddle.nn.Linear(d_in, d_hidden)
@@ -88,14 +99,34 @@ def mlp_step(paddle, case, sizes):
     relu = paddle.nn.functional.relu
     cross_entropy = paddle.nn.functional.cross_entropy
 
-    def step():
-        loss = cross_entropy(fc2(relu(fc1(x))), label)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-        return loss
+    def loss_of(x, label):
+        return cross_entropy(fc2(relu(fc1(x))), label)
 
-    return Bench(units=1, step=step)
+    return loss_of, opt, x, label
+
+
+def mlp_step(paddle, case, sizes):
+    """(4) One SGD training step of a two-layer ReLU MLP with softmax cross-entropy."""
+    return Bench(units=1, step=_training_step(*_mlp(paddle, sizes)))
+
+
+def _to_static_step(paddle, case, model):
+    loss_of, opt, x, label = model
+    if case == "static":
+        loss_of = paddle.jit.to_static(loss_of)
+    return Bench(units=1, step=_training_step(loss_of, opt, x, label))
+
+
+def mlp_to_static(paddle, case, sizes):
+    """(18) Workload 4's step with its forward and loss under ``jit.to_static`` (``static``)
+    or as Python (``dynamic``)."""
+    return _to_static_step(paddle, case, _mlp(paddle, sizes))
+
+
+def small_cnn_to_static(paddle, case, sizes):
+    """(19) Workload 8's step with its forward and loss under ``jit.to_static`` (``static``)
+    or as Python (``dynamic``)."""
+    return _to_static_step(paddle, case, _small_cnn(paddle, sizes))
 
 
 def multiply_chain(paddle, case, sizes):
@@ -175,8 +206,8 @@ def static_vs_dynamic(paddle, case, sizes):
     return Bench(units=n_ops, step=step)
 
 
-def small_cnn_step(paddle, case, sizes):
-    """(8) One SGD step of a small CNN: Conv-BN-ReLU-pool, Conv-ReLU-pool, Linear, CE."""
+def _small_cnn(paddle, sizes):
+    """The CNN of workload 8: its loss function of (x, label), optimizer and data."""
     batch, channels, size, classes = sizes["cnn"]
     paddle.seed(0)
     nn, F = paddle.nn, paddle.nn.functional
@@ -188,16 +219,17 @@ def small_cnn_step(paddle, case, sizes):
     x = paddle.to_tensor(_data([batch, channels, size, size]))
     label = paddle.to_tensor(np.random.default_rng(1).integers(0, classes, batch).astype("int64"))
 
-    def step():
+    def loss_of(x, label):
         h = F.max_pool2d(F.relu(bn(conv1(x))), 2)
         h = F.max_pool2d(F.relu(conv2(h)), 2)
-        loss = F.cross_entropy(fc(h.reshape([batch, -1])), label)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-        return loss
+        return F.cross_entropy(fc(h.reshape([batch, -1])), label)
 
-    return Bench(units=1, step=step)
+    return loss_of, opt, x, label
+
+
+def small_cnn_step(paddle, case, sizes):
+    """(8) One SGD step of a small CNN: Conv-BN-ReLU-pool, Conv-ReLU-pool, Linear, CE."""
+    return Bench(units=1, step=_training_step(*_small_cnn(paddle, sizes)))
 
 
 def conv2d_alone(paddle, case, sizes):

@@ -440,3 +440,60 @@ def test_to_static_training_gives_paddles_losses(tmp_path):
     path = str(tmp_path / "trained")
     paddle.jit.save(net, path)
     np.testing.assert_allclose(paddle.jit.load(path)(x).numpy(), net(x).numpy(), rtol=1e-6)
+
+
+# ------------------------------------------------- capture writes into no tensor
+class _Holder:
+    """Keeps tensors out of the reach of a search of closures for Layers."""
+
+    def __init__(self, **tensors):
+        self.__dict__.update(tensors)
+
+
+def test_capture_leaves_tensors_written_in_place_by_the_ops_unchanged():
+    held = _Holder(mean=paddle.to_tensor([0.25, -1.0]), variance=paddle.to_tensor([2.0, 3.0]),
+                   last=paddle.to_tensor([7.0, 8.0]))
+
+    def normalized(x):
+        paddle.assign(x.mean(axis=0), output=held.last)
+        return F.batch_norm(x, held.mean, held.variance, training=True, momentum=0.5)
+
+    static = paddle.jit.to_static(normalized)
+    static.get_concrete_program(InputSpec([None, 2]))
+    np.testing.assert_array_equal(held.mean.numpy(), [0.25, -1.0])
+    np.testing.assert_array_equal(held.variance.numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(held.last.numpy(), [7.0, 8.0])
+    # a run updates them once, as the function does in dynamic mode
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 6.0]])
+    static(x)
+    np.testing.assert_allclose(held.last.numpy(), [2.0, 4.0])
+    np.testing.assert_allclose(held.mean.numpy(), [0.5 * 0.25 + 0.5 * 2.0, 0.5 * -1.0 + 0.5 * 4.0])
+
+
+def test_static_recording_writes_into_no_real_tensor():
+    running = paddle.to_tensor([1.0, 1.0])
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program()):
+            x = paddle.static.data("x", [-1, 2], "float32")
+            paddle.assign(x.sum(axis=0), output=running)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(running.numpy(), [1.0, 1.0])
+
+
+def test_jit_imports_no_private_module_of_another_package():
+    import ast
+    import pathlib
+    root = pathlib.Path(paddle.jit.__file__).parent
+    private = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pylayer."):
+                parts = node.module.split(".")
+                if parts[1] == "jit":
+                    continue
+                if any(p.startswith("_") for p in parts[1:]) or any(
+                        a.name.startswith("_") for a in node.names):
+                    private.append(f"{path.name}:{node.lineno} {node.module}")
+    assert private == []

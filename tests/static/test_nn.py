@@ -109,3 +109,19 @@ def test_create_parameter_in_static_mode_goes_to_the_program(static, exe):
     assert frozen.optimize_attr == {"learning_rate": 0.5}
     exe.run(startup)
     np.testing.assert_array_equal(param_value("made"), np.full([2, 3], 2.0))
+
+
+def test_batch_norm_layer_takes_a_variable_and_checks_what_is_not_one(static, exe):
+    x = paddle.static.data("x", [-1, 2, 3, 3], "float32")
+    bn = paddle.nn.BatchNorm2D(2)
+    bn.eval()
+    y = bn(x)
+    assert y.shape == [-1, 2, 3, 3]
+    exe.run(static[1])
+    value = RNG.standard_normal([2, 2, 3, 3]).astype("float32")
+    out, = exe.run(feed={"x": value}, fetch_list=[y])
+    np.testing.assert_allclose(out, value / np.sqrt(1 + 1e-5), rtol=1e-6)
+    with pytest.raises(TypeError, match=r"BatchNorm2D\(\): argument 'input'"):
+        bn([x])
+    with pytest.raises(ValueError, match="BatchNorm2D: argument 'input' must have rank 4"):
+        bn(paddle.static.data("v", [-1, 2], "float32"))

@@ -1,6 +1,5 @@
 """``to_static`` and the switches around it."""
 import functools
-import inspect
 import types
 import weakref
 
@@ -157,17 +156,8 @@ class StaticFunction:
     def _program_for(self, key, specs, arg_tree, kwarg_tree):
         concrete = self._programs.get(key)
         if concrete is None:
-            # Capturing runs each op on stand-ins to learn its output shapes; an op that
-            # updates a buffer in place (batch norm's running statistics) must not keep
-            # what the stand-ins gave.
-            kept = [(b, b.numpy().copy()) for b in _buffers_reached(self._function,
-                                                                    self._instance)]
-            try:
-                concrete = _capture.capture(self.dygraph_function, specs, arg_tree,
-                                            kwarg_tree, self.__qualname__)
-            finally:
-                for buffer, value in kept:
-                    buffer.set_value(value)
+            concrete = _capture.capture(self.dygraph_function, specs, arg_tree, kwarg_tree,
+                                        self.__qualname__)
             self._programs[key] = concrete
         self._last = concrete
         return concrete
@@ -191,26 +181,6 @@ class StaticFunction:
 
     def __repr__(self):
         return f"<StaticFunction {self.__qualname__}>"
-
-
-def _buffers_reached(function, instance):
-    """The buffers of the Layers that ``function`` reaches: its instance, and the Layers
-    its closure and globals name (alone or in a list, tuple or dict)."""
-    layers = [instance] if isinstance(instance, Layer) else []
-    try:
-        names = inspect.getclosurevars(function)
-    except (TypeError, ValueError):
-        names = None
-    if names is not None:
-        for value in list(names.nonlocals.values()) + list(names.globals.values()):
-            items = value.values() if isinstance(value, dict) else \
-                value if isinstance(value, (list, tuple)) else [value]
-            layers.extend(item for item in items if isinstance(item, Layer))
-    found = {}
-    for layer in layers:
-        for b in layer.buffers():
-            found[id(b)] = b
-    return list(found.values())
 
 
 def _is_ignored(function):

@@ -12,16 +12,17 @@ on outside: gradients reach the parameters exactly as in dynamic mode.
 import contextlib
 import logging
 import os
+import sys
 import traceback
 
 import numpy as np
 
 import pylayer
-from pylayer.extend import Tensor, is_grad_enabled
+from pylayer.extend import Tensor
 from pylayer.ops import dispatch
 from pylayer.static import Program, Variable, data, program_guard
-from pylayer.static import _executor, _record, _variable
 from pylayer.static.input_spec import InputSpec
+from pylayer.static.replay import ProgramReplay
 
 __all__ = []
 
@@ -64,7 +65,7 @@ def value_error(exc, fn_name):
     """A TypeError naming the line when ``exc`` comes from reading a Variable's value
     (Python control flow on a tensor), else None."""
     frames = traceback.extract_tb(exc.__traceback__)
-    variable_file = os.path.abspath(_variable.__file__)
+    variable_file = os.path.abspath(sys.modules[Variable.__module__].__file__)
     for index, frame in enumerate(frames):
         if os.path.abspath(frame.filename) == variable_file and frame.name in _VALUE_METHODS:
             where = _user_frame(frames, index)
@@ -90,45 +91,16 @@ class ConcreteProgram:
         self.outputs = outputs
         self.function = function
         self._block = main_program.global_block()
-        self._plan = None
+        self._replay = ProgramReplay(main_program, inputs, outputs)
 
     def __repr__(self):
         return (f"ConcreteProgram(function={getattr(self.function, '__qualname__', '?')}, "
                 f"inputs={[v.name for v in self.inputs]}, "
                 f"ops={len(self._block.ops)})")
 
-    def _prepare(self, plan):
-        """What a run needs of ``plan``: the input slots and the output slots."""
-        slots = plan.slots
-        names = {v.name for v in self.inputs}
-        for name, _, _ in plan.required:
-            if name not in names:
-                raise ValueError(f"to_static(): the captured program reads {name!r}, which "
-                                 f"is neither an input nor computed by the program")
-        self._input_slots = [slots[v.name] for v in self.inputs]
-        self._outputs = [(id(v), slots[v.name]) for v in _variable.variables_in(self.outputs)]
-        self._keep = [slot for _, slot in self._outputs]
-        self._single = slots[self.outputs.name] if isinstance(self.outputs, Variable) else None
-        self._plan = plan
-
     def run(self, tensors):
         """The function's result for the input Tensors ``tensors`` (in input order)."""
-        plan = _executor._plan_of(self.main_program)
-        if plan is not self._plan:
-            self._prepare(plan)
-        env = [None] * plan.size
-        for slot, tensor in zip(self._input_slots, tensors):
-            env[slot] = tensor
-        if plan.arrays is not None and not is_grad_enabled():
-            plan.arrays.run(env, self._keep)
-        elif dispatch.in_dynamic_mode():
-            _executor._run_steps(plan, env)
-        else:       # creation ops compute rather than record, as in an Executor's run
-            with _record.computing():
-                _executor._run_steps(plan, env)
-        if self._single is not None:
-            return env[self._single]
-        return _variable.substitute(self.outputs, {key: env[slot] for key, slot in self._outputs})
+        return self._replay.run(tensors)
 
 
 def capture(function, specs, args, kwargs, name):

@@ -36,14 +36,13 @@ import numpy as np
 
 import pylayer
 from pylayer.autograd import PyLayer
-from pylayer.extend import DType, Tensor, describe
-from pylayer.framework import _files
+from pylayer.extend import DType, Tensor, describe, write_atomically
 from pylayer.jit import _capture
 from pylayer.jit._api import StaticFunction, _check_specs
 from pylayer.nn import Layer
 from pylayer.nn.initializer import Constant
 from pylayer.static import Program, Variable, data, program_guard
-from pylayer.static import _record, _variable
+from pylayer.static.replay import record_op, substitute, variables_in
 
 __all__ = ["save", "load", "TranslatedLayer"]
 
@@ -92,16 +91,16 @@ def _inlined(concrete):
             mapping[id(var)] = new
             inputs.append(new)
         for op in ops:
-            args = _variable.substitute(op.args, mapping)
-            kwargs = _variable.substitute(op.kwargs, mapping)
+            args = substitute(op.args, mapping)
+            kwargs = substitute(op.kwargs, mapping)
             if _is_pylayer_apply(op.fn):
                 result = op.fn.__self__.forward(_SaveContext(), *args, **kwargs)
             else:
-                result = _record.record_op(op.fn, *args, **kwargs)
+                result = record_op(op.fn, *args, **kwargs)
             results = result if isinstance(result, (list, tuple)) else [result]
             for var, index in zip(op.outputs, op.out_index):
                 mapping[id(var)] = result if index is None else results[index]
-    outputs = _variable.substitute(concrete.outputs, mapping)
+    outputs = substitute(concrete.outputs, mapping)
     return _capture.ConcreteProgram(program, inputs, outputs, concrete.function)
 
 
@@ -244,7 +243,7 @@ def save(layer, path, input_spec=None, **configs):
     if directory:
         os.makedirs(directory, exist_ok=True)
     pylayer.save({n: t.detach() for n, t in encode.tensors.items()}, path + ".pdiparams")
-    _files.write_atomically(path + ".json", json.dumps(program).encode("utf-8"))
+    write_atomically(path + ".json", json.dumps(program).encode("utf-8"))
 
 
 # ----------------------------------------------------------------- loading
@@ -419,7 +418,7 @@ def load(path, **configs):
                     var = variables[name] = block._add_var(
                         Variable(block, name, shape, dtype, kind="tmp"))
                 outputs.append(var)
-            block.append_op(fn.__name__, fn, args, kwargs, _variable.variables_in(args, kwargs),
+            block.append_op(fn.__name__, fn, args, kwargs, variables_in(args, kwargs),
                             outputs, op["out_index"], [True] * len(outputs))
         outputs = _Decoder(variables, tensors, f"{program_file!r} outputs")(saved["outputs"])
     loaded._concrete = _capture.ConcreteProgram(program, inputs, outputs, None)

@@ -88,7 +88,9 @@ class _BatchNorm(Layer):
         self.register_buffer("_variance", Tensor(np.ones([num_features]), dtype=dtype))
 
     def forward(self, input):
-        if not has_static_variable(input):      # a Variable when captured by jit.to_static
+        # A Tensor, or a static Variable (a program being built, jit.to_static) as it is;
+        # anything else, a list holding a Variable too, is converted or refused.
+        if isinstance(input, (list, tuple, dict)) or not has_static_variable(input):
             input = as_tensor_arg(input, type(self).__name__, "input", 1)
         if input.ndim not in self._ranks:
             raise ValueError(f"{type(self).__name__}: argument 'input' must have rank "

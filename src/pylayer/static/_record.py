@@ -75,6 +75,48 @@ def _stand_in(var, size, int_fill=0, regular=False):
     return public_api().assign(make_tensor(values, False))
 
 
+def _read_only(array):
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _private(value, arrays, made):
+    """``value`` with each Tensor in it replaced by a Tensor of its own over
+    ``arrays(tensor's array)`` (one for each Tensor, kept in ``made``): an op that
+    gives an argument a new array (batch norm's running statistics) gives it to that
+    Tensor only."""
+    if isinstance(value, Tensor):
+        own = made.get(id(value))
+        if own is None:
+            own = made[id(value)] = make_tensor(arrays(value._array), value.stop_gradient)
+        return own
+    if isinstance(value, list):
+        return [_private(v, arrays, made) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_private(v, arrays, made) for v in value)
+    if isinstance(value, dict):
+        return {k: _private(v, arrays, made) for k, v in value.items()}
+    return value
+
+
+def _trial_call(fn, args, kwargs, stand_ins):
+    """``fn`` called with the stand-ins for the Variables and Tensors of their own for
+    the Tensors, so that a trial changes no tensor of the caller's: first over
+    read-only views of their arrays (no copy); when that fails (the op writes into an
+    argument, ``output=``), over copies."""
+    try:
+        return _call_with(fn, args, kwargs, stand_ins, _read_only)
+    except Exception:
+        return _call_with(fn, args, kwargs, stand_ins, np.array)
+
+
+def _call_with(fn, args, kwargs, stand_ins, arrays):
+    made = {}
+    return fn(*substitute(_private(args, arrays, made), stand_ins),
+              **substitute(_private(kwargs, arrays, made), stand_ins))
+
+
 def _trial(fn, args, kwargs, variables, size):
     # Integer stand-ins are zeros (a valid index for any axis); the second try, for an
     # op that divides by them or refuses them (1-based pivots) or refuses a singular
@@ -83,7 +125,7 @@ def _trial(fn, args, kwargs, variables, size):
         stand_ins = {id(v): _stand_in(v, size, int_fill, regular=bool(int_fill))
                      for v in variables}
         try:
-            result = fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+            result = _trial_call(fn, args, kwargs, stand_ins)
         except (ZeroDivisionError, ValueError):
             if int_fill:
                 raise
@@ -97,7 +139,7 @@ def _other_values(fn, args, kwargs, variables):
     shape, an axis, a count given as a Variable) the two results differ."""
     stand_ins = {id(v): _stand_in(v, _TRIAL_SIZES[0], 1) for v in variables}
     try:
-        return fn(*substitute(args, stand_ins), **substitute(kwargs, stand_ins))
+        return _trial_call(fn, args, kwargs, stand_ins)
     except Exception:
         return None
 
