@@ -1,0 +1,240 @@
+"""The numpy kernels behind ``pylayer.vision.transforms`` for ``numpy.ndarray`` images
+(``H x W x C`` or ``H x W``), interpolating as Paddle's OpenCV backend does.
+
+Resizing is separable: one weight matrix per axis (``out x in``), applied with two
+matrix products. For ``uint8`` images the weights are fixed-point numbers with 11
+fractional bits and the result is rounded from 22 bits, as OpenCV's resize does.
+Warps (rotate, affine, perspective) map each output pixel back to a source point
+(pixel centres at integer coordinates), quantised to 1/32 of a pixel for the
+interpolating modes, and read the image padded with the fill colour outside.
+"""
+import math
+
+import numpy as np
+
+__all__ = []
+
+_BITS = 11
+_ONE = 1 << _BITS
+_CUBIC_A = -0.75
+
+
+def hwc(img):
+    """``img`` as ``H x W x C`` and whether it was ``H x W``."""
+    return (img[:, :, None], True) if img.ndim == 2 else (img, False)
+
+
+def finish(out, dtype, flat):
+    """``out`` (float) cast back to ``dtype``: integers rounded half to even and
+    saturated; ``flat`` drops the channel axis again."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        out = np.clip(np.rint(out), info.min, info.max)
+    out = out.astype(dtype, copy=False)
+    return out[:, :, 0] if flat else out
+
+
+def _cubic(t):
+    t = np.abs(t)
+    a = _CUBIC_A
+    return np.where(t <= 1, ((a + 2) * t - (a + 3)) * t * t + 1,
+                    np.where(t < 2, ((a * t - 5 * a) * t + 8 * a) * t - 4 * a, 0.0))
+
+
+def _lanczos4(d):
+    x = np.pi * d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.where(np.abs(d) < 1e-12, 1.0, np.sin(x) * np.sin(x / 4) / (x * x / 4))
+    return w
+
+
+def axis_weights(n_in, n_out, mode):
+    """The ``n_out x n_in`` matrix that resizes one axis as OpenCV's ``mode`` does."""
+    scale = n_in / n_out
+    x = np.arange(n_out)
+    w = np.zeros((n_out, n_in))
+    if mode == "nearest":
+        w[x, np.minimum(np.floor(x * scale).astype(np.int64), n_in - 1)] = 1.0
+        return w
+    if mode == "area" and scale >= 1:
+        start, stop = x * scale, (x + 1) * scale
+        cols = np.arange(n_in)
+        cover = np.minimum(stop[:, None], cols + 1) - np.maximum(start[:, None], cols)
+        return np.clip(cover, 0, None) / scale
+    if mode == "area":
+        i0 = np.floor(x * scale).astype(np.int64)
+        f = (x + 1) - (i0 + 1) / scale
+        f = np.where(f <= 0, 0.0, f - np.floor(f))
+    else:
+        f = (x + 0.5) * scale - 0.5
+        i0 = np.floor(f).astype(np.int64)
+        f = f - i0
+    if mode in ("bilinear", "area"):
+        low, high = i0 < 0, i0 >= n_in - 1
+        f = np.where(low | high, 0.0, f)
+        i0 = np.clip(i0, 0, n_in - 1)
+        taps, weights = np.stack([i0, i0 + 1], 1), np.stack([1 - f, f], 1)
+    elif mode == "bicubic":
+        offsets = np.arange(-1, 3)
+        taps = i0[:, None] + offsets
+        weights = _cubic(f[:, None] - offsets)
+    else:                                   # lanczos: 8 taps, normalised
+        offsets = np.arange(-3, 5)
+        taps = i0[:, None] + offsets
+        weights = _lanczos4(f[:, None] - offsets)
+        weights = weights / weights.sum(1, keepdims=True)
+    rows = np.broadcast_to(x[:, None], taps.shape)
+    np.add.at(w, (rows, np.clip(taps, 0, n_in - 1)), weights)
+    return w
+
+
+def resize(img, oh, ow, mode):
+    """``img`` resized to ``oh x ow``."""
+    img, flat = hwc(img)
+    h, w, c = img.shape
+    wy, wx = axis_weights(h, oh, mode), axis_weights(w, ow, mode)
+    fixed = img.dtype == np.uint8 and mode in ("bilinear", "bicubic", "lanczos")
+    if fixed:
+        wy, wx = np.rint(wy * _ONE), np.rint(wx * _ONE)
+    work = img.astype(np.float32 if img.dtype == np.float32 else np.float64)
+    rows = (wy.astype(work.dtype) @ work.reshape(h, w * c)).reshape(oh, w, c)
+    out = np.einsum("ow,hwc->hoc", wx.astype(work.dtype), rows)
+    if fixed:
+        out = np.floor((out + (1 << (2 * _BITS - 1))) / (1 << (2 * _BITS)))
+    elif mode == "nearest":
+        return finish(out, img.dtype, flat) if out.dtype == img.dtype else \
+            finish(np.rint(out), img.dtype, flat)
+    return finish(out, img.dtype, flat)
+
+
+def fill_values(fill, channels, fn):
+    """The fill colour, one value per channel: a number fills every channel, a
+    sequence gives them in order (the first ones, or the first repeated for one)."""
+    values = np.atleast_1d(np.asarray(fill, dtype=np.float64)).ravel()
+    if values.size == 1:
+        return np.repeat(values, channels)
+    if values.size < channels:
+        raise ValueError(f"{fn}(): argument 'fill' has {values.size} values, but the image "
+                         f"has {channels} channels")
+    return values[:channels]
+
+
+def pad(img, left, top, right, bottom, fill, mode, fn):
+    """``img`` padded on each side; ``mode`` one of constant/edge/reflect/symmetric."""
+    img, flat = hwc(img)
+    if mode == "constant":
+        h, w, c = img.shape
+        out = np.empty((h + top + bottom, w + left + right, c), img.dtype)
+        out[...] = finish(fill_values(fill, c, fn)[None, None, :], img.dtype, False)
+        out[top:top + h, left:left + w] = img
+    else:
+        out = np.pad(img, ((top, bottom), (left, right), (0, 0)),
+                     mode={"edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}[mode])
+    return out[:, :, 0] if flat else out
+
+
+def warp(img, sx, sy, mode, fill, fn, rounding=np.floor):
+    """The image sampled at the source points ``(sx, sy)`` (arrays of the output's
+    shape), the fill colour outside it."""
+    img, flat = hwc(img)
+    h, w, c = img.shape
+    margin = 3
+    canvas = pad(img.astype(np.float64), margin, margin, margin, margin, fill, "constant", fn)
+    ok = np.isfinite(sx) & np.isfinite(sy)
+    sx = np.where(ok, np.clip(sx, -margin, w + margin), -margin)
+    sy = np.where(ok, np.clip(sy, -margin, h + margin), -margin)
+    if mode == "nearest":
+        ix = rounding(sx + 0.5 if rounding is np.floor else sx).astype(np.int64)
+        iy = rounding(sy + 0.5 if rounding is np.floor else sy).astype(np.int64)
+        ix = np.clip(ix + margin, 0, w + 2 * margin - 1)
+        iy = np.clip(iy + margin, 0, h + 2 * margin - 1)
+        return finish(canvas[iy, ix], img.dtype, flat)
+    qx, qy = np.floor(sx * 32 + 0.5), np.floor(sy * 32 + 0.5)
+    ix, iy = np.floor(qx / 32).astype(np.int64), np.floor(qy / 32).astype(np.int64)
+    fx, fy = (qx - ix * 32) / 32, (qy - iy * 32) / 32
+    if mode == "bilinear":
+        offsets = np.arange(0, 2)
+        wx = np.stack([1 - fx, fx], -1)
+        wy = np.stack([1 - fy, fy], -1)
+    else:
+        offsets = np.arange(-1, 3)
+        wx = _cubic(fx[..., None] - offsets)
+        wy = _cubic(fy[..., None] - offsets)
+    out = np.zeros(sx.shape + (c,))
+    top_, left_ = h + 2 * margin - 1, w + 2 * margin - 1
+    for a, oy in enumerate(offsets):          # 2 or 4 taps per axis, not per pixel
+        rows = np.clip(iy + oy + margin, 0, top_)
+        for b, ox in enumerate(offsets):
+            cols = np.clip(ix + ox + margin, 0, left_)
+            out += (wy[..., a] * wx[..., b])[..., None] * canvas[rows, cols]
+    return finish(out, img.dtype, flat)
+
+
+def affine_sources(matrix, oh, ow):
+    """Source points of an ``oh x ow`` output under the inverse of the forward 2x3
+    ``matrix`` (output = matrix @ source)."""
+    full = np.vstack([np.asarray(matrix, np.float64).reshape(2, 3), [0, 0, 1]])
+    inv = np.linalg.inv(full)
+    y, x = np.mgrid[0:oh, 0:ow].astype(np.float64)
+    return inv[0, 0] * x + inv[0, 1] * y + inv[0, 2], inv[1, 0] * x + inv[1, 1] * y + inv[1, 2]
+
+
+def rotation_matrix(center, angle, scale):
+    """The forward 2x3 matrix rotating by ``angle`` degrees (counter-clockwise on the
+    screen) and scaling about ``center``, as OpenCV's getRotationMatrix2D."""
+    a = math.radians(angle)
+    alpha, beta = scale * math.cos(a), scale * math.sin(a)
+    cx, cy = center
+    return np.array([[alpha, beta, (1 - alpha) * cx - beta * cy],
+                     [-beta, alpha, beta * cx + (1 - alpha) * cy]])
+
+
+def perspective_matrix(startpoints, endpoints):
+    """The 3x3 homography taking the four ``startpoints`` to the ``endpoints``."""
+    src = np.asarray(startpoints, np.float64)
+    dst = np.asarray(endpoints, np.float64)
+    a = np.zeros((8, 8))
+    b = np.zeros(8)
+    a[0::2, 0:2], a[0::2, 2] = src, 1
+    a[1::2, 3:5], a[1::2, 5] = src, 1
+    a[0::2, 6:8] = -src * dst[:, :1]
+    a[1::2, 6:8] = -src * dst[:, 1:]
+    b[0::2], b[1::2] = dst[:, 0], dst[:, 1]
+    return np.append(np.linalg.solve(a, b), 1.0).reshape(3, 3)
+
+
+def gray(img):
+    """Luma of an RGB ``uint8`` or float image (ITU-R 601 weights), ``H x W``;
+    ``uint8`` in OpenCV's 14-bit fixed point."""
+    r, g, b = (img[..., k].astype(np.int64 if img.dtype == np.uint8 else np.float64)
+               for k in range(3))
+    if img.dtype == np.uint8:
+        return ((r * 4899 + g * 9617 + b * 1868 + (1 << 13)) >> 14).astype(np.uint8)
+    return (0.299 * r + 0.587 * g + 0.114 * b).astype(img.dtype)
+
+
+def shift_hue(img, hue_factor):
+    """An RGB ``uint8`` image with its hue turned by ``hue_factor`` of a full turn,
+    through OpenCV's full-range 8-bit HSV (hue in 0..255)."""
+    rgb = img.astype(np.float64) / 255.0
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    v = rgb.max(-1)
+    delta = v - rgb.min(-1)
+    s = np.where(v > 0, delta / np.where(v > 0, v, 1), 0.0)
+    safe = np.where(delta > 0, delta, 1)
+    hue = np.where(v == r, (g - b) / safe, np.where(v == g, 2 + (b - r) / safe, 4 + (r - g) / safe))
+    hue = np.where(delta > 0, hue * 60.0, 0.0) % 360.0
+    h8 = np.rint(hue * 256 / 360).astype(np.int64) % 256
+    s8 = np.rint(s * 255).astype(np.int64)
+    v8 = img.max(-1).astype(np.int64)
+    h8 = (h8 + int(hue_factor * 255)) % 256
+    hh = h8 * (6.0 / 256)
+    sector = np.floor(hh).astype(np.int64) % 6
+    frac = hh - np.floor(hh)
+    vv, ss = v8 / 255.0, s8 / 255.0
+    p, q, t = vv * (1 - ss), vv * (1 - ss * frac), vv * (1 - ss * (1 - frac))
+    table = np.stack([np.stack([vv, t, p], -1), np.stack([q, vv, p], -1),
+                      np.stack([p, vv, t], -1), np.stack([p, q, vv], -1),
+                      np.stack([t, p, vv], -1), np.stack([vv, p, q], -1)], 0)
+    out = np.take_along_axis(table, sector[None, ..., None], 0)[0]
+    return np.clip(np.rint(out * 255), 0, 255).astype(np.uint8)
