@@ -5,8 +5,8 @@ Resizing is separable: one weight matrix per axis (``out x in``), applied with t
 matrix products. For ``uint8`` images the weights are fixed-point numbers with 11
 fractional bits and the result is rounded from 22 bits, as OpenCV's resize does.
 Warps (rotate, affine, perspective) map each output pixel back to a source point
-(pixel centres at integer coordinates), quantised to 1/32 of a pixel for the
-interpolating modes, and read the image padded with the fill colour outside.
+(pixel centres at integer coordinates) and read the image padded with the fill
+colour outside, interpolating in floating point as OpenCV 5 does.
 """
 import math
 
@@ -56,12 +56,12 @@ def axis_weights(n_in, n_out, mode):
     if mode == "nearest":
         w[x, np.minimum(np.floor(x * scale).astype(np.int64), n_in - 1)] = 1.0
         return w
-    if mode == "area" and scale >= 1:
+    if mode == "area":
         start, stop = x * scale, (x + 1) * scale
         cols = np.arange(n_in)
         cover = np.minimum(stop[:, None], cols + 1) - np.maximum(start[:, None], cols)
         return np.clip(cover, 0, None) / scale
-    if mode == "area":
+    if mode == "area_linear":
         i0 = np.floor(x * scale).astype(np.int64)
         f = (x + 1) - (i0 + 1) / scale
         f = np.where(f <= 0, 0.0, f - np.floor(f))
@@ -69,7 +69,7 @@ def axis_weights(n_in, n_out, mode):
         f = (x + 0.5) * scale - 0.5
         i0 = np.floor(f).astype(np.int64)
         f = f - i0
-    if mode in ("bilinear", "area"):
+    if mode in ("bilinear", "area_linear"):
         low, high = i0 < 0, i0 >= n_in - 1
         f = np.where(low | high, 0.0, f)
         i0 = np.clip(i0, 0, n_in - 1)
@@ -89,22 +89,30 @@ def axis_weights(n_in, n_out, mode):
 
 
 def resize(img, oh, ow, mode):
-    """``img`` resized to ``oh x ow``."""
+    """``img`` resized to ``oh x ow``: rows first, then columns; a ``uint8`` image in
+    fixed point (a bilinear column pass rounds each of its two terms as OpenCV's
+    vectorised code does)."""
     img, flat = hwc(img)
     h, w, c = img.shape
+    if mode == "area" and (oh > h or ow > w):
+        mode = "area_linear"        # OpenCV's area mode shrinks; growing is a linear blend
     wy, wx = axis_weights(h, oh, mode), axis_weights(w, ow, mode)
-    fixed = img.dtype == np.uint8 and mode in ("bilinear", "bicubic", "lanczos")
-    if fixed:
-        wy, wx = np.rint(wy * _ONE), np.rint(wx * _ONE)
+    if img.dtype == np.uint8 and mode in ("bilinear", "bicubic", "lanczos", "area_linear"):
+        wy, wx = np.rint(wy * _ONE).astype(np.int64), np.rint(wx * _ONE).astype(np.int64)
+        rows = np.einsum("ow,hwc->hoc", wx, img.astype(np.int64))
+        if mode in ("bilinear", "area_linear"):
+            first = np.argmax(wy != 0, axis=1)
+            last = h - 1 - np.argmax(wy[:, ::-1] != 0, axis=1)
+            b0 = wy[np.arange(oh), first]
+            b1 = np.where(last != first, wy[np.arange(oh), last], 0)
+            out = (((b0[:, None, None] * (rows[first] >> 4)) >> 16)
+                   + ((b1[:, None, None] * (rows[last] >> 4)) >> 16) + 2) >> 2
+        else:
+            out = (np.einsum("oh,hwc->owc", wy, rows) + (1 << (2 * _BITS - 1))) >> (2 * _BITS)
+        return finish(out, img.dtype, flat)
     work = img.astype(np.float32 if img.dtype == np.float32 else np.float64)
     rows = (wy.astype(work.dtype) @ work.reshape(h, w * c)).reshape(oh, w, c)
-    out = np.einsum("ow,hwc->hoc", wx.astype(work.dtype), rows)
-    if fixed:
-        out = np.floor((out + (1 << (2 * _BITS - 1))) / (1 << (2 * _BITS)))
-    elif mode == "nearest":
-        return finish(out, img.dtype, flat) if out.dtype == img.dtype else \
-            finish(np.rint(out), img.dtype, flat)
-    return finish(out, img.dtype, flat)
+    return finish(np.einsum("ow,hwc->hoc", wx.astype(work.dtype), rows), img.dtype, flat)
 
 
 def fill_values(fill, channels, fn):
@@ -133,50 +141,57 @@ def pad(img, left, top, right, bottom, fill, mode, fn):
     return out[:, :, 0] if flat else out
 
 
-def warp(img, sx, sy, mode, fill, fn, rounding=np.floor):
+def warp(img, sx, sy, mode, fill, fn):
     """The image sampled at the source points ``(sx, sy)`` (arrays of the output's
-    shape), the fill colour outside it."""
+    shape: whole pixels, ints, for ``'nearest'``; float points for ``'bilinear'`` and
+    ``'bicubic'``, as OpenCV 5 interpolates), the fill colour outside it."""
     img, flat = hwc(img)
     h, w, c = img.shape
     margin = 3
     canvas = pad(img.astype(np.float64), margin, margin, margin, margin, fill, "constant", fn)
-    ok = np.isfinite(sx) & np.isfinite(sy)
-    sx = np.where(ok, np.clip(sx, -margin, w + margin), -margin)
-    sy = np.where(ok, np.clip(sy, -margin, h + margin), -margin)
+    last_row, last_col = h + 2 * margin - 1, w + 2 * margin - 1
     if mode == "nearest":
-        ix = rounding(sx + 0.5 if rounding is np.floor else sx).astype(np.int64)
-        iy = rounding(sy + 0.5 if rounding is np.floor else sy).astype(np.int64)
-        ix = np.clip(ix + margin, 0, w + 2 * margin - 1)
-        iy = np.clip(iy + margin, 0, h + 2 * margin - 1)
-        return finish(canvas[iy, ix], img.dtype, flat)
-    qx, qy = np.floor(sx * 32 + 0.5), np.floor(sy * 32 + 0.5)
-    ix, iy = np.floor(qx / 32).astype(np.int64), np.floor(qy / 32).astype(np.int64)
-    fx, fy = (qx - ix * 32) / 32, (qy - iy * 32) / 32
+        return finish(canvas[np.clip(sy + margin, 0, last_row), np.clip(sx + margin, 0, last_col)],
+                      img.dtype, flat)
+    sx = np.clip(np.nan_to_num(sx, nan=-margin), -margin, w + margin)
+    sy = np.clip(np.nan_to_num(sy, nan=-margin), -margin, h + margin)
+    ix, iy = np.floor(sx).astype(np.int64), np.floor(sy).astype(np.int64)
+    fx, fy = sx - ix, sy - iy
     if mode == "bilinear":
         offsets = np.arange(0, 2)
-        wx = np.stack([1 - fx, fx], -1)
-        wy = np.stack([1 - fy, fy], -1)
+        wx, wy = np.stack([1 - fx, fx], -1), np.stack([1 - fy, fy], -1)
     else:
         offsets = np.arange(-1, 3)
-        wx = _cubic(fx[..., None] - offsets)
-        wy = _cubic(fy[..., None] - offsets)
-    out = np.zeros(sx.shape + (c,))
-    top_, left_ = h + 2 * margin - 1, w + 2 * margin - 1
+        wx, wy = _cubic(fx[..., None] - offsets), _cubic(fy[..., None] - offsets)
+    out = np.zeros(ix.shape + (c,))
     for a, oy in enumerate(offsets):          # 2 or 4 taps per axis, not per pixel
-        rows = np.clip(iy + oy + margin, 0, top_)
+        rows = np.clip(iy + oy + margin, 0, last_row)
         for b, ox in enumerate(offsets):
-            cols = np.clip(ix + ox + margin, 0, left_)
-            out += (wy[..., a] * wx[..., b])[..., None] * canvas[rows, cols]
+            weight = wy[..., a] * wx[..., b]
+            out += weight[..., None] * canvas[rows, np.clip(ix + ox + margin, 0, last_col)]
     return finish(out, img.dtype, flat)
 
 
-def affine_sources(matrix, oh, ow):
-    """Source points of an ``oh x ow`` output under the inverse of the forward 2x3
-    ``matrix`` (output = matrix @ source)."""
+def affine_sources(inverse, oh, ow, mode):
+    """Source points (see :func:`warp`) of an ``oh x ow`` output under the 2x3
+    ``inverse`` map (output point to source point); ``'nearest'`` rounds them in
+    OpenCV's fixed point (10 fractional bits per term, then whole pixels)."""
+    m = np.asarray(inverse, np.float64).reshape(2, 3)
+    x, y = np.arange(ow, dtype=np.float64), np.arange(oh, dtype=np.float64)
+    if mode != "nearest":
+        return (m[0, 0] * x[None, :] + (m[0, 1] * y + m[0, 2])[:, None],
+                m[1, 0] * x[None, :] + (m[1, 1] * y + m[1, 2])[:, None])
+    qx = (np.rint((m[0, 1] * y + m[0, 2]) * 1024).astype(np.int64)[:, None] + 512
+          + np.rint(m[0, 0] * x * 1024).astype(np.int64)[None, :]) >> 10
+    qy = (np.rint((m[1, 1] * y + m[1, 2]) * 1024).astype(np.int64)[:, None] + 512
+          + np.rint(m[1, 0] * x * 1024).astype(np.int64)[None, :]) >> 10
+    return qx, qy
+
+
+def invert_affine(matrix):
+    """The inverse of a forward 2x3 affine ``matrix``, as a 2x3 matrix."""
     full = np.vstack([np.asarray(matrix, np.float64).reshape(2, 3), [0, 0, 1]])
-    inv = np.linalg.inv(full)
-    y, x = np.mgrid[0:oh, 0:ow].astype(np.float64)
-    return inv[0, 0] * x + inv[0, 1] * y + inv[0, 2], inv[1, 0] * x + inv[1, 1] * y + inv[1, 2]
+    return np.linalg.inv(full)[:2]
 
 
 def rotation_matrix(center, angle, scale):
@@ -215,23 +230,27 @@ def gray(img):
 
 def shift_hue(img, hue_factor):
     """An RGB ``uint8`` image with its hue turned by ``hue_factor`` of a full turn,
-    through OpenCV's full-range 8-bit HSV (hue in 0..255)."""
-    rgb = img.astype(np.float64) / 255.0
+    through OpenCV's full-range 8-bit HSV (hue in 0..255, found with 12-bit fixed-point
+    division tables; read back as 255 steps a turn, as OpenCV does)."""
+    shift = 12
+    rgb = img.astype(np.int64)
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     v = rgb.max(-1)
-    delta = v - rgb.min(-1)
-    s = np.where(v > 0, delta / np.where(v > 0, v, 1), 0.0)
-    safe = np.where(delta > 0, delta, 1)
-    hue = np.where(v == r, (g - b) / safe, np.where(v == g, 2 + (b - r) / safe, 4 + (r - g) / safe))
-    hue = np.where(delta > 0, hue * 60.0, 0.0) % 360.0
-    h8 = np.rint(hue * 256 / 360).astype(np.int64) % 256
-    s8 = np.rint(s * 255).astype(np.int64)
-    v8 = img.max(-1).astype(np.int64)
+    diff = v - rgb.min(-1)
+    k = np.arange(256)
+    with np.errstate(divide="ignore"):
+        sdiv = np.where(k > 0, np.rint((255 << shift) / np.maximum(k, 1)), 0).astype(np.int64)
+        hdiv = np.where(k > 0, np.rint((256 << shift) / (6.0 * np.maximum(k, 1))), 0).astype(np.int64)
+    s8 = (diff * sdiv[v] + (1 << (shift - 1))) >> shift
+    h = np.where(v == r, g - b, np.where(v == g, b - r + 2 * diff, r - g + 4 * diff))
+    h = (h * hdiv[diff] + (1 << (shift - 1))) >> shift
+    h8 = np.where(h < 0, h + 256, h)
     h8 = (h8 + int(hue_factor * 255)) % 256
-    hh = h8 * (6.0 / 256)
-    sector = np.floor(hh).astype(np.int64) % 6
-    frac = hh - np.floor(hh)
-    vv, ss = v8 / 255.0, s8 / 255.0
+    hh = h8 * (6.0 / 255)           # OpenCV reads 8-bit full-range hue back over 0..255
+    hh = np.where(hh >= 6, hh - 6, hh)
+    sector = np.floor(hh).astype(np.int64)
+    frac = hh - sector
+    vv, ss = v / 255.0, s8 / 255.0
     p, q, t = vv * (1 - ss), vv * (1 - ss * frac), vv * (1 - ss * (1 - frac))
     table = np.stack([np.stack([vv, t, p], -1), np.stack([q, vv, p], -1),
                       np.stack([p, vv, t], -1), np.stack([p, q, vv], -1),

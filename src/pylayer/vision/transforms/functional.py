@@ -475,8 +475,8 @@ def _rotate_numpy(img, angle, interpolation, expand, center, fill):
         matrix[0, 2] += (nw - w) * 0.5
         matrix[1, 2] += (nh - h) * 0.5
         w, h = int(nw), int(nh)
-    sx, sy = _cv.affine_sources(matrix, h, w)
-    return _cv.warp(img, sx, sy, interpolation, fill, "rotate")
+    qx, qy = _cv.affine_sources(_cv.invert_affine(matrix), h, w, interpolation)
+    return _cv.warp(img, qx, qy, interpolation, fill, "rotate")
 
 
 def _affine_inverse(center, angle, translate, scale, shear):
@@ -529,11 +529,9 @@ def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0,
     def run(array):
         h, w = array.shape[:2]
         centre = (w * 0.5, h * 0.5) if center is None else center
-        inverse = np.vstack([_affine_inverse(centre, angle, translate, scale, shear), [0, 0, 1]])
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
-        sx = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
-        sy = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
-        return _cv.warp(array, sx, sy, interpolation, fill, "affine")
+        inverse = _affine_inverse(centre, angle, translate, scale, shear)
+        qx, qy = _cv.affine_sources(inverse, h, w, interpolation)
+        return _cv.warp(array, qx, qy, interpolation, fill, "affine")
     return _through_numpy(img, run) if kind == "pil" else run(img)
 
 
@@ -575,7 +573,11 @@ def perspective(img, startpoints, endpoints, interpolation="nearest", fill=0):
             den = inverse[2, 0] * xs + inverse[2, 1] * ys + inverse[2, 2]
             sx = (inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]) / den
             sy = (inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]) / den
-        return _cv.warp(array, sx, sy, interpolation, fill, "perspective", rounding=np.rint)
+        if interpolation == "nearest":
+            limit = 2.0 ** 40
+            sx, sy = (np.rint(np.nan_to_num(np.clip(v, -limit, limit), nan=-limit))
+                      .astype(np.int64) for v in (sx, sy))
+        return _cv.warp(array, sx, sy, interpolation, fill, "perspective")
     return _through_numpy(img, run) if kind == "pil" else run(img)
 
 
