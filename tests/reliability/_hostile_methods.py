@@ -906,3 +906,15 @@ EXEMPT.update({
     (pylayer.DataParallel, "set_dict"): "the wrapped layer's set_state_dict (checked there)",
     (pylayer.DataParallel, "load_dict"): "the wrapped layer's set_state_dict (checked there)",
 })
+
+# ------------------------------------------ vision.transforms (pylayer/vision/transforms)
+from pylayer.vision import transforms as _vt  # noqa: E402
+
+
+def _perspective(env):
+    env["self"] = _vt.RandomPerspective()
+
+
+METHODS[(_vt.RandomPerspective, "get_params")] = Call(
+    A("width", _value(8), "positive_int"), A("height", _value(6), "positive_int"),
+    A("distortion_scale", _value(0.5), "probability"), setup=_perspective)

@@ -102,12 +102,20 @@ def _number(value, fn, arg, minimum=None, maximum=None):
     return value
 
 
-def _int(value, fn, arg, minimum=None):
+def _int(value, fn, arg, minimum=None, maximum=None):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{fn}(): argument '{arg}' must be an int, got {describe(value)}")
     if minimum is not None and value < minimum:
         raise ValueError(f"{fn}(): argument '{arg}' must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{fn}(): argument '{arg}' must be at most {maximum} (the image's "
+                         f"extent), got {value}")
     return int(value)
+
+
+def _extent(img, kind):
+    """(height, width) of an image of ``kind``."""
+    return tuple(img.shape[-2:]) if kind == "tensor" else np.asarray(img).shape[:2]
 
 
 def _fill(fill, fn):
@@ -261,7 +269,8 @@ def crop(img, top, left, height, width):
     [[6, 7], [10, 11]]
     """
     kind = _kind(img, "crop")
-    top, left = _int(top, "crop", "top", 0), _int(left, "crop", "left", 0)
+    h, w = _extent(img, kind)
+    top, left = _int(top, "crop", "top", 0, h - 1), _int(left, "crop", "left", 0, w - 1)
     height, width = _int(height, "crop", "height", 1), _int(width, "crop", "width", 1)
     if kind == "pil":
         return _through_numpy(img, lambda a: a[top:top + height, left:left + width])
@@ -280,9 +289,11 @@ def center_crop(img, output_size):
     """
     kind = _kind(img, "center_crop")
     th, tw = _size(output_size, "center_crop", "output_size")
-    h, w = (img.shape[-2:] if kind == "tensor" else np.asarray(img).shape[:2])
-    return crop(img, max(int(round((h - th) / 2.0)), 0), max(int(round((w - tw) / 2.0)), 0),
-                th, tw)
+    h, w = _extent(img, kind)
+    if th > h or tw > w:
+        raise ValueError(f"center_crop(): argument 'output_size' {[th, tw]} is larger than the "
+                         f"image ({h} x {w})")
+    return crop(img, int(round((h - th) / 2.0)), int(round((w - tw) / 2.0)), th, tw)
 
 
 def _padding(padding, fn):
@@ -592,8 +603,9 @@ def erase(img, i, j, h, w, v, inplace=False):
     [[1, 0, 0], [1, 1, 1]]
     """
     kind = _kind(img, "erase")
-    i, j = _int(i, "erase", "i", 0), _int(j, "erase", "j", 0)
-    h, w = _int(h, "erase", "h", 0), _int(w, "erase", "w", 0)
+    height, width = _extent(img, kind)
+    i, j = _int(i, "erase", "i", 0, height), _int(j, "erase", "j", 0, width)
+    h, w = _int(h, "erase", "h", 0, height - i), _int(w, "erase", "w", 0, width - j)
     if not isinstance(inplace, (bool, np.bool_)):
         raise TypeError(f"erase(): argument 'inplace' must be a bool, got {describe(inplace)}")
     if isinstance(v, Tensor) and kind != "tensor":

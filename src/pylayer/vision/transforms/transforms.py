@@ -124,7 +124,10 @@ class BaseTransform:
             raise ValueError(f"{type(self).__name__}(): argument 'keys' must be a list/tuple of "
                              f"{list(_KEYS)}, got {describe(keys)}")
         for key in keys:
-            if not isinstance(key, str) or self._get_apply(key) is None:
+            if not isinstance(key, str):
+                raise TypeError(f"{type(self).__name__}(): argument 'keys' must hold strings, "
+                                f"got {describe(key)}")
+            if self._get_apply(key) is None:
                 raise NotImplementedError(f"{type(self).__name__}(): argument 'keys' holds "
                                           f"{key!r}, which is not one of {list(_KEYS)}")
         self.keys = keys
@@ -202,6 +205,12 @@ class Normalize(BaseTransform):
 
     def __init__(self, mean=0.0, std=1.0, data_format="CHW", to_rgb=False, keys=None):
         super().__init__(keys)
+        for arg, value in (("mean", mean), ("std", std)):
+            if not (isinstance(value, numbers.Real) or isinstance(value, (list, tuple)) and all(
+                    isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)) \
+                    or isinstance(value, bool):
+                raise TypeError(f"Normalize(): argument '{arg}' must be a number or a list/tuple "
+                                f"of numbers, got {describe(value)}")
         if isinstance(mean, numbers.Number):
             mean = [mean] * 3
         if isinstance(std, numbers.Number):
@@ -228,7 +237,9 @@ class Resize(BaseTransform):
 
     def __init__(self, size, interpolation="bilinear", keys=None):
         super().__init__(keys)
-        if not (isinstance(size, numbers.Integral) and not isinstance(size, bool)):
+        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+            F._int(size, "Resize", "size", 1)
+        else:
             F._size(size, "Resize", "size", allow_int=False)
         F._choice(interpolation, "Resize", "interpolation", F._INTERPOLATIONS)
         self.size, self.interpolation = size, interpolation
@@ -487,9 +498,17 @@ class ColorJitter(BaseTransform):
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0, keys=None):
         super().__init__(keys)
-        self._parts = [BrightnessTransform(brightness, self.keys),
-                       ContrastTransform(contrast, self.keys),
-                       SaturationTransform(saturation, self.keys), HueTransform(hue, self.keys)]
+        self._parts = []
+        for arg, value, cls in (("brightness", brightness, BrightnessTransform),
+                                ("contrast", contrast, ContrastTransform),
+                                ("saturation", saturation, SaturationTransform),
+                                ("hue", hue, HueTransform)):
+            if value is None:
+                continue
+            try:
+                self._parts.append(cls(value, self.keys))
+            except (TypeError, ValueError) as error:
+                raise type(error)(f"ColorJitter(): argument '{arg}': {error}") from None
         self.brightness, self.contrast, self.saturation, self.hue = (brightness, contrast,
                                                                      saturation, hue)
 
@@ -703,6 +722,9 @@ class RandomPerspective(BaseTransform):
         >>> start == end
         True
         """
+        width = F._int(width, "get_params", "width", 1)
+        height = F._int(height, "get_params", "height", 1)
+        distortion_scale = _probability(distortion_scale, "get_params", "distortion_scale")
         dx, dy = int(distortion_scale * (width // 2)), int(distortion_scale * (height // 2))
         left = lambda: int(_uniform(0, dx + 1))  # noqa: E731
         right = lambda: int(_uniform(width - dx - 1, width))  # noqa: E731
