@@ -507,8 +507,8 @@ def _affine_inverse(center, angle, translate, scale, shear):
 
 
 def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0, center=None):
-    """Rotate by ``angle`` degrees, shear by ``shear`` degrees (a number or
-    ``(x, y)``), scale by ``scale`` about ``center`` (default the image centre),
+    """Rotate by ``angle`` degrees clockwise, shear by ``shear`` degrees (a number
+    or ``(x, y)``), scale by ``scale`` about ``center`` (default the image centre),
     then move by ``translate`` pixels ``(x, y)``.
 
     >>> import numpy as np
