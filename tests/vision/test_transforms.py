@@ -235,6 +235,23 @@ def test_uint8_tensor_geometry_works_in_float_and_comes_back_uint8():
         assert out.dtype == pylayer.uint8
 
 
+def test_pil_images_come_back_as_pil_images_when_pillow_is_installed():
+    image_module = pytest.importorskip("PIL.Image")
+    image = image_module.fromarray(IMG)
+    assert T.resize(image, (3, 4)).size == (4, 3)
+    gray = T.to_grayscale(image)
+    assert gray.mode == "L" and np.array_equal(np.asarray(gray), T.to_grayscale(IMG)[:, :, 0])
+    assert np.array_equal(np.asarray(T.rotate(image, 30)), T.rotate(IMG, 30))
+    assert T.to_tensor(image).shape == [3, 7, 9]
+    assert T.normalize(image, [1, 2, 3], [1, 1, 1], "HWC").dtype == np.float32
+
+
+def test_batched_tensors_warp_and_normalize():
+    x = pylayer.rand([2, 3, 5, 5])
+    assert T.affine(x, 10, (1, 0), 1.0, 0).shape == [2, 3, 5, 5]
+    assert T.normalize(x, [0.5] * 3, [0.5] * 3).shape == [2, 3, 5, 5]
+
+
 # ------------------------------------------------------ loading and aliasing
 class Images(Dataset):
     def __init__(self):

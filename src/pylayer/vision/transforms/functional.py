@@ -63,9 +63,12 @@ def _kind(img, fn, arg="img"):
 
 
 def _through_numpy(img, fn, *args):
-    """Run the numpy path on a PIL image and give an image back."""
+    """Run the numpy path on a PIL image and give an image back (one channel as an
+    ``'L'`` image)."""
     out = fn(np.asarray(img), *args)
-    return _pil_image().fromarray(out)
+    if out.ndim == 3 and out.shape[2] == 1:
+        out = out[:, :, 0]
+    return _pil_image().fromarray(np.ascontiguousarray(out))
 
 
 def _size(value, fn, arg, allow_int=True):
@@ -195,9 +198,9 @@ def normalize(img, mean, std, data_format="CHW", to_rgb=False):
     if np.any(std == 0):
         raise ValueError("normalize(): argument 'std' must not hold 0")
     if kind == "tensor":
-        if img.ndim != 3:
-            raise ValueError(f"normalize(): argument 'img' must be a 3-D Tensor image, got "
-                             f"{img.ndim} dimensions")
+        if img.ndim not in (3, 4):
+            raise ValueError(f"normalize(): argument 'img' must be a 3-D or 4-D Tensor image, "
+                             f"got {img.ndim} dimensions")
         if not img.dtype.is_floating_point:
             img = img.astype("float32")
         return (img - pylayer.to_tensor(mean, dtype=img.dtype)) / pylayer.to_tensor(
