@@ -110,9 +110,13 @@ def resize(img, oh, ow, mode):
         else:
             out = (np.einsum("oh,hwc->owc", wy, rows) + (1 << (2 * _BITS - 1))) >> (2 * _BITS)
         return finish(out, img.dtype, flat)
-    work = img.astype(np.float32 if img.dtype == np.float32 else np.float64)
+    single = img.dtype == np.float32 or (img.dtype == np.uint8 and mode == "area")
+    work = img.astype(np.float32 if single else np.float64)     # OpenCV's accumulators
     rows = (wy.astype(work.dtype) @ work.reshape(h, w * c)).reshape(oh, w, c)
-    return finish(np.einsum("ow,hwc->hoc", wx.astype(work.dtype), rows), img.dtype, flat)
+    out = np.einsum("ow,hwc->hoc", wx.astype(work.dtype), rows)
+    if img.dtype == np.uint8 and mode == "area" and (h, w) == (2 * oh, 2 * ow):
+        out = np.floor(out + 0.5)       # OpenCV's 2x2 box average rounds halves up
+    return finish(out, img.dtype, flat)
 
 
 def fill_values(fill, channels, fn):
@@ -142,19 +146,20 @@ def pad(img, left, top, right, bottom, fill, mode, fn):
 
 
 def warp(img, sx, sy, mode, fill, fn):
-    """The image sampled at the source points ``(sx, sy)`` (arrays of the output's
-    shape: whole pixels, ints, for ``'nearest'``; float points for ``'bilinear'`` and
-    ``'bicubic'``, as OpenCV 5 interpolates), the fill colour outside it."""
+    """The image sampled at the source points ``(sx, sy)`` (float arrays of the
+    output's shape), the fill colour outside it, as OpenCV 5 samples: ``'nearest'``
+    rounds the points in float32 (half to even), the others interpolate in float."""
     img, flat = hwc(img)
     h, w, c = img.shape
     margin = 3
     canvas = pad(img.astype(np.float64), margin, margin, margin, margin, fill, "constant", fn)
     last_row, last_col = h + 2 * margin - 1, w + 2 * margin - 1
-    if mode == "nearest":
-        return finish(canvas[np.clip(sy + margin, 0, last_row), np.clip(sx + margin, 0, last_col)],
-                      img.dtype, flat)
     sx = np.clip(np.nan_to_num(sx, nan=-margin), -margin, w + margin)
     sy = np.clip(np.nan_to_num(sy, nan=-margin), -margin, h + margin)
+    if mode == "nearest":
+        ix = np.rint(sx.astype(np.float32)).astype(np.int64) + margin
+        iy = np.rint(sy.astype(np.float32)).astype(np.int64) + margin
+        return finish(canvas[np.clip(iy, 0, last_row), np.clip(ix, 0, last_col)], img.dtype, flat)
     ix, iy = np.floor(sx).astype(np.int64), np.floor(sy).astype(np.int64)
     fx, fy = sx - ix, sy - iy
     if mode == "bilinear":
@@ -172,20 +177,13 @@ def warp(img, sx, sy, mode, fill, fn):
     return finish(out, img.dtype, flat)
 
 
-def affine_sources(inverse, oh, ow, mode):
-    """Source points (see :func:`warp`) of an ``oh x ow`` output under the 2x3
-    ``inverse`` map (output point to source point); ``'nearest'`` rounds them in
-    OpenCV's fixed point (10 fractional bits per term, then whole pixels)."""
+def affine_sources(inverse, oh, ow):
+    """Source points of an ``oh x ow`` output under the 2x3 ``inverse`` map (output
+    point to source point)."""
     m = np.asarray(inverse, np.float64).reshape(2, 3)
     x, y = np.arange(ow, dtype=np.float64), np.arange(oh, dtype=np.float64)
-    if mode != "nearest":
-        return (m[0, 0] * x[None, :] + (m[0, 1] * y + m[0, 2])[:, None],
-                m[1, 0] * x[None, :] + (m[1, 1] * y + m[1, 2])[:, None])
-    qx = (np.rint((m[0, 1] * y + m[0, 2]) * 1024).astype(np.int64)[:, None] + 512
-          + np.rint(m[0, 0] * x * 1024).astype(np.int64)[None, :]) >> 10
-    qy = (np.rint((m[1, 1] * y + m[1, 2]) * 1024).astype(np.int64)[:, None] + 512
-          + np.rint(m[1, 0] * x * 1024).astype(np.int64)[None, :]) >> 10
-    return qx, qy
+    return (m[0, 0] * x[None, :] + (m[0, 1] * y + m[0, 2])[:, None],
+            m[1, 0] * x[None, :] + (m[1, 1] * y + m[1, 2])[:, None])
 
 
 def invert_affine(matrix):
@@ -220,11 +218,11 @@ def perspective_matrix(startpoints, endpoints):
 
 def gray(img):
     """Luma of an RGB ``uint8`` or float image (ITU-R 601 weights), ``H x W``;
-    ``uint8`` in OpenCV's 14-bit fixed point."""
+    ``uint8`` in OpenCV's 15-bit fixed point."""
     r, g, b = (img[..., k].astype(np.int64 if img.dtype == np.uint8 else np.float64)
                for k in range(3))
     if img.dtype == np.uint8:
-        return ((r * 4899 + g * 9617 + b * 1868 + (1 << 13)) >> 14).astype(np.uint8)
+        return ((r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15).astype(np.uint8)
     return (0.299 * r + 0.587 * g + 0.114 * b).astype(img.dtype)
 
 

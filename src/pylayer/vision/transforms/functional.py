@@ -489,8 +489,8 @@ def _rotate_numpy(img, angle, interpolation, expand, center, fill):
         matrix[0, 2] += (nw - w) * 0.5
         matrix[1, 2] += (nh - h) * 0.5
         w, h = int(nw), int(nh)
-    qx, qy = _cv.affine_sources(_cv.invert_affine(matrix), h, w, interpolation)
-    return _cv.warp(img, qx, qy, interpolation, fill, "rotate")
+    sx, sy = _cv.affine_sources(_cv.invert_affine(matrix), h, w)
+    return _cv.warp(img, sx, sy, interpolation, fill, "rotate")
 
 
 def _affine_inverse(center, angle, translate, scale, shear):
@@ -544,8 +544,8 @@ def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0,
         h, w = array.shape[:2]
         centre = (w * 0.5, h * 0.5) if center is None else center
         inverse = _affine_inverse(centre, angle, translate, scale, shear)
-        qx, qy = _cv.affine_sources(inverse, h, w, interpolation)
-        return _cv.warp(array, qx, qy, interpolation, fill, "affine")
+        sx, sy = _cv.affine_sources(inverse, h, w)
+        return _cv.warp(array, sx, sy, interpolation, fill, "affine")
     return _through_numpy(img, run) if kind == "pil" else run(img)
 
 
@@ -587,10 +587,6 @@ def perspective(img, startpoints, endpoints, interpolation="nearest", fill=0):
             den = inverse[2, 0] * xs + inverse[2, 1] * ys + inverse[2, 2]
             sx = (inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]) / den
             sy = (inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]) / den
-        if interpolation == "nearest":
-            limit = 2.0 ** 40
-            sx, sy = (np.rint(np.nan_to_num(np.clip(v, -limit, limit), nan=-limit))
-                      .astype(np.int64) for v in (sx, sy))
         return _cv.warp(array, sx, sy, interpolation, fill, "perspective")
     return _through_numpy(img, run) if kind == "pil" else run(img)
 
