@@ -235,10 +235,10 @@ def shift_hue(img, hue_factor):
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     v = rgb.max(-1)
     diff = v - rgb.min(-1)
-    k = np.arange(256)
-    with np.errstate(divide="ignore"):
-        sdiv = np.where(k > 0, np.rint((255 << shift) / np.maximum(k, 1)), 0).astype(np.int64)
-        hdiv = np.where(k > 0, np.rint((256 << shift) / (6.0 * np.maximum(k, 1))), 0).astype(np.int64)
+    k = np.maximum(np.arange(256), 1)
+    sdiv = np.rint((255 << shift) / k).astype(np.int64)
+    hdiv = np.rint((256 << shift) / (6.0 * k)).astype(np.int64)
+    sdiv[0] = hdiv[0] = 0
     s8 = (diff * sdiv[v] + (1 << (shift - 1))) >> shift
     h = np.where(v == r, g - b, np.where(v == g, b - r + 2 * diff, r - g + 4 * diff))
     h = (h * hdiv[diff] + (1 << (shift - 1))) >> shift
