@@ -189,6 +189,14 @@ def test_random_transforms_repeat_under_pylayer_seed():
     assert not all(np.array_equal(first[0], f) for f in first[1:])
 
 
+def test_random_erasing_fills_2d_and_3_channel_images():
+    pylayer.seed(0)
+    gray = np.full((10, 10), 100, np.uint8)
+    assert T.RandomErasing(prob=1.0, value="random")(gray).shape == (10, 10)
+    out = T.RandomErasing(prob=1.0, value=(1, 2, 3))(np.zeros((10, 10, 3), np.uint8))
+    assert {tuple(p) for p in out.reshape(-1, 3).tolist()} == {(0, 0, 0), (1, 2, 3)}
+
+
 def test_probabilities_zero_and_one():
     assert np.array_equal(T.RandomHorizontalFlip(0.0)(IMG), IMG)
     assert np.array_equal(T.RandomHorizontalFlip(1.0)(IMG), IMG[:, ::-1])

@@ -823,7 +823,7 @@ class RandomErasing(BaseTransform):
             if eh >= h or ew >= w:
                 continue
             if value is None:
-                shape = [c, eh, ew] if tensor else [eh, ew, c]
+                shape = [c, eh, ew] if tensor else [eh, ew, c][:array.ndim]
                 v = rng.normal(size=shape)
                 v = pylayer.to_tensor(v).astype(img.dtype) if tensor else v * 255
             elif tensor:
