@@ -88,19 +88,37 @@ def axis_weights(n_in, n_out, mode):
     return w
 
 
+def _columns(x, weights):
+    """``x`` (``h x w x c``) with its columns mixed by ``weights`` (``ow x w``): one
+    matrix product."""
+    h, w, c = x.shape
+    out = x.transpose(0, 2, 1).reshape(h * c, w) @ weights.T
+    return out.reshape(h, c, -1).transpose(0, 2, 1)
+
+
+def _rows(x, weights):
+    """``x`` (``h x w x c``) with its rows mixed by ``weights`` (``oh x h``)."""
+    h, w, c = x.shape
+    return (weights @ x.reshape(h, w * c)).reshape(-1, w, c)
+
+
 def resize(img, oh, ow, mode):
-    """``img`` resized to ``oh x ow``: rows first, then columns; a ``uint8`` image in
-    fixed point (a bilinear column pass rounds each of its two terms as OpenCV's
-    vectorised code does)."""
+    """``img`` resized to ``oh x ow``: each row first (its columns mixed), then each
+    column; a ``uint8`` image in fixed point (a bilinear column pass rounds each of its two
+    terms as OpenCV's vectorised code does)."""
     img, flat = hwc(img)
     h, w, c = img.shape
     if mode == "area" and (oh > h or ow > w):
         mode = "area_linear"        # OpenCV's area mode shrinks; growing is a linear blend
     wy, wx = axis_weights(h, oh, mode), axis_weights(w, ow, mode)
+    if mode == "nearest":
+        return finish(img[np.argmax(wy, 1)][:, np.argmax(wx, 1)], img.dtype, flat)
     if img.dtype == np.uint8 and mode in ("bilinear", "bicubic", "lanczos", "area_linear"):
-        wy, wx = np.rint(wy * _ONE).astype(np.int64), np.rint(wx * _ONE).astype(np.int64)
-        rows = np.einsum("ow,hwc->hoc", wx, img.astype(np.int64))
+        # integers held exactly in float64, so the matrix products are exact
+        wy, wx = np.rint(wy * _ONE), np.rint(wx * _ONE)
+        rows = _columns(img.astype(np.float64), wx).astype(np.int64)
         if mode in ("bilinear", "area_linear"):
+            wy = wy.astype(np.int64)
             first = np.argmax(wy != 0, axis=1)
             last = h - 1 - np.argmax(wy[:, ::-1] != 0, axis=1)
             b0 = wy[np.arange(oh), first]
@@ -108,12 +126,12 @@ def resize(img, oh, ow, mode):
             out = (((b0[:, None, None] * (rows[first] >> 4)) >> 16)
                    + ((b1[:, None, None] * (rows[last] >> 4)) >> 16) + 2) >> 2
         else:
-            out = (np.einsum("oh,hwc->owc", wy, rows) + (1 << (2 * _BITS - 1))) >> (2 * _BITS)
+            out = (_rows(rows.astype(np.float64), wy).astype(np.int64)
+                   + (1 << (2 * _BITS - 1))) >> (2 * _BITS)
         return finish(out, img.dtype, flat)
     single = img.dtype == np.float32 or (img.dtype == np.uint8 and mode == "area")
-    work = img.astype(np.float32 if single else np.float64)     # OpenCV's accumulators
-    rows = (wy.astype(work.dtype) @ work.reshape(h, w * c)).reshape(oh, w, c)
-    out = np.einsum("ow,hwc->hoc", wx.astype(work.dtype), rows)
+    work = np.float32 if single else np.float64        # OpenCV's accumulators
+    out = _rows(_columns(img.astype(work), wx.astype(work)), wy.astype(work))
     if img.dtype == np.uint8 and mode == "area" and (h, w) == (2 * oh, 2 * ow):
         out = np.floor(out + 0.5)       # OpenCV's 2x2 box average rounds halves up
     return finish(out, img.dtype, flat)
@@ -250,8 +268,7 @@ def shift_hue(img, hue_factor):
     frac = hh - sector
     vv, ss = v / 255.0, s8 / 255.0
     p, q, t = vv * (1 - ss), vv * (1 - ss * frac), vv * (1 - ss * (1 - frac))
-    table = np.stack([np.stack([vv, t, p], -1), np.stack([q, vv, p], -1),
-                      np.stack([p, vv, t], -1), np.stack([p, q, vv], -1),
-                      np.stack([t, p, vv], -1), np.stack([vv, p, q], -1)], 0)
-    out = np.take_along_axis(table, sector[None, ..., None], 0)[0]
+    out = np.stack([np.choose(sector, [vv, q, p, p, t, vv]),
+                    np.choose(sector, [t, vv, vv, q, p, p]),
+                    np.choose(sector, [p, p, t, vv, vv, q])], -1)
     return np.clip(np.rint(out * 255), 0, 255).astype(np.uint8)
