@@ -207,7 +207,6 @@ from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
                                set_flags)
 from pylayer import jit
-from pylayer import vision
 
 import math as _math_module
 import sys as _sys
@@ -234,6 +233,8 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
            "get_default_dtype", "set_default_dtype", "iinfo", "finfo", "dtype", "Size",
            "float", "double", "half", "cfloat", "cdouble", "uint16",
            "e", "pi", "inf", "nan", "newaxis"]
+# Paddle's paddle.vision (its image transforms)
+from pylayer import vision  # noqa: E402
 __all__ += ["vision"]
 __all__ += _creation.__all__
 __all__ += _arithmetic.__all__
