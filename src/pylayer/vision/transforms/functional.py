@@ -98,8 +98,9 @@ def _number(value, fn, arg, minimum=None, maximum=None):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{fn}(): argument '{arg}' must be a number, got {describe(value)}")
     value = float(value)
-    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum) \
-            or math.isnan(value):
+    if math.isnan(value):
+        raise ValueError(f"{fn}(): argument '{arg}' must be a number, got nan")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         bounds = f"in [{minimum}, {maximum}]" if maximum is not None else f"at least {minimum}"
         raise ValueError(f"{fn}(): argument '{arg}' must be {bounds}, got {value}")
     return value
@@ -131,7 +132,10 @@ def _fill(fill, fn):
 
 
 def _points(value, fn, arg):
-    array = np.asarray(value, dtype=np.float64) if isinstance(value, (list, tuple)) else None
+    try:
+        array = np.asarray(value, dtype=np.float64) if isinstance(value, (list, tuple)) else None
+    except (TypeError, ValueError):
+        array = None
     if array is None or array.shape != (4, 2):
         raise ValueError(f"{fn}(): argument '{arg}' must be 4 points [x, y], got "
                          f"{describe(value) if array is None else list(array.shape)}")
