@@ -289,7 +289,7 @@ def test_paddle_vision_transforms_through_install_as_paddle():
     code = ("import pylayer; pylayer.install_as_paddle()\n"
             "from paddle.vision.transforms import Compose, Normalize, ToTensor\n"
             "import paddle\n"
-            "print(paddle.vision.transforms.ToTensor is ToTensor)\n"
+            "print(paddle.vision.transforms.ToTensor is ToTensor is paddle.vision.ToTensor)\n"
             "try:\n    import paddle.vision.models\n"
             "except ImportError as e:\n    print('migration guide' in str(e))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -4,10 +4,12 @@
 
 >>> import pylayer
 >>> from pylayer.vision.transforms import ToTensor
->>> pylayer.vision.transforms.ToTensor is ToTensor
+>>> pylayer.vision.transforms.ToTensor is ToTensor is pylayer.vision.ToTensor
 True
 """
 from pylayer.vision import transforms
+# Paddle's paddle.vision reaches its transforms as attributes too (paddle.vision.ToTensor)
+from pylayer.vision.transforms import *  # noqa: F401,F403
 
 __all__ = ["transforms"]
 
