@@ -261,6 +261,16 @@ def test_batched_tensors_warp_and_normalize():
     x = pylayer.rand([2, 3, 5, 5])
     assert T.affine(x, 10, (1, 0), 1.0, 0).shape == [2, 3, 5, 5]
     assert T.normalize(x, [0.5] * 3, [0.5] * 3).shape == [2, 3, 5, 5]
+    hue = T.adjust_hue(x, 0.25).numpy()
+    assert not np.allclose(hue, x.numpy())
+    np.testing.assert_allclose(hue[1], T.adjust_hue(x[1], 0.25).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(T.to_grayscale(x).numpy()[0], T.to_grayscale(x[0]).numpy())
+    padded = T.pad(x, (1, 2), fill=(0.1, 0.2, 0.3))
+    assert padded.shape == [2, 3, 9, 7]
+    np.testing.assert_allclose(padded.numpy()[1, :, 0, 0], [0.1, 0.2, 0.3], rtol=1e-6)
+    assert T.resize(x, (4, 6)).shape == [2, 3, 4, 6]
+    with pytest.raises(ValueError, match=r"hflip\(\): argument 'img' must be a Tensor image"):
+        T.hflip(pylayer.ones([4, 4]))
 
 
 # ------------------------------------------------------ loading and aliasing

@@ -45,9 +45,10 @@ def _is_pil(img):
 def _kind(img, fn, arg="img"):
     """``'tensor'``, ``'numpy'`` or ``'pil'``; TypeError for anything else."""
     if isinstance(img, Tensor):
-        if img.ndim not in (2, 3, 4):
-            raise ValueError(f"{fn}(): argument '{arg}' must be a Tensor image of 2 to 4 "
-                             f"dimensions (C x H x W), got {img.ndim} dimensions")
+        if img.ndim not in (3, 4):
+            raise ValueError(f"{fn}(): argument '{arg}' must be a Tensor image of 3 or 4 "
+                             f"dimensions (C x H x W or N x C x H x W), got {img.ndim} "
+                             f"dimensions")
         return "tensor"
     if isinstance(img, np.ndarray):
         if img.ndim not in (2, 3):
@@ -249,9 +250,6 @@ def resize(img, size, interpolation="bilinear"):
         return _through_numpy(img, _resize_numpy, size, interpolation)
     if kind == "numpy":
         return _resize_numpy(img, size, interpolation)
-    if img.ndim != 3:
-        raise ValueError(f"resize(): argument 'img' must be a 3-D Tensor image (C x H x W), "
-                         f"got {img.ndim} dimensions")
     h, w = img.shape[-2:]
     if isinstance(size, int):
         if (w <= h and w == size) or (h <= w and h == size):
@@ -261,9 +259,9 @@ def resize(img, size, interpolation="bilinear"):
         raise ValueError("resize(): argument 'interpolation' 'lanczos' is for numpy and PIL "
                          "images; a Tensor takes 'nearest', 'bilinear', 'bicubic' or 'area'")
     x, dtype = _as_float(img)
-    out = nnf.interpolate(x.unsqueeze(0), size=list(size), mode=interpolation,
-                          data_format="NCHW").squeeze(0)
-    return _restore(out, dtype)
+    out = nnf.interpolate(x if x.ndim == 4 else x.unsqueeze(0), size=list(size),
+                          mode=interpolation, data_format="NCHW")
+    return _restore(out if x.ndim == 4 else out.squeeze(0), dtype)
 
 
 def crop(img, top, left, height, width):
@@ -333,11 +331,13 @@ def _pad_tensor(img, left, top, right, bottom, fill, mode):
         out = pylayer.index_select(img, pylayer.to_tensor(rows), axis=-2)
         return pylayer.index_select(out, pylayer.to_tensor(cols), axis=-1)
     x, dtype = _as_float(img)
-    out = nnf.pad(x.unsqueeze(0), [left, right, top, bottom], mode="constant", value=0.0,
-                  data_format="NCHW").squeeze(0)
+    batch = x if x.ndim == 4 else x.unsqueeze(0)
+    out = nnf.pad(batch, [left, right, top, bottom], mode="constant", value=0.0,
+                  data_format="NCHW")
+    out = out if x.ndim == 4 else out.squeeze(0)
     border = np.ones((h + top + bottom, w + left + right), np.float32)
     border[top:top + h, left:left + w] = 0
-    values = _cv.fill_values(fill, img.shape[0], "pad").reshape(-1, 1, 1)
+    values = _cv.fill_values(fill, img.shape[-3], "pad").reshape(-1, 1, 1)
     out = out + pylayer.to_tensor((border * values).astype(np.float32), dtype=out.dtype)
     return _restore(out, dtype)
 
@@ -662,7 +662,7 @@ def to_grayscale(img, num_output_channels=1):
 
 
 def _channels(img, fn, allowed, axis):
-    count = img.shape[axis] if img.ndim == 3 else 1
+    count = img.shape[axis] if img.ndim >= 3 else 1
     if count not in allowed:
         raise ValueError(f"{fn}(): argument 'img' must have {' or '.join(map(str, allowed))} "
                          f"channels, got {count}")
