@@ -233,6 +233,9 @@ __all__ = ["Tensor", "DType", "bool", "uint8", "int8", "int16", "int32", "int64"
            "get_default_dtype", "set_default_dtype", "iinfo", "finfo", "dtype", "Size",
            "float", "double", "half", "cfloat", "cdouble", "uint16",
            "e", "pi", "inf", "nan", "newaxis"]
+# Paddle's paddle.vision (its image transforms)
+from pylayer import vision  # noqa: E402
+__all__ += ["vision"]
 __all__ += _creation.__all__
 __all__ += _arithmetic.__all__
 __all__ += _math.__all__

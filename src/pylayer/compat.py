@@ -4,8 +4,8 @@ After :func:`install_as_paddle`, ``import paddle``, ``import paddle.nn.functiona
 as F`` and ``from paddle.autograd import PyLayer`` give pylayer's modules
 (``paddle`` *is* ``pylayer``). A finder on ``sys.meta_path`` maps each
 ``paddle.x`` to ``pylayer.x`` when it is imported; nothing is imported ahead.
-A Paddle module that pylayer does not have (``paddle.vision``,
-``paddle.audio``, ...) raises an ``ImportError`` (a
+A Paddle module that pylayer does not have (``paddle.geometric``,
+``paddle.onnx``, ...) raises an ``ImportError`` (a
 ``ModuleNotFoundError``) that points to the migration guide. Nothing changes
 until the function is called.
 
@@ -34,14 +34,14 @@ _MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"
                    "has, per Paddle namespace\") says what pylayer has of each Paddle namespace "
                    "and what to use instead")
 
-# Paddle's public namespaces that pylayer does not have: ``pylayer.vision`` (and
-# ``paddle.vision`` after install_as_paddle) names the migration guide.
+# Paddle's public namespaces that pylayer does not have: ``pylayer.geometric`` (and
+# ``paddle.geometric`` after install_as_paddle) names the migration guide.
 _NOT_IN_PYLAYER = frozenset({
     "base", "cost_model", "cuda", "dataset",
     "decomposition", "fluid", "geometric", "hub",
     "inference", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig",
-    "tensor", "vision"})
+    "tensor"})
 
 
 def _not_in_pylayer(paddle_name):
@@ -131,10 +131,10 @@ def install_as_paddle():
     >>> paddle is pylayer, F is pylayer.nn.functional
     (True, True)
     >>> try:
-    ...     import paddle.vision
+    ...     import paddle.geometric
     ... except ImportError as error:
     ...     print(error.name, "migration guide" in str(error))
-    paddle.vision True
+    paddle.geometric True
     """
     import pylayer
     loaded = sys.modules.get("paddle")

@@ -1048,3 +1048,14 @@ EXEMPT.update({
     (_datagen.DataGenerator, "generate_batch"): "may be written by the user; the base one "
                                                 "yields the samples it is given",
 })
+# ------------------------------------------ vision.transforms (pylayer/vision/transforms)
+from pylayer.vision import transforms as _vt  # noqa: E402
+
+
+def _perspective(env):
+    env["self"] = _vt.RandomPerspective()
+
+
+METHODS[(_vt.RandomPerspective, "get_params")] = Call(
+    A("width", _value(8), "positive_int"), A("height", _value(6), "positive_int"),
+    A("distortion_scale", _value(0.5), "probability"), setup=_perspective)
