@@ -207,6 +207,9 @@ from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
                                set_flags)
 from pylayer import jit
+# PyTorch-style names of pylayer.amp's state that Paddle has at top level (the same objects)
+from pylayer.amp.auto_cast import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,
+                                   get_autocast_gpu_dtype, is_autocast_enabled)
 
 import math as _math_module
 import sys as _sys
@@ -255,6 +258,8 @@ __all__ += _sampling.__all__
 __all__ += _decomposition.__all__
 __all__ += _conversion.__all__
 __all__ += ["adaptive_avg_pool1d", "conv1d", "conv2d", "group_norm", "layer_norm"]
+__all__ += ["autocast", "get_autocast_dtype", "get_autocast_cpu_dtype", "get_autocast_gpu_dtype",
+            "is_autocast_enabled"]
 # Paddle's high-level API: paddle.Model, paddle.summary, paddle.flops, paddle.callbacks
 from pylayer import callbacks, hapi
 from pylayer.hapi import Model, flops, summary

@@ -44,7 +44,7 @@ from pylayer.static import Variable
 from pylayer.static._record import record_op
 from pylayer.amp.amp_lists import black_list, white_list
 
-__all__ = ["auto_cast", "decorate", "is_autocast_enabled", "get_autocast_dtype",
+__all__ = ["auto_cast", "autocast", "decorate", "is_autocast_enabled", "get_autocast_dtype",
            "get_autocast_cpu_dtype", "get_autocast_gpu_dtype"]
 
 _LOW = ("float16", "bfloat16")
@@ -280,6 +280,24 @@ def auto_cast(enable=True, custom_white_list=None, custom_black_list=None, level
         raise ValueError(f"{fn}(): custom white list overlap custom black list: "
                          f"{sorted(white & black)}")
     return _guard(bool(enable), white, black, level, dtype, bool(use_promote))
+
+
+def autocast(device_type, dtype="float16", enabled=True, cache_enabled=True):
+    """PyTorch's spelling of :func:`auto_cast`: ``auto_cast(enable=enabled,
+    dtype=dtype)`` at level O1 with Paddle's lists. ``device_type`` (required, as in
+    Paddle) and ``cache_enabled`` are accepted for compatibility and ignored.
+
+    >>> import pylayer
+    >>> x, w = pylayer.ones([2, 3]), pylayer.ones([3, 4])
+    >>> with pylayer.autocast("cpu", dtype="bfloat16"):
+    ...     print(pylayer.matmul(x, w).dtype, pylayer.is_autocast_enabled())
+    pylayer.bfloat16 True
+    """
+    dtype = _checked_dtype(dtype, "autocast")
+    if enabled and dtype not in _LOW:
+        raise ValueError(f"autocast(): if enable amp, dtype should be 'float16' or "
+                         f"'bfloat16', got {dtype!r}")
+    return _guard(bool(enabled), set(), set(), "O1", dtype, True)
 
 
 @contextlib.contextmanager
