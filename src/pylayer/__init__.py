@@ -350,3 +350,7 @@ _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
 _core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,
                      _core.views.remake_history)
 _methods.install(Tensor, _TENSOR_METHODS, _methods.bound_operators(_TENSOR_FUNCTIONS))
+# A missing name of a module that stands for a Paddle namespace, or of Tensor, says why
+# pylayer lacks it.
+compat._explain_missing_names()
+Tensor.__getattr__ = compat._tensor_getattr
