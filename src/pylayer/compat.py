@@ -34,6 +34,7 @@ from pylayer import _paddle_api
 
 __all__ = ["install_as_paddle"]
 
+
 def _paddle_name(pylayer_name):
     """``"paddle.x.y"`` for ``"pylayer.x.y"``."""
     return "paddle" + pylayer_name[len("pylayer"):]
@@ -44,7 +45,8 @@ def _not_in_pylayer(paddle_name):
     that pylayer lacks: what it is, why pylayer lacks it, and the command that says
     more. A module gives a ModuleNotFoundError, a name an ImportError."""
     module, _, name = paddle_name.rpartition(".")
-    found = getattr(sys.modules.get("pylayer" + module[len("paddle"):]), name, None)
+    parent = sys.modules.get("pylayer" + module[len("paddle"):])
+    found = None if parent is None else getattr(parent, name, None)
     if found is not None:                   # import paddle.nn.LSTM: a class, not a module
         return ModuleNotFoundError(f"No module named {paddle_name!r}: it is a "
                                    f"{type(found).__name__} of {module}, not a module",
@@ -63,12 +65,10 @@ def _not_in_pylayer(paddle_name):
 def _missing_attribute(module, name):
     """The AttributeError for ``module.name`` (the ``__getattr__`` of pylayer's modules):
     for a Paddle name pylayer lacks, it says why and names the command that says more."""
+    message = f"module {module.__name__!r} has no attribute {name!r}"
     text = _paddle_api.explain(f"{_paddle_name(module.__name__)}.{name}")
-    if text is None:
-        return AttributeError(f"module {module.__name__!r} has no attribute {name!r}",
-                              name=name, obj=module)
-    return AttributeError(f"module {module.__name__!r} has no attribute {name!r}: {text}",
-                          name=name, obj=module)
+    return AttributeError(message if text is None else f"{message}: {text}", name=name,
+                          obj=module)
 
 
 def _tensor_getattr(tensor, name):
