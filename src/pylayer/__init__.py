@@ -275,7 +275,7 @@ def __dir__():
 
 
 def __getattr__(name):
-    # Only names pylayer lacks get here: Paddle's namespaces name the migration guide.
+    # Only names pylayer lacks get here: for a Paddle name, the error says why.
     raise compat._missing_attribute(_sys.modules[__name__], name)
 
 
