@@ -1,4 +1,4 @@
-"""Write PaddlePaddle's public names, per namespace, to tools/paddle_api/paddle_names.json.
+"""Write PaddlePaddle's public names, per namespace, to src/pylayer/_paddle_api/paddle_names.json.
 
 Paddle is never a dependency of pylayer: run this by hand, in a scratch
 environment outside the project that has the Paddle release pylayer follows::
@@ -17,7 +17,7 @@ namespace's ``__all__``, ``attributes`` lists the other public names that
 they do not count in its coverage.
 
 tests/api/test_paddle_coverage.py and the migration guide read this file
-(with tools/paddle_api/not_applicable.toml and pylayer_extras.toml) through
+(with src/pylayer/_paddle_api/not_applicable.toml and tools/paddle_api/pylayer_extras.toml) through
 tools/paddle_coverage.py, without Paddle.
 """
 import importlib
@@ -27,7 +27,7 @@ import sys
 import types
 import warnings
 
-OUT = pathlib.Path(__file__).resolve().parent / "paddle_api" / "paddle_names.json"
+OUT = pathlib.Path(__file__).resolve().parents[1] / "src" / "pylayer" / "_paddle_api" / "paddle_names.json"
 VERSION = "3.3.1"
 
 # The namespaces compared, in the order the coverage table shows them.

@@ -207,6 +207,9 @@ from pylayer.device import set_device, get_device, is_compiled_with_cuda
 from pylayer.framework import (async_save, clear_async_save_task_queue, get_flags, load, save,
                                set_flags)
 from pylayer import jit
+# PyTorch-style names of pylayer.amp's state that Paddle has at top level (the same objects)
+from pylayer.amp.auto_cast import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,
+                                   get_autocast_gpu_dtype, is_autocast_enabled)
 
 import math as _math_module
 import sys as _sys
@@ -258,6 +261,8 @@ __all__ += _sampling.__all__
 __all__ += _decomposition.__all__
 __all__ += _conversion.__all__
 __all__ += ["adaptive_avg_pool1d", "conv1d", "conv2d", "group_norm", "layer_norm"]
+__all__ += ["autocast", "get_autocast_dtype", "get_autocast_cpu_dtype", "get_autocast_gpu_dtype",
+            "is_autocast_enabled"]
 # Paddle's high-level API: paddle.Model, paddle.summary, paddle.flops, paddle.callbacks
 from pylayer import callbacks, hapi
 from pylayer.hapi import Model, flops, summary
@@ -278,7 +283,7 @@ def __dir__():
 
 
 def __getattr__(name):
-    # Only names pylayer lacks get here: Paddle's namespaces name the migration guide.
+    # Only names pylayer lacks get here: for a Paddle name, the error says why.
     raise compat._missing_attribute(_sys.modules[__name__], name)
 
 
@@ -353,3 +358,7 @@ _TENSOR_FUNCTIONS = _methods.tensor_functions(globals())
 _core.tensor.install(_TENSOR_FUNCTIONS, autograd.functional.tensor_backward,
                      _core.views.remake_history)
 _methods.install(Tensor, _TENSOR_METHODS, _methods.bound_operators(_TENSOR_FUNCTIONS))
+# A missing name of a module that stands for a Paddle namespace, or of Tensor, says why
+# pylayer lacks it.
+compat._explain_missing_names()
+Tensor.__getattr__ = compat._tensor_getattr

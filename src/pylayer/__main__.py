@@ -1,7 +1,9 @@
 """The command line: ``python -m pylayer <command> ...``.
 
 ``run`` runs a Paddle script (or ``-m module``) on pylayer unchanged;
-``check`` checks a custom PyLayer with :func:`pylayer.autograd.opcheck`.
+``check`` checks a custom PyLayer with :func:`pylayer.autograd.opcheck`;
+``migration [NAME]`` says what pylayer has of Paddle's API (of a namespace or a
+name) and why a name it lacks is not supported.
 ``python -m pylayer <command> --help`` describes each.
 """
 import importlib
@@ -10,6 +12,8 @@ import sys
 COMMANDS = {
     "run": ("pylayer.compat", "run a Paddle script or module on pylayer, unchanged"),
     "check": ("pylayer.autograd.opcheck", "check a custom PyLayer (gradients, contract, hooks)"),
+    "migration": ("pylayer._paddle_api", "what pylayer has of Paddle's API, and why a name is "
+                                        "not supported"),
 }
 
 

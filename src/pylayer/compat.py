@@ -5,9 +5,11 @@ as F`` and ``from paddle.autograd import PyLayer`` give pylayer's modules
 (``paddle`` *is* ``pylayer``). A finder on ``sys.meta_path`` maps each
 ``paddle.x`` to ``pylayer.x`` when it is imported; nothing is imported ahead.
 A Paddle module that pylayer does not have (``paddle.geometric``,
-``paddle.onnx``, ...) raises an ``ImportError`` (a
-``ModuleNotFoundError``) that points to the migration guide. Nothing changes
-until the function is called.
+``paddle.audio``, ...) raises an ``ImportError`` (a
+``ModuleNotFoundError``) that says why (from the data of
+:mod:`pylayer._paddle_api`, installed with pylayer) and names the command that
+says more, ``python -m pylayer migration paddle.geometric``. Nothing changes until
+the function is called.
 
 ``python -m pylayer run script.py [arguments]`` and ``python -m pylayer run -m
 module [arguments]`` install the alias, then run the script or module as
@@ -28,36 +30,71 @@ import os
 import runpy
 import sys
 
+from pylayer import _paddle_api
+
 __all__ = ["install_as_paddle"]
 
-_MIGRATION_GUIDE = ("pylayer's migration guide (docs/en/guides/migration.rst, \"What pylayer "
-                   "has, per Paddle namespace\") says what pylayer has of each Paddle namespace "
-                   "and what to use instead")
 
-# Paddle's public namespaces that pylayer does not have: ``pylayer.geometric`` (and
-# ``paddle.geometric`` after install_as_paddle) names the migration guide.
-_NOT_IN_PYLAYER = frozenset({
-    "base", "cost_model", "cuda", "dataset",
-    "decomposition", "fluid", "geometric", "hub",
-    "inference", "library", "onnx", "pir", "profiler",
-    "quantization", "reader", "sparse", "special", "sysconfig",
-    "tensor"})
+def _paddle_name(pylayer_name):
+    """``"paddle.x.y"`` for ``"pylayer.x.y"``."""
+    return "paddle" + pylayer_name[len("pylayer"):]
 
 
 def _not_in_pylayer(paddle_name):
-    """The error for a Paddle module that pylayer does not provide."""
-    return ModuleNotFoundError(f"No module named {paddle_name!r}: pylayer, installed as paddle, "
-                               f"does not provide it; {_MIGRATION_GUIDE}", name=paddle_name)
+    """The error for a Paddle module, or a name ``from paddle.x import name`` imports,
+    that pylayer lacks: what it is, why pylayer lacks it, and the command that says
+    more. A module gives a ModuleNotFoundError, a name an ImportError."""
+    module, _, name = paddle_name.rpartition(".")
+    parent = sys.modules.get("pylayer" + module[len("paddle"):])
+    found = None if parent is None else getattr(parent, name, None)
+    if found is not None:                   # import paddle.nn.LSTM: a class, not a module
+        return ModuleNotFoundError(f"No module named {paddle_name!r}: it is a "
+                                   f"{type(found).__name__} of {module}, not a module",
+                                   name=paddle_name)
+    text = _paddle_api.explain(paddle_name)
+    if text is not None and not _paddle_api.is_paddle_module(paddle_name):
+        return ImportError(f"cannot import name {name!r} from {module!r} (pylayer, installed "
+                           f"as paddle): {text}", name=module)
+    text = text or (f"Paddle {_paddle_api.paddle_names()['paddle']} has no such public "
+                    f"module either; `{_paddle_api.COMMAND}` lists what pylayer has of "
+                    f"Paddle's namespaces")
+    return ModuleNotFoundError(f"No module named {paddle_name!r} in pylayer, installed as "
+                               f"paddle: {text}", name=paddle_name)
 
 
 def _missing_attribute(module, name):
-    """The AttributeError for ``module.name`` (pylayer's module ``__getattr__``): a Paddle
-    namespace that pylayer lacks names the migration guide."""
-    if module.__name__ == "pylayer" and name in _NOT_IN_PYLAYER:
-        return AttributeError(f"module 'pylayer' has no attribute {name!r}: Paddle's "
-                              f"paddle.{name} is not part of pylayer; {_MIGRATION_GUIDE}")
-    return AttributeError(f"module {module.__name__!r} has no attribute {name!r}", name=name,
+    """The AttributeError for ``module.name`` (the ``__getattr__`` of pylayer's modules):
+    for a Paddle name pylayer lacks, it says why and names the command that says more."""
+    message = f"module {module.__name__!r} has no attribute {name!r}"
+    text = _paddle_api.explain(f"{_paddle_name(module.__name__)}.{name}")
+    return AttributeError(message if text is None else f"{message}: {text}", name=name,
                           obj=module)
+
+
+def _tensor_getattr(tensor, name):
+    """``Tensor.__getattr__``: only names a Tensor lacks get here. The message names the
+    class as Python users know it and, for a method of Paddle's Tensor, says why pylayer
+    lacks it."""
+    message = f"{type(tensor).__name__!r} object has no attribute {name!r}"
+    text = None if name.startswith("__") else _paddle_api.explain(f"paddle.Tensor.{name}")
+    raise AttributeError(message if text is None else f"{message}: {text}", name=name,
+                         obj=tensor)
+
+
+def _explain_missing_names():
+    """Give each of pylayer's modules that stands for a Paddle namespace (and has no
+    ``__getattr__`` of its own) one that answers a missing name with
+    :func:`_missing_attribute`. ``pylayer/__init__`` calls it once, at its end."""
+    for namespace in _paddle_api.paddle_names()["namespaces"]:
+        module = sys.modules.get("pylayer" + namespace[len("paddle"):])
+        if module is not None and "__getattr__" not in vars(module):
+            module.__getattr__ = _attribute_error_of(module)
+
+
+def _attribute_error_of(module):
+    def __getattr__(name):
+        raise _missing_attribute(module, name)
+    return __getattr__
 
 
 def _exists(name, path):
@@ -77,9 +114,11 @@ class _PaddleFinder(importlib.abc.MetaPathFinder):
             if not (public and _exists(real, path)):
                 raise _not_in_pylayer(fullname)
             return importlib.util.spec_from_loader(fullname, _Alias(real))
-        if fullname[len("pylayer."):] in _NOT_IN_PYLAYER and fullname.startswith("pylayer."):
-            # ``from paddle import io`` looks for pylayer.io: answer in Paddle's terms.
-            raise _not_in_pylayer("paddle" + fullname[len("pylayer"):])
+        if fullname.startswith("pylayer.") and _paddle_api.is_paddle_name(
+                _paddle_name(fullname)) and not _exists(fullname, path):
+            # ``from paddle import vision`` looks for pylayer.vision, ``from paddle.device
+            # import x`` for pylayer.device.x: answer in Paddle's terms.
+            raise _not_in_pylayer(_paddle_name(fullname))
         return None
 
 
@@ -115,7 +154,8 @@ def install_as_paddle():
     Code written for Paddle then runs unchanged: ``import paddle``,
     ``import paddle.nn.functional as F``, ``from paddle.autograd import
     PyLayer`` give pylayer's modules. A Paddle module that pylayer does not
-    have raises a ``ModuleNotFoundError`` that names the migration guide.
+    have raises a ``ModuleNotFoundError`` that says why and names the command
+    that says more (``python -m pylayer migration paddle.geometric``).
     The alias reaches the child processes the program starts through
     ``multiprocessing`` and ``concurrent.futures`` (with any start
     method: a spawned child installs it before it imports anything).
@@ -133,7 +173,7 @@ def install_as_paddle():
     >>> try:
     ...     import paddle.geometric
     ... except ImportError as error:
-    ...     print(error.name, "migration guide" in str(error))
+    ...     print(error.name, "python -m pylayer migration paddle.geometric" in str(error))
     paddle.geometric True
     """
     import pylayer

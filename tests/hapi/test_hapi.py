@@ -425,8 +425,8 @@ def test_paddle_names_resolve_after_install_as_paddle():
     callbacks = importlib.import_module("paddle.callbacks")
     assert callbacks.EarlyStopping is pylayer.callbacks.EarlyStopping
     assert importlib.import_module("paddle.hapi").Model is sys.modules["pylayer"].Model
-    from pylayer.compat import _NOT_IN_PYLAYER
-    assert "hapi" not in _NOT_IN_PYLAYER and "callbacks" not in _NOT_IN_PYLAYER
+    from pylayer._paddle_api import MODULES_NOT_IN_PYLAYER
+    assert "hapi" not in MODULES_NOT_IN_PYLAYER and "callbacks" not in MODULES_NOT_IN_PYLAYER
 
 
 def test_model_summary_uses_input_size_or_the_inferred_inputs(capsys):

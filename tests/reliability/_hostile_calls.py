@@ -1285,6 +1285,9 @@ CALLS.update({
                                             "device")]),
     amp.is_autocast_enabled: Call(A("device_type", _value(None), None)),
     amp.get_autocast_dtype: Call(A("device_type", _value(None), None)),
+    pylayer.autocast: Call(A("device_type", _value("cpu"), None),
+                           K("dtype", _value("bfloat16"), "dtype"),
+                           K("enabled", _value(True), None), K("cache_enabled", _value(True), None)),
     amp.amp_lists.white_list: Call(),
     amp.amp_lists.black_list: Call(),
 })

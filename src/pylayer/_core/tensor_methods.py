@@ -143,11 +143,6 @@ def _array_protocol(self, dtype=None, copy=None):
     return self._array
 
 
-def _getattr(self, name):
-    # Only names Tensor lacks get here; the message names the class as Python users know it.
-    raise AttributeError(f"'{type(self).__name__}' object has no attribute {name!r}")
-
-
 def _float(self):
     return float(item(self))
 
@@ -250,6 +245,6 @@ METHODS = {
     "item": item, "tolist": tolist,
     "__bool__": _bool, "__float__": _float, "__complex__": _complex, "__int__": _int, "__index__": _index,
     "__len__": _len, "__iter__": _iter, "__array__": _array_protocol, "__pos__": _pos,
-    "__getattr__": _getattr, "dim": dim, "cpu": cpu, "cuda": cuda,
+    "dim": dim, "cpu": cpu, "cuda": cuda,
     "register_hook": register_hook, "retain_grads": retain_grads,
 }

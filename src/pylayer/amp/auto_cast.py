@@ -24,6 +24,11 @@ float16: ``auto_cast(dtype='float16')``, Paddle's default, warns and changes
 nothing, as Paddle does on a CPU. Where pylayer's kernel has no bfloat16
 (the convolutions), the op computes as a bfloat16 kernel does: operands
 rounded to bfloat16, float32 arithmetic, the result rounded to bfloat16.
+
+A ``to_static`` function called inside ``auto_cast`` is captured with the
+casts recorded (a parameter is cast at each run, and its gradient flows back
+in float32), one program per auto_cast state, so it computes as its dynamic
+form does.
 """
 import contextlib
 import functools
@@ -35,9 +40,11 @@ import pylayer
 from pylayer.autograd import no_grad
 from pylayer.extend import Tensor
 from pylayer.ops.dispatch import register_autocast
+from pylayer.static import Variable
+from pylayer.static._record import record_op
 from pylayer.amp.amp_lists import black_list, white_list
 
-__all__ = ["auto_cast", "decorate", "is_autocast_enabled", "get_autocast_dtype",
+__all__ = ["auto_cast", "autocast", "decorate", "is_autocast_enabled", "get_autocast_dtype",
            "get_autocast_cpu_dtype", "get_autocast_gpu_dtype"]
 
 _LOW = ("float16", "bfloat16")
@@ -68,6 +75,9 @@ _FIRST_INPUT_ONLY = frozenset({"batch_norm", "layer_norm"})
 _FLOAT32_KERNELS = frozenset({"conv1d", "conv2d", "conv3d", "conv1d_transpose",
                               "conv2d_transpose", "conv3d_transpose"})
 
+# What the rules cast: Tensors, and the Variables of a program being captured by to_static.
+_OPERANDS = (Tensor, Variable)
+
 _local = threading.local()
 _lock = threading.Lock()
 _open_blocks = 0        # auto_cast blocks open in any thread: the hook is installed while > 0
@@ -75,15 +85,23 @@ _last_dtype = ["float32"]   # the dtype of the latest auto_cast (GradScaler read
 
 
 class _State:
-    __slots__ = ("level", "dtype", "white", "black", "use_promote")
+    __slots__ = ("level", "dtype", "white", "black", "use_promote", "key")
 
     def __init__(self, level, dtype, white, black, use_promote):
         self.level, self.dtype = level, dtype
         self.white, self.black, self.use_promote = white, black, use_promote
+        self.key = (level, dtype, frozenset(white), frozenset(black), use_promote)
 
 
 def _current():
     return getattr(_local, "state", None)
+
+
+def _state_key():
+    """What decides how ops run under the auto_cast in effect (None outside one):
+    ``to_static`` captures one program per value."""
+    state = _current()
+    return None if state is None else state.key
 
 
 def _op_type(name, fn, args, kwargs):
@@ -120,7 +138,7 @@ def _float_inputs(name, args, kwargs):
     for value in values:
         items = value if isinstance(value, (list, tuple)) else (value,)
         for item in items:
-            if isinstance(item, Tensor) and item.dtype.name in _FLOATS:
+            if isinstance(item, _OPERANDS) and item.dtype.name in _FLOATS:
                 found.append(item)
     return found
 
@@ -139,10 +157,10 @@ def _destination(state, op_type, inputs):
 def _cast_arguments(name, args, kwargs, dtype, cast):
     """The arguments with their floating Tensors (those the rules cover) cast to ``dtype``."""
     def convert(value):
-        if isinstance(value, Tensor):
+        if isinstance(value, _OPERANDS):
             name_ = value.dtype.name
             return cast(value, dtype) if name_ in _FLOATS and name_ != dtype else value
-        if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+        if isinstance(value, (list, tuple)) and any(isinstance(v, _OPERANDS) for v in value):
             return type(value)(convert(v) for v in value)
         return value
     if name in _FIRST_INPUT_ONLY:
@@ -152,7 +170,7 @@ def _cast_arguments(name, args, kwargs, dtype, cast):
     return tuple(convert(v) for v in args), {k: convert(v) for k, v in kwargs.items()}
 
 
-def _in_float32_kernel(fn, args, kwargs, dtype):
+def _in_float32_kernel(fn, args, kwargs, dtype, run):
     """A convolution in ``dtype`` on a kernel without it: the operands rounded to
     ``dtype``, float32 arithmetic, the result rounded; a bias is added afterwards,
     as Paddle's separate bias add (a gray op) does."""
@@ -162,16 +180,16 @@ def _in_float32_kernel(fn, args, kwargs, dtype):
     bias = bound.get("bias")
     for arg in ("x", "weight"):
         value = bound.get(arg)
-        if isinstance(value, Tensor) and value.dtype.name in _FLOATS:
-            bound[arg] = pylayer.cast(pylayer.cast(value, dtype), "float32")
+        if isinstance(value, _OPERANDS) and value.dtype.name in _FLOATS:
+            bound[arg] = run(pylayer.cast, run(pylayer.cast, value, dtype), "float32")
     bound["bias"] = None
-    out = pylayer.cast(fn(**bound), dtype)
+    out = run(pylayer.cast, fn(**bound), dtype)
     if bias is None:
         return out
     channels_first = str(bound.get("data_format", "NC")).upper().startswith("NC")
     shape = [1] * len(out.shape)
     shape[1 if channels_first else -1] = -1
-    return pylayer.add(out, pylayer.reshape(bias, shape))
+    return run(pylayer.add, out, run(pylayer.reshape, bias, shape))
 
 
 def _hook(op, fn, args, kwargs):
@@ -186,12 +204,25 @@ def _hook(op, fn, args, kwargs):
     if not inputs:
         return fn(*args, **kwargs)
     dtype = _destination(state, _op_type(name, fn, args, kwargs), inputs)
+    run = _run if fn is op.__wrapped__ else _record      # fn is the op's recording
     if dtype != "float32" and name in _FLOAT32_KERNELS:
-        return _in_float32_kernel(fn, args, kwargs, dtype)
+        return _in_float32_kernel(fn, args, kwargs, dtype, run)
     if all(t.dtype.name == dtype for t in inputs):
         return fn(*args, **kwargs)
-    args, kwargs = _cast_arguments(name, args, kwargs, dtype, pylayer.cast)
+    args, kwargs = _cast_arguments(name, args, kwargs, dtype,
+                                   lambda value, to: run(pylayer.cast, value, to))
     return fn(*args, **kwargs)
+
+
+def _run(public_op, *args):
+    return public_op(*args)
+
+
+def _record(public_op, *args):
+    """``public_op(*args)`` recorded into the program being captured, even when no
+    Variable is among the arguments (a parameter is then cast at each run of the
+    program, not once when it is captured)."""
+    return record_op(public_op.__wrapped__, *args)
 
 
 def _names(value, fn, arg):
@@ -249,6 +280,24 @@ def auto_cast(enable=True, custom_white_list=None, custom_black_list=None, level
         raise ValueError(f"{fn}(): custom white list overlap custom black list: "
                          f"{sorted(white & black)}")
     return _guard(bool(enable), white, black, level, dtype, bool(use_promote))
+
+
+def autocast(device_type, dtype="float16", enabled=True, cache_enabled=True):
+    """PyTorch's spelling of :func:`auto_cast`: ``auto_cast(enable=enabled,
+    dtype=dtype)`` at level O1 with Paddle's lists. ``device_type`` (required, as in
+    Paddle) and ``cache_enabled`` are accepted for compatibility and ignored.
+
+    >>> import pylayer
+    >>> x, w = pylayer.ones([2, 3]), pylayer.ones([3, 4])
+    >>> with pylayer.autocast("cpu", dtype="bfloat16"):
+    ...     print(pylayer.matmul(x, w).dtype, pylayer.is_autocast_enabled())
+    pylayer.bfloat16 True
+    """
+    dtype = _checked_dtype(dtype, "autocast")
+    if enabled and dtype not in _LOW:
+        raise ValueError(f"autocast(): if enable amp, dtype should be 'float16' or "
+                         f"'bfloat16', got {dtype!r}")
+    return _guard(bool(enabled), set(), set(), "O1", dtype, True)
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@ import functools
 import types
 import weakref
 
+from pylayer.amp.auto_cast import _state_key as _amp_state
 from pylayer.extend import Tensor, describe
 from pylayer.jit import _capture
 from pylayer.nn import Layer
@@ -112,7 +113,7 @@ class StaticFunction:
             specs.append((shape, t.dtype, bool(t.stop_gradient), name))
         training = getattr(self._instance, "training", None)
         key = (tuple((s[0], s[1].name, s[2]) for s in specs), _capture.hashable(arg_tree),
-               _capture.hashable(kwarg_tree), training)
+               _capture.hashable(kwarg_tree), training, _amp_state())
         return key, specs, arg_tree, kwarg_tree, tensors
 
     def _spec_for_positionals(self, args):
@@ -150,7 +151,7 @@ class StaticFunction:
             specs.append((spec.shape, spec.dtype, spec.stop_gradient, spec.name))
         training = getattr(self._instance, "training", None)
         key = (tuple((s[0], s[1].name, s[2]) for s in specs), _capture.hashable(tree_args),
-               _capture.hashable(tree_kwargs), training)
+               _capture.hashable(tree_kwargs), training, _amp_state())
         return self._program_for(key, specs, tree_args, tree_kwargs)
 
     def _program_for(self, key, specs, arg_tree, kwarg_tree):
@@ -168,7 +169,7 @@ class StaticFunction:
         exact = None
         if not kwargs and all(isinstance(a, Tensor) for a in args):
             exact = (tuple((a._array.shape, a._array.dtype, a.stop_gradient) for a in args),
-                     getattr(self._instance, "training", None))
+                     getattr(self._instance, "training", None), _amp_state())
             concrete = self._by_exact.get(exact)
             if concrete is not None:
                 self._last = concrete

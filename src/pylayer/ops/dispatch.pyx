@@ -137,14 +137,28 @@ cdef class DispatchedOp:
     also a Tensor method."""
     cdef object fn                      # the op itself
     cdef bint records_without_variables
+    cdef object recording               # the recording of fn, made when auto_cast needs it
     cdef dict __dict__                  # __wrapped__, __name__, __doc__, ...
 
     def __call__(self, *args, **kwargs):
         if (self.records_without_variables and _static_mode) or holds_variable(args, kwargs):
+            if _autocast is not None:   # to_static under auto_cast records the casts too
+                return _autocast(self, self._recording(), args, kwargs)
             return record(self.fn, args, kwargs)
         if _autocast is not None:
             return _autocast(self, self.fn, args, kwargs)
         return self.fn(*args, **kwargs)
+
+    cdef object _recording(self):
+        """The op's recording, with the op's signature (the auto_cast hook binds it)."""
+        if self.recording is None:
+            fn = self.fn
+
+            def recording(*args, **kwargs):
+                return _record_op(fn, *args, **kwargs)
+
+            self.recording = functools.update_wrapper(recording, fn)
+        return self.recording
 
     def __get__(self, obj, kind):
         if obj is None:
