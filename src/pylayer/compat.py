@@ -85,7 +85,8 @@ def _explain_missing_names():
     """Give each of pylayer's modules that stands for a Paddle namespace (and has no
     ``__getattr__`` of its own) one that answers a missing name with
     :func:`_missing_attribute`. ``pylayer/__init__`` calls it once, at its end."""
-    for namespace in _paddle_api.paddle_names()["namespaces"]:
+    partly = [f"paddle.{name}" for name in _paddle_api.MODULES_IN_PART]
+    for namespace in [*_paddle_api.paddle_names()["namespaces"], *partly]:
         module = sys.modules.get("pylayer" + namespace[len("paddle"):])
         if module is not None and "__getattr__" not in vars(module):
             module.__getattr__ = _attribute_error_of(module)

@@ -35,9 +35,10 @@ MODULES_NOT_IN_PYLAYER = frozenset({
     "base", "cost_model", "cuda", "dataset", "decomposition", "fluid",
     "geometric", "hub", "inference", "library", "onnx", "pir", "profiler",
     "quantization", "reader", "sparse", "special", "sysconfig", "tensor"})
-# Paddle's public modules that pylayer has in part: their other submodules
-# (paddle.vision.models, paddle.audio.features, ...) are Paddle's modules too.
-MODULES_IN_PART = frozenset({"audio", "text", "vision"})
+# Paddle's public modules that pylayer has in part, with the submodules Paddle has
+# there that pylayer lacks (paddle.vision.models, paddle.audio.features, ...).
+MODULES_IN_PART = {"audio": {"backends", "datasets", "features", "functional"},
+                   "text": {"datasets"}, "vision": {"datasets", "image", "models", "ops"}}
 
 COMMAND = "python -m pylayer migration"
 
@@ -168,9 +169,10 @@ def is_paddle_module(qualified):
     """Whether ``qualified`` (``"paddle.vision"``) is one of Paddle's public modules, or
     inside one that pylayer lacks as a whole (``"paddle.vision.models"``)."""
     parts = qualified.split(".", 2)
-    return qualified in _modules() or (
-        len(parts) > 2 and parts[0] == "paddle"
-        and parts[1] in MODULES_NOT_IN_PYLAYER | MODULES_IN_PART)
+    if qualified in _modules() or len(parts) < 3 or parts[0] != "paddle":
+        return qualified in _modules()
+    return parts[1] in MODULES_NOT_IN_PYLAYER or \
+        parts[2].split(".")[0] in MODULES_IN_PART.get(parts[1], ())
 
 
 def is_paddle_name(qualified):

@@ -97,7 +97,7 @@ def _current():
     return getattr(_local, "state", None)
 
 
-def _state_key():
+def state_key():
     """What decides how ops run under the auto_cast in effect (None outside one):
     ``to_static`` captures one program per value."""
     state = _current()

@@ -3,7 +3,7 @@ import functools
 import types
 import weakref
 
-from pylayer.amp.auto_cast import _state_key as _amp_state
+from pylayer.amp.auto_cast import state_key as _amp_state
 from pylayer.extend import Tensor, describe
 from pylayer.jit import _capture
 from pylayer.nn import Layer

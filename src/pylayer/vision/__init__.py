@@ -13,11 +13,3 @@ from pylayer.vision.transforms import *  # noqa: F401,F403
 
 __all__ = ["transforms"]
 
-
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(f"module 'pylayer.vision' has no attribute {name!r}", name=name)
-    raise AttributeError(f"module 'pylayer.vision' has no attribute {name!r}: pylayer has "
-                         f"Paddle's paddle.vision.transforms only (paddle.vision.{name} is not "
-                         f"part of pylayer); pylayer's migration guide "
-                         f"(docs/en/guides/migration.rst) says what to use instead", name=name)
