@@ -70,12 +70,24 @@ cdef object _sum_arrays(object a, object b):
     return out
 
 
-cdef object _accumulate(object entry, Tensor g, bint create_graph):
-    """A buffer entry (None, a gradient, or a _Sum) plus the gradient ``g``."""
+cdef inline bint _alike(Tensor a, Tensor b):
+    return (cnp.PyArray_TYPE(<cnp.ndarray>a._array) == cnp.PyArray_TYPE(<cnp.ndarray>b._array)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a._array, <cnp.ndarray>b._array))
+
+
+cdef object _accumulate(object entry, Tensor g, bint create_graph, dict zeros):
+    """A buffer entry (None, a gradient, or a _Sum) plus the gradient ``g``. ``zeros``
+    (None: no such) holds the pass's link zeros (``_link_zeros``) by id: adding one to
+    a gradient of its shape and dtype gives that gradient, with no recorded add."""
     cdef Tensor current
     cdef cnp.ndarray acc
     if entry is None:
         return g
+    if zeros is not None:
+        if id(g) in zeros and _alike(<Tensor>_gradient(entry), g):
+            return entry
+        if type(entry) is not _Sum and id(entry) in zeros and _alike(<Tensor>entry, g):
+            return g
     if create_graph:
         return installed("add")(_gradient(entry), g)        # recorded, so it can be differentiated
     if type(entry) is _Sum:
@@ -120,6 +132,7 @@ cdef class _Pass:
     cdef Py_ssize_t n_ready
     cdef tuple roots                   # the root nodes
     cdef dict pending
+    cdef dict zeros                    # id -> the link zeros made so far (None: none)
 
     cdef inline bint may_meet_again(self, GradNode node):
         if node.uses > 1:
@@ -144,11 +157,12 @@ cdef class _Pass:
                 slot = <_Slot>found
                 if g is not None:
                     if node.n_outputs == 1:
-                        slot.buffer = _accumulate(slot.buffer, <Tensor>g, self.create_graph)
+                        slot.buffer = _accumulate(slot.buffer, <Tensor>g, self.create_graph,
+                                                  self.zeros)
                     else:
                         per_output = <list>slot.buffer
                         per_output[index] = _accumulate(per_output[index], <Tensor>g,
-                                                        self.create_graph)
+                                                        self.create_graph, self.zeros)
                 return
         slot = _Slot.__new__(_Slot)
         slot.node = node
@@ -310,7 +324,7 @@ cdef object _nan_check(GradNode node, object results):
                 f"The forward call that created this node:\n{node.creation_stack}")
 
 
-cdef object _call_backward(GradNode node, object grads, tuple wanted):
+cdef object _call_backward(_Pass p, GradNode node, object grads, tuple wanted):
     """Run one node's backward and check that it returned one gradient per input (the
     loop checks each). ``grads`` is the gradient itself for a node with one output,
     else a list; ``wanted`` (None: all) the inputs whose gradients the pass needs."""
@@ -329,8 +343,7 @@ cdef object _call_backward(GradNode node, object grads, tuple wanted):
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
         raise
     if node.linked and isinstance(results, (tuple, list)) and len(results) == n - len(node.linked):
-        results = tuple(results) + tuple([wrap(np.zeros(shape, dtype), True)
-                                          for shape, dtype in node.linked])
+        results = tuple(results) + _link_zeros(p, node, wanted, n - len(node.linked))
     if not isinstance(results, (tuple, list)) or len(results) != n:
         raise RuntimeError(f"{node.name()}: backward returned {results!r}, expected "
                            f"{n} gradient(s)")
@@ -339,6 +352,26 @@ cdef object _call_backward(GradNode node, object grads, tuple wanted):
     if anomaly_enabled():
         _nan_check(node, results)
     return results
+
+
+cdef tuple _link_zeros(_Pass p, GradNode node, tuple wanted, Py_ssize_t first):
+    """The gradients of a node's linked edges (from edge ``first`` on): zeros, None for
+    an edge the pass does not need (``wanted``). The pass notes them (``p.zeros``) so
+    that adding one to another gradient records nothing."""
+    cdef list out = []
+    cdef Py_ssize_t i = first
+    cdef Tensor z
+    for shape, dtype in node.linked:
+        if wanted is not None and not wanted[i]:
+            out.append(None)
+        else:
+            z = wrap(np.zeros(shape, dtype), True)
+            if p.zeros is None:
+                p.zeros = {}
+            p.zeros[id(z)] = z
+            out.append(z)
+        i += 1
+    return tuple(out)
 
 
 cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
@@ -530,7 +563,7 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
                                    capture_nodes)
     for t, g in roots:
         if t._node is None:
-            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
+            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph, None)
         else:
             p.enter(<GradNode>t._node, t._out_index, g)
     previous_mode = set_grad_mode(create_graph)
@@ -628,7 +661,7 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set c
         results = None
         if needed is None or node in needed:
             if _any_gradient(grads) or node.op.user_code:
-                results = _call_backward(node, grads, None if needed is None else
+                results = _call_backward(p, node, grads, None if needed is None else
                                          _wanted_inputs(node, needed, leaf_ids,
                                                         capture_nodes))
                 grads = None  # free incoming gradients now: their memory is reused hot
@@ -653,13 +686,15 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set c
                 # Entered even without a gradient, so that it is released too.
                 p.enter(<GradNode>child, indices[i], g)
             elif g is not None:
-                _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph)
+                if leaf_ids is None or id(child) in leaf_ids:
+                    _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph, p.zeros)
         g = results = None
 
 
-cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint create_graph):
+cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint create_graph,
+               dict zeros):
     key = id(leaf)
-    leaf_grads[key] = _accumulate(leaf_grads.get(key), g, create_graph)
+    leaf_grads[key] = _accumulate(leaf_grads.get(key), g, create_graph, zeros)
     leaf_objs[key] = leaf
 
 

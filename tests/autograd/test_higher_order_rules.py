@@ -1,0 +1,89 @@
+"""Higher-order derivatives through the fused gradient rules of the double-backward
+steps (benchmarks 13-15): each fused op's result equals the composition it
+replaces, and its own rules differentiate again."""
+import numpy as np
+import pytest
+
+import pylayer as paddle
+from pylayer.autograd.gradcheck import gradcheck, gradgradcheck
+from pylayer.ops.math import _tanh_curvature
+
+
+def _nth_derivative(fn, x, n):
+    """d^n/dx^n of sum(fn(x)) elementwise, by nested grad with create_graph."""
+    y = fn(x)
+    for _ in range(n):
+        (y,) = paddle.grad(y.sum(), x, create_graph=True)
+    return y
+
+
+def test_tanh_third_and_fourth_derivatives():
+    values = np.linspace(-2.0, 2.0, 9)
+    x = paddle.to_tensor(values, stop_gradient=False)
+    t = np.tanh(values)
+    third = -2 * (1 - t * t) * (1 - 3 * t * t)
+    fourth = 8 * t * (1 - t * t) * (2 - 3 * t * t)
+    np.testing.assert_allclose(_nth_derivative(paddle.tanh, x, 3).numpy(), third, rtol=1e-12,
+                               atol=1e-14)
+    np.testing.assert_allclose(_nth_derivative(paddle.tanh, x, 4).numpy(), fourth, rtol=1e-12,
+                               atol=1e-14)
+
+
+def test_tanh_second_derivative_is_one_curvature_node():
+    x = paddle.to_tensor([0.3, -0.7], stop_gradient=False)
+    (first,) = paddle.grad(paddle.tanh(x).sum(), x, create_graph=True)
+    (second,) = paddle.grad(first.sum(), x, create_graph=True)
+    names = set()
+    stack = [second.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node.name() in names:
+            continue
+        names.add(node.name())
+        stack.extend(edge for edge, _ in node.next_functions)
+    assert "TanhCurvatureGradNode" in names
+    assert "MultiplyGradNode" not in names
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_tanh_curvature_rounds_as_the_three_products(dtype):
+    rng = np.random.default_rng(0)
+    y, dy, gg = (rng.standard_normal((7, 5)).astype(dtype) for _ in range(3))
+    out = _tanh_curvature(*(paddle.to_tensor(v) for v in (y, dy, gg))).numpy()
+    assert out.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(out, (gg * dy) * (y * np.asarray(-2.0, dtype)))
+
+
+def test_tanh_curvature_gradients():
+    rng = np.random.default_rng(1)
+    inputs = [paddle.to_tensor(rng.standard_normal((3, 4)), stop_gradient=False)
+              for _ in range(3)]
+    assert gradcheck(_tanh_curvature, inputs)
+    assert gradgradcheck(_tanh_curvature, inputs)
+
+
+def test_tanh_curvature_of_mixed_shapes_takes_the_products():
+    a = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    b = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    c = paddle.to_tensor([[0.5], [1.5]], stop_gradient=False)
+    out = _tanh_curvature(a, b, c)
+    np.testing.assert_allclose(out.numpy(), -2 * a.numpy() * b.numpy() * c.numpy())
+    (ga,) = paddle.grad(out.sum(), a)
+    np.testing.assert_allclose(ga.numpy(), (-2 * b.numpy() * c.numpy()).sum(0, keepdims=True))
+
+
+def test_tanh_gradient_is_one_kernel_at_every_size():
+    # The fused pass (formerly for arrays of at most 2048 elements only) runs at
+    # every size: a large array's gradient equals its pieces' gradients exactly.
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((256, 64)).astype("float32")
+    g = rng.standard_normal((256, 64)).astype("float32")
+
+    def gradient(rows):
+        xt = paddle.to_tensor(x[rows], stop_gradient=False)
+        (gx,) = paddle.grad(paddle.tanh(xt), xt, paddle.to_tensor(g[rows]))
+        return gx.numpy()
+
+    pieces = np.concatenate([gradient(slice(i, i + 16)) for i in range(0, 256, 16)])
+    np.testing.assert_array_equal(gradient(slice(None)), pieces)
+    np.testing.assert_allclose(pieces, g * (1 - np.tanh(x) ** 2), rtol=1e-5, atol=1e-6)
