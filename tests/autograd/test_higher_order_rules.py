@@ -87,3 +87,28 @@ def test_tanh_gradient_is_one_kernel_at_every_size():
     pieces = np.concatenate([gradient(slice(i, i + 16)) for i in range(0, 256, 16)])
     np.testing.assert_array_equal(gradient(slice(None)), pieces)
     np.testing.assert_allclose(pieces, g * (1 - np.tanh(x) ** 2), rtol=1e-5, atol=1e-6)
+
+
+def test_a_link_zero_adds_no_node():
+    # gx = w * ones depends on x through its kept-input link (zeros); x's second
+    # gradient meets that zero and the real gradient gx: the sum is the real one,
+    # with no recorded add of the zeros.
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    (gx,) = paddle.grad((x * w).sum(), x, create_graph=True)
+    (h,) = paddle.grad((gx * x).sum(), x, create_graph=True)
+    np.testing.assert_array_equal(h.numpy(), [3.0, 4.0])
+    assert h.grad_fn.name() == "MultiplyGradNode"
+    (hw,) = paddle.grad(h.sum(), w)
+    np.testing.assert_array_equal(hw.numpy(), [1.0, 1.0])
+
+
+def test_link_zeros_still_reach_an_input_alone():
+    # Paddle's rule kept: a gradient differentiated again gives its kept inputs
+    # zeros, not None, also when nothing else reaches them.
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    (gx,) = paddle.grad(x * y, [x], create_graph=True)
+    found = paddle.grad(gx.sum(), [x, y], allow_unused=True)
+    np.testing.assert_array_equal(found[0].numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(found[1].numpy(), [1.0, 1.0])
