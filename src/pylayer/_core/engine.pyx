@@ -32,9 +32,8 @@ from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
 from pylayer._core.tensor import unmade_tensor_error
-from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, anomaly_enabled, make_output,
-                                  next_seq, raise_released, run_rules)
-from pylayer._core.graph import link_inputs
+from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, anomaly_enabled, link_edges,
+                                  make_output, next_seq, raise_released, run_rules)
 
 cnp.import_array()
 
@@ -384,17 +383,19 @@ cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
     cdef list kept = []
     cdef list linked = []
     cdef list out = []
+    cdef tuple kept_inputs
     cdef Py_ssize_t i
     cdef GradNode made
     if op.inputs is None:
         return tuple(results)
-    for i in range(min(len(op.keeps), len(values))):
+    for i in range(min(op.n_kept, len(values))):
         value = values[i]
-        if (isinstance(value, Tensor) and not (<Tensor>value)._stop_gradient
-                and op.keeps[i] in op.inputs):
+        if (op._keep_source[i] >= 0 and isinstance(value, Tensor)
+                and not (<Tensor>value)._stop_gradient):
             kept.append(value)
     if not kept:
         return tuple(results)
+    kept_inputs = tuple(kept)
     for g in results:
         if not isinstance(g, Tensor) or (<Tensor>g)._stop_gradient:
             out.append(g)
@@ -403,13 +404,16 @@ cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
         if isinstance(node, GradNode) and (<GradNode>node).seq >= since \
                 and not (<GradNode>node).op.user_code:
             made = <GradNode>node
-            if not any([made is seen for seen in linked]):
-                link_inputs(made, tuple(kept))
+            for seen in linked:
+                if seen is made:
+                    break
+            else:
+                link_edges(made, kept_inputs)
                 linked.append(made)
             out.append(g)
         else:
             like = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype) for t in kept])
-            out.append(make_output(GRADIENT_LINK, (<Tensor>g)._array, (g,) + tuple(kept),
+            out.append(make_output(GRADIENT_LINK, (<Tensor>g)._array, (g,) + kept_inputs,
                                    (like,)))
     return tuple(out)
 
@@ -616,7 +620,9 @@ cdef object _root_grad(Tensor t, object g, bint create_graph):
     of another precision is kept, as Paddle does (a PyLayer's
     ``set_grad_in_dtype_consistent(False)`` sees it)."""
     if g is None:
-        return wrap(np.ones_like(t._array), True)
+        ones = np.empty_like(t._array)
+        ones.fill(1)
+        return wrap(ones, True)
     if not isinstance(g, Tensor):
         raise TypeError(f"run_backward(): a starting gradient must be a Tensor or None, "
                         f"got {type(g).__name__}")
