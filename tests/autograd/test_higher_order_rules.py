@@ -112,3 +112,47 @@ def test_link_zeros_still_reach_an_input_alone():
     found = paddle.grad(gx.sum(), [x, y], allow_unused=True)
     np.testing.assert_array_equal(found[0].numpy(), [0.0, 0.0])
     np.testing.assert_array_equal(found[1].numpy(), [1.0, 1.0])
+
+
+@pytest.mark.parametrize("slope", [0.0, 1e-50, 0.01, 0.2, 1.0, 1.5, -0.3, float("nan")])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_leaky_relu_values_and_slopes_at_edges(slope, dtype):
+    # The fast forms (max(x, s x) and max(mask, s)) give np.where's values exactly.
+    values = np.array([-np.inf, -2.5, -1e-45, -0.0, 0.0, 1e-45, 0.7, np.inf, np.nan], dtype)
+    x = paddle.to_tensor(values, stop_gradient=False)
+    y = paddle.nn.functional.leaky_relu(x, slope)
+    expected = np.where(values > 0, values, values * slope).astype(dtype)
+    np.testing.assert_array_equal(y.numpy(), expected)
+    assert np.array_equal(np.signbit(y.numpy()), np.signbit(expected))
+    g = np.linspace(-2.0, 2.0, values.size).astype(dtype)
+    (gx,) = paddle.grad(y, x, paddle.to_tensor(g))
+    np.testing.assert_array_equal(gx.numpy(), g * np.where(values > 0, 1, slope).astype(dtype))
+
+
+def test_a_subgraph_only_zeros_reach_runs_no_rules_and_keeps_paddle_zeros():
+    # A gradient penalty through a leaky ReLU: the forward layers of the inner grad
+    # are reached only by kept-input link zeros. Their rules no longer run, but the
+    # input still gets zeros (Paddle's rule), and the weights their real gradients.
+    rng = np.random.default_rng(3)
+    w1 = paddle.to_tensor(rng.standard_normal((3, 4)), stop_gradient=False)
+    w2 = paddle.to_tensor(rng.standard_normal((4, 1)), stop_gradient=False)
+    x = paddle.to_tensor(rng.standard_normal((5, 3)), stop_gradient=False)
+    h = paddle.nn.functional.leaky_relu(paddle.matmul(x, w1), 0.2)
+    (gx,) = paddle.grad(paddle.matmul(h, w2).sum(), x, create_graph=True)
+    (gx * gx).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((5, 3)))
+    slopes = np.where(x.numpy() @ w1.numpy() > 0, 1.0, 0.2)
+    inner = slopes * w2.numpy().T                      # d h @ w2 / d (x @ w1)
+    expected_w2 = 2 * ((inner @ w1.numpy().T) @ w1.numpy() * slopes).sum(0)[:, None]
+    np.testing.assert_allclose(w2.grad.numpy(), expected_w2, rtol=1e-12)
+
+
+def test_zero_only_node_still_checks_saved_versions():
+    x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+    w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    h = paddle.exp(x)
+    (gh,) = paddle.grad((h * w).sum(), h, create_graph=True)
+    with paddle.no_grad():
+        h.add_(paddle.ones([2]))
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        gh.sum().backward()

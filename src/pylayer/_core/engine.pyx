@@ -32,8 +32,8 @@ from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
 from pylayer._core.tensor import unmade_tensor_error
-from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, anomaly_enabled, link_edges,
-                                  make_output, next_seq, raise_released, run_rules)
+from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, SavedTensor, anomaly_enabled,
+                                  link_edges, make_output, next_seq, raise_released, run_rules)
 
 cnp.import_array()
 
@@ -359,17 +359,78 @@ cdef tuple _link_zeros(_Pass p, GradNode node, tuple wanted, Py_ssize_t first):
     that adding one to another gradient records nothing."""
     cdef list out = []
     cdef Py_ssize_t i = first
-    cdef Tensor z
     for shape, dtype in node.linked:
-        if wanted is not None and not wanted[i]:
-            out.append(None)
-        else:
-            z = wrap(np.zeros(shape, dtype), True)
-            if p.zeros is None:
-                p.zeros = {}
-            p.zeros[id(z)] = z
-            out.append(z)
+        out.append(None if wanted is not None and not wanted[i] else _new_zero(p, shape, dtype))
         i += 1
+    return tuple(out)
+
+
+cdef Tensor _new_zero(_Pass p, object shape, object dtype):
+    """A new zero gradient (its own memory: it may reach the caller) noted as one."""
+    cdef Tensor z = wrap(np.zeros(shape, dtype), True)
+    if p.zeros is None:
+        p.zeros = {}
+    p.zeros[id(z)] = z
+    return z
+
+
+cdef bint _only_zeros(_Pass p, object grads):
+    """Whether every gradient that reached a node is a link zero (or none)."""
+    if p.zeros is None or grads is None:
+        return False
+    if isinstance(grads, Tensor):
+        return id(grads) in p.zeros
+    for g in <list>grads:
+        if g is not None and id(g) not in p.zeros:
+            return False
+    return True
+
+
+cdef object _zero_results(_Pass p, GradNode node, tuple wanted):
+    """The results of a node that only zeros reached, without running its rules: a zero
+    (of the input's shape and dtype) per input whose rule the pass would run, None
+    for the others. Rules are linear in the gradient, so they would give zeros too
+    (this is the work the kept-input links would otherwise cause: whole subgraphs
+    run on zeros). None when an input's shape is not known without running it: the
+    node then runs as usual."""
+    cdef Op op = node.op
+    cdef tuple nexts = node.next_nodes
+    cdef tuple rules, saved
+    cdef Py_ssize_t i, k, n = len(nexts), n_rules
+    cdef list out
+    cdef SavedTensor kept
+    if op.user_code or not op.per_input or node.released or node.saved is None and op.n_kept:
+        return None
+    rules = <tuple>op.vjp
+    n_rules = n - (len(node.linked) if node.linked else 0)
+    if n_rules != len(rules):
+        return None
+    saved = node.saved if node.saved is not None else ()
+    out = [None] * n
+    for i in range(n):
+        child = nexts[i]
+        if child is None or (wanted is not None and not wanted[i]):
+            continue
+        if i >= n_rules:
+            shape, dtype = node.linked[i - n_rules]
+        elif rules[i] is None:
+            continue
+        elif isinstance(child, Tensor):
+            shape, dtype = (<Tensor>child)._array.shape, (<Tensor>child)._array.dtype
+        else:
+            shape = None
+            for k in range(min(op.n_kept, len(saved))):
+                if op._keep_source[k] == i and isinstance(saved[k], SavedTensor):
+                    kept = <SavedTensor>saved[k]
+                    if not kept.hooked and isinstance(kept.tensor, Tensor):
+                        shape = (<Tensor>kept.tensor)._array.shape
+                        dtype = (<Tensor>kept.tensor)._array.dtype
+                    break
+            if shape is None:
+                return None
+        out[i] = _new_zero(p, shape, dtype)
+    if op.n_kept:
+        node.saved_tensors()        # the version checks the rules' run would make
     return tuple(out)
 
 
@@ -667,9 +728,12 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set c
         results = None
         if needed is None or node in needed:
             if _any_gradient(grads) or node.op.user_code:
-                results = _call_backward(p, node, grads, None if needed is None else
-                                         _wanted_inputs(node, needed, leaf_ids,
-                                                        capture_nodes))
+                wanted = None if needed is None else _wanted_inputs(node, needed, leaf_ids,
+                                                                    capture_nodes)
+                if _only_zeros(p, grads):
+                    results = _zero_results(p, node, wanted)
+                if results is None:
+                    results = _call_backward(p, node, grads, wanted)
                 grads = None  # free incoming gradients now: their memory is reused hot
             if not retain_graph:
                 node.release()
