@@ -72,23 +72,6 @@ def test_tanh_curvature_of_mixed_shapes_takes_the_products():
     np.testing.assert_allclose(ga.numpy(), (-2 * b.numpy() * c.numpy()).sum(0, keepdims=True))
 
 
-def test_tanh_gradient_is_one_kernel_at_every_size():
-    # The fused pass (formerly for arrays of at most 2048 elements only) runs at
-    # every size: a large array's gradient equals its pieces' gradients exactly.
-    rng = np.random.default_rng(2)
-    x = rng.standard_normal((256, 64)).astype("float32")
-    g = rng.standard_normal((256, 64)).astype("float32")
-
-    def gradient(rows):
-        xt = paddle.to_tensor(x[rows], stop_gradient=False)
-        (gx,) = paddle.grad(paddle.tanh(xt), xt, paddle.to_tensor(g[rows]))
-        return gx.numpy()
-
-    pieces = np.concatenate([gradient(slice(i, i + 16)) for i in range(0, 256, 16)])
-    np.testing.assert_array_equal(gradient(slice(None)), pieces)
-    np.testing.assert_allclose(pieces, g * (1 - np.tanh(x) ** 2), rtol=1e-5, atol=1e-6)
-
-
 def test_a_link_zero_adds_no_node():
     # gx = w * ones depends on x through its kept-input link (zeros); x's second
     # gradient meets that zero and the real gradient gx: the sum is the real one,

@@ -11,7 +11,7 @@ cimport numpy as cnp
 
 from pylayer._core.graph cimport make_output
 from pylayer._core.tensor cimport Tensor, has_shape, wrap
-from pylayer._kernels.loops cimport (check_spans, data_of, empty_like,
+from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, fusable,
                                      is_float_array, is_single, relu_backward_loop, same_layout,
                                      sigmoid_backward_loop, tanh_backward_loop)
 from pylayer._core.size import Size
@@ -234,8 +234,7 @@ cdef object output_gradient(OutputGradient which, object y, object dy):
         if same_layout(ya, ga):
             return _output_gradient_loop(which, ya, ga)
         return np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
-    if same_layout(ya, ga):
-        # One pass at any size (numpy's form takes three, and two temporaries).
+    if fusable(ya, ga):
         return _output_gradient_loop(which, ya, ga)
     if which == TANH_GRADIENT:
         return ga * (1 - ya * ya)
