@@ -32,7 +32,7 @@ def _is_sequence(value):
 
 def _tensor(value, fn, arg):
     if isinstance(value, Jacobian):
-        return value._evaluate_all()
+        return value._as_ys()
     if not isinstance(value, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor or a tuple of Tensors, "
                         f"got {type(value).__name__}")
@@ -155,6 +155,15 @@ class Jacobian:
         if not self.shape:
             return self._row(0).reshape([])
         return self[:]
+
+    def _as_ys(self):
+        """The whole matrix as the ``ys`` of another Jacobian (a Hessian's inner one),
+        never shown to the user: when ys has no axis of its own and xs has one, the
+        only row itself (no indexing node whose backward each outer row would run)."""
+        if self.shape and (self._ys_dims, self._xs_dims) == ((1, 2) if self._batched
+                                                             else (0, 1)):
+            return self._row(0)
+        return self._evaluate_all()
 
     def __getattr__(self, name):
         if name.startswith("_"):
