@@ -32,9 +32,8 @@ from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
 from pylayer._core.tensor import unmade_tensor_error
-from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, anomaly_enabled, make_output,
-                                  next_seq, raise_released, run_rules)
-from pylayer._core.graph import link_inputs
+from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, SavedTensor, anomaly_enabled,
+                                  link_edges, make_output, next_seq, raise_released, run_rules)
 
 cnp.import_array()
 
@@ -70,12 +69,24 @@ cdef object _sum_arrays(object a, object b):
     return out
 
 
-cdef object _accumulate(object entry, Tensor g, bint create_graph):
-    """A buffer entry (None, a gradient, or a _Sum) plus the gradient ``g``."""
+cdef inline bint _alike(Tensor a, Tensor b):
+    return (cnp.PyArray_TYPE(<cnp.ndarray>a._array) == cnp.PyArray_TYPE(<cnp.ndarray>b._array)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a._array, <cnp.ndarray>b._array))
+
+
+cdef object _accumulate(object entry, Tensor g, bint create_graph, dict zeros):
+    """A buffer entry (None, a gradient, or a _Sum) plus the gradient ``g``. ``zeros``
+    (None: no such) holds the pass's link zeros (``_link_zeros``) by id: adding one to
+    a gradient of its shape and dtype gives that gradient, with no recorded add."""
     cdef Tensor current
     cdef cnp.ndarray acc
     if entry is None:
         return g
+    if zeros is not None:
+        if id(g) in zeros and _alike(<Tensor>_gradient(entry), g):
+            return entry
+        if type(entry) is not _Sum and id(entry) in zeros and _alike(<Tensor>entry, g):
+            return g
     if create_graph:
         return installed("add")(_gradient(entry), g)        # recorded, so it can be differentiated
     if type(entry) is _Sum:
@@ -120,6 +131,7 @@ cdef class _Pass:
     cdef Py_ssize_t n_ready
     cdef tuple roots                   # the root nodes
     cdef dict pending
+    cdef dict zeros                    # id -> the link zeros made so far (None: none)
 
     cdef inline bint may_meet_again(self, GradNode node):
         if node.uses > 1:
@@ -144,11 +156,12 @@ cdef class _Pass:
                 slot = <_Slot>found
                 if g is not None:
                     if node.n_outputs == 1:
-                        slot.buffer = _accumulate(slot.buffer, <Tensor>g, self.create_graph)
+                        slot.buffer = _accumulate(slot.buffer, <Tensor>g, self.create_graph,
+                                                  self.zeros)
                     else:
                         per_output = <list>slot.buffer
                         per_output[index] = _accumulate(per_output[index], <Tensor>g,
-                                                        self.create_graph)
+                                                        self.create_graph, self.zeros)
                 return
         slot = _Slot.__new__(_Slot)
         slot.node = node
@@ -310,7 +323,7 @@ cdef object _nan_check(GradNode node, object results):
                 f"The forward call that created this node:\n{node.creation_stack}")
 
 
-cdef object _call_backward(GradNode node, object grads, tuple wanted):
+cdef object _call_backward(_Pass p, GradNode node, object grads, tuple wanted):
     """Run one node's backward and check that it returned one gradient per input (the
     loop checks each). ``grads`` is the gradient itself for a node with one output,
     else a list; ``wanted`` (None: all) the inputs whose gradients the pass needs."""
@@ -329,8 +342,7 @@ cdef object _call_backward(GradNode node, object grads, tuple wanted):
             exc.add_note(f"The forward call that created {node.name()}:\n{node.creation_stack}")
         raise
     if node.linked and isinstance(results, (tuple, list)) and len(results) == n - len(node.linked):
-        results = tuple(results) + tuple([wrap(np.zeros(shape, dtype), True)
-                                          for shape, dtype in node.linked])
+        results = tuple(results) + _link_zeros(p, node, wanted, n - len(node.linked))
     if not isinstance(results, (tuple, list)) or len(results) != n:
         raise RuntimeError(f"{node.name()}: backward returned {results!r}, expected "
                            f"{n} gradient(s)")
@@ -339,6 +351,87 @@ cdef object _call_backward(GradNode node, object grads, tuple wanted):
     if anomaly_enabled():
         _nan_check(node, results)
     return results
+
+
+cdef tuple _link_zeros(_Pass p, GradNode node, tuple wanted, Py_ssize_t first):
+    """The gradients of a node's linked edges (from edge ``first`` on): zeros, None for
+    an edge the pass does not need (``wanted``). The pass notes them (``p.zeros``) so
+    that adding one to another gradient records nothing."""
+    cdef list out = []
+    cdef Py_ssize_t i = first
+    for shape, dtype in node.linked:
+        out.append(None if wanted is not None and not wanted[i] else _new_zero(p, shape, dtype))
+        i += 1
+    return tuple(out)
+
+
+cdef Tensor _new_zero(_Pass p, object shape, object dtype):
+    """A new zero gradient (its own memory: it may reach the caller) noted as one."""
+    cdef Tensor z = wrap(np.zeros(shape, dtype), True)
+    if p.zeros is None:
+        p.zeros = {}
+    p.zeros[id(z)] = z
+    return z
+
+
+cdef bint _only_zeros(_Pass p, object grads):
+    """Whether every gradient that reached a node is a link zero (or none)."""
+    if p.zeros is None or grads is None:
+        return False
+    if isinstance(grads, Tensor):
+        return id(grads) in p.zeros
+    for g in <list>grads:
+        if g is not None and id(g) not in p.zeros:
+            return False
+    return True
+
+
+cdef object _zero_results(_Pass p, GradNode node, tuple wanted):
+    """The results of a node that only zeros reached, without running its rules: a zero
+    (of the input's shape and dtype) per input whose rule the pass would run, None
+    for the others. Rules are linear in the gradient, so they would give zeros too
+    (this is the work the kept-input links would otherwise cause: whole subgraphs
+    run on zeros). None when an input's shape is not known without running it: the
+    node then runs as usual."""
+    cdef Op op = node.op
+    cdef tuple nexts = node.next_nodes
+    cdef tuple rules, saved
+    cdef Py_ssize_t i, k, n = len(nexts), n_rules
+    cdef list out
+    cdef SavedTensor kept
+    if op.user_code or not op.per_input or node.released or node.saved is None and op.n_kept:
+        return None
+    rules = <tuple>op.vjp
+    n_rules = n - (len(node.linked) if node.linked else 0)
+    if n_rules != len(rules):
+        return None
+    saved = node.saved if node.saved is not None else ()
+    out = [None] * n
+    for i in range(n):
+        child = nexts[i]
+        if child is None or (wanted is not None and not wanted[i]):
+            continue
+        if i >= n_rules:
+            shape, dtype = node.linked[i - n_rules]
+        elif rules[i] is None:
+            continue
+        elif isinstance(child, Tensor):
+            shape, dtype = (<Tensor>child)._array.shape, (<Tensor>child)._array.dtype
+        else:
+            shape = None
+            for k in range(min(op.n_kept, len(saved))):
+                if op._keep_source[k] == i and isinstance(saved[k], SavedTensor):
+                    kept = <SavedTensor>saved[k]
+                    if not kept.hooked and isinstance(kept.tensor, Tensor):
+                        shape = (<Tensor>kept.tensor)._array.shape
+                        dtype = (<Tensor>kept.tensor)._array.dtype
+                    break
+            if shape is None:
+                return None
+        out[i] = _new_zero(p, shape, dtype)
+    if op.n_kept:
+        node.saved_tensors()        # the version checks the rules' run would make
+    return tuple(out)
 
 
 cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
@@ -351,17 +444,19 @@ cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
     cdef list kept = []
     cdef list linked = []
     cdef list out = []
+    cdef tuple kept_inputs
     cdef Py_ssize_t i
     cdef GradNode made
     if op.inputs is None:
         return tuple(results)
-    for i in range(min(len(op.keeps), len(values))):
+    for i in range(min(op.n_kept, len(values))):
         value = values[i]
-        if (isinstance(value, Tensor) and not (<Tensor>value)._stop_gradient
-                and op.keeps[i] in op.inputs):
+        if (op._keep_source[i] >= 0 and isinstance(value, Tensor)
+                and not (<Tensor>value)._stop_gradient):
             kept.append(value)
     if not kept:
         return tuple(results)
+    kept_inputs = tuple(kept)
     for g in results:
         if not isinstance(g, Tensor) or (<Tensor>g)._stop_gradient:
             out.append(g)
@@ -370,13 +465,16 @@ cdef tuple _link_to_kept_inputs(Op op, tuple values, object results,
         if isinstance(node, GradNode) and (<GradNode>node).seq >= since \
                 and not (<GradNode>node).op.user_code:
             made = <GradNode>node
-            if not any([made is seen for seen in linked]):
-                link_inputs(made, tuple(kept))
+            for seen in linked:
+                if seen is made:
+                    break
+            else:
+                link_edges(made, kept_inputs)
                 linked.append(made)
             out.append(g)
         else:
             like = tuple([((<Tensor>t)._array.shape, (<Tensor>t)._array.dtype) for t in kept])
-            out.append(make_output(GRADIENT_LINK, (<Tensor>g)._array, (g,) + tuple(kept),
+            out.append(make_output(GRADIENT_LINK, (<Tensor>g)._array, (g,) + kept_inputs,
                                    (like,)))
     return tuple(out)
 
@@ -530,7 +628,7 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
                                    capture_nodes)
     for t, g in roots:
         if t._node is None:
-            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph)
+            _leaf_add(leaf_grads, leaf_objs, t, g, create_graph, None)
         else:
             p.enter(<GradNode>t._node, t._out_index, g)
     previous_mode = set_grad_mode(create_graph)
@@ -583,7 +681,9 @@ cdef object _root_grad(Tensor t, object g, bint create_graph):
     of another precision is kept, as Paddle does (a PyLayer's
     ``set_grad_in_dtype_consistent(False)`` sees it)."""
     if g is None:
-        return wrap(np.ones_like(t._array), True)
+        ones = np.empty_like(t._array)
+        ones.fill(1)
+        return wrap(ones, True)
     if not isinstance(g, Tensor):
         raise TypeError(f"run_backward(): a starting gradient must be a Tensor or None, "
                         f"got {type(g).__name__}")
@@ -628,9 +728,12 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set c
         results = None
         if needed is None or node in needed:
             if _any_gradient(grads) or node.op.user_code:
-                results = _call_backward(node, grads, None if needed is None else
-                                         _wanted_inputs(node, needed, leaf_ids,
-                                                        capture_nodes))
+                wanted = None if needed is None else _wanted_inputs(node, needed, leaf_ids,
+                                                                    capture_nodes)
+                if _only_zeros(p, grads):
+                    results = _zero_results(p, node, wanted)
+                if results is None:
+                    results = _call_backward(p, node, grads, wanted)
                 grads = None  # free incoming gradients now: their memory is reused hot
             if not retain_graph:
                 node.release()
@@ -653,13 +756,15 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set c
                 # Entered even without a gradient, so that it is released too.
                 p.enter(<GradNode>child, indices[i], g)
             elif g is not None:
-                _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph)
+                if leaf_ids is None or id(child) in leaf_ids:
+                    _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph, p.zeros)
         g = results = None
 
 
-cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint create_graph):
+cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint create_graph,
+               dict zeros):
     key = id(leaf)
-    leaf_grads[key] = _accumulate(leaf_grads.get(key), g, create_graph)
+    leaf_grads[key] = _accumulate(leaf_grads.get(key), g, create_graph, zeros)
     leaf_objs[key] = leaf
 
 

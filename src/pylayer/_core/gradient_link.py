@@ -8,6 +8,9 @@ engine links a node's rule results while it records its backward
 node). A gradient the rule made gets the extra edges on its own
 node, so its ``grad_fn`` is the op that made it; one the rule did not make (it
 handed back a tensor it was given) is wrapped in a ``gradient_link`` node.
+A later pass carries those zeros cheaply: adding one to another gradient records
+nothing, none is made for an edge the pass does not need, and a node that only
+zeros reach runs no rules (it passes zeros on).
 
 >>> import pylayer as paddle
 >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)

@@ -72,6 +72,7 @@ cdef object run_rules(GradNode node, object grads, tuple values, tuple wanted=*)
 cdef bint anomaly_enabled() noexcept
 cdef unsigned long long next_seq() noexcept
 cdef raise_released(GradNode node)
+cdef link_edges(GradNode node, tuple tensors)
 
 
 cdef class RetainedGrad:

@@ -708,23 +708,46 @@ def new_node(Op op not None, tuple inputs, tuple attrs=(), Py_ssize_t n_outputs=
 def link_inputs(GradNode node not None, tuple tensors not None):
     """Give ``node`` an edge to each of ``tensors`` that needs a gradient, after its
     op's inputs, carrying zeros in backward (see pylayer._core.gradient_link)."""
+    for item in tensors:
+        if not isinstance(item, Tensor):
+            raise TypeError(f"link_inputs(): argument 'tensors' must hold Tensors, got "
+                            f"{type(item).__name__}")
+    link_edges(node, tensors)
+
+
+cdef link_edges(GradNode node, tuple tensors):
+    """``link_inputs`` for ``tensors`` known to be Tensors."""
     cdef Tensor t
-    cdef list edges = [], indices = [], meta = []
+    cdef Py_ssize_t i, k = 0, n = len(tensors)
+    cdef tuple edges, indices, meta
     if node.released:
         raise_released(node)
-    for item in tensors:
-        t = <Tensor?>item
+    for i in range(n):
+        if not (<Tensor>tensors[i])._stop_gradient:
+            k += 1
+    edges = PyTuple_New(k)
+    indices = PyTuple_New(k)
+    meta = PyTuple_New(k)
+    k = 0
+    for i in range(n):
+        t = <Tensor>tensors[i]
         if t._stop_gradient:
             continue
         edge = t if t._node is None else t._node
         if isinstance(edge, GradNode):
             (<GradNode>edge).uses += 1
-        edges.append(edge)
-        indices.append(t._out_index)
-        meta.append((t._array.shape, t._array.dtype))
-    node.next_nodes = node.next_nodes + tuple(edges)
-    node.next_indices = node.next_indices + tuple(indices)
-    node.linked = (node.linked or ()) + tuple(meta)
+        index = t._out_index
+        shape_dtype = (t._array.shape, t._array.dtype)
+        Py_INCREF(edge)
+        PyTuple_SET_ITEM(edges, k, edge)
+        Py_INCREF(index)
+        PyTuple_SET_ITEM(indices, k, index)
+        Py_INCREF(shape_dtype)
+        PyTuple_SET_ITEM(meta, k, shape_dtype)
+        k += 1
+    node.next_nodes = node.next_nodes + edges
+    node.next_indices = node.next_indices + indices
+    node.linked = meta if node.linked is None else node.linked + meta
 
 
 def set_history(Tensor t not None, node, Py_ssize_t index=0):

@@ -32,7 +32,7 @@ def _is_sequence(value):
 
 def _tensor(value, fn, arg):
     if isinstance(value, Jacobian):
-        return value._evaluate_all()
+        return value._as_ys()
     if not isinstance(value, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' must be a Tensor or a tuple of Tensors, "
                         f"got {type(value).__name__}")
@@ -90,13 +90,19 @@ class Jacobian:
         """d ys_flat[i] / d xs, flattened to [N] (or [B, N] with a batch axis)."""
         row = self._rows.get(i)
         if row is None:
-            y = self._flat_ys[:, i] if self._batched else self._flat_ys[i]
+            ys = self._flat_ys
             found = None
-            if not y.stop_gradient:
-                (found,) = grad(y, self._xs, create_graph=True, allow_unused=True)
+            if not ys.stop_gradient:
+                # The gradient of ys[..., i] is the backward of ys from a one-hot
+                # gradient: no indexing node, and no scatter of its gradient.
+                onehot = np.zeros(ys._array.shape, ys._array.dtype)
+                onehot[..., i] = 1
+                (found,) = grad(ys, self._xs, make_tensor(onehot), create_graph=True,
+                                allow_unused=True)
             found = zeros_like(self._xs) if found is None else found
-            row = found.reshape([found.shape[0], -1] if self._batched else [-1])
-            self._rows[i] = row
+            if found.ndim != (2 if self._batched else 1):
+                found = found.reshape([found.shape[0], -1] if self._batched else [-1])
+            row = self._rows[i] = found
         return row
 
     def _inner_index(self, index):
@@ -140,12 +146,24 @@ class Jacobian:
             full = self._flat_ys.shape + [self._row(0).shape[-1]]
             return make_tensor(np.zeros(full, self._row(0).numpy().dtype)[inner])
         matrix = stack(rows, axis=lazy_axis)
+        rest = inner[:lazy_axis] + inner[lazy_axis + 1:]
+        if all(item == builtins.slice(None) for item in rest):
+            return matrix       # every row, whole: no indexing node to differentiate through
         return matrix[inner[:lazy_axis] + (builtins.slice(None),) + inner[lazy_axis + 1:]]
 
     def _evaluate_all(self):
         if not self.shape:
             return self._row(0).reshape([])
         return self[:]
+
+    def _as_ys(self):
+        """The whole matrix as the ``ys`` of another Jacobian (a Hessian's inner one),
+        never shown to the user: when ys has no axis of its own and xs has one, the
+        only row itself (no indexing node whose backward each outer row would run)."""
+        if self.shape and (self._ys_dims, self._xs_dims) == ((1, 2) if self._batched
+                                                             else (0, 1)):
+            return self._row(0)
+        return self._evaluate_all()
 
     def __getattr__(self, name):
         if name.startswith("_"):

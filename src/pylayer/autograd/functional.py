@@ -47,14 +47,15 @@ def _checked_grad(g, output, i, fn, arg):
     if not isinstance(g, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' item {i} must be a Tensor or None, "
                         f"got {type(g).__name__}")
-    if not holds_numbers(g.numpy().dtype):
+    kind = g.numpy().dtype
+    if not holds_numbers(kind):
         raise TypeError(f"{fn}(): argument '{arg}' must hold numbers, got data of numpy "
-                        f"dtype {g.numpy().dtype}")
-    if g.dtype.is_complex and not output.dtype.is_complex:
+                        f"dtype {kind}")
+    if kind.kind == "c" and output.numpy().dtype.kind != "c":
         raise TypeError(f"{fn}(): argument '{arg}' item {i} is a complex gradient "
                         f"({g.dtype.name}) for a real tensor ({output.dtype.name}); a real "
                         f"tensor's gradient is real")
-    if g.shape != output.shape:
+    if g.numpy().shape != output.numpy().shape:
         # As Paddle: a [1] gradient for a 0-D output (and the like) is taken as is.
         if _without_ones(g.shape) != _without_ones(output.shape):
             raise ValueError(f"{fn}(): argument '{arg}' has a gradient of shape {g.shape} for "

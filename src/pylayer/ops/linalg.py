@@ -96,9 +96,9 @@ def _matmul(x, y, transpose_x, transpose_y):
     a = x._array
     b = y._array
     if transpose_x and a.ndim > 1:
-        a = np.swapaxes(a, -1, -2)
+        a = a.T if a.ndim == 2 else a.swapaxes(-1, -2)
     if transpose_y and b.ndim > 1:
-        b = np.swapaxes(b, -1, -2)
+        b = b.T if b.ndim == 2 else b.swapaxes(-1, -2)
     try:
         out = np.matmul(a, b, out=_pooled_product(a, b))
     except ValueError:
@@ -123,10 +123,13 @@ def _pooled_product(a, b):
     if (a.ndim < 2 or b.ndim < 2 or a.dtype != b.dtype or a.dtype not in _POOLED_DTYPES
             or a.shape[-1] != b.shape[-2]):
         return None
-    try:
-        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    except ValueError:
-        return None
+    if a.ndim == 2 and b.ndim == 2:
+        batch = ()
+    else:
+        try:
+            batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        except ValueError:
+            return None
     return pooled_empty(batch + (a.shape[-2], b.shape[-1]), a.dtype)
 
 
