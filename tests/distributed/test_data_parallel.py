@@ -84,3 +84,28 @@ def test_one_process_data_parallel_changes_no_gradient():
     assert layer.weight.grad.numpy().ravel().tolist() == [3.0, 3.0]
     with pytest.raises(ValueError, match="comm_buffer_size"):
         pylayer.distributed.DataParallel(layer, comm_buffer_size=0)
+
+
+def test_sync_batch_norm_step_passes_gradcheck_in_a_world_of_one():
+    import numpy as np
+    from pylayer.nn.norm import _sync_batch_norm
+    pylayer.distributed.init_parallel_env()
+    rng = np.random.default_rng(0)
+    for shape, channel_last in (([4, 3, 2], False), ([3, 2, 2, 3], True)):
+        x = pylayer.to_tensor(rng.random(shape), stop_gradient=False)
+        w = pylayer.to_tensor(rng.random(shape[-1 if channel_last else 1]) + 0.5,
+                              stop_gradient=False)
+        b = pylayer.to_tensor(rng.random(w.shape[0]), stop_gradient=False)
+        mean, var = pylayer.zeros(w.shape, "float64"), pylayer.ones(w.shape, "float64")
+
+        def f(x, w, b):
+            return _sync_batch_norm(x, mean, var, w, b, 0.9, 1e-5, channel_last)
+        assert pylayer.autograd.gradcheck(f, (x, w, b))
+        m2, v2 = pylayer.zeros(w.shape, "float64"), pylayer.ones(w.shape, "float64")
+        mean._set_array_inplace(np.zeros(w.shape))
+        var._set_array_inplace(np.ones(w.shape))
+        want = pylayer.nn.functional.batch_norm(x, m2, v2, w, b, training=True,
+                                                data_format="NHWC" if channel_last else "NCHW")
+        np.testing.assert_allclose(f(x, w, b).numpy(), want.numpy(), atol=1e-12)
+        np.testing.assert_allclose(mean.numpy(), m2.numpy(), atol=1e-12)
+        np.testing.assert_allclose(var.numpy(), v2.numpy(), atol=1e-12)
