@@ -69,6 +69,13 @@ def test_sync_batch_norm_over_processes_equals_batch_norm_on_the_whole_batch(n):
     assert done.stdout.count("SyncBatchNorm equals BatchNorm") == n
 
 
+@pytest.mark.parametrize("n", [2, 4])
+def test_every_stream_form_against_its_definition(n):
+    done = run("mpi_stream.py", n)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("every stream form holds") == n
+
+
 @pytest.mark.parametrize("how", ["raise", "exit"])
 def test_a_failing_process_ends_the_job_with_an_error_instead_of_a_hang(how):
     done = run("mpi_failure.py", 4, how)        # the time limit turns a hang into a failure

@@ -25,3 +25,6 @@ from pylayer.distributed._parallel import DataParallel, spawn
 from pylayer.distributed import _env, _collective, _parallel
 
 __all__ = _env.__all__ + _collective.__all__ + _parallel.__all__
+
+# DataParallel buckets, SyncBatchNorm, the stream forms and the checkpoint (round 10, ddp)
+from pylayer.distributed import stream  # noqa: E402
