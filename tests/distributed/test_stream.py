@@ -23,7 +23,7 @@ def test_use_calc_stream_needs_sync_op(call):
 
 
 def test_alltoall_takes_two_tensors_or_two_lists():
-    with pytest.raises(RuntimeError, match="both tensors or both lists"):
+    with pytest.raises(RuntimeError, match="must both be tensors or both lists"):
         stream.alltoall([], pylayer.ones([1]))
     with pytest.raises(RuntimeError, match="output 'out_tensor_or_tensor_list' must be given"):
         stream.alltoall(None, [pylayer.ones([1])])
