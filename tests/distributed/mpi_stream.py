@@ -96,6 +96,17 @@ def main():
         with pytest.raises(RuntimeError, match="not a member"):
             stream.all_gather([], pylayer.ones([1]), group=group)
     dist.barrier()
+    # A group shut down refuses collectives until it is restarted (a new communicator).
+    dist.shutdown_process_group()
+    if dist.get_rank() in evens:
+        with pytest.raises(RuntimeError, match="was shut down"):
+            dist.all_reduce(pylayer.ones([1]), group=group)
+    dist.all_reduce(pylayer.ones([1]))              # the world is left alone
+    dist.restart_process_group()
+    if dist.get_rank() in evens:
+        x = pylayer.ones([1])
+        dist.all_reduce(x, group=group)
+        assert x.item() == len(evens)
     print(f"rank {dist.get_rank()}: every stream form holds", flush=True)
 
 

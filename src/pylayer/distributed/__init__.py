@@ -28,3 +28,7 @@ __all__ = _env.__all__ + _collective.__all__ + _parallel.__all__
 
 # DataParallel buckets, SyncBatchNorm, the stream forms and the checkpoint (round 10, ddp)
 from pylayer.distributed import stream  # noqa: E402
+from pylayer.distributed._env import shutdown_process_group, restart_process_group  # noqa: E402
+from pylayer.distributed.launch import launch  # noqa: E402  (Paddle's: the function)
+
+__all__ += ["launch"]
