@@ -76,6 +76,21 @@ def test_every_stream_form_against_its_definition(n):
     assert done.stdout.count("every stream form holds") == n
 
 
+def test_a_checkpoint_saved_by_two_processes_loads_in_each_and_in_one(tmp_path):
+    done = run("mpi_checkpoint.py", 2, str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("the checkpoint holds") == 2
+    import numpy as np
+    import pylayer
+    import pylayer.distributed as dist
+    pylayer.seed(3)
+    model = pylayer.nn.Sequential(pylayer.nn.Linear(3, 4), pylayer.nn.Linear(4, 2))
+    fresh = pylayer.nn.Sequential(pylayer.nn.Linear(3, 4), pylayer.nn.Linear(4, 2))
+    dist.load_state_dict({"model": fresh.state_dict()}, tmp_path)
+    for a, b in zip(fresh.parameters(), model.parameters()):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
 @pytest.mark.parametrize("how", ["raise", "exit"])
 def test_a_failing_process_ends_the_job_with_an_error_instead_of_a_hang(how):
     done = run("mpi_failure.py", 4, how)        # the time limit turns a hang into a failure

@@ -30,5 +30,6 @@ __all__ = _env.__all__ + _collective.__all__ + _parallel.__all__
 from pylayer.distributed import stream  # noqa: E402
 from pylayer.distributed._env import shutdown_process_group, restart_process_group  # noqa: E402
 from pylayer.distributed.launch import launch  # noqa: E402  (Paddle's: the function)
+from pylayer.distributed.checkpoint import save_state_dict, load_state_dict  # noqa: E402
 
-__all__ += ["launch"]
+__all__ += ["launch", "save_state_dict", "load_state_dict"]
