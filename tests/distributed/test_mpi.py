@@ -91,12 +91,12 @@ def test_a_checkpoint_saved_by_two_processes_loads_in_each_and_in_one(tmp_path):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
-@pytest.mark.parametrize("how", ["raise", "exit"])
+@pytest.mark.parametrize("how", ["raise", "exit", "kill", "backward-raise", "backward-kill"])
 def test_a_failing_process_ends_the_job_with_an_error_instead_of_a_hang(how):
     done = run("mpi_failure.py", 4, how)        # the time limit turns a hang into a failure
     assert done.returncode != 0
     assert "not reached" not in done.stdout
-    if how == "raise":
+    if how.endswith("raise"):
         assert "rank 3 of 4 raised an exception" in done.stderr
         assert "rank failed on purpose" in done.stderr
 
