@@ -108,8 +108,8 @@ def main(argv=None):
 def launch():
     """Paddle's ``paddle.distributed.launch()``: run the launcher with this program's
     command line (``sys.argv[1:]``, the options above then the script and its
-    arguments) and exit with the job's status, as ``python -m
-    pylayer.distributed.launch`` does. (``pylayer.distributed.launch`` is this
+    arguments), as ``python -m pylayer.distributed.launch`` does; when the job
+    fails, exit with its status. (``pylayer.distributed.launch`` is this
     function, as in Paddle; the package stays reachable by ``python -m`` and
     ``importlib.import_module``.)
 
@@ -117,5 +117,7 @@ def launch():
     >>> dist.launch.__module__
     'pylayer.distributed.launch'
     """
-    sys.exit(main())
+    status = main()
+    if status:
+        sys.exit(status)
 
