@@ -63,7 +63,7 @@ def all_reduce_sizes(quick):
         n = 2 ** power
         array = np.ones(n, np.float32)
         tensor = pylayer.to_tensor(np.ones(n, np.float32))
-        repeat = max(3, min(2000, int(2 ** 22 / n)))
+        repeat = max(2, min(200, int(2 ** 20 / n)))
 
         def raw():
             comm.Allreduce(MPI.IN_PLACE, array, op=MPI.SUM)
@@ -72,7 +72,7 @@ def all_reduce_sizes(quick):
             dist.all_reduce(tensor)
         raw(), ours()
         samples = {"mpi4py": [], "pylayer": []}
-        for _ in range(3 if quick else 7):
+        for _ in range(5 if quick else 41 if n <= 2 ** 20 else 11):
             for name, function in (("mpi4py", raw), ("pylayer", ours)):
                 array[...] = 1
                 tensor.numpy()[...] = 1
