@@ -56,10 +56,11 @@ def test_every_collective_against_its_definition(n):
     assert done.stdout.count("all collectives hold") == n
 
 
-def test_data_parallel_on_two_processes_equals_one_process_on_the_whole_batch():
-    done = run("mpi_data_parallel.py", 2)
+@pytest.mark.parametrize("n", [2, 4])
+def test_data_parallel_on_n_processes_equals_one_process_on_the_whole_batch(n):
+    done = run("mpi_data_parallel.py", n)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.count("DataParallel equals one process") == 2
+    assert done.stdout.count("DataParallel equals one process") == n
 
 
 @pytest.mark.parametrize("n", [2, 4])

@@ -195,16 +195,20 @@ class _Reducer:
         n = self.group.nranks
         for bucket in self.buckets:
             kind = bucket.dtype.kind
-            average = bucket.buffer / n if kind in "fc" else bucket.buffer // n if kind in "iu" \
-                else bucket.buffer
+            if kind in "fc":
+                np.divide(bucket.buffer, n, out=bucket.buffer)
+            elif kind in "iu":
+                np.floor_divide(bucket.buffer, n, out=bucket.buffer)
             for slot, i in enumerate(bucket.indices):
                 parameter = self.parameters[i]
-                values = average[bucket.offsets[slot]:bucket.offsets[slot + 1]]
-                values = values.reshape(parameter.shape).astype(parameter.numpy().dtype)
-                if parameter.grad is None:
-                    parameter.grad = to_tensor(values)
+                values = bucket.buffer[bucket.offsets[slot]:bucket.offsets[slot + 1]]
+                values = values.reshape(parameter.shape).astype(parameter.numpy().dtype,
+                                                                copy=False)
+                grad = parameter.grad
+                if grad is None or not grad.numpy().flags.writeable:
+                    parameter.grad = to_tensor(values)      # a copy: the buffer is reused
                 else:
-                    parameter.grad._set_array_inplace(values)
+                    grad._set_array_inplace(values)         # written into its memory
         self._reset()
 
 
