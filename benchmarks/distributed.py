@@ -21,7 +21,8 @@ One thread per process (``OMP_NUM_THREADS`` and friends set to 1), otherwise the
 default environment. Medians over the samples; every sample is timed between two
 barriers, as the slowest process sees it. The results go to
 ``benchmarks/results/distributed.json`` (with the machine's load average before and
-after) and a table is printed.
+after; per size the number of samples and the fastest and slowest) and a table is
+printed.
 """
 import argparse
 import json
@@ -78,9 +79,10 @@ def all_reduce_sizes(quick):
                 tensor.numpy()[...] = 1
                 samples[name].append(_timed(comm, function, repeat))
         mpi_s, ours_s = (statistics.median(samples[k]) for k in ("mpi4py", "pylayer"))
+        spread = {k: [min(v), max(v)] for k, v in samples.items()}
         results.append({"elements": n, "bytes": 4 * n, "mpi4py_s": mpi_s, "pylayer_s": ours_s,
                         "ratio": mpi_s / ours_s, "pylayer_GBps": 4 * n / ours_s / 1e9,
-                        "samples": samples})
+                        "samples": len(samples["mpi4py"]), "min_max_s": spread})
     return results
 
 
@@ -182,6 +184,7 @@ def main():
     results["load_average_after"] = os.getloadavg()
     results["cpus"] = os.cpu_count()
     pathlib.Path(options.json).write_text(json.dumps(results, indent=1) + "\n")
+    print(f"(written to {options.json})")
     print(table(results))
     print(f"\nload average before {load_before}, after {results['load_average_after']}")
 
