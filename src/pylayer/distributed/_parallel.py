@@ -111,6 +111,7 @@ class _Reducer:
             bucket.pending = len(bucket.indices)
             bucket.request = None
         self.next_bucket = 0
+        self.in_flight = []
         self.running = False
         self.marked_unused = False
 
@@ -167,10 +168,13 @@ class _Reducer:
                 self.buckets[self.next_bucket].pending == 0:
             self.launch(self.buckets[self.next_bucket])
             self.next_bucket += 1
+        if self.in_flight and env._state.MPI.Request.Testall(self.in_flight):
+            self.in_flight = []         # (MPI moves a reduction on inside its calls)
 
     def launch(self, bucket):
         MPI = env._state.MPI
         bucket.request = self.group.comm.Iallreduce(MPI.IN_PLACE, bucket.buffer, op=MPI.SUM)
+        self.in_flight.append(bucket.request)
 
     def finish(self):
         """End of backward: the parameters left unmarked (unused) are marked with
