@@ -81,7 +81,7 @@ class _Bucket:
 
 
 class _Reducer:
-    """The all-reduce of DataParallel's gradients in buckets, overlapping backward.
+    """The all-reduce of DataParallel's gradients in buckets, without waiting.
 
     The buckets are launched in a fixed order (the reverse of the parameters': the
     last layers' gradients are ready first), which every process follows, since MPI's
@@ -227,9 +227,11 @@ class DataParallel(Layer):
     size reaches ``comm_buffer_size`` megabytes (``last_comm_buffer_size`` for the
     first parameters', whose bucket is all-reduced last). Each bucket is flattened
     into one buffer and all-reduced with one non-blocking MPI call as soon as its
-    gradients are computed, in the reverse of the parameters' order, while backward
-    goes on; backward returns once every bucket is averaged and written into the
-    ``.grad``. Every process must run the same graph.
+    gradients have reached their parameters, in the reverse of the parameters'
+    order, while backward goes on (the engine hands the parameters their gradients
+    after the graph's nodes have run: the reductions overlap one another and the
+    handing out of the other gradients); backward returns once every bucket is
+    averaged and written into the ``.grad``. Every process must run the same graph.
 
     A parameter that this step's graph does not reach is found in forward with
     ``find_unused_parameters=True`` (its gradient counts as zeros, or what it has
