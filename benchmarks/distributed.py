@@ -9,13 +9,16 @@ itself under ``mpiexec`` (``--worker`` mode) and measures
   through ``pylayer.distributed.all_reduce`` (a tensor, in place) and through raw
   ``mpi4py`` (``Allreduce(IN_PLACE, ...)`` on a numpy array) on the same buffers,
   alternating; per size the median time of each and pylayer's speed relative to
-  mpi4py (mpi4py's time / pylayer's: 1.0 is as fast);
+  mpi4py (the median over the pairs of consecutive samples of mpi4py's time /
+  pylayer's: 1.0 is as fast);
 * the step time of ``DataParallel`` on the MLP and CNN workloads of
   ``benchmarks/workloads`` (workloads 4 and 8: 64x784-256-10 and
   [16,3,32,32] Conv-BN-ReLU-pool x2, Linear, SGD), at 1 and 2 processes, each
   process with the workload's whole batch (weak scaling: the 2-process step does
   twice the work of the 1-process one, in the same time if the all-reduce of the
-  gradients costs nothing).
+  gradients costs nothing), and, in the same processes, the step of the model
+  without DataParallel (what the processes cost each other on the machine, apart
+  from the communication).
 
 One thread per process (``OMP_NUM_THREADS`` and friends set to 1), otherwise the
 default environment. Medians over the samples; every sample is timed between two
@@ -73,15 +76,19 @@ def all_reduce_sizes(quick):
             dist.all_reduce(tensor)
         raw(), ours()
         samples = {"mpi4py": [], "pylayer": []}
-        for _ in range(5 if quick else 41 if n <= 2 ** 20 else 11):
+        for _ in range(5 if quick else 61 if n <= 2 ** 20 else 15):
             for name, function in (("mpi4py", raw), ("pylayer", ours)):
                 array[...] = 1
                 tensor.numpy()[...] = 1
                 samples[name].append(_timed(comm, function, repeat))
         mpi_s, ours_s = (statistics.median(samples[k]) for k in ("mpi4py", "pylayer"))
         spread = {k: [min(v), max(v)] for k, v in samples.items()}
+        # Each pylayer sample follows an mpi4py one: their ratio is taken under the same
+        # load, and the median of the ratios is the figure (a shared machine's load
+        # comes in bursts that a median of times alone does not cancel).
+        ratio = statistics.median(a / b for a, b in zip(samples["mpi4py"], samples["pylayer"]))
         results.append({"elements": n, "bytes": 4 * n, "mpi4py_s": mpi_s, "pylayer_s": ours_s,
-                        "ratio": mpi_s / ours_s, "pylayer_GBps": 4 * n / ours_s / 1e9,
+                        "ratio": ratio, "pylayer_GBps": 4 * n / ours_s / 1e9,
                         "samples": len(samples["mpi4py"]), "min_max_s": spread})
     return results
 
@@ -116,16 +123,23 @@ def data_parallel_steps(quick):
         parallel = dist.DataParallel(model)
         optimizer = pylayer.optimizer.SGD(0.01, parameters=parallel.parameters())
 
-        def step():
-            loss = F.cross_entropy(parallel(x), label)
-            loss.backward()
-            optimizer.step()
-            optimizer.clear_grad()
-        for _ in range(3):
-            step()
-        samples = [_timed(comm, step, 5 if quick else 20) for _ in range(3 if quick else 7)]
-        results[name] = {"ms_per_step": 1e3 * statistics.median(samples),
-                         "samples_ms": [1e3 * s for s in samples]}
+        def stepper(net):
+            def step():
+                loss = F.cross_entropy(net(x), label)
+                loss.backward()
+                optimizer.step()
+                optimizer.clear_grad()
+            return step
+        steps = {"data_parallel": stepper(parallel), "alone": stepper(model)}
+        for step in steps.values():
+            for _ in range(3):
+                step()
+        samples = {key: [] for key in steps}
+        for _ in range(3 if quick else 11):           # alternating, as for all_reduce
+            for key, step in steps.items():
+                samples[key].append(_timed(comm, step, 5 if quick else 10))
+        results[name] = {"ms_per_step": 1e3 * statistics.median(samples["data_parallel"]),
+                         "ms_per_step_alone": 1e3 * statistics.median(samples["alone"])}
     return results
 
 
@@ -154,18 +168,21 @@ def run(n, quick):
 
 
 def table(results):
-    lines = ["all_reduce, float32, 2 processes (median; ratio = mpi4py time / pylayer time)",
+    lines = ["all_reduce, float32, 2 processes (medians; ratio: median over consecutive "
+             "pairs of mpi4py time / pylayer time)",
              "", "| elements | mpi4py | pylayer | pylayer GB/s | ratio |",
              "|---:|---:|---:|---:|---:|"]
     for r in results["two"]["all_reduce"]:
         lines.append(f"| 2^{r['elements'].bit_length() - 1} | {1e6 * r['mpi4py_s']:.1f} us | "
                      f"{1e6 * r['pylayer_s']:.1f} us | {r['pylayer_GBps']:.2f} | "
                      f"{r['ratio']:.2f} |")
-    lines += ["", "DataParallel step (each process its whole batch), ms per step", "",
-              "| workload | 1 process | 2 processes |", "|---|---:|---:|"]
+    lines += ["", "DataParallel step (each process its whole batch), ms per step; 'alone': "
+              "the same processes stepping the model without DataParallel", "",
+              "| workload | 1 process | 2 processes, alone | 2 processes |", "|---|---:|---:|---:|"]
     for name in ("mlp", "cnn"):
-        lines.append(f"| {name} | {results['one']['data_parallel'][name]['ms_per_step']:.2f} | "
-                     f"{results['two']['data_parallel'][name]['ms_per_step']:.2f} |")
+        one, two = results["one"]["data_parallel"][name], results["two"]["data_parallel"][name]
+        lines.append(f"| {name} | {one['ms_per_step']:.2f} | {two['ms_per_step_alone']:.2f} | "
+                     f"{two['ms_per_step']:.2f} |")
     return "\n".join(lines)
 
 
