@@ -56,18 +56,48 @@ def test_every_collective_against_its_definition(n):
     assert done.stdout.count("all collectives hold") == n
 
 
-def test_data_parallel_on_two_processes_equals_one_process_on_the_whole_batch():
-    done = run("mpi_data_parallel.py", 2)
+@pytest.mark.parametrize("n", [2, 4])
+def test_data_parallel_on_n_processes_equals_one_process_on_the_whole_batch(n):
+    done = run("mpi_data_parallel.py", n)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.count("DataParallel equals one process") == 2
+    assert done.stdout.count("DataParallel equals one process") == n
 
 
-@pytest.mark.parametrize("how", ["raise", "exit"])
+@pytest.mark.parametrize("n", [2, 4])
+def test_sync_batch_norm_over_processes_equals_batch_norm_on_the_whole_batch(n):
+    done = run("mpi_sync_batch_norm.py", n)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("SyncBatchNorm equals BatchNorm") == n
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_every_stream_form_against_its_definition(n):
+    done = run("mpi_stream.py", n)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("every stream form holds") == n
+
+
+def test_a_checkpoint_saved_by_two_processes_loads_in_each_and_in_one(tmp_path):
+    done = run("mpi_checkpoint.py", 2, str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("the checkpoint holds") == 2
+    import numpy as np
+    import pylayer
+    import pylayer.distributed as dist
+    pylayer.seed(3)
+    model = pylayer.nn.Sequential(pylayer.nn.Linear(3, 4), pylayer.nn.Linear(4, 2))
+    fresh = pylayer.nn.Sequential(pylayer.nn.Linear(3, 4), pylayer.nn.Linear(4, 2))
+    dist.load_state_dict({"model": fresh.state_dict()}, tmp_path)
+    for a, b in zip(fresh.parameters(), model.parameters()):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+@pytest.mark.parametrize("how", ["raise", "exit", "kill", "backward-raise", "backward-kill"])
 def test_a_failing_process_ends_the_job_with_an_error_instead_of_a_hang(how):
     done = run("mpi_failure.py", 4, how)        # the time limit turns a hang into a failure
     assert done.returncode != 0
     assert "not reached" not in done.stdout
-    if how == "raise":
+    if how.endswith("raise"):
         assert "rank 3 of 4 raised an exception" in done.stderr
         assert "rank failed on purpose" in done.stderr
 

@@ -183,7 +183,8 @@ def test_paddle_distributed_after_install_as_paddle():
 
 
 def test_the_launcher_command():
-    from pylayer.distributed import launch
+    import importlib
+    launch = importlib.import_module("pylayer.distributed.launch")
     line = launch.command(["--nproc_per_node", "2", "--nnodes", "2", "--hostfile", "hosts",
                            "--mpiexec", "mpiexec", "train.py", "--epochs", "3"])
     assert line[:3] == ["mpiexec", "-n", "4"]
@@ -205,3 +206,13 @@ def test_under_mpiexec_without_mpi4py_the_error_says_what_to_install():
     assert done.returncode != 0
     assert "started by mpiexec with 2 processes, but mpi4py is not installed" in done.stderr
     assert 'pip install "pylayer-autograd[distributed]"' in done.stderr
+
+
+def test_launch_is_a_function_as_in_paddle_and_the_launcher_still_runs():
+    import pylayer.distributed as dist
+    assert callable(dist.launch) and dist.launch.__name__ == "launch"
+    done = subprocess.run([sys.executable, "-m", "pylayer.distributed.launch", "--dry_run",
+                           "--mpiexec", "mpiexec", "--nproc_per_node", "2", "train.py"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.split()[:3] == ["mpiexec", "-n", "2"]

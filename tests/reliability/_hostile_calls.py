@@ -1579,6 +1579,43 @@ _DIST_CALLS = {
         _dist.P2POp(_dist.irecv, pylayer.zeros([2]), 0)], None)),
     _dist.spawn: Call(A("func", _value(_spawned), "callable"), K("nprocs", _value(1), None)),
 }
+# round 10 (ddp): the stream forms, process groups shut down, the checkpoint, launch
+import pylayer.distributed.stream as _stream              # noqa: E402
+
+
+def _launch_dry_run(env):
+    """launch() reads the command line: a dry run prints the mpiexec command."""
+    import sys
+    sys.argv[1:] = ["--dry_run", "--mpiexec", "mpiexec", "--nproc_per_node", "1", "job.py"]
+
+
+def _checkpoint(env):
+    import tempfile
+    _dist.init_parallel_env()
+    env["path"] = tempfile.mkdtemp()
+    _dist.save_state_dict({"w": pylayer.ones([2])}, env["path"])
+
+
+_DIST_CALLS.update({
+    _stream.all_reduce: Call(A("tensor", _ONES, "tensor_only")),
+    _stream.all_gather: Call(A("tensor_or_tensor_list", _LIST, None),
+                             A("tensor", _ONES, "tensor_only")),
+    _stream.alltoall: Call(A("out_tensor_or_tensor_list", _LIST, None),
+                           A("in_tensor_or_tensor_list", lambda env: [pylayer.ones([2])], None)),
+    _stream.alltoall_single: Call(A("out_tensor", _ONES, "tensor_only"),
+                                  A("in_tensor", _ONES, "tensor_only")),
+    _stream.broadcast: Call(A("tensor", _ONES, "tensor_only"), A("src", _value(0), "int")),
+    _stream.reduce: Call(A("tensor", _ONES, "tensor_only"), A("dst", _value(0), "int")),
+    _stream.reduce_scatter: Call(A("tensor", _ONES, "tensor_only"),
+                                 A("tensor_or_tensor_list", _ONES, None)),
+    _stream.scatter: Call(A("tensor", _ONES, "tensor_only"),
+                          A("tensor_or_tensor_list", _ONES, None), A("src", _value(0), "int")),
+    _stream.gather: Call(A("tensor", _ONES, "tensor_only"), A("gather_list", _LIST, None),
+                         A("dst", _value(0), "int")),
+    _stream.send: Call(A("tensor", _ONES, "tensor_only"), A("dst", _value(0), "int")),
+    _stream.recv: Call(A("tensor", _SENT, "tensor_only"), A("src", _value(0), None)),
+    _dist.shutdown_process_group: Call(), _dist.restart_process_group: Call(),
+})
 
 
 def _start_world(env):
@@ -1589,6 +1626,13 @@ def _start_world(env):
 for _call in _DIST_CALLS.values():
     _call.setup = _start_world
 CALLS.update(_DIST_CALLS)
+CALLS.update({
+    _dist.launch: Call(setup=_launch_dry_run),
+    _dist.save_state_dict: Call(A("state_dict", lambda env: {"w": pylayer.ones([2])}, None),
+                                A("path", lambda env: env["path"], None), setup=_checkpoint),
+    _dist.load_state_dict: Call(A("state_dict", lambda env: {"w": pylayer.zeros([2])}, None),
+                                A("path", lambda env: env["path"], None), setup=_checkpoint),
+})
 
 # --------------------------------- static.nn.sparse_embedding and nce (staticnn3)
 CALLS.update({

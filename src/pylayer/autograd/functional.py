@@ -1,6 +1,7 @@
 """``backward`` and ``grad``: the user-facing entry points of the engine."""
 from __future__ import annotations
 
+import threading
 from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
@@ -69,11 +70,62 @@ def _without_ones(shape):
     return [d for d in shape if d != 1]
 
 
+# Per thread, one list of queued callbacks per backward pass in progress (a backward
+# started from a hook inside another has its own).
+_passes = threading.local()
+
+
+def queue_callback(callback):
+    """Run ``callback()`` when the backward pass in progress (``backward`` or
+    ``Tensor.backward``; called from a gradient hook) has finished, after every
+    gradient has been added to the leaves' ``.grad``. Callbacks run in the order they
+    were queued, only when the pass succeeded; one queued by a callback runs too.
+    Returns False, queueing nothing, outside such a pass (in ``grad``, which fills
+    no ``.grad``, or outside backward).
+
+    >>> import pylayer
+    >>> from pylayer.autograd.functional import queue_callback
+    >>> x = pylayer.to_tensor([2.0], stop_gradient=False)
+    >>> seen = []
+    >>> _ = x.register_hook(lambda g: queue_callback(lambda: seen.append(x.grad.item())) and None)
+    >>> (x * 3).sum().backward()
+    >>> seen
+    [3.0]
+    """
+    if not callable(callback):
+        raise TypeError(f"queue_callback(): argument 'callback' (position 1) must be callable, "
+                        f"got {type(callback).__name__}")
+    stack = getattr(_passes, "stack", None)
+    if not stack or stack[-1] is None:
+        return False
+    stack[-1].append(callback)
+    return True
+
+
+def _accumulating_backward(tensors, grads, retain_graph):
+    """run_backward into the leaves' .grad, then the callbacks queued during it."""
+    stack = _passes.__dict__.setdefault("stack", [])
+    queued = []
+    stack.append(queued)
+    try:
+        run_backward(tensors, grads, retain_graph)
+    finally:
+        stack.pop()
+    i = 0
+    stack.append(queued)            # a callback may queue another
+    try:
+        while i < len(queued):
+            queued[i]()
+            i += 1
+    finally:
+        stack.pop()
+
+
 def tensor_backward(tensor, grad_tensor=None, retain_graph=False):
     """``Tensor.backward``: the engine's backward from one tensor, its argument checked."""
     grads = _as_grad_list(None if grad_tensor is None else [grad_tensor], [tensor], "backward",
                           "grad_tensor")
-    run_backward([tensor], grads, bool(retain_graph))
+    _accumulating_backward([tensor], grads, bool(retain_graph))
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
@@ -88,7 +140,7 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     """
     tensors = _as_tensor_list(tensors, "backward", "tensors")
     grads = _as_grad_list(grad_tensors, tensors, "backward", "grad_tensors")
-    run_backward(tensors, grads, bool(retain_graph))
+    _accumulating_backward(tensors, grads, bool(retain_graph))
 
 
 Tensors = Union[Tensor, Sequence[Tensor]]
@@ -138,8 +190,14 @@ def grad(outputs: Tensors, inputs: Tensors,
     blocked = _as_tensor_list(no_grad_vars, "grad", "no_grad_vars") if no_grad_vars is not None else []
     if retain_graph is None:
         retain_graph = create_graph
-    found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
-                         inputs=inputs_list, allow_unused=bool(allow_unused), blocked=blocked)
+    stack = _passes.__dict__.setdefault("stack", [])
+    stack.append(None)              # a grad() pass takes no callbacks
+    try:
+        found = run_backward(outputs, grads, bool(retain_graph), bool(create_graph),
+                             inputs=inputs_list, allow_unused=bool(allow_unused),
+                             blocked=blocked)
+    finally:
+        stack.pop()
     for i, g in enumerate(found):
         if g is None and not allow_unused:
             raise ValueError(f"grad(): input {i} is not used to compute the outputs, so it has "

@@ -32,3 +32,11 @@ from pylayer.distributed.fleet.layers.mpu.mp_ops import split
 from pylayer.distributed import fleet
 
 __all__ += ["ParallelMode", "split", "fleet"]
+
+# DataParallel buckets, SyncBatchNorm, the stream forms and the checkpoint (round 10, ddp)
+from pylayer.distributed import stream  # noqa: E402
+from pylayer.distributed._env import shutdown_process_group, restart_process_group  # noqa: E402
+from pylayer.distributed.launch import launch  # noqa: E402  (Paddle's: the function)
+from pylayer.distributed.checkpoint import save_state_dict, load_state_dict  # noqa: E402
+
+__all__ += ["launch", "save_state_dict", "load_state_dict"]

@@ -56,6 +56,9 @@ class Task:
         self.wait()
 
 
+_COMPLETED = Task()     # what a blocking operation that has finished returns
+
+
 def _done(sync_op, requests=(), finish=None):
     task = Task(requests, finish)
     if sync_op:
@@ -138,18 +141,25 @@ def _bytes(array):
 
 # Reductions: dtypes MPI cannot reduce go through a wider one.
 def _reduce_dtype(dtype):
-    if dtype == np.bool_:
+    kind = dtype.kind
+    if kind == "b":
         return np.dtype(np.uint8)
-    if dtype.itemsize == 2 and dtype.kind not in "iu":   # float16, bfloat16
+    if dtype.itemsize == 2 and kind not in "iu":   # float16, bfloat16
         return np.dtype(np.float32)
     return None
 
 
+_MPI_OPS = {}     # (is bool, ReduceOp) -> MPI's operation, made once MPI has started
+
+
 def _mpi_op(op, dtype):
-    MPI = env._state.MPI
-    if dtype == np.bool_:
-        return {0: MPI.MAX, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.MIN, 4: MPI.MAX}[op]
-    return {0: MPI.SUM, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.PROD, 4: MPI.SUM}[op]
+    if not _MPI_OPS:
+        MPI = env._state.MPI
+        for key, value in {0: MPI.SUM, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.PROD, 4: MPI.SUM}.items():
+            _MPI_OPS[False, key] = value
+        for key, value in {0: MPI.MAX, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.MIN, 4: MPI.MAX}.items():
+            _MPI_OPS[True, key] = value
+    return _MPI_OPS[dtype.kind == "b", op]
 
 
 def _check_reducible(array, op, what):
@@ -187,6 +197,19 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     >>> x.numpy()          # one process: the sum of one tensor
     array([1., 2.], dtype=float32)
     """
+    world = env._state.world
+    if group is None and sync_op is True and type(op) is int and 0 <= op <= 3 and \
+            world is not None and world.comm is not None and isinstance(tensor, Tensor):
+        # The common case, checked at the least cost (a small all-reduce is dominated by
+        # it): a real or integer tensor of the world, reduced in its own memory.
+        array = tensor.numpy()
+        kind = array.dtype.kind
+        if ((kind == "f" and array.itemsize != 2) or kind == "i" or kind == "u") and \
+                array.flags.c_contiguous and array.flags.writeable:
+            world.comm.Allreduce(env._state.MPI.IN_PLACE, array,
+                                 op=_MPI_OPS.get((False, op)) or _mpi_op(op, array.dtype))
+            tensor._set_array_inplace(array)
+            return _COMPLETED
     what = "all_reduce()"
     _tensor(tensor, what, "tensor")
     op = _op(op, what)
@@ -200,7 +223,6 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     buffer, own = _reduction_buffer(tensor)
     MPI = env._state.MPI
     mpi_op = _mpi_op(op, buffer.dtype)
-
     def finish():
         result = _average(buffer, group.nranks) if op == ReduceOp.AVG else buffer
         _write(tensor, result if not own or result is not buffer else tensor.numpy(), what)

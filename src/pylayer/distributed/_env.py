@@ -14,7 +14,8 @@ import traceback
 
 __all__ = ["ReduceOp", "ParallelEnv", "init_parallel_env", "is_initialized",
            "is_available", "get_rank", "get_world_size", "new_group", "get_group",
-           "get_backend", "destroy_process_group", "barrier"]
+           "get_backend", "destroy_process_group", "barrier", "shutdown_process_group",
+           "restart_process_group"]
 
 # Variables that MPI launchers set in each process they start (MPICH's Hydra, Open MPI,
 # Slurm's PMI); their presence means the program runs under mpiexec.
@@ -95,6 +96,7 @@ class Group:
         self._ranks = list(ranks)
         self.comm = comm
         self.messages = ([], [])      # a world of one's own messages (tensors, objects)
+        self.shut_down = False        # by shutdown_process_group, until restarted
         self._name = name if name is not None else f"_default_pg{id}" if id == 0 else f"group_{id}"
 
     @property
@@ -262,6 +264,10 @@ def _check_group(group, what):
     if group.id not in _state.groups or _state.groups[group.id] is not group:
         raise RuntimeError(f"{what}: the group {group.id} was destroyed "
                            f"(destroy_process_group)")
+    if group.shut_down:
+        raise RuntimeError(f"{what}: the group {group.id} was shut down "
+                           f"(shutdown_process_group); restart it with "
+                           f"restart_process_group() first")
     return group
 
 
@@ -393,6 +399,71 @@ def destroy_process_group(group=None):
     if group.comm is not None:
         group.comm.Free()
     del _state.groups[group.id]
+
+
+def _existing_group(group, what):
+    """``group`` (a Group that was not destroyed, shut down or not), or None."""
+    if group is None:
+        return None
+    if not isinstance(group, Group):
+        raise TypeError(f"{what}: argument 'group' (position 1) must be a Group or None, got "
+                        f"{type(group).__name__}")
+    if _state.groups.get(group.id) is not group:
+        raise RuntimeError(f"{what}: the group {group.id} was destroyed "
+                           f"(destroy_process_group)")
+    return group
+
+
+def shutdown_process_group(group=None):
+    """Shut ``group`` down (with None, every group but the world): its MPI
+    communicator is freed, and a collective on it raises until
+    :func:`restart_process_group`; a group already shut down is left as it is.
+
+    >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
+    >>> g = dist.new_group([0])
+    >>> dist.shutdown_process_group(g)
+    >>> dist.barrier(g)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    RuntimeError: barrier(): the group ... was shut down (shutdown_process_group); restart it with restart_process_group() first
+    >>> dist.restart_process_group(g)
+    >>> dist.barrier(g)
+    """
+    world("shutdown_process_group()")
+    group = _existing_group(group, "shutdown_process_group()")
+    for g in [group] if group is not None else [g for g in _state.groups.values() if g.id]:
+        if g.shut_down:
+            continue
+        if g.comm is not None and g.id != 0:      # MPI's world communicator stays
+            g.comm.Free()
+            g.comm = None
+        g.shut_down = True
+
+
+def restart_process_group(group=None):
+    """Restart ``group`` (with None, every group that is shut down, in the order they
+    were made) after :func:`shutdown_process_group`: a new MPI communicator of the
+    same ranks. As :func:`new_group`, every process of the world calls it, in the same
+    order, members or not. A group that is not shut down is left as it is.
+
+    >>> import pylayer.distributed as dist
+    >>> _ = dist.init_parallel_env()
+    >>> dist.shutdown_process_group()
+    >>> dist.restart_process_group()
+    """
+    base = world("restart_process_group()")
+    group = _existing_group(group, "restart_process_group()")
+    for g in [group] if group is not None else sorted(_state.groups.values(),
+                                                      key=lambda g: g.id):
+        if not g.shut_down:
+            continue
+        if g.id != 0 and base.comm is not None:
+            MPI = _state.MPI
+            member = g.is_member()
+            comm = base.comm.Split(0 if member else MPI.UNDEFINED, g.rank if member else 0)
+            g.comm = comm if member else None
+        g.shut_down = False
 
 
 def barrier(group=None):

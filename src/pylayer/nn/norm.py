@@ -14,6 +14,8 @@ from pylayer.nn.initializer import Constant, Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
 from pylayer.autograd.grad_mode import no_grad
+from pylayer.autograd.py_layer import PyLayer
+from pylayer.ops.creation import to_tensor
 from pylayer.ops.arithmetic import divide
 from pylayer.ops.dispatch import has_static_variable
 from pylayer.ops.linalg import dot, mv
@@ -173,10 +175,69 @@ class BatchNorm3D(_BatchNorm):
                          use_global_stats, name)
 
 
+class _SyncBatchNormFunction(PyLayer):
+    """Batch normalization with the statistics of the whole batch, spread over the
+    processes of ``group``: forward all-reduces one buffer [sums, sums of squares,
+    count] per channel, backward one [sums of dy, sums of dy * x_hat]. The weight's
+    and bias's gradients are this process's (DataParallel averages them). Forward
+    appends the batch's mean and biased variance to the list ``batch``."""
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, epsilon, channel_last, group, batch):
+        import pylayer.distributed as dist
+        a = x.numpy()
+        axis = a.ndim - 1 if channel_last else 1
+        axes = tuple(i for i in range(a.ndim) if i != axis)
+        shape = [1] * a.ndim
+        shape[axis] = a.shape[axis]
+        wide = a.astype(np.float64)
+        local = np.concatenate([wide.sum(axes), (wide * wide).sum(axes),
+                                [a.size // a.shape[axis]]])
+        total = to_tensor(local)
+        dist.all_reduce(total, group=group)
+        total = total.numpy()
+        channels = a.shape[axis]
+        count = total[-1]
+        if count <= 1:
+            raise ValueError(f"SyncBatchNorm: expected more than 1 value per channel over "
+                             f"the processes in training, got input of shape {list(a.shape)}")
+        mean = total[:channels] / count
+        var = np.maximum(total[channels:2 * channels] / count - mean * mean, 0.0)
+        invstd = 1.0 / np.sqrt(var + epsilon)
+        x_hat = (wide - mean.reshape(shape)) * invstd.reshape(shape)
+        w = weight.numpy().astype(np.float64).reshape(shape)
+        y = x_hat * w + bias.numpy().astype(np.float64).reshape(shape)
+        ctx.saved = (x_hat, invstd.reshape(shape), w, count, axes, shape, group,
+                     x.dtype, weight.dtype)
+        batch.extend([mean, var])
+        return to_tensor(y.astype(a.dtype))
+
+    @staticmethod
+    def backward(ctx, dy):
+        import pylayer.distributed as dist
+        x_hat, invstd, w, count, axes, shape, group, x_dtype, w_dtype = ctx.saved
+        g = dy.numpy().astype(np.float64)
+        sum_dy = g.sum(axes)
+        sum_dy_x_hat = (g * x_hat).sum(axes)
+        total = to_tensor(np.concatenate([sum_dy, sum_dy_x_hat]))
+        dist.all_reduce(total, group=group)
+        all_dy, all_dy_x_hat = np.split(total.numpy(), 2)
+        dx = w * invstd * (g - all_dy.reshape(shape) / count
+                           - x_hat * all_dy_x_hat.reshape(shape) / count)
+        return (to_tensor(dx).astype(x_dtype), to_tensor(sum_dy_x_hat).astype(w_dtype),
+                to_tensor(sum_dy).astype(w_dtype))
+
+
 class SyncBatchNorm(_BatchNorm):
-    """Batch normalization whose statistics, across processes, would be those of the
-    whole batch; in one process it is :class:`BatchNorm2D` for input of any rank from
-    2 to 5.
+    """Batch normalization with the statistics of the whole batch over the processes
+    (:mod:`pylayer.distributed`): in training, each channel's sum, sum of squares
+    and count are all-reduced over the world (one all-reduce per call), and in
+    backward the sums of the output gradient and of its product with the
+    normalized input; the running statistics (``_mean``, ``_variance``) are updated
+    with the whole batch's mean and biased variance, the same in every process.
+    In one process (or in evaluation) it is :class:`BatchNorm2D` for input of any
+    rank from 2 to 5. The weight's and bias's gradients are each process's own
+    (:class:`~pylayer.distributed.DataParallel` averages them).
 
     ``data_format`` is one of ``'NC'``, ``'NCL'``, ``'NCHW'``, ``'NCDHW'``
     (channels on axis 1) or ``'NLC'``, ``'NHWC'``, ``'NDHWC'`` (channels last).
@@ -196,14 +257,18 @@ class SyncBatchNorm(_BatchNorm):
                          False, name)
 
     def forward(self, x):
+        import pylayer.distributed as dist
         x = as_tensor_arg(x, "SyncBatchNorm", "x", 1)
         if x.ndim not in self._ranks:
             raise ValueError(f"SyncBatchNorm: argument 'x' must have rank 2 to 5, got shape "
                              f"{x.shape}")
-        layout = "NCHW" if self._data_format.startswith("NC") else "NHWC"
+        channel_last = not self._data_format.startswith("NC")
+        if self.training and dist.is_initialized() and dist.get_world_size() > 1:
+            return _sync_batch_norm(x, self._mean, self._variance, self.weight, self.bias,
+                                    self._momentum, self._epsilon, channel_last)
         return batch_norm(x, self._mean, self._variance, self.weight, self.bias,
                           training=self.training, momentum=self._momentum,
-                          epsilon=self._epsilon, data_format=layout)
+                          epsilon=self._epsilon, data_format="NHWC" if channel_last else "NCHW")
 
     @classmethod
     def convert_sync_batchnorm(cls, layer):
@@ -236,6 +301,30 @@ class SyncBatchNorm(_BatchNorm):
             if replacement is not sublayer:
                 converted._sub_layers[name] = replacement    # in place: the order stays
         return converted
+
+
+def _sync_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsilon,
+                     channel_last, group=None):
+    """SyncBatchNorm's training step over the processes of ``group`` (the world by
+    default): the normalized ``x`` (recorded for backward), the running statistics
+    updated in place."""
+    channels = x.shape[-1 if channel_last else 1]
+    if channels != running_mean.shape[0]:
+        raise ValueError(f"SyncBatchNorm: argument 'x' has {channels} channels, but the "
+                         f"layer has {running_mean.shape[0]} features")
+    if weight is None:
+        weight = to_tensor(np.ones(channels, x.numpy().dtype))
+    if bias is None:
+        bias = to_tensor(np.zeros(channels, x.numpy().dtype))
+    batch = []                      # forward puts the batch's mean and variance here
+    y = _SyncBatchNormFunction.apply(x, weight, bias, epsilon, channel_last, group, batch)
+    mean, var = batch
+    with no_grad():
+        for stat, batch in ((running_mean, mean), (running_var, var)):
+            old = stat.numpy()
+            stat._set_array_inplace((momentum * old + (1.0 - momentum) * batch).astype(
+                old.dtype))
+    return y
 
 
 class BatchNorm(Layer):

@@ -18,7 +18,7 @@ import sys
 
 from pylayer.distributed._parallel import _mpiexec
 
-__all__ = []          # a program (python -m), not an API
+__all__ = ["launch"]
 
 
 def _parser():
@@ -52,7 +52,8 @@ def _parser():
 def command(argv):
     """The mpiexec command line that ``launch`` runs for ``argv`` (its arguments).
 
-    >>> from pylayer.distributed import launch
+    >>> import importlib
+    >>> launch = importlib.import_module("pylayer.distributed.launch")
     >>> launch.command(["--nproc_per_node", "2", "--mpiexec", "mpiexec", "train.py", "--lr", "1"])[:5]
     ['mpiexec', '-n', '2', '-genv', 'PADDLE_TRAINERS_NUM']
     """
@@ -88,8 +89,8 @@ def _plan(argv):
 def main(argv=None):
     """Run the launcher with ``argv`` (``sys.argv[1:]`` by default); returns the exit status.
 
-    >>> from pylayer.distributed import launch
-    >>> callable(launch.main)
+    >>> import importlib
+    >>> callable(importlib.import_module("pylayer.distributed.launch").main)
     True
     """
     line, options = _plan(sys.argv[1:] if argv is None else argv)
@@ -104,5 +105,19 @@ def main(argv=None):
         return 124
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def launch():
+    """Paddle's ``paddle.distributed.launch()``: run the launcher with this program's
+    command line (``sys.argv[1:]``, the options above then the script and its
+    arguments), as ``python -m pylayer.distributed.launch`` does; when the job
+    fails, exit with its status. (``pylayer.distributed.launch`` is this
+    function, as in Paddle; the package stays reachable by ``python -m`` and
+    ``importlib.import_module``.)
+
+    >>> import pylayer.distributed as dist
+    >>> dist.launch.__module__
+    'pylayer.distributed.launch'
+    """
+    status = main()
+    if status:
+        sys.exit(status)
+
