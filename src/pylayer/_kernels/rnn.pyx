@@ -1,0 +1,348 @@
+# cython: wraparound=False
+"""The time loop of an LSTM layer, forward and backward, for ``ops.recurrent``.
+
+Per time step the forward is one matrix product (``h @ weight_hh.T``, numpy's BLAS,
+written into a work buffer), one C pass adding the input's gates, one numpy
+``tanh`` over all four gate blocks (a sigmoid is ``(tanh(a / 2) + 1) / 2``), one C
+pass for the cell state, one ``tanh`` of the cell state and one C pass for the
+hidden state; the backward is one C pass for the four gates' gradients and one
+product (``dgates @ weight_hh``). The roundings are those of the numpy
+formulation in ``ops.recurrent`` (same operations in the same order).
+
+Arrays indexed by step and sequence (the input's gates, the outputs and what
+backward keeps) are C-contiguous ``[T, B, K]`` (time-major) or ``[B, T, K]``
+(batch-major); ``K`` is ``4 * H`` for gates and ``H`` for states. Every array is
+checked at the door (type, native float32/float64, shape, C-contiguous,
+aligned, writable where written); the loops then index raw pointers within those
+shapes (checked again in a debug build, see ``_common.pxd``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+
+from pylayer._kernels._common cimport at, check_index, real
+
+cnp.import_array()
+
+__all__ = []   # internal: ops.recurrent calls these (and the tests)
+
+_matmul = np.matmul
+_tanh = np.tanh
+
+
+cdef int _door(object a, str name, object dtype, tuple shape, bint writable) except -1:
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"lstm kernel: {name} must be a numpy array, got {type(a).__name__}")
+    if a.dtype != dtype:
+        raise TypeError(f"lstm kernel: {name} must be {np.dtype(dtype)} in native byte order, "
+                        f"got {a.dtype.str}")
+    if a.shape != shape:
+        raise ValueError(f"lstm kernel: {name} must have shape {shape}, got {a.shape}")
+    if not (a.flags.c_contiguous and a.flags.aligned):
+        raise ValueError(f"lstm kernel: {name} must be C-contiguous and aligned")
+    if writable and not a.flags.writeable:
+        raise ValueError(f"lstm kernel: {name} must be writable")
+    return 0
+
+
+cdef inline Py_ssize_t _row(Py_ssize_t t, Py_ssize_t b, Py_ssize_t steps, Py_ssize_t batch,
+                            bint batch_major) noexcept nogil:
+    """The index of row ``(t, b)`` of a ``[T, B, K]`` or ``[B, T, K]`` array."""
+    if batch_major:
+        return at(b, batch) * steps + at(t, steps)
+    return at(t, steps) * batch + at(b, batch)
+
+
+cdef object _dtype_of(object xg):
+    if not isinstance(xg, np.ndarray) or xg.dtype.char not in "fd":
+        raise TypeError(f"lstm kernel: x_gates must be a float32 or float64 array, got "
+                        f"{getattr(xg, 'dtype', type(xg).__name__)}")
+    if xg.ndim != 3 or xg.shape[2] % 4:
+        raise ValueError(f"lstm kernel: x_gates must be 3-D with a last axis of 4 * hidden, "
+                         f"got shape {xg.shape}")
+    return np.dtype(xg.dtype.char)       # native byte order
+
+
+def lstm_forward(xg, weight_hh, h0, c0, running, bint reverse, bint zero_padding,
+                 bint batch_major, out, h_n, c_n, h_prev, c_prev, acts, tanh_c):
+    """Run the LSTM over the ``T`` steps of ``xg`` (the input's gates with both biases,
+    ``[T, B, 4H]``, or ``[B, T, 4H]`` when ``batch_major``) from the states ``h0``,
+    ``c0`` (``[B, H]``) and the recurrent weight ``weight_hh`` (``[4H, H]``). Writes the
+    outputs ``out``, the final states ``h_n``, ``c_n`` and what backward needs: each
+    step's incoming states ``h_prev``, ``c_prev``, the ``tanh`` of its new cell state,
+    ``tanh_c``, and the gate activations ``acts``. ``running`` (bool
+    ``[T, B]`` or None) says which sequences still run at each step: past its end a
+    sequence keeps its states and its output is zero with ``zero_padding``."""
+    dtype = _dtype_of(xg)
+    cdef Py_ssize_t steps, batch, hidden
+    if batch_major:
+        batch, steps = xg.shape[0], xg.shape[1]
+    else:
+        steps, batch = xg.shape[0], xg.shape[1]
+    hidden = xg.shape[2] // 4
+    _door(xg, "x_gates", dtype, xg.shape, False)
+    _door(weight_hh, "weight_hh", dtype, (4 * hidden, hidden), False)
+    for name, a in (("h0", h0), ("c0", c0)):
+        _door(a, name, dtype, (batch, hidden), False)
+    for name, a in (("h_n", h_n), ("c_n", c_n)):
+        _door(a, name, dtype, (batch, hidden), True)
+    state_shape = xg.shape[:2] + (hidden,)
+    for name, a in (("out", out), ("h_prev", h_prev), ("c_prev", c_prev), ("tanh_c", tanh_c)):
+        _door(a, name, dtype, state_shape, True)
+    _door(acts, "acts", dtype, xg.shape, True)
+    if running is not None:
+        _door(running, "running", np.bool_, (steps, batch), False)
+    # Work buffers; h_n and c_n hold the running states.
+    np.copyto(h_n, h0)
+    np.copyto(c_n, c0)
+    gates = np.empty((batch, 4 * hidden), dtype)
+    cell = np.empty((batch, hidden), dtype)
+    cell_tanh = np.empty((batch, hidden), dtype)
+    weight_t = weight_hh.T
+    cdef const cnp.npy_bool* run = NULL
+    if running is not None:
+        run = <const cnp.npy_bool*>cnp.PyArray_DATA(running)
+    cdef Py_ssize_t k, t
+    for k in range(steps):
+        t = steps - 1 - k if reverse else k
+        _matmul(h_n, weight_t, out=gates)
+        if dtype == np.float32:
+            _gates_in(<float*>cnp.PyArray_DATA(gates), <const float*>cnp.PyArray_DATA(xg),
+                      t, steps, batch, hidden, batch_major)
+        else:
+            _gates_in(<double*>cnp.PyArray_DATA(gates), <const double*>cnp.PyArray_DATA(xg),
+                      t, steps, batch, hidden, batch_major)
+        _tanh(gates, out=gates)
+        if dtype == np.float32:
+            _cell(<const float*>cnp.PyArray_DATA(gates), <float*>cnp.PyArray_DATA(h_n),
+                  <float*>cnp.PyArray_DATA(c_n), <float*>cnp.PyArray_DATA(cell),
+                  <float*>cnp.PyArray_DATA(acts), <float*>cnp.PyArray_DATA(h_prev),
+                  <float*>cnp.PyArray_DATA(c_prev), t, steps, batch, hidden, batch_major)
+        else:
+            _cell(<const double*>cnp.PyArray_DATA(gates), <double*>cnp.PyArray_DATA(h_n),
+                  <double*>cnp.PyArray_DATA(c_n), <double*>cnp.PyArray_DATA(cell),
+                  <double*>cnp.PyArray_DATA(acts), <double*>cnp.PyArray_DATA(h_prev),
+                  <double*>cnp.PyArray_DATA(c_prev), t, steps, batch, hidden, batch_major)
+        _tanh(cell, out=cell_tanh)
+        if dtype == np.float32:
+            _hidden(<const float*>cnp.PyArray_DATA(cell), <const float*>cnp.PyArray_DATA(cell_tanh),
+                    <float*>cnp.PyArray_DATA(h_n), <float*>cnp.PyArray_DATA(c_n), run,
+                    <float*>cnp.PyArray_DATA(acts), <float*>cnp.PyArray_DATA(out),
+                    <float*>cnp.PyArray_DATA(tanh_c),
+                    zero_padding, t, steps, batch, hidden, batch_major)
+        else:
+            _hidden(<const double*>cnp.PyArray_DATA(cell),
+                    <const double*>cnp.PyArray_DATA(cell_tanh),
+                    <double*>cnp.PyArray_DATA(h_n), <double*>cnp.PyArray_DATA(c_n), run,
+                    <double*>cnp.PyArray_DATA(acts), <double*>cnp.PyArray_DATA(out),
+                    <double*>cnp.PyArray_DATA(tanh_c),
+                    zero_padding, t, steps, batch, hidden, batch_major)
+
+
+cdef void _gates_in(real* gates, const real* xg, Py_ssize_t t, Py_ssize_t steps,
+                    Py_ssize_t batch, Py_ssize_t hidden, bint batch_major) noexcept nogil:
+    """``gates = h @ W.T + xg[t]``, halved in the sigmoid blocks (i, f, o)."""
+    cdef Py_ssize_t b, j, width = 4 * hidden
+    cdef real* g
+    cdef const real* x
+    for b in range(batch):
+        g = gates + b * width
+        x = xg + _row(t, b, steps, batch, batch_major) * width
+        check_index(_row(t, b, steps, batch, batch_major) * width + width - 1,
+                    steps * batch * width)
+        for j in range(2 * hidden):
+            g[j] = (g[j] + x[j]) * <real>0.5
+        for j in range(2 * hidden, 3 * hidden):
+            g[j] = g[j] + x[j]
+        for j in range(3 * hidden, width):
+            g[j] = (g[j] + x[j]) * <real>0.5
+
+
+cdef void _cell(const real* gates, const real* h, const real* c, real* cell, real* acts,
+                real* h_prev, real* c_prev, Py_ssize_t t, Py_ssize_t steps, Py_ssize_t batch,
+                Py_ssize_t hidden, bint batch_major) noexcept nogil:
+    """The activations (``gates`` holds their tanh), the incoming states and the new cell
+    state ``f * c + i * g`` into ``cell``."""
+    cdef Py_ssize_t b, j, r, width = 4 * hidden
+    cdef const real* g
+    cdef real* a
+    cdef real i_, f_, g_, o_
+    for b in range(batch):
+        r = _row(t, b, steps, batch, batch_major)
+        check_index(r * width + width - 1, steps * batch * width)
+        g = gates + b * width
+        a = acts + r * width
+        for j in range(hidden):
+            i_ = (g[j] + 1) * <real>0.5
+            f_ = (g[hidden + j] + 1) * <real>0.5
+            g_ = g[2 * hidden + j]
+            o_ = (g[3 * hidden + j] + 1) * <real>0.5
+            a[j] = i_
+            a[hidden + j] = f_
+            a[2 * hidden + j] = g_
+            a[3 * hidden + j] = o_
+            h_prev[r * hidden + j] = h[b * hidden + j]
+            c_prev[r * hidden + j] = c[b * hidden + j]
+            cell[b * hidden + j] = f_ * c[b * hidden + j] + i_ * g_
+
+
+cdef void _hidden(const real* cell, const real* cell_tanh, real* h, real* c,
+                  const cnp.npy_bool* running, const real* acts, real* out, real* tanh_c, bint zero_padding, Py_ssize_t t, Py_ssize_t steps,
+                  Py_ssize_t batch, Py_ssize_t hidden, bint batch_major) noexcept nogil:
+    """``h = o * tanh(c)``; the states advance where the sequence runs."""
+    cdef Py_ssize_t b, j, r, s
+    cdef const real* o
+    cdef real hn
+    cdef bint runs
+    for b in range(batch):
+        r = _row(t, b, steps, batch, batch_major)
+        check_index(r * hidden + hidden - 1, steps * batch * hidden)
+        o = acts + r * 4 * hidden + 3 * hidden
+        runs = running == NULL or running[at(t * batch + b, steps * batch)]
+        for j in range(hidden):
+            s = b * hidden + j
+            hn = cell_tanh[s] * o[j]
+            tanh_c[r * hidden + j] = cell_tanh[s]
+            if runs:
+                h[s] = hn
+                c[s] = cell[s]
+                out[r * hidden + j] = hn
+            else:
+                out[r * hidden + j] = hn * 0 if zero_padding else hn
+
+
+def lstm_backward(g_out, g_h, g_c, weight_hh, acts, c_prev, tanh_c, running, bint reverse,
+                  bint zero_padding, bint batch_major, dgates, dh, dc):
+    """The gradients of :func:`lstm_forward` with respect to its input gates (into
+    ``dgates``, laid out as ``acts``) and its initial states (into ``dh`` and ``dc``,
+    ``[B, H]``), from the gradients of the outputs ``g_out`` and the final states
+    ``g_h``, ``g_c`` (each None when nothing flows back through it) and what the
+    forward kept."""
+    dtype = _dtype_of(acts)
+    cdef Py_ssize_t steps, batch, hidden
+    if batch_major:
+        batch, steps = acts.shape[0], acts.shape[1]
+    else:
+        steps, batch = acts.shape[0], acts.shape[1]
+    hidden = acts.shape[2] // 4
+    state_shape = acts.shape[:2] + (hidden,)
+    _door(acts, "acts", dtype, acts.shape, False)
+    _door(weight_hh, "weight_hh", dtype, (4 * hidden, hidden), False)
+    for name, a in (("c_prev", c_prev), ("tanh_c", tanh_c)):
+        _door(a, name, dtype, state_shape, False)
+    if g_out is not None:
+        _door(g_out, "g_out", dtype, state_shape, False)
+    for name, a in (("g_h", g_h), ("g_c", g_c)):
+        if a is not None:
+            _door(a, name, dtype, (batch, hidden), False)
+    if running is not None:
+        _door(running, "running", np.bool_, (steps, batch), False)
+    _door(dgates, "dgates", dtype, acts.shape, True)
+    for name, a in (("dh", dh), ("dc", dc)):
+        _door(a, name, dtype, (batch, hidden), True)
+    if g_h is None:
+        dh.fill(0)
+    else:
+        np.copyto(dh, g_h)
+    if g_c is None:
+        dc.fill(0)
+    else:
+        np.copyto(dc, g_c)
+    step_grads = np.empty((batch, 4 * hidden), dtype)
+    carry = np.zeros((batch, hidden), dtype)
+    cdef const cnp.npy_bool* run = NULL
+    if running is not None:
+        run = <const cnp.npy_bool*>cnp.PyArray_DATA(running)
+    cdef const void* go = NULL
+    if g_out is not None:
+        go = cnp.PyArray_DATA(g_out)
+    cdef Py_ssize_t k, t, n = batch * hidden, s
+    for k in range(steps):
+        t = k if reverse else steps - 1 - k
+        if dtype == np.float32:
+            _gate_grads(<const float*>go, <const float*>cnp.PyArray_DATA(acts),
+                        <const float*>cnp.PyArray_DATA(c_prev),
+                        <const float*>cnp.PyArray_DATA(tanh_c), run, zero_padding,
+                        <float*>cnp.PyArray_DATA(dh), <float*>cnp.PyArray_DATA(dc),
+                        <float*>cnp.PyArray_DATA(carry), <float*>cnp.PyArray_DATA(step_grads),
+                        <float*>cnp.PyArray_DATA(dgates), t, steps, batch, hidden, batch_major)
+        else:
+            _gate_grads(<const double*>go, <const double*>cnp.PyArray_DATA(acts),
+                        <const double*>cnp.PyArray_DATA(c_prev),
+                        <const double*>cnp.PyArray_DATA(tanh_c), run, zero_padding,
+                        <double*>cnp.PyArray_DATA(dh), <double*>cnp.PyArray_DATA(dc),
+                        <double*>cnp.PyArray_DATA(carry),
+                        <double*>cnp.PyArray_DATA(step_grads),
+                        <double*>cnp.PyArray_DATA(dgates), t, steps, batch, hidden, batch_major)
+        _matmul(step_grads, weight_hh, out=dh)
+        if run != NULL:
+            if dtype == np.float32:
+                _add_into(<float*>cnp.PyArray_DATA(dh), <const float*>cnp.PyArray_DATA(carry), n)
+            else:
+                _add_into(<double*>cnp.PyArray_DATA(dh), <const double*>cnp.PyArray_DATA(carry),
+                          n)
+
+
+cdef void _add_into(real* acc, const real* x, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        acc[i] = acc[i] + x[i]
+
+
+cdef void _gate_grads(const real* g_out, const real* acts, const real* c_prev,
+                      const real* tanh_c, const cnp.npy_bool* running, bint zero_padding,
+                      real* dh, real* dc, real* carry, real* step_grads, real* dgates,
+                      Py_ssize_t t, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
+                      bint batch_major) noexcept nogil:
+    """One step back: the gates' gradients into ``step_grads`` (``[B, 4H]``) and
+    ``dgates``; the cell state's gradient for the step before into ``dc``; what the
+    hidden state's gradient carries past the product (a finished sequence's) into
+    ``carry``. ``dh`` and ``dc`` come in as the gradients of the step's outgoing states."""
+    cdef Py_ssize_t b, j, r, s, width = 4 * hidden
+    cdef const real* a
+    cdef real* d
+    cdef real* dg
+    cdef real dh_new, dc_new, carry_c, dct, i_, f_, g_, o_, tc, m
+    cdef bint runs
+    for b in range(batch):
+        r = _row(t, b, steps, batch, batch_major)
+        check_index(r * width + width - 1, steps * batch * width)
+        a = acts + r * width
+        d = step_grads + b * width
+        dg = dgates + r * width
+        runs = running == NULL or running[at(t * batch + b, steps * batch)]
+        m = 1 if runs else 0
+        for j in range(hidden):
+            s = b * hidden + j
+            if runs:
+                dh_new = dh[s]
+                dc_new = dc[s]
+                carry[s] = 0
+                carry_c = 0
+            else:
+                dh_new = 0
+                dc_new = 0
+                carry[s] = dh[s]
+                carry_c = dc[s]
+            if g_out != NULL:
+                if zero_padding:
+                    dh_new = dh_new + g_out[r * hidden + j] * m
+                else:
+                    dh_new = dh_new + g_out[r * hidden + j]
+            i_ = a[j]
+            f_ = a[hidden + j]
+            g_ = a[2 * hidden + j]
+            o_ = a[3 * hidden + j]
+            tc = tanh_c[r * hidden + j]
+            dct = dh_new * o_
+            dct = dct * (1 - tc * tc)
+            dct = dct + dc_new
+            d[j] = (dct * g_) * ((1 - i_) * i_)
+            d[hidden + j] = (dct * c_prev[r * hidden + j]) * ((1 - f_) * f_)
+            d[2 * hidden + j] = (dct * i_) * (1 - g_ * g_)
+            d[3 * hidden + j] = (dh_new * tc) * ((1 - o_) * o_)
+            dg[j] = d[j]
+            dg[hidden + j] = d[hidden + j]
+            dg[2 * hidden + j] = d[2 * hidden + j]
+            dg[3 * hidden + j] = d[3 * hidden + j]
+            dc[s] = dct * f_ + carry_c
