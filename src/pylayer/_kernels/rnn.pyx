@@ -1,4 +1,5 @@
 # cython: wraparound=False
+# distutils: extra_compile_args = --param=vect-max-version-for-alias-checks=40
 """The time loop of an LSTM layer, forward and backward, for ``ops.recurrent``.
 
 Per time step the forward is one matrix product (``h @ weight_hh.T``, numpy's BLAS,
@@ -19,6 +20,7 @@ shapes (checked again in a debug build, see ``_common.pxd``).
 import numpy as np
 
 cimport numpy as cnp
+from libc.string cimport memcpy, memset
 
 from pylayer._kernels._common cimport at, check_index, real
 
@@ -162,53 +164,56 @@ cdef void _cell(const real* gates, const real* h, const real* c, real* cell, rea
                 real* h_prev, real* c_prev, Py_ssize_t t, Py_ssize_t steps, Py_ssize_t batch,
                 Py_ssize_t hidden, bint batch_major) noexcept nogil:
     """The activations (``gates`` holds their tanh), the incoming states and the new cell
-    state ``f * c + i * g`` into ``cell``."""
+    state ``f * c + i * g`` into ``cell``. (Short loops over few arrays, so that the
+    compiler vectorizes each.)"""
     cdef Py_ssize_t b, j, r, width = 4 * hidden
     cdef const real* g
     cdef real* a
-    cdef real i_, f_, g_, o_
+    cdef real* cn
+    cdef const real* cp
     for b in range(batch):
         r = _row(t, b, steps, batch, batch_major)
         check_index(r * width + width - 1, steps * batch * width)
         g = gates + b * width
         a = acts + r * width
+        for j in range(2 * hidden):
+            a[j] = (g[j] + 1) * <real>0.5
+        for j in range(2 * hidden, 3 * hidden):
+            a[j] = g[j]
+        for j in range(3 * hidden, width):
+            a[j] = (g[j] + 1) * <real>0.5
+        memcpy(h_prev + r * hidden, h + b * hidden, hidden * sizeof(real))
+        memcpy(c_prev + r * hidden, c + b * hidden, hidden * sizeof(real))
+        cn = cell + b * hidden
+        cp = c + b * hidden
         for j in range(hidden):
-            i_ = (g[j] + 1) * <real>0.5
-            f_ = (g[hidden + j] + 1) * <real>0.5
-            g_ = g[2 * hidden + j]
-            o_ = (g[3 * hidden + j] + 1) * <real>0.5
-            a[j] = i_
-            a[hidden + j] = f_
-            a[2 * hidden + j] = g_
-            a[3 * hidden + j] = o_
-            h_prev[r * hidden + j] = h[b * hidden + j]
-            c_prev[r * hidden + j] = c[b * hidden + j]
-            cell[b * hidden + j] = f_ * c[b * hidden + j] + i_ * g_
+            cn[j] = a[hidden + j] * cp[j] + a[j] * a[2 * hidden + j]
 
 
 cdef void _hidden(const real* cell, const real* cell_tanh, real* h, real* c,
-                  const cnp.npy_bool* running, const real* acts, real* out, real* tanh_c, bint zero_padding, Py_ssize_t t, Py_ssize_t steps,
+                  const cnp.npy_bool* running, const real* acts, real* out, real* tanh_c,
+                  bint zero_padding, Py_ssize_t t, Py_ssize_t steps,
                   Py_ssize_t batch, Py_ssize_t hidden, bint batch_major) noexcept nogil:
     """``h = o * tanh(c)``; the states advance where the sequence runs."""
-    cdef Py_ssize_t b, j, r, s
+    cdef Py_ssize_t b, j, r
     cdef const real* o
-    cdef real hn
-    cdef bint runs
+    cdef const real* ct
+    cdef real* y
     for b in range(batch):
         r = _row(t, b, steps, batch, batch_major)
         check_index(r * hidden + hidden - 1, steps * batch * hidden)
         o = acts + r * 4 * hidden + 3 * hidden
-        runs = running == NULL or running[at(t * batch + b, steps * batch)]
+        ct = cell_tanh + b * hidden
+        y = out + r * hidden
+        memcpy(tanh_c + r * hidden, ct, hidden * sizeof(real))
         for j in range(hidden):
-            s = b * hidden + j
-            hn = cell_tanh[s] * o[j]
-            tanh_c[r * hidden + j] = cell_tanh[s]
-            if runs:
-                h[s] = hn
-                c[s] = cell[s]
-                out[r * hidden + j] = hn
-            else:
-                out[r * hidden + j] = hn * 0 if zero_padding else hn
+            y[j] = ct[j] * o[j]
+        if running == NULL or running[at(t * batch + b, steps * batch)]:
+            memcpy(h + b * hidden, y, hidden * sizeof(real))
+            memcpy(c + b * hidden, cell + b * hidden, hidden * sizeof(real))
+        elif zero_padding:
+            for j in range(hidden):
+                y[j] = y[j] * 0
 
 
 def lstm_backward(g_out, g_h, g_c, weight_hh, acts, c_prev, tanh_c, running, bint reverse,
@@ -250,30 +255,33 @@ def lstm_backward(g_out, g_h, g_c, weight_hh, acts, c_prev, tanh_c, running, bin
         np.copyto(dc, g_c)
     step_grads = np.empty((batch, 4 * hidden), dtype)
     carry = np.zeros((batch, hidden), dtype)
+    # The cell state's gradient alternates between dc and a second buffer (in, out).
+    dc_in, dc_out = dc, np.empty((batch, hidden), dtype)
     cdef const cnp.npy_bool* run = NULL
     if running is not None:
         run = <const cnp.npy_bool*>cnp.PyArray_DATA(running)
     cdef const void* go = NULL
     if g_out is not None:
         go = cnp.PyArray_DATA(g_out)
-    cdef Py_ssize_t k, t, n = batch * hidden, s
+    cdef Py_ssize_t k, t, n = batch * hidden
     for k in range(steps):
         t = k if reverse else steps - 1 - k
         if dtype == np.float32:
             _gate_grads(<const float*>go, <const float*>cnp.PyArray_DATA(acts),
                         <const float*>cnp.PyArray_DATA(c_prev),
                         <const float*>cnp.PyArray_DATA(tanh_c), run, zero_padding,
-                        <float*>cnp.PyArray_DATA(dh), <float*>cnp.PyArray_DATA(dc),
-                        <float*>cnp.PyArray_DATA(carry), <float*>cnp.PyArray_DATA(step_grads),
+                        <float*>cnp.PyArray_DATA(dh), <const float*>cnp.PyArray_DATA(dc_in),
+                        <float*>cnp.PyArray_DATA(dc_out), <float*>cnp.PyArray_DATA(carry), <float*>cnp.PyArray_DATA(step_grads),
                         <float*>cnp.PyArray_DATA(dgates), t, steps, batch, hidden, batch_major)
         else:
             _gate_grads(<const double*>go, <const double*>cnp.PyArray_DATA(acts),
                         <const double*>cnp.PyArray_DATA(c_prev),
                         <const double*>cnp.PyArray_DATA(tanh_c), run, zero_padding,
-                        <double*>cnp.PyArray_DATA(dh), <double*>cnp.PyArray_DATA(dc),
-                        <double*>cnp.PyArray_DATA(carry),
+                        <double*>cnp.PyArray_DATA(dh), <const double*>cnp.PyArray_DATA(dc_in),
+                        <double*>cnp.PyArray_DATA(dc_out), <double*>cnp.PyArray_DATA(carry),
                         <double*>cnp.PyArray_DATA(step_grads),
                         <double*>cnp.PyArray_DATA(dgates), t, steps, batch, hidden, batch_major)
+        dc_in, dc_out = dc_out, dc_in
         _matmul(step_grads, weight_hh, out=dh)
         if run != NULL:
             if dtype == np.float32:
@@ -281,6 +289,8 @@ def lstm_backward(g_out, g_h, g_c, weight_hh, acts, c_prev, tanh_c, running, bin
             else:
                 _add_into(<double*>cnp.PyArray_DATA(dh), <const double*>cnp.PyArray_DATA(carry),
                           n)
+    if dc_in is not dc:
+        np.copyto(dc, dc_in)
 
 
 cdef void _add_into(real* acc, const real* x, Py_ssize_t n) noexcept nogil:
@@ -291,58 +301,60 @@ cdef void _add_into(real* acc, const real* x, Py_ssize_t n) noexcept nogil:
 
 cdef void _gate_grads(const real* g_out, const real* acts, const real* c_prev,
                       const real* tanh_c, const cnp.npy_bool* running, bint zero_padding,
-                      real* dh, real* dc, real* carry, real* step_grads, real* dgates,
-                      Py_ssize_t t, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
+                      real* dh, const real* dc, real* dc_out, real* carry, real* step_grads,
+                      real* dgates, Py_ssize_t t, Py_ssize_t steps, Py_ssize_t batch, Py_ssize_t hidden,
                       bint batch_major) noexcept nogil:
     """One step back: the gates' gradients into ``step_grads`` (``[B, 4H]``) and
-    ``dgates``; the cell state's gradient for the step before into ``dc``; what the
+    ``dgates``; the cell state's gradient for the step before into ``dc_out``; what the
     hidden state's gradient carries past the product (a finished sequence's) into
-    ``carry``. ``dh`` and ``dc`` come in as the gradients of the step's outgoing states."""
-    cdef Py_ssize_t b, j, r, s, width = 4 * hidden
+    ``carry``. ``dh`` and ``dc`` are the gradients of the step's outgoing states."""
+    cdef Py_ssize_t b, j, r, width = 4 * hidden
     cdef const real* a
+    cdef const real* go
     cdef real* d
-    cdef real* dg
-    cdef real dh_new, dc_new, carry_c, dct, i_, f_, g_, o_, tc, m
+    cdef real* dhb
+    cdef const real* dcb
     cdef bint runs
     for b in range(batch):
         r = _row(t, b, steps, batch, batch_major)
         check_index(r * width + width - 1, steps * batch * width)
         a = acts + r * width
         d = step_grads + b * width
-        dg = dgates + r * width
+        dhb = dh + b * hidden
+        dcb = dc + b * hidden
+        go = NULL if g_out == NULL else g_out + r * hidden
         runs = running == NULL or running[at(t * batch + b, steps * batch)]
-        m = 1 if runs else 0
-        for j in range(hidden):
-            s = b * hidden + j
-            if runs:
-                dh_new = dh[s]
-                dc_new = dc[s]
-                carry[s] = 0
-                carry_c = 0
-            else:
-                dh_new = 0
-                dc_new = 0
-                carry[s] = dh[s]
-                carry_c = dc[s]
-            if g_out != NULL:
-                if zero_padding:
-                    dh_new = dh_new + g_out[r * hidden + j] * m
-                else:
-                    dh_new = dh_new + g_out[r * hidden + j]
-            i_ = a[j]
-            f_ = a[hidden + j]
-            g_ = a[2 * hidden + j]
-            o_ = a[3 * hidden + j]
-            tc = tanh_c[r * hidden + j]
-            dct = dh_new * o_
-            dct = dct * (1 - tc * tc)
-            dct = dct + dc_new
-            d[j] = (dct * g_) * ((1 - i_) * i_)
-            d[hidden + j] = (dct * c_prev[r * hidden + j]) * ((1 - f_) * f_)
-            d[2 * hidden + j] = (dct * i_) * (1 - g_ * g_)
-            d[3 * hidden + j] = (dh_new * tc) * ((1 - o_) * o_)
-            dg[j] = d[j]
-            dg[hidden + j] = d[hidden + j]
-            dg[2 * hidden + j] = d[2 * hidden + j]
-            dg[3 * hidden + j] = d[3 * hidden + j]
-            dc[s] = dct * f_ + carry_c
+        if runs:
+            memset(carry + b * hidden, 0, hidden * sizeof(real))
+            _cell_grads(dhb, dcb, go, 1, a, c_prev + r * hidden, tanh_c + r * hidden, d,
+                        dc_out + b * hidden, NULL, hidden)
+        else:
+            # A finished sequence: the outgoing states' gradients pass the step by; only
+            # the output's gradient (when it is not zero padding) reaches the cell.
+            memcpy(carry + b * hidden, dhb, hidden * sizeof(real))
+            _cell_grads(NULL, NULL, go, 0 if zero_padding else 1, a, c_prev + r * hidden,
+                        tanh_c + r * hidden, d, dc_out + b * hidden, dcb, hidden)
+        memcpy(dgates + r * width, d, width * sizeof(real))
+
+
+cdef inline void _cell_grads(const real* dh, const real* dc, const real* g_out, real scale,
+                             const real* a, const real* cp, const real* tc, real* d,
+                             real* dc_out, const real* carry, Py_ssize_t hidden) noexcept nogil:
+    """The four gates' gradients of one sequence's step into ``d`` and ``dct * f`` plus
+    ``carry`` (NULL: zero; a finished sequence's carried gradient) into ``dc_out``, from
+    the outgoing states' gradients ``dh`` and ``dc`` (NULL: zero) and the output's
+    ``g_out`` times ``scale`` (NULL: zero)."""
+    cdef Py_ssize_t j
+    cdef real dh_new, dct
+    for j in range(hidden):
+        dh_new = 0 if dh == NULL else dh[j]
+        if g_out != NULL:
+            dh_new = dh_new + g_out[j] * scale
+        dct = dh_new * a[3 * hidden + j]
+        dct = dct * (1 - tc[j] * tc[j])
+        dct = dct + (0 if dc == NULL else dc[j])
+        d[j] = (dct * a[2 * hidden + j]) * ((1 - a[j]) * a[j])
+        d[hidden + j] = (dct * cp[j]) * ((1 - a[hidden + j]) * a[hidden + j])
+        d[2 * hidden + j] = (dct * a[j]) * (1 - a[2 * hidden + j] * a[2 * hidden + j])
+        d[3 * hidden + j] = (dh_new * tc[j]) * ((1 - a[3 * hidden + j]) * a[3 * hidden + j])
+        dc_out[j] = dct * a[hidden + j] + (0 if carry == NULL else carry[j])
