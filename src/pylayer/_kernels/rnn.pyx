@@ -322,7 +322,9 @@ cdef void _gate_grads(const real* g_out, const real* acts, const real* c_prev,
         d = step_grads + b * width
         dhb = dh + b * hidden
         dcb = dc + b * hidden
-        go = NULL if g_out == NULL else g_out + r * hidden
+        go = NULL
+        if g_out != NULL:
+            go = g_out + r * hidden
         runs = running == NULL or running[at(t * batch + b, steps * batch)]
         if runs:
             memset(carry + b * hidden, 0, hidden * sizeof(real))
