@@ -1,5 +1,5 @@
 # cython: wraparound=False
-# distutils: extra_compile_args = --param=vect-max-version-for-alias-checks=40
+# distutils: extra_compile_args = --param=vect-max-version-for-alias-checks=40 -fno-inline-functions-called-once
 """The time loop of an LSTM layer, forward and backward, for ``ops.recurrent``.
 
 Per time step the forward is one matrix product (``h @ weight_hh.T``, numpy's BLAS,
@@ -345,18 +345,41 @@ cdef inline void _cell_grads(const real* dh, const real* dc, const real* g_out, 
     """The four gates' gradients of one sequence's step into ``d`` and ``dct * f`` plus
     ``carry`` (NULL: zero; a finished sequence's carried gradient) into ``dc_out``, from
     the outgoing states' gradients ``dh`` and ``dc`` (NULL: zero) and the output's
-    ``g_out`` times ``scale`` (NULL: zero)."""
+    ``g_out`` times ``scale`` (NULL: zero). Short loops over few arrays, so that the
+    compiler vectorizes each: the hidden state's gradient waits in the o block of
+    ``d``, ``dct`` in ``dc_out``."""
     cdef Py_ssize_t j
-    cdef real dh_new, dct
+    cdef real* d_i = d
+    cdef real* d_f = d + hidden
+    cdef real* d_g = d + 2 * hidden
+    cdef real* d_o = d + 3 * hidden
+    cdef const real* i_ = a
+    cdef const real* f_ = a + hidden
+    cdef const real* g_ = a + 2 * hidden
+    cdef const real* o_ = a + 3 * hidden
+    if dh == NULL:
+        memset(d_o, 0, hidden * sizeof(real))
+    else:
+        memcpy(d_o, dh, hidden * sizeof(real))
+    if g_out != NULL:
+        for j in range(hidden):
+            d_o[j] = d_o[j] + g_out[j] * scale
     for j in range(hidden):
-        dh_new = 0 if dh == NULL else dh[j]
-        if g_out != NULL:
-            dh_new = dh_new + g_out[j] * scale
-        dct = dh_new * a[3 * hidden + j]
-        dct = dct * (1 - tc[j] * tc[j])
-        dct = dct + (0 if dc == NULL else dc[j])
-        d[j] = (dct * a[2 * hidden + j]) * ((1 - a[j]) * a[j])
-        d[hidden + j] = (dct * cp[j]) * ((1 - a[hidden + j]) * a[hidden + j])
-        d[2 * hidden + j] = (dct * a[j]) * (1 - a[2 * hidden + j] * a[2 * hidden + j])
-        d[3 * hidden + j] = (dh_new * tc[j]) * ((1 - a[3 * hidden + j]) * a[3 * hidden + j])
-        dc_out[j] = dct * a[hidden + j] + (0 if carry == NULL else carry[j])
+        dc_out[j] = (d_o[j] * o_[j]) * (1 - tc[j] * tc[j])
+    if dc != NULL:
+        for j in range(hidden):
+            dc_out[j] = dc_out[j] + dc[j]
+    for j in range(hidden):
+        d_o[j] = (d_o[j] * tc[j]) * ((1 - o_[j]) * o_[j])
+    for j in range(hidden):
+        d_i[j] = (dc_out[j] * g_[j]) * ((1 - i_[j]) * i_[j])
+    for j in range(hidden):
+        d_f[j] = (dc_out[j] * cp[j]) * ((1 - f_[j]) * f_[j])
+    for j in range(hidden):
+        d_g[j] = (dc_out[j] * i_[j]) * (1 - g_[j] * g_[j])
+    if carry == NULL:
+        for j in range(hidden):
+            dc_out[j] = dc_out[j] * f_[j]
+    else:
+        for j in range(hidden):
+            dc_out[j] = dc_out[j] * f_[j] + carry[j]
