@@ -40,7 +40,8 @@ SANITIZE_FLAGS = [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer"] if SANITI
 MODULES = ["_kernels/buffers.pyx", "ops/dispatch.pyx", "_core/tensor.pyx", "_kernels/loops.pyx",
            "_core/graph.pyx", "_core/engine.pyx", "ops/_operands.pyx", "ops/arithmetic.pyx",
            "ops/activation.pyx", "autograd/_apply.pyx",
-           "_kernels/conv.pyx", "_kernels/pool.pyx", "_kernels/norm.pyx"]
+           "_kernels/conv.pyx", "_kernels/pool.pyx", "_kernels/norm.pyx",
+           "_kernels/rnn.pyx"]
 
 # Each variant keeps its generated C (and so its object files) apart, so a debug
 # or sanitizer build never reuses the optimised build's (or the reverse).

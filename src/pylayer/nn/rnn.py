@@ -348,8 +348,7 @@ def _run(cell, inputs, states, sequence_length, time_major, is_reverse, zero_pad
     _sequence(inputs, cls)
     if states is None:
         states = cell.get_initial_states(inputs, batch_dim_idx=1 if time_major else 0)
-    steps_first = inputs if time_major else transpose(inputs, [1, 0, 2])
-    steps, batch = steps_first.shape[0], steps_first.shape[1]
+    steps, batch = inputs.shape[:2] if time_major else inputs.shape[1::-1]
     if not steps:
         raise ValueError(f"{cls}(): argument 'inputs' has no time steps")
     running = _running(sequence_length, steps, batch, cls)
@@ -359,9 +358,10 @@ def _run(cell, inputs, states, sequence_length, time_major, is_reverse, zero_pad
             if not isinstance(state, Tensor) or state.shape != [batch, cell.hidden_size]:
                 raise ValueError(f"{cls}(): the initial state {arg} must be a tensor of shape "
                                  f"{[batch, cell.hidden_size]}, got {state!r}")
-        out, h, c = lstm_sequence(cell._input_gates(steps_first), h0, c0, cell.weight_hh,
-                                  running, is_reverse, zero_padding)
-        return (out if time_major else transpose(out, [1, 0, 2])), (h, c)
+        out, h, c = lstm_sequence(cell._input_gates(inputs), h0, c0, cell.weight_hh, running,
+                                  is_reverse, zero_padding, batch_major=not time_major)
+        return out, (h, c)
+    steps_first = inputs if time_major else transpose(inputs, [1, 0, 2])
     masks = None if running is None else [to_tensor(m) for m in running]
     order = range(steps - 1, -1, -1) if is_reverse else range(steps)
     if type(cell) in _BUILT_IN and not kwargs:

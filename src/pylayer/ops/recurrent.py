@@ -3,8 +3,9 @@ over a sequence as one recorded op (private to :mod:`pylayer.nn.rnn`).
 
 A step of an LSTM is otherwise about twelve elementwise ops per time step, each
 a node; here the forward is one numpy computation and the backward one rule.
-The sequence op runs the time loop in numpy both ways and makes the recurrent
-weight's gradient one matrix product over all steps.
+The sequence op runs the time loop in compiled code both ways
+(``_kernels/rnn.pyx``), on time-major or batch-major gates, and makes the
+recurrent weight's gradient one matrix product over all steps.
 The rules are written once over a small set of primitives, used with numpy
 arrays when the gradient is final and with recorded pylayer ops when the
 backward itself is recorded (``create_graph=True``), so double backward works.
@@ -13,12 +14,15 @@ import numpy as np
 
 from pylayer._core.graph import Op, make_output, make_outputs
 from pylayer._core.tensor import is_grad_enabled, make_tensor
+from pylayer._kernels.conv import pooled_empty
+from pylayer._kernels.rnn import lstm_backward, lstm_forward
 from pylayer.ops.activation import sigmoid
 from pylayer.ops.arithmetic import add, multiply, subtract
 from pylayer.ops.creation import to_tensor, zeros_like
 from pylayer.ops.linalg import matmul
 from pylayer.ops.manipulation import concat, split, stack, unstack
 from pylayer.ops.math import tanh
+from pylayer.ops.shape import transpose
 
 __all__ = []
 
@@ -170,59 +174,39 @@ def gru_cell(x_gates, h_gates, h_prev):
 
 
 # ------------------------------------------------------- a whole LSTM sequence
-def _gate_activations(gates, out):
-    """Sigmoid of the i, f, o blocks and tanh of the g block of ``gates``, into ``out``."""
-    n = gates.shape[-1] // 4
-    np.tanh(gates * 0.5, out=out)
-    out += 1.0
-    out *= 0.5
-    np.tanh(gates[..., 2 * n:3 * n], out=out[..., 2 * n:3 * n])
+def _time_major(t, batch_major):
+    return transpose(t, [1, 0, 2]) if batch_major and t is not None else t
 
 
-def _sequence_vjp(grads, x_gates, h0, c0, weight_hh, h_prev, c_prev, c_new, acts, running,
-                  reverse, zero_padding):
+def _sequence_vjp(grads, x_gates, h0, c0, weight_hh, c_prev, tanh_c, acts, h_prev, running,
+                  reverse, zero_padding, batch_major):
     g_out, g_h, g_c = grads[0], grads[1], grads[2]
     if is_grad_enabled():
-        return _sequence_vjp_recorded(g_out, g_h, g_c, x_gates, h0, c0, weight_hh, running,
-                                      reverse, zero_padding)
-    w, hp, cp, cn, a = (t.numpy() for t in (weight_hh, h_prev, c_prev, c_new, acts))
-    steps, n = a.shape[0], cp.shape[-1]
-    dh = np.zeros_like(cp[0]) if g_h is None else g_h.numpy()
-    dc = np.zeros_like(cp[0]) if g_c is None else g_c.numpy()
-    g_out = None if g_out is None else g_out.numpy()
-    dgates = np.empty_like(a)
-    for t in (range(steps) if reverse else range(steps - 1, -1, -1)):
-        i, f, g, o = (a[t, :, k * n:(k + 1) * n] for k in range(4))
-        if running is None:
-            dh_new, dc_new, carry_h, carry_c = dh, dc, 0.0, 0.0
-        else:
-            m = running[t]
-            dh_new, dc_new = dh * m, dc * m
-            carry_h, carry_c = dh - dh_new, dc - dc_new
-        if g_out is not None:
-            dh_new = dh_new + (g_out[t] * running[t] if zero_padding and running is not None
-                               else g_out[t])
-        tc = np.tanh(cn[t])
-        dct = dh_new * o
-        dct *= 1.0 - tc * tc
-        dct += dc_new
-        # d = (what each gate's activation receives) * (the activation's derivative)
-        d = dgates[t]
-        np.multiply(dct, g, out=d[:, :n])
-        np.multiply(dct, cp[t], out=d[:, n:2 * n])
-        np.multiply(dct, i, out=d[:, 2 * n:3 * n])
-        np.multiply(dh_new, tc, out=d[:, 3 * n:])
-        slope = 1.0 - a[t]
-        slope *= a[t]
-        np.multiply(g, g, out=slope[:, 2 * n:3 * n])
-        np.subtract(1.0, slope[:, 2 * n:3 * n], out=slope[:, 2 * n:3 * n])
-        d *= slope
-        dct *= f
-        dc = dct + carry_c
-        dh = d @ w + carry_h
-    flat = dgates.reshape(-1, dgates.shape[-1])
-    dw = flat.T @ hp.reshape(-1, hp.shape[-1])
+        dgates, dh, dc, dw = _sequence_vjp_recorded(
+            _time_major(g_out, batch_major), g_h, g_c, _time_major(x_gates, batch_major), h0,
+            c0, weight_hh, running, reverse, zero_padding)
+        return _time_major(dgates, batch_major), dh, dc, dw
+    a = acts.numpy()
+    w = np.ascontiguousarray(weight_hh.numpy())
+    dgates = pooled_empty(a.shape, a.dtype)
+    dh, dc = np.empty_like(h0.numpy()), np.empty_like(c0.numpy())
+    lstm_backward(_kernel_array(g_out, a.dtype), _kernel_array(g_h, a.dtype),
+                  _kernel_array(g_c, a.dtype), w, a, c_prev.numpy(), tanh_c.numpy(),
+                  _kernel_running(running), reverse, zero_padding, batch_major, dgates, dh, dc)
+    hp = h_prev.numpy()
+    dw = dgates.reshape(-1, a.shape[-1]).T @ hp.reshape(-1, hp.shape[-1])
     return make_tensor(dgates), make_tensor(dh), make_tensor(dc), make_tensor(dw)
+
+
+def _kernel_array(t, dtype):
+    """A gradient or state as the kernel takes it: C-contiguous, aligned, native
+    ``dtype``."""
+    return None if t is None else np.require(t.numpy(), dtype, "CA")
+
+
+def _kernel_running(running):
+    return None if running is None else \
+        np.require(running.reshape(running.shape[:2]), np.bool_, "CA")
 
 
 def _sequence_vjp_recorded(g_out, g_h, g_c, x_gates, h0, c0, weight_hh, running, reverse,
@@ -270,43 +254,34 @@ def _sequence_vjp_recorded(g_out, g_h, g_c, x_gates, h0, c0, weight_hh, running,
 
 
 LSTM_SEQUENCE = Op("lstm_sequence", inputs=("x_gates", "h0", "c0", "weight_hh"),
-                   outputs=("out", "h_n", "c_n", "h_prev", "c_prev", "c_new", "acts"),
-                   keeps=("x_gates", "h0", "c0", "weight_hh", "h_prev", "c_prev", "c_new",
-                          "acts"),
-                   attrs=("running", "reverse", "zero_padding"), vjp=_sequence_vjp)
+                   outputs=("out", "h_n", "c_n", "c_prev", "tanh_c", "acts", "h_prev"),
+                   keeps=("x_gates", "h0", "c0", "weight_hh", "c_prev", "tanh_c", "acts",
+                          "h_prev"),
+                   attrs=("running", "reverse", "zero_padding", "batch_major"),
+                   vjp=_sequence_vjp)
 
 
-def lstm_sequence(x_gates, h0, c0, weight_hh, running, reverse, zero_padding):
-    """An LSTM over the time-major ``x_gates`` (``[time, batch, 4 * hidden]``, the input
-    projection with both biases): ``(outputs, h_n, c_n)``. ``running`` (bool
-    ``[time, batch, 1]``, or None) says which steps are within each sequence; past a
-    sequence's end its states are kept and its outputs are zeros with
-    ``zero_padding``, the cell's outputs otherwise."""
-    xg, w = x_gates.numpy(), weight_hh.numpy()
-    steps, n = xg.shape[0], xg.shape[-1] // 4
-    h, c = h0.numpy(), c0.numpy()
-    acts = np.empty_like(xg)
-    out = np.empty(xg.shape[:-1] + (n,), xg.dtype)
-    h_prev, c_prev, c_new = np.empty_like(out), np.empty_like(out), np.empty_like(out)
-    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        h_prev[t], c_prev[t] = h, c
-        _gate_activations(xg[t] + h @ w.T, acts[t])
-        i, f, g, o = (acts[t, :, k * n:(k + 1) * n] for k in range(4))
-        cn = c_new[t]
-        np.multiply(f, c, out=cn)
-        cn += i * g
-        hn = np.tanh(cn)
-        hn *= o
-        if running is None:
-            out[t] = hn
-            h, c = hn, cn
-        else:
-            m = running[t]
-            out[t] = hn * m if zero_padding else hn
-            h, c = np.where(m, hn, h), np.where(m, cn, c)
-    results = make_outputs(LSTM_SEQUENCE, [out, np.array(h), np.array(c), h_prev, c_prev,
-                                           c_new, acts],
-                           (x_gates, h0, c0, weight_hh), (running, bool(reverse),
-                                                          bool(zero_padding)),
+def lstm_sequence(x_gates, h0, c0, weight_hh, running, reverse, zero_padding,
+                  batch_major=False):
+    """An LSTM over ``x_gates`` (the input projection with both biases, ``[time, batch,
+    4 * hidden]``, or ``[batch, time, 4 * hidden]`` when ``batch_major``): ``(outputs,
+    h_n, c_n)``, the outputs laid out as the input. ``running`` (bool ``[time, batch,
+    1]``, or None) says which steps are within each sequence; past a sequence's end its
+    states are kept and its outputs are zeros with ``zero_padding``, the cell's
+    outputs otherwise. The time loop is ``_kernels.rnn``'s."""
+    dtype = np.dtype(x_gates.numpy().dtype.char)        # in native byte order
+    xg = np.require(x_gates.numpy(), dtype, "CA")
+    w = np.require(weight_hh.numpy(), dtype, "CA")
+    h, c = np.require(h0.numpy(), dtype, "CA"), np.require(c0.numpy(), dtype, "CA")
+    n = xg.shape[-1] // 4
+    states = xg.shape[:-1] + (n,)
+    out, h_prev, c_prev, tanh_c = (pooled_empty(states, dtype) for _ in range(4))
+    acts = pooled_empty(xg.shape, dtype)
+    h_n, c_n = np.empty_like(h), np.empty_like(c)
+    lstm_forward(xg, w, h, c, _kernel_running(running), bool(reverse), bool(zero_padding),
+                 bool(batch_major), out, h_n, c_n, h_prev, c_prev, acts, tanh_c)
+    results = make_outputs(LSTM_SEQUENCE, [out, h_n, c_n, c_prev, tanh_c, acts, h_prev],
+                           (x_gates, h0, c0, weight_hh),
+                           (running, bool(reverse), bool(zero_padding), bool(batch_major)),
                            non_differentiable=(3, 4, 5, 6))
     return results[0], results[1], results[2]
