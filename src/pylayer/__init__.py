@@ -271,8 +271,9 @@ __all__ += ["DataParallel", "distributed"]
 # paddle.utils (imported with paddle, as Paddle's is), paddle.LazyGuard, paddle.conv3d
 from pylayer import utils
 from pylayer.framework.lazy_init import LazyGuard
+from pylayer.framework.mmap_storage import MmapStorage
 from pylayer.nn.functional import conv3d
-__all__ += ["LazyGuard", "conv3d"]
+__all__ += ["LazyGuard", "MmapStorage", "conv3d"]
 
 
 def __dir__():

@@ -1962,3 +1962,18 @@ CALLS.update({
                            K("keys", _value(None), "names_or_none"),
                            extra=[("a value above 0.5", {"value": _value(0.7)}, "value")]),
 })
+
+# --------------------------------- pylayer.MmapStorage
+def _raw_dump(env=None):
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "dump.bin")
+    np.arange(4, dtype="float32").tofile(path)
+    return path
+
+
+CALLS.update({
+    pylayer.MmapStorage: Call(A("filename", _raw_dump, "path"),
+                              A("nbytes", _value(16), "positive_int"),
+                              extra=[("more bytes than the file holds", {"nbytes": _value(17)},
+                                      "nbytes")]),
+})

@@ -1059,3 +1059,19 @@ def _perspective(env):
 METHODS[(_vt.RandomPerspective, "get_params")] = Call(
     A("width", _value(8), "positive_int"), A("height", _value(6), "positive_int"),
     A("distortion_scale", _value(0.5), "probability"), setup=_perspective)
+
+# --------------------------------- pylayer.MmapStorage
+def _mapped(env):
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "dump.bin")
+    np.arange(4, dtype="float32").tofile(path)
+    env["self"] = pylayer.MmapStorage(path, 16)
+
+
+METHODS.update({
+    (pylayer.MmapStorage, "get_slice"): Call(
+        K("dtype", _value("float32"), "dtype_required"), K("start", _value(0), "count"),
+        K("stop", _value(-1), "int"), K("step", _value(1), "positive_int"), setup=_mapped,
+        extra=[("a slice beyond the mapping", {"stop": _value(5)}, "stop")]),
+})
