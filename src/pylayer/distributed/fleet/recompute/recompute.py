@@ -4,7 +4,7 @@ import inspect
 import warnings
 
 import pylayer
-from pylayer.autograd import PyLayer, saved_tensors_hooks
+from pylayer.autograd import PyLayer, once_differentiable, saved_tensors_hooks
 from pylayer.distributed.fleet.layers.mpu.random import get_rng_state_tracker
 from pylayer.nn import Layer, Sequential
 
@@ -76,6 +76,9 @@ class _Recompute(PyLayer):
         ctx.states = _States(preserve)
         ctx.positions = [i for i, a in enumerate(args) if isinstance(a, pylayer.Tensor)]
         ctx.others = [None if isinstance(a, pylayer.Tensor) else a for a in args]
+        # Whether each input takes a gradient is decided now: a saved-tensor hook may
+        # hand backward a detached copy.
+        ctx.wants_grad = [not args[p].stop_gradient for p in ctx.positions]
         ctx.save_for_backward(*_tensors(args))
         outputs = function(*args)
         single = not isinstance(outputs, (tuple, list))
@@ -83,12 +86,15 @@ class _Recompute(PyLayer):
         return outputs
 
     @staticmethod
+    @once_differentiable
     def backward(ctx, *grads):
+        # The block runs again and its own backward gives the gradients: they are not
+        # differentiable again (as PyTorch's reentrant checkpoint).
         args = list(ctx.others)
         saved = ctx.saved_tensor()
-        for position, tensor in zip(ctx.positions, saved):
+        for position, tensor, wants in zip(ctx.positions, saved, ctx.wants_grad):
             copy = tensor.detach()
-            copy.stop_gradient = tensor.stop_gradient
+            copy.stop_gradient = not wants
             args[position] = copy
         with ctx.states, pylayer.enable_grad():
             outputs = ctx.function(*args)
