@@ -11,12 +11,12 @@ __all__ = ["MmapStorage"]
 
 class MmapStorage:
     """The first ``nbytes`` bytes of the file ``filename`` (a ``.safetensors`` shard, a
-    raw ``tofile`` dump), mapped read-only; :meth:`get_slice` reads elements of a dtype
+    raw array dump), mapped read-only; :meth:`get_slice` reads elements of a dtype
     from them into a Tensor.
 
     >>> import os, tempfile, numpy as np, pylayer
     >>> path = os.path.join(tempfile.mkdtemp(), "weights.bin")
-    >>> np.arange(6, dtype="float32").tofile(path)
+    >>> pylayer.extend.write_atomically(path, np.arange(6, dtype="float32").tobytes())
     >>> storage = pylayer.MmapStorage(path, 24)
     >>> storage.get_slice("float32", 1, 4).numpy()
     array([1., 2., 3.], dtype=float32)
@@ -47,7 +47,7 @@ class MmapStorage:
 
         >>> import os, tempfile, numpy as np, pylayer
         >>> path = os.path.join(tempfile.mkdtemp(), "ids.bin")
-        >>> np.arange(5, dtype="int64").tofile(path)
+        >>> pylayer.extend.write_atomically(path, np.arange(5, dtype="int64").tobytes())
         >>> pylayer.MmapStorage(path, 40).get_slice("int64", step=2).numpy()
         array([0, 2, 4])
         """
