@@ -11,7 +11,7 @@
 """
 import numpy as np
 
-from pylayer.extend import check_int, window_sizes
+from pylayer.extend import MAX_ELEMENTS, check_int, window_sizes
 from pylayer.nn.initializer import Normal
 from pylayer.nn.layer import Layer
 from pylayer.nn.param import ParamAttr
@@ -59,9 +59,15 @@ class DeformConv2D(Layer):
         self._stride = window_sizes(stride, 2, fn, "stride")
         self._padding = window_sizes(padding, 2, fn, "padding", minimum=0)
         self._dilation = window_sizes(dilation, 2, fn, "dilation")
+        shape = [out_channels, in_channels // self._groups, *self._kernel_size]
+        elements = int(np.prod(shape, dtype=np.float64))
+        if elements > MAX_ELEMENTS:
+            raise ValueError(f"{fn}(): in_channels, out_channels and kernel_size ask for a "
+                             f"weight of {elements} elements, more than the {MAX_ELEMENTS} a "
+                             f"tensor may have")
         std = (2.0 / (int(np.prod(self._kernel_size)) * in_channels)) ** 0.5
         self.weight = self.create_parameter(
-            [out_channels, in_channels // self._groups, *self._kernel_size],
+            shape,
             attr=ParamAttr._to_attr(weight_attr, fn, "weight_attr"),
             default_initializer=Normal(0.0, std))
         self.bias = self.create_parameter(
