@@ -1977,3 +1977,32 @@ CALLS.update({
                               extra=[("more bytes than the file holds", {"nbytes": _value(17)},
                                       "nbytes")]),
 })
+
+# --------------------------------- deformable convolution (pylayer.vision.ops, static.nn)
+from pylayer.vision import ops as _vops  # noqa: E402
+
+
+def _static_deform(env):
+    _static_images(env)
+    env.update(offset=static.data("offset", [2, 18, 2, 2], "float32"),
+               mask=static.data("mask", [2, 9, 2, 2], "float32"))
+
+
+CALLS.update({
+    _vops.DeformConv2D: Call(A("in_channels", _value(2), "size"),
+                             A("out_channels", _value(2), "size"),
+                             A("kernel_size", _value(3), "size"),
+                             K("stride", _value(1), "size"), K("padding", _value(1), "size"),
+                             K("dilation", _value(1), "size"),
+                             K("deformable_groups", _value(1), "positive_int"),
+                             K("groups", _value(2), "positive_int"),
+                             K("weight_attr", _value(None), "param_attr"),
+                             K("bias_attr", _value(None), "param_attr")),
+    static.nn.deform_conv2d: Call(A("x", lambda env: env["img"], "static_input"),
+                                  A("offset", lambda env: env["offset"], "static_input"),
+                                  A("mask", lambda env: env["mask"], "variables_or_none"),
+                                  A("num_filters", _value(2), "positive_int"),
+                                  A("filter_size", _value(3), None),
+                                  K("im2col_step", _value(1), "positive_int"), static=True,
+                                  setup=_static_deform),
+})

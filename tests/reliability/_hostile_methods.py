@@ -1075,3 +1075,15 @@ METHODS.update({
         K("stop", _value(-1), "int"), K("step", _value(1), "positive_int"), setup=_mapped,
         extra=[("a slice beyond the mapping", {"stop": _value(5)}, "stop")]),
 })
+
+# --------------------------------- deformable convolution (pylayer.vision.ops)
+from pylayer.vision import ops as _vops  # noqa: E402
+
+METHODS.update({
+    (_vops.DeformConv2D, "forward"): Call(
+        A("x", _chw, "float_tensor"),
+        A("offset", lambda env: pylayer.zeros([1, 18, 4, 4]), "float_tensor"),
+        K("mask", lambda env: pylayer.ones([1, 9, 4, 4]), "tensor_or_none"),
+        names=("deform_conv2d",),
+        setup=_made(lambda: _vops.DeformConv2D(2, 2, 3, padding=1))),
+})

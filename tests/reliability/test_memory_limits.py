@@ -404,3 +404,9 @@ def test_creation_functions_refuse_results_beyond_the_address_space_in_their_nam
     unclear = [(call, kind, message) for name, call, kind, message in results
                if kind != "MemoryError" or not message.startswith(f"{name}(")]
     assert not unclear, "creations not refused in their name:\n" + "\n".join(map(str, unclear))
+
+
+# --------------------------------- deformable convolution (pylayer.vision.ops)
+NOT_RESULT_SIZING["vision.ops.deform_conv2d"] = (
+    "the output's size must equal the offset's spatial size: stride, padding and dilation "
+    "cannot make it outgrow the offset")

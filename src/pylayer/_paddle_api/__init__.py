@@ -38,7 +38,7 @@ MODULES_NOT_IN_PYLAYER = frozenset({
 # Paddle's public modules that pylayer has in part, with the submodules Paddle has
 # there that pylayer lacks (paddle.vision.models, paddle.audio.features, ...).
 MODULES_IN_PART = {"audio": {"backends", "datasets", "features", "functional"},
-                   "text": {"datasets"}, "vision": {"datasets", "image", "models", "ops"}}
+                   "text": {"datasets"}, "vision": {"datasets", "image", "models"}}
 
 COMMAND = "python -m pylayer migration"
 

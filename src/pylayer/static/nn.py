@@ -13,12 +13,16 @@ from pylayer.static._layers import (batch_norm, bilinear_tensor_product, conv2d,
                                     group_norm, instance_norm, layer_norm, prelu, row_conv,
                                     spectral_norm)
 from pylayer.static._layers import nce, sparse_embedding
+from pylayer.static._layers import _channels, _groups, _prefix, _sizes, static_input
+from pylayer.nn.initializer import Normal
+from pylayer.static._variable import public_api
 
 __all__ = ["fc", "py_func", "static_pylayer", "cond", "while_loop", "case", "switch_case",
            "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "prelu",
            "bilinear_tensor_product", "spectral_norm", "row_conv"]
 __all__ += ["sparse_embedding", "nce"]
+__all__ += ["deform_conv2d"]
 
 _fc_counter = itertools.count()
 
@@ -202,3 +206,66 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
                              f"pass a backward_fn, or set stop_gradient=True on the input (as "
                              f"Paddle requires)")
     return record_op(_StaticPyLayerOp(forward_fn, backward_fn), *inputs, name=name)
+
+
+def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1,
+                  groups=1, deformable_groups=1, im2col_step=1, weight_attr=None,
+                  bias_attr=None, name=None):
+    """A deformable 2-D convolution layer (``pylayer.vision.ops.deform_conv2d``) with new
+    filter (and bias) parameters; DCNv2 with a ``mask`` Variable, DCNv1 with ``mask=None``.
+
+    ``x`` is ``[N, C, H, W]``, ``offset`` ``[N, 2 * deformable_groups * kh * kw,
+    H_out, W_out]`` and ``mask`` ``[N, deformable_groups * kh * kw, H_out, W_out]``.
+    The filter ``[num_filters, C / groups, kh, kw]`` starts from
+    ``Normal(0, sqrt(2 / (kh * kw * C)))`` unless ``weight_attr`` says otherwise, the
+    bias at zeros (none with ``bias_attr=False``); they are named
+    ``<name>.w_0`` / ``<name>.b_0`` (``deformable_conv_N`` by default).
+    ``im2col_step`` (a batching hint of Paddle's kernel) is checked and has no effect.
+
+    >>> import numpy as np, pylayer as paddle
+    >>> paddle.enable_static()
+    >>> main, startup = paddle.static.Program(), paddle.static.Program()
+    >>> with paddle.static.program_guard(main, startup):
+    ...     x = paddle.static.data("x", [-1, 2, 4, 4], "float32")
+    ...     offset = paddle.static.data("offset", [-1, 18, 4, 4], "float32")
+    ...     mask = paddle.static.data("mask", [-1, 9, 4, 4], "float32")
+    ...     y = paddle.static.nn.deform_conv2d(x, offset, mask, num_filters=3,
+    ...                                        filter_size=3, padding=1, name="dcn")
+    >>> y.shape, [p.name for p in main.all_parameters()]
+    ([-1, 3, 4, 4], ['dcn.w_0', 'dcn.b_0'])
+    >>> exe = paddle.static.Executor()
+    >>> _ = exe.run(startup)
+    >>> feed = {"x": np.ones([1, 2, 4, 4], "float32"),
+    ...         "offset": np.zeros([1, 18, 4, 4], "float32"),
+    ...         "mask": np.ones([1, 9, 4, 4], "float32")}
+    >>> exe.run(main, feed=feed, fetch_list=[y])[0].shape
+    (1, 3, 4, 4)
+    >>> paddle.disable_static()
+    """
+    fn = "deform_conv2d"
+    x = static_input(x, fn, "x")
+    offset = static_input(offset, fn, "offset")
+    if mask is not None:
+        mask = static_input(mask, fn, "mask")
+    if x.ndim != 4:
+        raise ValueError(f"{fn}(): argument 'x' must have 4 dimensions [N, C, H, W], got "
+                         f"shape {x.shape}")
+    num_filters = check_int(num_filters, fn, "num_filters", minimum=1)
+    check_int(im2col_step, fn, "im2col_step", minimum=1)
+    check_str(name, fn, "name", allow_none=True)
+    if weight_attr is False:
+        raise ValueError(f"{fn}(): argument 'weight_attr' must not be False: the layer needs "
+                         f"its filter")
+    channels = _channels(x, False, fn)
+    groups = _groups(groups, channels, fn)
+    kernel = _sizes(filter_size, 2, fn, "filter_size")
+    std = (2.0 / (kernel[0] * kernel[1] * channels)) ** 0.5
+    prefix = _prefix("deformable_conv", name)
+    weight = _parameter([num_filters, channels // groups, *kernel], x.dtype, attr=weight_attr,
+                        default_initializer=Normal(0.0, std), default_name=f"{prefix}.w_0")
+    bias = None
+    if bias_attr is not False:
+        bias = _parameter([num_filters], x.dtype, attr=bias_attr, is_bias=True,
+                          default_name=f"{prefix}.b_0")
+    return public_api().vision.ops.deform_conv2d(x, offset, weight, bias, stride, padding,
+                                                 dilation, deformable_groups, groups, mask)
