@@ -166,7 +166,10 @@ def leaky_relu(x, negative_slope=0.01, name=None):
         np.multiply(a, negative_slope, out=out)
         np.maximum(a, out, out=out)
     else:
-        out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
+        # A slope of 0 (or one that rounds to 0) times an infinity is NaN where a <= 0,
+        # as in Paddle, without numpy's warning.
+        with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+            out = np.where(a > 0, a, a * negative_slope).astype(a.dtype)
     return make_output(LEAKY_RELU, out, (x,), (negative_slope,))
 
 
