@@ -247,7 +247,7 @@ def test_uint8_tensor_geometry_works_in_float_and_comes_back_uint8():
 
 
 def test_pil_images_come_back_as_pil_images_when_pillow_is_installed():
-    image_module = pytest.importorskip("PIL.Image")
+    image_module = pytest.importorskip("PIL.Image", reason="Pillow comes with the test extra: pip install '.[test]'")
     image = image_module.fromarray(IMG)
     assert T.resize(image, (3, 4)).size == (4, 3)
     gray = T.to_grayscale(image)
