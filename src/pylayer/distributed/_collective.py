@@ -82,6 +82,13 @@ def _tensor_list(value, what, argument, may_be_none=False):
     return value
 
 
+def _list(value, what, argument):
+    if not isinstance(value, list):
+        raise TypeError(f"{what}: argument '{argument}' must be a list, got "
+                        f"{type(value).__name__}")
+    return value
+
+
 def _bool(value, what, argument):
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{what}: argument '{argument}' must be a bool, got "
@@ -363,9 +370,7 @@ def all_gather_object(object_list, obj, group=None):
     [{'step': 3}]
     """
     what = "all_gather_object()"
-    if not isinstance(object_list, list):
-        raise TypeError(f"{what}: argument 'object_list' must be a list, got "
-                        f"{type(object_list).__name__}")
+    _list(object_list, what, "object_list")
     group = _member(group, what)
     if group is None:
         return
@@ -387,9 +392,7 @@ def broadcast_object_list(object_list, src, group=None):
     ['a', 1]
     """
     what = "broadcast_object_list()"
-    if not isinstance(object_list, list):
-        raise TypeError(f"{what}: argument 'object_list' must be a list, got "
-                        f"{type(object_list).__name__}")
+    _list(object_list, what, "object_list")
     group = _member(group, what)
     if group is None:
         return
@@ -486,9 +489,7 @@ def scatter_object_list(out_object_list, in_object_list=None, src=0, group=None)
     [{'part': 0}]
     """
     what = "scatter_object_list()"
-    if not isinstance(out_object_list, list):
-        raise TypeError(f"{what}: argument 'out_object_list' must be a list, got "
-                        f"{type(out_object_list).__name__}")
+    _list(out_object_list, what, "out_object_list")
     group = _member(group, what)
     if group is None:
         return
@@ -814,9 +815,7 @@ def recv_object_list(object_list, src=None, group=None, src_in_group=None):
 def _object_peer(object_list, group, rank, rank_in_group, what, argument):
     """Paddle's rules: a non-empty list; ``rank`` or ``rank_in_group``, not both (rank 0
     where neither is given)."""
-    if not isinstance(object_list, list):
-        raise TypeError(f"{what}: argument 'object_list' must be a list, got "
-                        f"{type(object_list).__name__}")
+    _list(object_list, what, "object_list")
     if not object_list:
         raise ValueError(f"{what}: argument 'object_list' cannot be empty")
     if rank is not None and rank_in_group is not None:
