@@ -449,32 +449,27 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
         return models if optimizers is None else (models, optimizers)
     if level == "O1" or not _device_supports(dtype_name):
         return unchanged()
-    if isinstance(models, pylayer.nn.Layer):
-        model_list, models_is_list = [models], False
-    elif isinstance(models, list):
-        model_list, models_is_list = models, True
-        for model in models:
-            if not isinstance(model, pylayer.nn.Layer):
-                raise RuntimeError(f"{fn}(): current train mode is pure {dtype_name}, models "
-                                   f"should be pylayer.nn.Layer, but receive "
-                                   f"{type(model).__name__}")
-    else:
-        raise TypeError(f"{fn}(): models must be either a single model or a list of models, "
-                        f"got {type(models).__name__}")
+    def one_or_list(value, kind, kind_name, plural, singular):
+        """``(list of value, whether value was a list)``, each item a ``kind``."""
+        if isinstance(value, kind):
+            return [value], False
+        if not isinstance(value, list):
+            raise TypeError(f"{fn}(): {plural} must be either a single {singular} or a list "
+                            f"of {plural}, got {type(value).__name__}")
+        for item in value:
+            if not isinstance(item, kind):
+                raise RuntimeError(f"{fn}(): current train mode is pure {dtype_name}, "
+                                   f"{plural} should be {kind_name}, but receive "
+                                   f"{type(item).__name__}")
+        return value, True
+
+    model_list, models_is_list = one_or_list(models, pylayer.nn.Layer, "pylayer.nn.Layer",
+                                                 "models", "model")
     optimizer_list, optimizers_is_list = [], False
     if optimizers is not None:
-        if isinstance(optimizers, pylayer.optimizer.Optimizer):
-            optimizer_list = [optimizers]
-        elif isinstance(optimizers, list):
-            optimizer_list, optimizers_is_list = optimizers, True
-            for opt in optimizers:
-                if not isinstance(opt, pylayer.optimizer.Optimizer):
-                    raise RuntimeError(f"{fn}(): current train mode is pure {dtype_name}, "
-                                       f"optimizers should be pylayer.optimizer.Optimizer, "
-                                       f"but receive {type(opt).__name__}")
-        else:
-            raise TypeError(f"{fn}(): optimizers must be either a single optimizer or a "
-                            f"list of optimizers, got {type(optimizers).__name__}")
+        optimizer_list, optimizers_is_list = one_or_list(
+            optimizers, pylayer.optimizer.Optimizer, "pylayer.optimizer.Optimizer",
+            "optimizers", "optimizer")
     if master_grad:
         raise ValueError(f"{fn}(): master_grad=True is not supported: a parameter's gradient "
                          f"always has the parameter's dtype in pylayer; the master weights "
