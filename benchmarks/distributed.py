@@ -67,7 +67,7 @@ def all_reduce_sizes(quick):
         n = 2 ** power
         array = np.ones(n, np.float32)
         tensor = pylayer.to_tensor(np.ones(n, np.float32))
-        repeat = max(2, min(200, int(2 ** 20 / n)))
+        repeat = max(4, min(200, int(2 ** 20 / n)))
 
         def raw():
             comm.Allreduce(MPI.IN_PLACE, array, op=MPI.SUM)
@@ -76,16 +76,18 @@ def all_reduce_sizes(quick):
             dist.all_reduce(tensor)
         raw(), ours()
         samples = {"mpi4py": [], "pylayer": []}
-        for _ in range(5 if quick else 61 if n <= 2 ** 20 else 15):
-            for name, function in (("mpi4py", raw), ("pylayer", ours)):
+        pair = (("mpi4py", raw), ("pylayer", ours))
+        for round_ in range(5 if quick else 61 if n <= 2 ** 20 else 31):
+            for name, function in pair if round_ % 2 else pair[::-1]:
                 array[...] = 1
                 tensor.numpy()[...] = 1
                 samples[name].append(_timed(comm, function, repeat))
         mpi_s, ours_s = (statistics.median(samples[k]) for k in ("mpi4py", "pylayer"))
         spread = {k: [min(v), max(v)] for k, v in samples.items()}
-        # Each pylayer sample follows an mpi4py one: their ratio is taken under the same
-        # load, and the median of the ratios is the figure (a shared machine's load
-        # comes in bursts that a median of times alone does not cancel).
+        # A pylayer sample and an mpi4py one follow each other (in turns first): their
+        # ratio is taken under the same load, and the median of the ratios is the figure
+        # (a shared machine's load comes in bursts that a median of times alone does not
+        # cancel).
         ratio = statistics.median(a / b for a, b in zip(samples["mpi4py"], samples["pylayer"]))
         results.append({"elements": n, "bytes": 4 * n, "mpi4py_s": mpi_s, "pylayer_s": ours_s,
                         "ratio": ratio, "pylayer_GBps": 4 * n / ours_s / 1e9,

@@ -67,6 +67,9 @@ def check(group, ranks):
         strided = pylayer.to_tensor(value(me, dtype).numpy().T.copy()).t()  # not contiguous
         dist.broadcast(strided, src=ranks[-1], group=group)
         same(strided, everyone[-1], f"broadcast into a strided tensor {dtype}")
+        strided = pylayer.to_tensor(value(me, dtype).numpy().T.copy()).t()
+        dist.all_reduce(strided, group=group)
+        same(strided, ops[0][1](np.stack(everyone)), f"all_reduce of a strided tensor {dtype}")
         gathered = []
         dist.all_gather(gathered, value(me, dtype), group=group)
         for got, want in zip(gathered, everyone):

@@ -107,6 +107,13 @@ def main():
         x = pylayer.ones([1])
         dist.all_reduce(x, group=group)
         assert x.item() == len(evens)
+    dist.shutdown_process_group(dist.get_group(0))       # the world itself, on every rank
+    with pytest.raises(RuntimeError, match="was shut down"):
+        dist.all_reduce(pylayer.ones([1]))
+    dist.restart_process_group(dist.get_group(0))
+    x = pylayer.ones([1])
+    dist.all_reduce(x)
+    assert x.item() == n
     print(f"rank {dist.get_rank()}: every stream form holds", flush=True)
 
 

@@ -292,6 +292,30 @@ def mark_view_current(Tensor t not None):
         t._view_version = t._vc.value
 
 
+def write_through(object tensor, object writer, object first, object op):
+    """Call ``writer(first, array, op)`` on the memory of ``tensor`` and count it as
+    an in-place change of the tensor (and its aliases), when a foreign writer such as
+    MPI may fill that memory as it is: a float (not 16-bit) or integer dtype, C order,
+    writable, aligned, native byte order. Returns False, having called nothing,
+    otherwise. The cheap path of ``distributed.all_reduce``."""
+    if not isinstance(tensor, Tensor):
+        return False
+    cdef Tensor t = <Tensor>tensor
+    cdef cnp.ndarray array = <cnp.ndarray>t._array
+    cdef int typenum = cnp.PyArray_TYPE(array)
+    if not (typenum == cnp.NPY_FLOAT32 or typenum == cnp.NPY_FLOAT64
+            or typenum == cnp.NPY_INT64 or typenum == cnp.NPY_INT32
+            or typenum == cnp.NPY_INT16 or typenum == cnp.NPY_INT8
+            or typenum == cnp.NPY_UINT8):
+        return False
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(array) and cnp.PyArray_ISWRITEABLE(array)
+            and cnp.PyArray_ISALIGNED(array) and cnp.PyArray_ISNOTSWAPPED(array)):
+        return False
+    writer(first, array, op)
+    t.bump_version()
+    return True
+
+
 cdef int refresh_view(Tensor t) except -1:
     """Remake a differentiable view's history when its memory changed in place since
     it was made (through its base or another view): it is then a view of the base's

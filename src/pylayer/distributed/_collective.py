@@ -12,6 +12,7 @@ import pickle
 import numpy as np
 
 from pylayer import Tensor, to_tensor
+from pylayer._core.tensor import write_through
 from pylayer.distributed import _env as env
 from pylayer.distributed._env import ReduceOp, _check_group
 
@@ -157,6 +158,7 @@ def _reduce_dtype(dtype):
 
 
 _MPI_OPS = {}     # (is bool, ReduceOp) -> MPI's operation, made once MPI has started
+_REAL_OPS = []    # MPI's operations for real dtypes, by ReduceOp
 
 
 def _mpi_op(op, dtype):
@@ -167,6 +169,11 @@ def _mpi_op(op, dtype):
         for key, value in {0: MPI.MAX, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.MIN, 4: MPI.MAX}.items():
             _MPI_OPS[True, key] = value
     return _MPI_OPS[dtype.kind == "b", op]
+
+
+def _real_ops():
+    _REAL_OPS.extend(_mpi_op(op, np.dtype(np.float32)) for op in range(5))
+    return _REAL_OPS
 
 
 def _check_reducible(array, op, what):
@@ -206,16 +213,11 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     """
     world = env._state.world
     if group is None and sync_op is True and type(op) is int and 0 <= op <= 3 and \
-            world is not None and world.comm is not None and isinstance(tensor, Tensor):
+            world is not None and world.comm is not None and not world.shut_down:
         # The common case, checked at the least cost (a small all-reduce is dominated by
         # it): a real or integer tensor of the world, reduced in its own memory.
-        array = tensor.numpy()
-        kind = array.dtype.kind
-        if ((kind == "f" and array.itemsize != 2) or kind == "i" or kind == "u") and \
-                array.flags.c_contiguous and array.flags.writeable:
-            world.comm.Allreduce(env._state.MPI.IN_PLACE, array,
-                                 op=_MPI_OPS.get((False, op)) or _mpi_op(op, array.dtype))
-            tensor._set_array_inplace(array)
+        if write_through(tensor, world.comm.Allreduce, env._state.MPI.IN_PLACE,
+                         (_REAL_OPS or _real_ops())[op]):
             return _COMPLETED
     what = "all_reduce()"
     _tensor(tensor, what, "tensor")

@@ -257,11 +257,11 @@ def is_available():
 
 def _check_group(group, what):
     if group is None:
-        return world(what)
-    if not isinstance(group, Group):
+        group = world(what)
+    elif not isinstance(group, Group):
         raise TypeError(f"{what}: argument 'group' must be a Group (from "
                         f"pylayer.distributed.new_group) or None, got {type(group).__name__}")
-    if group.id not in _state.groups or _state.groups[group.id] is not group:
+    elif group.id not in _state.groups or _state.groups[group.id] is not group:
         raise RuntimeError(f"{what}: the group {group.id} was destroyed "
                            f"(destroy_process_group)")
     if group.shut_down:
