@@ -597,6 +597,7 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     cdef set needed = None
     cdef set leaf_ids = None
     cdef set cut = None
+    cdef dict leaf_edges = None
     cdef _Pass p
 
     if len(tensors) != len(grad_tensors):
@@ -626,6 +627,8 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
         leaf_ids = _input_leaves(inputs)
         needed = _nodes_leading_to([(<Tensor>t)._node for t, g in roots], leaf_ids,
                                    capture_nodes)
+    else:
+        leaf_edges = _leaf_edge_counts(p.roots)
     for t, g in roots:
         if t._node is None:
             _leaf_add(leaf_grads, leaf_objs, t, g, create_graph, None)
@@ -634,12 +637,12 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     previous_mode = set_grad_mode(create_graph)
     try:
         _node_loop(p, retain_graph, needed, leaf_ids, cut, capture_nodes, captured,
-                   leaf_grads, leaf_objs)
+                   leaf_grads, leaf_objs, leaf_edges, previous_mode)
     finally:
         set_grad_mode(previous_mode)
 
     if inputs is None:
-        _deliver_to_leaves(leaf_grads, leaf_objs, create_graph)
+        _deliver_to_leaves(leaf_grads, leaf_objs, create_graph)   # the roots that are leaves
         return None
     found = []
     for item in inputs:
@@ -708,13 +711,16 @@ cdef object _in_dtype_of(Tensor t, Tensor g, bint create_graph):
 
 cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set cut,
                      dict capture_nodes, dict captured, dict leaf_grads,
-                     dict leaf_objs) except *:
+                     dict leaf_objs, dict leaf_edges, bint previous_mode) except *:
     """Run the reached nodes, newest first, passing each one's results on. With
     ``needed`` (a grad(inputs=...) pass), only those nodes run, and only the rules of
-    their inputs that lead on to an input."""
+    their inputs that lead on to an input. With ``leaf_edges`` (a pass into the
+    leaves' ``.grad``, see ``_leaf_edge_counts``), a leaf's gradient is delivered as
+    soon as the last edge into it has passed, its hooks running in grad mode
+    ``previous_mode`` (the caller's)."""
     cdef GradNode node
     cdef _Slot slot
-    cdef Py_ssize_t i, n
+    cdef Py_ssize_t i, n, remaining
     cdef tuple nexts, indices
     while p.n_ready:
         slot = _pop_ready(p)
@@ -755,6 +761,20 @@ cdef void _node_loop(_Pass p, bint retain_graph, set needed, set leaf_ids, set c
             if isinstance(child, GradNode):
                 # Entered even without a gradient, so that it is released too.
                 p.enter(<GradNode>child, indices[i], g)
+            elif leaf_edges is not None and id(child) in leaf_edges:
+                key = id(child)
+                if g is not None:
+                    _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph, p.zeros)
+                remaining = <Py_ssize_t>leaf_edges[key] - 1
+                if remaining:
+                    leaf_edges[key] = remaining
+                else:
+                    del leaf_edges[key]
+                    entry = leaf_grads.pop(key, None)
+                    if entry is not None:
+                        g = None
+                        _deliver(<Tensor>child, entry, p.create_graph, previous_mode)
+                        entry = None
             elif g is not None:
                 if leaf_ids is None or id(child) in leaf_ids:
                     _leaf_add(leaf_grads, leaf_objs, <Tensor>child, g, p.create_graph, p.zeros)
@@ -766,6 +786,48 @@ cdef _leaf_add(dict leaf_grads, dict leaf_objs, Tensor leaf, Tensor g, bint crea
     key = id(leaf)
     leaf_grads[key] = _accumulate(leaf_grads.get(key), g, create_graph, zeros)
     leaf_objs[key] = leaf
+
+
+cdef dict _leaf_edge_counts(tuple roots):
+    """Per leaf (by id) that the nodes reachable from ``roots`` feed: how many edges
+    of those nodes lead into it. The loop reaches every such node and passes along
+    every edge of each (with a gradient or None), so a leaf's count reaches zero
+    exactly when its gradient is complete. A node used once (``uses``) that is not
+    a root is met once, so only the others need remembering."""
+    cdef dict counts = {}
+    cdef set seen = set(roots)
+    cdef list stack = list(seen)
+    cdef GradNode node
+    while stack:
+        node = <GradNode>stack.pop()
+        for child in node.next_nodes:
+            if child is None:
+                continue
+            if isinstance(child, GradNode):
+                if (<GradNode>child).uses > 1:
+                    if child in seen:
+                        continue
+                    seen.add(child)
+                elif child in seen:         # a root
+                    continue
+                stack.append(child)
+            else:
+                key = id(child)
+                counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+cdef _deliver(Tensor leaf, object entry, bint create_graph, bint mode):
+    """Deliver one leaf's complete gradient during the node loop: its hooks, then its
+    ``.grad``, as ``_deliver_to_leaves`` does, in grad mode ``mode``."""
+    set_grad_mode(mode)
+    try:
+        if leaf._hooks:
+            entry = _run_hooks(leaf._hooks, _gradient(entry))
+        with _leaf_lock:
+            _accumulate_leaf(leaf, entry, create_graph)
+    finally:
+        set_grad_mode(create_graph)
 
 
 cdef _deliver_to_leaves(dict leaf_grads, dict leaf_objs, bint create_graph):
