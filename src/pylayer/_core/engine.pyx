@@ -582,7 +582,9 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
     untouched. No gradient flows through the tensors in ``blocked``.
 
     The steps: the roots' gradients, the nodes that can reach ``inputs`` (only
-    with ``inputs``), the node loop, and the delivery to leaves or to the caller.
+    with ``inputs``) or the edges into each leaf (without), the node loop, which
+    delivers each leaf's gradient as soon as it is complete, and the delivery to
+    the caller.
 
     >>> import pylayer as paddle
     >>> x = paddle.to_tensor([3.0], stop_gradient=False)
