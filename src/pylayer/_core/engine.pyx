@@ -799,6 +799,7 @@ cdef dict _leaf_edge_counts(tuple roots):
     cdef dict counts = {}
     cdef set seen = set(roots)
     cdef list stack = list(seen)
+    cdef bint several_roots = len(stack) > 1     # one root is no other root's child
     cdef GradNode node
     while stack:
         node = <GradNode>stack.pop()
@@ -810,7 +811,7 @@ cdef dict _leaf_edge_counts(tuple roots):
                     if child in seen:
                         continue
                     seen.add(child)
-                elif child in seen:         # a root
+                elif several_roots and child in seen:         # a root
                     continue
                 stack.append(child)
             else:
