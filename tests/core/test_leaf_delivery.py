@@ -37,9 +37,19 @@ def test_a_first_layer_weight_is_delivered_before_a_later_node_runs():
     np.testing.assert_allclose(w2.grad.numpy(), [[1.0]])
 
 
+def test_hooked_leaves_never_compares_tensors():
+    from pylayer._core.tensor import hooked_leaves
+    leaves = [paddle.ones([4, 4]) for _ in range(64)]
+    for leaf in leaves:
+        leaf.stop_gradient = False
+        leaf.register_hook(lambda g: None)       # Tensor == is elementwise: no bool
+    assert all(hooked_leaves[id(leaf)] is leaf for leaf in leaves)
+
+
 def test_grad_is_set_when_a_later_node_runs():
     seen = []
     w = paddle.to_tensor([2.0], stop_gradient=False)
+    w.register_hook(lambda g: None)
 
     class Look(PyLayer):
         @staticmethod
@@ -129,3 +139,33 @@ def test_a_hook_that_raises_stops_the_pass():
     with pytest.raises(ValueError, match="boom"):
         (Mark.apply(x) * w).sum().backward()
     assert w.grad is None and x.grad is None and events == []
+
+
+def test_without_a_hooked_leaf_every_leaf_is_delivered_after_the_loop():
+    # Only a hook can tell when a leaf's gradient arrives; without one alive the pass
+    # skips the walk that early delivery needs (issue 32's per-node budget).
+    from pylayer._core.tensor import hooked_leaves
+    alive = dict(hooked_leaves)
+    hooked_leaves.clear()
+    try:
+        seen = []
+        w = paddle.to_tensor([2.0], stop_gradient=False)
+
+        class Look(PyLayer):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 1.0
+
+            @staticmethod
+            def backward(ctx, dy):
+                seen.append(w.grad)
+                return dy
+
+        x = paddle.to_tensor([3.0], stop_gradient=False)
+        (Look.apply(x) * w).sum().backward()
+        assert seen == [None]
+        np.testing.assert_allclose(w.grad.numpy(), [3.0])
+        w.register_hook(lambda g: None)
+        assert list(hooked_leaves.values()) == [w]
+    finally:
+        hooked_leaves.update(alive)

@@ -31,7 +31,7 @@ from pylayer._kernels.buffers cimport buffer_like
 from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
-from pylayer._core.tensor import unmade_tensor_error
+from pylayer._core.tensor import unmade_tensor_error, hooked_leaves
 from pylayer._core.graph cimport (GradNode, Op, RetainedGrad, SavedTensor, anomaly_enabled,
                                   link_edges, make_output, next_seq, raise_released, run_rules)
 
@@ -629,7 +629,9 @@ def run_backward(list tensors, list grad_tensors, bint retain_graph=False,
         leaf_ids = _input_leaves(inputs)
         needed = _nodes_leading_to([(<Tensor>t)._node for t, g in roots], leaf_ids,
                                    capture_nodes)
-    else:
+    elif hooked_leaves:
+        # Only a hook sees when a leaf's gradient arrives, so the walk that lets a leaf
+        # be delivered as soon as it is complete is made only while a hooked leaf lives.
         leaf_edges = _leaf_edge_counts(p.roots)
     for t, g in roots:
         if t._node is None:

@@ -1,4 +1,6 @@
 """The Tensor type and its operators, dtypes, the per-thread gradient mode."""
+import weakref
+
 import numpy as np
 
 cimport cython
@@ -292,6 +294,13 @@ def mark_view_current(Tensor t not None):
         t._view_version = t._vc.value
 
 
+# The leaves that were handed a hook list (see Tensor._hook_list), by id, while they
+# live: the engine delivers leaves' gradients during its node loop only while there is
+# one. (Not a WeakSet: that compares its members with ==, which Tensors answer
+# elementwise.)
+hooked_leaves = weakref.WeakValueDictionary()
+
+
 def write_through(object tensor, object writer, object first, object op):
     """Call ``writer(first, array, op)`` on the memory of ``tensor`` and count it as
     an in-place change of the tensor (and its aliases), when a foreign writer such as
@@ -540,6 +549,7 @@ cdef class Tensor:
         if self._node is None:
             if self._hooks is None:
                 self._hooks = []
+            hooked_leaves[id(self)] = self
             return self._hooks
         return self._node.output_hooks(self._out_index)
 
