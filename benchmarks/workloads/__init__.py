@@ -173,10 +173,14 @@ WORKLOADS += [
 
 # A training step with its forward and loss captured by ``jit.to_static`` (issue 36).
 WORKLOADS += [
-    Workload("18", "workload 4's MLP step, forward and loss under jit.to_static vs dynamic",
-             "ms/step", 1e3, ("dynamic", "static"), {
+    Workload("18", "workload 4's MLP step, forward and loss under jit.to_static vs dynamic; "
+             "numpy blas: its matrix products alone", "ms/step", 1e3,
+             ("dynamic", "static", "blas"), {
                  "pylayer": PADDLE_API + ":mlp_to_static",
-                 "paddle": PADDLE_API + ":mlp_to_static"}),
+                 "paddle": PADDLE_API + ":mlp_to_static",
+                 "numpy": "numpy_impl:mlp_products"},
+             {"dynamic": ("pylayer", "paddle"), "static": ("pylayer", "paddle"),
+              "blas": ("numpy",)}),
     Workload("19", "workload 8's CNN step, forward and loss under jit.to_static vs dynamic",
              "ms/step", 1e3, ("dynamic", "static"), {
                  "pylayer": PADDLE_API + ":small_cnn_to_static",

@@ -167,6 +167,27 @@ def attention_step(np_module, case, sizes):
     return Bench(units=1, step=step)
 
 
+def mlp_products(np_module, case, sizes):
+    """(18) Case "blas": the matrix products of workload 4's step alone (2 forward, 3
+    backward: no gradient of the input), the floor of any implementation of the step,
+    captured or not."""
+    batch, d_in, d_hidden, d_out = sizes["mlp"]
+    x = _data([batch, d_in])
+    w1 = np.ones((d_in, d_hidden), "float32")
+    w2 = np.ones((d_hidden, d_out), "float32")
+    hidden, g_hidden = np.ones((batch, d_hidden), "float32"), np.ones((batch, d_hidden), "float32")
+    g_logits = np.ones((batch, d_out), "float32")
+
+    def step():
+        x @ w1
+        hidden @ w2
+        hidden.T @ g_logits
+        g_logits @ w2.T
+        x.T @ g_hidden
+
+    return Bench(units=1, step=step)
+
+
 def pylayer_mlp_step(np_module, case, sizes):
     """(16) Case "main": the MLP step by hand (forward, backward with the formulas of the
     PyLayers, softmax cross-entropy, SGD). Case "blas": only its matrix products, the
