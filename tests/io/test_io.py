@@ -261,3 +261,16 @@ class WorkerIds(Dataset):
 
     def __len__(self):
         return 6
+
+
+def test_workers_are_forked_on_linux_and_leave_no_thread_behind():
+    import sys
+    import threading
+    from pylayer.io.dataloader import _start_method_context
+    if sys.platform.startswith("linux"):       # scripts need no main guard, as in Paddle
+        assert _start_method_context().get_start_method() == "fork"
+    before = {t.ident for t in threading.enumerate()}
+    for _ in range(2):                          # a second epoch forks with no feeder alive
+        assert labels(DataLoader(Mixed(), batch_size=3, num_workers=2)) == \
+            labels(DataLoader(Mixed(), batch_size=3))
+    assert {t.ident for t in threading.enumerate()} - before == set()

@@ -174,11 +174,24 @@ def _worker_loop(dataset, fetcher_args, index_queue, result_queue, worker_id, nu
         result_queue.put((batch_id, result))
 
 
+def _start_method_context():
+    """Workers are forked on Linux, as Paddle and PyTorch fork theirs there: a dataset, a
+    ``collate_fn`` or a ``worker_init_fn`` defined in a script needs no pickling and the
+    script no ``if __name__ == "__main__"`` guard (Python 3.14 makes ``forkserver`` the
+    default, which would need both). Elsewhere (macOS, Windows) the platform's default,
+    ``spawn``. Python 3.12+ warns about forking a process with threads, and numpy's
+    OpenBLAS keeps a pool of them; OpenBLAS stops its threads around ``fork``, and this
+    module's own (the queues' feeders) end before the next workers start (``close``)."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
 class _WorkerPool:
     """``num_workers`` processes, each with its own queue of tasks, one queue of results."""
 
     def __init__(self, loader):
-        context = multiprocessing.get_context()
+        context = _start_method_context()
         self.loader = loader
         self.shared = loader.use_shared_memory and _transport.shared_memory_available()
         self.results = context.Queue()
@@ -238,6 +251,9 @@ class _WorkerPool:
             except (queue.Empty, OSError, EOFError, ValueError):
                 break
             _transport.discard(result)
+        for tasks in self.tasks + [self.results]:    # their feeder threads end here
+            tasks.close()
+            tasks.join_thread()
         self.processes = []
 
 
