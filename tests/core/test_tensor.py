@@ -226,3 +226,30 @@ def test_clear_grad_to_zero_zeroes_the_gradient_in_place_as_paddle_does():
     w.grad = mine
     w.clear_grad(set_to_zero=True)
     assert mine.tolist() == [5.0, 5.0] and w.grad.tolist() == [0.0, 0.0]
+
+
+def test_write_through_calls_the_writer_only_on_memory_it_may_fill():
+    # The door of distributed.all_reduce's cheap path: a foreign (C) writer gets the
+    # tensor's memory only when it is a real or integer dtype other than 16-bit floats,
+    # C-ordered, writable, aligned and in native byte order; the write bumps the version
+    # shared with the tensor's views.
+    from pylayer._core.tensor import write_through
+    calls = []
+
+    def writer(first, array, op):
+        calls.append((first, op))
+        array[...] = 7
+
+    x = paddle.to_tensor(np.arange(6, dtype="float32").reshape(2, 3))
+    view = x[0]
+    version = x.inplace_version
+    assert write_through(x, writer, "in place", "sum") is True
+    assert calls == [("in place", "sum")] and x.inplace_version == version + 1
+    np.testing.assert_array_equal(view.numpy(), [7, 7, 7])
+    refused = [paddle.to_tensor(np.ones(3, dtype)) for dtype in
+               ("float16", "bfloat16", "complex64", "bool")]
+    refused.append(paddle.to_tensor(np.ones((3, 2), "float32")).t())      # not C order
+    refused.append(paddle.ones([3]).expand([2, 3]))                       # read-only
+    for tensor in refused + [np.ones(3, "float32"), None]:
+        assert write_through(tensor, writer, None, None) is False
+    assert len(calls) == 1
