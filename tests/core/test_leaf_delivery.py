@@ -43,7 +43,10 @@ def test_hooked_leaves_never_compares_tensors():
     for leaf in leaves:
         leaf.stop_gradient = False
         leaf.register_hook(lambda g: None)       # Tensor == is elementwise: no bool
-    assert all(hooked_leaves[id(leaf)] is leaf for leaf in leaves)
+    assert all(hooked_leaves[id(leaf)]() is leaf for leaf in leaves)
+    key = id(leaves[0])
+    del leaf, leaves
+    assert key not in hooked_leaves                # an entry goes with its leaf
 
 
 def test_grad_is_set_when_a_later_node_runs():
@@ -166,6 +169,6 @@ def test_without_a_hooked_leaf_every_leaf_is_delivered_after_the_loop():
         assert seen == [None]
         np.testing.assert_allclose(w.grad.numpy(), [3.0])
         w.register_hook(lambda g: None)
-        assert list(hooked_leaves.values()) == [w]
+        assert [ref() for ref in hooked_leaves.values()] == [w]
     finally:
         hooked_leaves.update(alive)

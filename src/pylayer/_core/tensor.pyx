@@ -294,11 +294,12 @@ def mark_view_current(Tensor t not None):
         t._view_version = t._vc.value
 
 
-# The leaves that were handed a hook list (see Tensor._hook_list), by id, while they
-# live: the engine delivers leaves' gradients during its node loop only while there is
-# one. (Not a WeakSet: that compares its members with ==, which Tensors answer
-# elementwise.)
-hooked_leaves = weakref.WeakValueDictionary()
+# The leaves that were handed a hook list (see Tensor._hook_list): id -> a weak
+# reference whose callback removes the entry when the leaf dies. The engine delivers
+# leaves' gradients during its node loop only while there is one, and asks on every
+# backward, so this is a plain dict (a WeakSet would also compare Tensors with ==,
+# which they answer elementwise).
+hooked_leaves = {}
 
 
 def write_through(object tensor, object writer, object first, object op):
@@ -549,7 +550,8 @@ cdef class Tensor:
         if self._node is None:
             if self._hooks is None:
                 self._hooks = []
-            hooked_leaves[id(self)] = self
+            key = id(self)
+            hooked_leaves[key] = weakref.ref(self, lambda _, key=key: hooked_leaves.pop(key, None))
             return self._hooks
         return self._node.output_hooks(self._out_index)
 
