@@ -228,10 +228,11 @@ class DataParallel(Layer):
     first parameters', whose bucket is all-reduced last). Each bucket is flattened
     into one buffer and all-reduced with one non-blocking MPI call as soon as its
     gradients have reached their parameters, in the reverse of the parameters'
-    order, while backward goes on (the engine hands the parameters their gradients
-    after the graph's nodes have run: the reductions overlap one another and the
-    handing out of the other gradients); backward returns once every bucket is
-    averaged and written into the ``.grad``. Every process must run the same graph.
+    order, while backward goes on (the engine hands a hooked parameter its gradient
+    as soon as the nodes that feed it have run, so the last layers' buckets are
+    reduced while the first layers' gradients are computed); backward returns once
+    every bucket is averaged and written into the ``.grad``. Every process must run
+    the same graph.
 
     A parameter that this step's graph does not reach is found in forward with
     ``find_unused_parameters=True`` (its gradient counts as zeros, or what it has
