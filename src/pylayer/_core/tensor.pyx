@@ -551,7 +551,8 @@ cdef class Tensor:
             if self._hooks is None:
                 self._hooks = []
             key = id(self)
-            hooked_leaves[key] = weakref.ref(self, lambda _, key=key: hooked_leaves.pop(key, None))
+            hooked_leaves[key] = weakref.ref(
+                self, lambda _, key=key, leaves=hooked_leaves: leaves.pop(key, None))
             return self._hooks
         return self._node.output_hooks(self._out_index)
 
