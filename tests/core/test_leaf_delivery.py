@@ -49,10 +49,12 @@ def test_hooked_leaves_never_compares_tensors():
     assert key not in hooked_leaves                # an entry goes with its leaf
 
 
-def test_grad_is_set_when_a_later_node_runs():
+def w_grad_seen_by_an_older_node(hooked):
+    """``w.grad`` as an older node's backward sees it in ``(Look(x) * w).sum()``, and w."""
     seen = []
     w = paddle.to_tensor([2.0], stop_gradient=False)
-    w.register_hook(lambda g: None)
+    if hooked:
+        w.register_hook(lambda g: None)
 
     class Look(PyLayer):
         @staticmethod
@@ -66,7 +68,12 @@ def test_grad_is_set_when_a_later_node_runs():
 
     x = paddle.to_tensor([3.0], stop_gradient=False)
     (Look.apply(x) * w).sum().backward()
-    np.testing.assert_allclose(seen[0], [3.0])
+    return seen[0], w
+
+
+def test_grad_is_set_when_a_later_node_runs():
+    seen, _ = w_grad_seen_by_an_older_node(hooked=True)
+    np.testing.assert_allclose(seen, [3.0])
 
 
 def test_a_leaf_reached_by_several_nodes_sums_before_its_hooks_run_once():
@@ -151,22 +158,8 @@ def test_without_a_hooked_leaf_every_leaf_is_delivered_after_the_loop():
     alive = dict(hooked_leaves)
     hooked_leaves.clear()
     try:
-        seen = []
-        w = paddle.to_tensor([2.0], stop_gradient=False)
-
-        class Look(PyLayer):
-            @staticmethod
-            def forward(ctx, x):
-                return x * 1.0
-
-            @staticmethod
-            def backward(ctx, dy):
-                seen.append(w.grad)
-                return dy
-
-        x = paddle.to_tensor([3.0], stop_gradient=False)
-        (Look.apply(x) * w).sum().backward()
-        assert seen == [None]
+        seen, w = w_grad_seen_by_an_older_node(hooked=False)
+        assert seen is None
         np.testing.assert_allclose(w.grad.numpy(), [3.0])
         w.register_hook(lambda g: None)
         assert [ref() for ref in hooked_leaves.values()] == [w]
