@@ -340,35 +340,6 @@ cdef inline Py_ssize_t softmax_xent_backward_loop(const real* probs, const long 
     return -1
 
 
-cdef inline void adam_loop(real* param, const real* grad, real* m, real* v, real* v_max,
-                           real decay, real beta1, real beta2, real lr, real epsilon,
-                           Py_ssize_t n) noexcept nogil:
-    """Adam's update of one parameter in one pass, in the precision of ``real``, with
-    numpy's roundings in numpy's order: m = beta1 m + (1 - beta1) g, v = beta2 v +
-    (1 - beta2) g g, (v_max = max(v_max, v), NaN kept, and v_max read below when
-    ``v_max`` is not NULL), param = param decay - (m / (sqrt(v) + epsilon)) lr."""
-    cdef Py_ssize_t i
-    cdef real g, mi, vi, w, root
-    cdef real rest1 = 1 - beta1, rest2 = 1 - beta2
-    for i in range(n):
-        g = grad[i]
-        mi = beta1 * m[i] + rest1 * g
-        vi = beta2 * v[i] + rest2 * (g * g)
-        m[i] = mi
-        v[i] = vi
-        if v_max != NULL:
-            w = v_max[i]
-            if vi > w or vi != vi:
-                w = vi
-            v_max[i] = w
-            vi = w
-        if real is float:
-            root = c_sqrtf(vi)
-        else:
-            root = c_sqrt(vi)
-        param[i] = param[i] * decay - mi / (root + epsilon) * lr
-
-
 # ---------------------------------------- sums over runs, and softmax along rows
 # A sum over a run keeps eight partial sums in an array: one chain of dependent
 # additions would wait on the adder's latency at every element, and the compiler

@@ -1,5 +1,5 @@
 # cython: wraparound=False
-# distutils: extra_compile_args = -fno-math-errno
+# distutils: extra_compile_args = -fno-math-errno -fno-inline-functions-called-once
 """Typed-memoryview entry points for the fused loops of ``loops.pxd`` that Python code
 calls: the optimizers' ``axpy`` and ``adam_update``, the cross-entropy loss's two
 ``softmax_cross_entropy`` loops, linear's ``column_sums`` and ``unary`` (erf, GELU and its
@@ -8,9 +8,11 @@ other. The compiled ops call the other loops directly (tests/core/test_kernels.p
 drives each through its op).
 
 Compiled with -fno-math-errno (the distutils line above): the square root then
-needs no errno check and Adam's loop runs in vector instructions (3x numpy's
-passes); no result changes, since nothing reads errno and IEEE square root and
-division round exactly either way.
+needs no errno check, and Adam's loop runs in vector instructions; no result
+changes, since nothing reads errno and IEEE square root and division round exactly
+either way. And with -fno-inline-functions-called-once: inlined into the large
+``adam_update`` wrapper, GCC left that loop scalar (110 against 31 µs for 65,536
+float32 elements).
 """
 
 import numpy as np
@@ -108,6 +110,52 @@ cdef bint _apart(list arrays):
             if a < b + n and b < a + n:
                 return False
     return True
+
+
+cdef inline real adam_parameter(real p, real mi, real vi, real decay, real lr,
+                                real epsilon) noexcept nogil:
+    """One element of Adam's new parameter: p decay - (mi / (sqrt(vi) + epsilon)) lr."""
+    cdef real root
+    if real is float:
+        root = c_sqrtf(vi)
+    else:
+        root = c_sqrt(vi)
+    return p * decay - mi / (root + epsilon) * lr
+
+
+cdef void adam_loop(real* param, const real* grad, real* m, real* v, real* v_max,
+                    real decay, real beta1, real beta2, real lr, real epsilon,
+                    Py_ssize_t n) noexcept nogil:
+    """Adam's update of one parameter in one pass, in the precision of ``real``, with
+    numpy's roundings in numpy's order: m = beta1 m + (1 - beta1) g, v = beta2 v +
+    (1 - beta2) g g, (v_max = max(v_max, v), NaN kept, and v_max read below when
+    ``v_max`` is not NULL), param = param decay - (m / (sqrt(v) + epsilon)) lr.
+    Without ``v_max`` the loop has no branch, and compiled as a function of its own
+    (not inlined into ``adam_update``, where GCC left it scalar) it runs in vector
+    instructions."""
+    cdef Py_ssize_t i
+    cdef real g, mi, vi, w
+    cdef real rest1 = 1 - beta1, rest2 = 1 - beta2
+    if v_max == NULL:
+        for i in range(n):
+            g = grad[i]
+            mi = beta1 * m[i] + rest1 * g
+            vi = beta2 * v[i] + rest2 * (g * g)
+            m[i] = mi
+            v[i] = vi
+            param[i] = adam_parameter(param[i], mi, vi, decay, lr, epsilon)
+        return
+    for i in range(n):
+        g = grad[i]
+        mi = beta1 * m[i] + rest1 * g
+        vi = beta2 * v[i] + rest2 * (g * g)
+        m[i] = mi
+        v[i] = vi
+        w = v_max[i]
+        if vi > w or vi != vi:
+            w = vi
+        v_max[i] = w
+        param[i] = adam_parameter(param[i], mi, w, decay, lr, epsilon)
 
 
 def adam_update(param, grad, moment1, moment2, moment2_max, lr, beta1, beta2, epsilon,
