@@ -145,6 +145,54 @@ def test_a_64_kb_product_takes_pooled_memory_that_a_held_product_keeps():
     np.testing.assert_allclose(held, expected, rtol=1e-5, atol=1e-5)
 
 
+def leave_dead_sevens(shape, count=4):
+    """Give the pool dead memory of ``shape``'s float32 size that holds sevens, not zeros."""
+    sevens = [paddle.exp(paddle.full(shape, float(np.log(7.0)))) for _ in range(count)]
+    del sevens
+
+
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_activation_gradients_on_reused_memory_are_numpys(shape):
+    rng = np.random.default_rng(2)
+    a = rng.uniform(-2, 2, shape).astype("float32")
+    g = rng.uniform(-1, 1, shape).astype("float32")
+    x = paddle.to_tensor(a, stop_gradient=False)
+    rules = [(paddle.tanh, lambda y: g * (1 - y * y)),
+             (paddle.nn.functional.sigmoid, lambda y: g * y * (1 - y)),
+             (paddle.nn.functional.relu, lambda y: np.where(y > 0, g, 0).astype("float32"))]
+    for forward, gradient in rules:
+        y = forward(x)
+        leave_dead_sevens(shape)
+        (gx,) = paddle.grad(y, x, paddle.to_tensor(g))
+        np.testing.assert_array_equal(gx.numpy(), gradient(y.numpy()))
+
+
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_tanhs_second_derivative_on_reused_memory_is_right(shape):
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-2, 2, shape).astype("float32")
+    x = paddle.to_tensor(a, stop_gradient=False)
+    (gx,) = paddle.grad(paddle.tanh(x).sum(), x, create_graph=True)
+    leave_dead_sevens(shape)
+    (second,) = paddle.grad(gx.sum(), x)
+    y = np.tanh(a)
+    np.testing.assert_allclose(second.numpy(), -2 * y * (1 - y * y), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_link_zeros_on_reused_memory_are_zeros(shape):
+    # Paddle's rule: a gradient differentiated again gives its kept inputs zeros.
+    x = paddle.to_tensor(np.ones(shape, np.float32), stop_gradient=False)
+    y = paddle.to_tensor(np.full(shape, 3.0, np.float32), stop_gradient=False)
+    (gx,) = paddle.grad(x * y, [x], create_graph=True)
+    leave_dead_sevens(shape)
+    hits = device.memory_stats()["hits"]
+    found = paddle.grad(gx.sum(), [x, y], allow_unused=True)
+    assert device.memory_stats()["hits"] > hits
+    np.testing.assert_array_equal(found[0].numpy(), 0.0)
+    np.testing.assert_array_equal(found[1].numpy(), 1.0)
+
+
 def test_small_arrays_are_not_pooled():
     kept = device.memory_stats()["kept"]
     t = paddle.ones([8])
