@@ -9,8 +9,10 @@ import pytest
 
 import pylayer as paddle
 from pylayer import device
+from pylayer._kernels.buffers import Block
 
 SHAPE = [512, 512]          # 1 MB of float32: above the pool's minimum size
+SMALL = [256, 64]           # 64 KB of float32: a layer's activations, pooled too
 
 
 @pytest.fixture(autouse=True)
@@ -24,18 +26,19 @@ def address(t):
     return t.numpy().ctypes.data
 
 
-def dead_buffer_address():
+def dead_buffer_address(shape=SHAPE):
     """Let an op's large result die, and return where its data was."""
-    t = paddle.tanh(paddle.zeros(SHAPE))
+    t = paddle.tanh(paddle.zeros(shape))
     where = address(t)
     del t
     return where
 
 
-def test_a_dead_tensors_buffer_holds_the_next_result_of_its_size():
-    where = dead_buffer_address()
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_a_dead_tensors_buffer_holds_the_next_result_of_its_size(shape):
+    where = dead_buffer_address(shape)
     before = device.memory_stats()
-    result = paddle.tanh(paddle.zeros(SHAPE))
+    result = paddle.tanh(paddle.zeros(shape))
     assert address(result) == where
     assert device.memory_stats()["hits"] == before["hits"] + 1
     np.testing.assert_array_equal(result.numpy(), 0.0)
@@ -66,12 +69,13 @@ def test_relu_of_a_large_integer_tensor_keeps_its_dtype():
     np.testing.assert_array_equal(out.numpy(), np.maximum(x.numpy(), 0))
 
 
-def test_an_array_the_user_holds_is_never_reused():
-    t = paddle.exp(paddle.zeros(SHAPE))
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_an_array_the_user_holds_is_never_reused(shape):
+    t = paddle.exp(paddle.zeros(shape))
     held = t.numpy()
     del t
     for _ in range(3):
-        paddle.tanh(paddle.zeros(SHAPE))
+        paddle.tanh(paddle.zeros(shape))
     np.testing.assert_array_equal(held, 1.0)
 
 
@@ -79,12 +83,13 @@ def test_an_array_the_user_holds_is_never_reused():
                                   memoryview, lambda a: np.frombuffer(a, np.float32)],
                          ids=["strided view", "reshaped view", "transpose", "memoryview",
                               "frombuffer"])
-def test_memory_reachable_through_a_view_is_never_reused(keep):
-    t = paddle.exp(paddle.zeros(SHAPE))
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_memory_reachable_through_a_view_is_never_reused(keep, shape):
+    t = paddle.exp(paddle.zeros(shape))
     view = keep(t.numpy())
     del t
     for _ in range(3):
-        paddle.tanh(paddle.zeros(SHAPE))
+        paddle.tanh(paddle.zeros(shape))
     np.testing.assert_array_equal(np.asarray(view), 1.0)
 
 
@@ -108,19 +113,84 @@ def test_tensors_sharing_an_array_keep_it_out_of_the_pool():
     np.testing.assert_array_equal(other.numpy(), 1.0)
 
 
-def test_saved_outputs_stay_intact_until_backward_and_return_to_the_pool_after():
-    x = paddle.to_tensor(np.full(SHAPE, 0.5, np.float32), stop_gradient=False)
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_saved_outputs_stay_intact_until_backward_and_return_to_the_pool_after(shape):
+    x = paddle.to_tensor(np.full(shape, 0.5, np.float32), stop_gradient=False)
     y = paddle.tanh(x)
     expected = 1 - np.tanh(np.float32(0.5)) ** 2
     loss = y.sum()
     del y
     for _ in range(3):
-        paddle.exp(paddle.zeros(SHAPE))      # would take the saved output if it were free
+        paddle.exp(paddle.zeros(shape))      # would take the saved output if it were free
     kept = device.memory_stats()["kept"]
     loss.backward()
     np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-6)
     del loss
     assert device.memory_stats()["kept"] > kept
+
+
+def test_a_64_kb_product_takes_pooled_memory_that_a_held_product_keeps():
+    rng = np.random.default_rng(1)
+    a = paddle.to_tensor(rng.standard_normal((256, 32)).astype("float32"))
+    b = paddle.to_tensor(rng.standard_normal((32, 64)).astype("float32"))
+    expected = a.numpy() @ b.numpy()
+    held = paddle.matmul(a, b).numpy()               # [256, 64] float32: 64 KB
+    assert isinstance(held.base, Block)
+    where = address(paddle.matmul(a, b))             # dies at once: back to the pool
+    hits = device.memory_stats()["hits"]
+    again = paddle.matmul(a, b)
+    assert address(again) == where != held.ctypes.data
+    assert device.memory_stats()["hits"] == hits + 1
+    np.testing.assert_allclose(again.numpy(), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(held, expected, rtol=1e-5, atol=1e-5)
+
+
+def leave_dead_sevens(shape, count=4):
+    """Give the pool dead memory of ``shape``'s float32 size that holds sevens, not zeros."""
+    sevens = [paddle.exp(paddle.full(shape, float(np.log(7.0)))) for _ in range(count)]
+    del sevens
+
+
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_activation_gradients_on_reused_memory_are_numpys(shape):
+    rng = np.random.default_rng(2)
+    a = rng.uniform(-2, 2, shape).astype("float32")
+    g = rng.uniform(-1, 1, shape).astype("float32")
+    x = paddle.to_tensor(a, stop_gradient=False)
+    rules = [(paddle.tanh, lambda y: g * (1 - y * y)),
+             (paddle.nn.functional.sigmoid, lambda y: g * y * (1 - y)),
+             (paddle.nn.functional.relu, lambda y: np.where(y > 0, g, 0).astype("float32"))]
+    for forward, gradient in rules:
+        y = forward(x)
+        leave_dead_sevens(shape)
+        (gx,) = paddle.grad(y, x, paddle.to_tensor(g))
+        np.testing.assert_array_equal(gx.numpy(), gradient(y.numpy()))
+
+
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_tanhs_second_derivative_on_reused_memory_is_right(shape):
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-2, 2, shape).astype("float32")
+    x = paddle.to_tensor(a, stop_gradient=False)
+    (gx,) = paddle.grad(paddle.tanh(x).sum(), x, create_graph=True)
+    leave_dead_sevens(shape)
+    (second,) = paddle.grad(gx.sum(), x)
+    y = np.tanh(a)
+    np.testing.assert_allclose(second.numpy(), -2 * y * (1 - y * y), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [SHAPE, SMALL], ids=["1 MB", "64 KB"])
+def test_link_zeros_on_reused_memory_are_zeros(shape):
+    # Paddle's rule: a gradient differentiated again gives its kept inputs zeros.
+    x = paddle.to_tensor(np.ones(shape, np.float32), stop_gradient=False)
+    y = paddle.to_tensor(np.full(shape, 3.0, np.float32), stop_gradient=False)
+    (gx,) = paddle.grad(x * y, [x], create_graph=True)
+    leave_dead_sevens(shape)
+    hits = device.memory_stats()["hits"]
+    found = paddle.grad(gx.sum(), [x, y], allow_unused=True)
+    assert device.memory_stats()["hits"] > hits
+    np.testing.assert_array_equal(found[0].numpy(), 0.0)
+    np.testing.assert_array_equal(found[1].numpy(), 1.0)
 
 
 def test_small_arrays_are_not_pooled():

@@ -27,7 +27,8 @@ from operator import attrgetter
 
 from pylayer._core.gradient_link import GRADIENT_LINK
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
-from pylayer._kernels.buffers cimport buffer_like
+from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
+from pylayer._kernels.conv import pooled_empty
 from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
@@ -279,9 +280,21 @@ cdef object _run_hooks(list hooks, object g):
     return g
 
 
+cdef object _zeros(object shape, object dtype):
+    """``np.zeros(shape, dtype)``, on pooled memory when large."""
+    cdef Py_ssize_t nbytes = (<cnp.dtype>dtype).itemsize if isinstance(dtype, cnp.dtype) else 0
+    for size in shape:
+        nbytes *= size
+    if nbytes < POOL_MIN_BYTES:      # small: numpy's zeros, without a call of pooled_empty
+        return np.zeros(shape, dtype)
+    array = pooled_empty(shape, dtype)
+    array.fill(0)
+    return array
+
+
 cdef object _zeros_for(GradNode node, Py_ssize_t index):
     shape, dtype = node.out_meta[index]
-    return wrap(np.zeros(shape, dtype), True)
+    return wrap(_zeros(shape, dtype), True)
 
 
 cdef object _observe(GradNode node, object grads, dict capture_nodes, dict captured):
@@ -367,7 +380,7 @@ cdef tuple _link_zeros(_Pass p, GradNode node, tuple wanted, Py_ssize_t first):
 
 cdef Tensor _new_zero(_Pass p, object shape, object dtype):
     """A new zero gradient (its own memory: it may reach the caller) noted as one."""
-    cdef Tensor z = wrap(np.zeros(shape, dtype), True)
+    cdef Tensor z = wrap(_zeros(shape, dtype), True)
     if p.zeros is None:
         p.zeros = {}
     p.zeros[id(z)] = z

@@ -33,6 +33,10 @@ __all__ = []   # internal: the layers call these (and the tests)
 LIMIT = 2 ** 31
 
 
+# Looked up once: most calls of pooled_empty are small ones, which end in np.empty
+cdef object _empty = np.empty
+
+
 def pooled_empty(shape, dtype):
     """A new C-contiguous array of ``shape`` and ``dtype``, on memory from pylayer's
     pool of large buffers when it is large (see ``pylayer.device.memory_stats``).
@@ -40,16 +44,16 @@ def pooled_empty(shape, dtype):
     >>> pooled_empty((2, 3), np.float32).shape
     (2, 3)
     """
-    cdef object kind = np.dtype(dtype)
+    cdef cnp.dtype kind = dtype if isinstance(dtype, cnp.dtype) else np.dtype(dtype)
     cdef Py_ssize_t nbytes = kind.itemsize
     for size in shape:
         nbytes *= size
     if nbytes < POOL_MIN_BYTES:                       # small: numpy's own memory
-        return np.empty(shape, kind)
+        return _empty(shape, kind)
     # A read-only template of the shape and dtype, every element on one zero element
     # (np.broadcast_to, a Python function, would take 4 us where this takes 0.5)
     out = buffer_like(np.ndarray(shape, kind, bytes(kind.itemsize), 0, (0,) * len(shape)))
-    return np.empty(shape, kind) if out is None else out
+    return _empty(shape, kind) if out is None else out
 
 
 cdef int _check(Py_ssize_t value, str name, Py_ssize_t minimum) except -1:

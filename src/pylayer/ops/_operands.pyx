@@ -236,15 +236,26 @@ cdef object output_gradient(OutputGradient which, object y, object dy):
         return np.where(ya > 0, ga, 0).astype(ga.dtype, copy=False)
     if fusable(ya, ga):
         return _output_gradient_loop(which, ya, ga)
+    out = buffer_for(ya, ga)
+    if out is None:
+        if which == TANH_GRADIENT:
+            return ga * (1 - ya * ya)
+        return ga * ya * (1 - ya)
+    # numpy's passes of the expressions above, in their order, into pooled memory
     if which == TANH_GRADIENT:
-        return ga * (1 - ya * ya)
-    return ga * ya * (1 - ya)
+        np.multiply(ya, ya, out=out)
+        np.subtract(1, out, out=out)
+        return np.multiply(ga, out, out=out)
+    np.multiply(ga, ya, out=out)
+    return np.multiply(out, np.subtract(1, ya, out=buffer_like(ya)), out=out)
 
 
 cdef cnp.ndarray _output_gradient_loop(OutputGradient which, object y, object dy):
     """The gradient ``which`` by its fused loop. ``y`` and ``dy`` must have one layout
     (``same_layout``); the result is a new array of it."""
-    cdef cnp.ndarray out = empty_like(y)
+    # (the size test first: a chain of small activations makes no call for it)
+    pooled = buffer_like(y) if cnp.PyArray_NBYTES(<cnp.ndarray>y) >= POOL_MIN_BYTES else None
+    cdef cnp.ndarray out = empty_like(y) if pooled is None else pooled
     cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
     check_spans(out, y, dy)
     if is_single(y):

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from pylayer._kernels.conv import pooled_empty
 from pylayer._kernels.dtypes import is_bool, is_floating, is_integer
 from pylayer._kernels.loops import Unary, unary
 from pylayer._core.graph import Op, make_output
@@ -65,7 +66,7 @@ def _tanh_curvature(a, b, c):
     if not (x.shape == y.shape == z.shape and x.dtype == y.dtype == z.dtype
             and x.dtype.kind == "f"):
         return multiply(multiply(c, b), multiply(a, -2.0))
-    out = np.empty(x.shape, x.dtype)
+    out = pooled_empty(x.shape, x.dtype)
     np.multiply(z, y, out=out)
     np.multiply(out, x, out=out)
     np.multiply(out, -2.0, out=out)
