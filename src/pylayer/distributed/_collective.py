@@ -158,7 +158,6 @@ def _reduce_dtype(dtype):
 
 
 _MPI_OPS = {}     # (is bool, ReduceOp) -> MPI's operation, made once MPI has started
-_REAL_OPS = []    # MPI's operations for real dtypes, by ReduceOp
 
 
 def _mpi_op(op, dtype):
@@ -169,11 +168,6 @@ def _mpi_op(op, dtype):
         for key, value in {0: MPI.MAX, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.MIN, 4: MPI.MAX}.items():
             _MPI_OPS[True, key] = value
     return _MPI_OPS[dtype.kind == "b", op]
-
-
-def _real_ops():
-    _REAL_OPS.extend(_mpi_op(op, np.dtype(np.float32)) for op in range(5))
-    return _REAL_OPS
 
 
 def _check_reducible(array, op, what):
@@ -213,11 +207,11 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     """
     world = env._state.world
     if group is None and sync_op is True and type(op) is int and 0 <= op <= 3 and \
-            world is not None and world.comm is not None and not world.shut_down:
+            world is not None:
         # The common case, checked at the least cost (a small all-reduce is dominated by
-        # it): a real or integer tensor of the world, reduced in its own memory.
-        if write_through(tensor, world.comm.Allreduce, env._state.MPI.IN_PLACE,
-                         (_REAL_OPS or _real_ops())[op]):
+        # it): a real or integer tensor of a live world, reduced in its own memory.
+        cheap = world.cheap_all_reduce
+        if cheap is not None and write_through(tensor, cheap[0], cheap[1], cheap[2][op]):
             return _COMPLETED
     what = "all_reduce()"
     _tensor(tensor, what, "tensor")

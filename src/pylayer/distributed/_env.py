@@ -96,8 +96,24 @@ class Group:
         self._ranks = list(ranks)
         self.comm = comm
         self.messages = ([], [])      # a world of one's own messages (tensors, objects)
-        self.shut_down = False        # by shutdown_process_group, until restarted
+        self._shut_down = False
+        self.cheap_all_reduce = None  # see shut_down
+        self.shut_down = False
         self._name = name if name is not None else f"_default_pg{id}" if id == 0 else f"group_{id}"
+
+    @property
+    def shut_down(self):
+        """Whether :func:`shutdown_process_group` shut the group down (until restarted)."""
+        return self._shut_down
+
+    @shut_down.setter
+    def shut_down(self, value):
+        self._shut_down = value
+        # all_reduce's cheap path in the world of several processes: MPI's all-reduce,
+        # its in-place marker and its operations by ReduceOp, looked up once
+        MPI = _state.MPI
+        self.cheap_all_reduce = None if value or self._id != 0 or self.comm is None else (
+            self.comm.Allreduce, MPI.IN_PLACE, (MPI.SUM, MPI.MAX, MPI.MIN, MPI.PROD))
 
     @property
     def rank(self):
