@@ -26,6 +26,7 @@ import os
 import numpy as np
 
 cimport numpy as cnp
+from cpython.pyport cimport PY_SSIZE_T_MAX
 
 cnp.import_array()
 
@@ -76,10 +77,9 @@ cdef class Block:
         _kept += 1
 
 
-cdef object _take(cnp.ndarray like):
-    """A new C-contiguous array shaped and typed like ``like``, on pooled memory."""
+cdef Block _block(Py_ssize_t nbytes):
+    """A Block holding ``nbytes`` of memory: free memory of that size, or new."""
     global _pooled_bytes, _hits, _misses
-    cdef Py_ssize_t nbytes = cnp.PyArray_NBYTES(like)
     cdef cnp.npy_intp size = nbytes
     cdef list bucket = _free.get(nbytes)
     cdef Block block = Block.__new__(Block)
@@ -90,11 +90,52 @@ cdef object _take(cnp.ndarray like):
     else:
         block.raw = cnp.PyArray_EMPTY(1, &size, cnp.NPY_UINT8, 0)
         _misses += 1
-    array = cnp.PyArray_SimpleNewFromData(cnp.PyArray_NDIM(like), cnp.PyArray_DIMS(like),
-                                          cnp.PyArray_TYPE(like),
+    return block
+
+
+cdef object _on_block(Block block, int nd, cnp.npy_intp* dims, int typenum):
+    """A C-contiguous array of ``dims`` and ``typenum`` on the memory of ``block``, whose
+    size the caller made ``dims``' product times the item size."""
+    array = cnp.PyArray_SimpleNewFromData(nd, dims, typenum,
                                           cnp.PyArray_DATA(<cnp.ndarray>block.raw))
     cnp.set_array_base(array, block)
     return array
+
+
+cdef object _take(cnp.ndarray like):
+    """A new C-contiguous array shaped and typed like ``like``, on pooled memory."""
+    return _on_block(_block(cnp.PyArray_NBYTES(like)), cnp.PyArray_NDIM(like),
+                     cnp.PyArray_DIMS(like), cnp.PyArray_TYPE(like))
+
+
+cdef object pooled_new(object shape, cnp.dtype dtype):
+    """A new C-contiguous array of ``shape`` (a tuple or list of ints) and ``dtype`` on
+    pooled memory, or None when it is small, the pool is off, the dtype is not a
+    native-order number or bool, or the shape is not one this path takes (more than 32
+    dimensions, a negative, non-integer or too large size: the caller's numpy then
+    says what is wrong)."""
+    cdef cnp.npy_intp dims[32]
+    cdef Py_ssize_t nbytes = dtype.itemsize, size
+    cdef int nd = 0
+    if not _pool_on or not (type(shape) is tuple or type(shape) is list) or len(shape) > 32 \
+            or not (cnp.PyTypeNum_ISNUMBER(dtype.type_num)
+                    or cnp.PyTypeNum_ISBOOL(dtype.type_num)) \
+            or not cnp.PyDataType_ISNOTSWAPPED(dtype) or nbytes <= 0:
+        return None
+    for item in shape:
+        if type(item) is not int:
+            return None
+        if not 0 <= item <= PY_SSIZE_T_MAX:
+            return None
+        size = item
+        if size and nbytes > PY_SSIZE_T_MAX // size:
+            return None
+        nbytes *= size
+        dims[nd] = size
+        nd += 1
+    if nbytes < POOL_MIN_BYTES:
+        return None
+    return _on_block(_block(nbytes), nd, dims, dtype.type_num)
 
 
 cdef object buffer_like(object array):

@@ -20,7 +20,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.string cimport memcpy, memset
 
-from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
+from pylayer._kernels.buffers cimport pooled_new
 from pylayer._kernels._common cimport (Shape4, at, cell, check_index, is_empty, plane, real,
                                      shape4, span, zero_4d)
 
@@ -33,7 +33,7 @@ __all__ = []   # internal: the layers call these (and the tests)
 LIMIT = 2 ** 31
 
 
-# Looked up once: most calls of pooled_empty are small ones, which end in np.empty
+# Looked up once: many calls of pooled_empty are small ones, which end in np.empty
 cdef object _empty = np.empty
 
 
@@ -45,14 +45,7 @@ def pooled_empty(shape, dtype):
     (2, 3)
     """
     cdef cnp.dtype kind = dtype if isinstance(dtype, cnp.dtype) else np.dtype(dtype)
-    cdef Py_ssize_t nbytes = kind.itemsize
-    for size in shape:
-        nbytes *= size
-    if nbytes < POOL_MIN_BYTES:                       # small: numpy's own memory
-        return _empty(shape, kind)
-    # A read-only template of the shape and dtype, every element on one zero element
-    # (np.broadcast_to, a Python function, would take 4 us where this takes 0.5)
-    out = buffer_like(np.ndarray(shape, kind, bytes(kind.itemsize), 0, (0,) * len(shape)))
+    out = pooled_new(shape, kind)
     return _empty(shape, kind) if out is None else out
 
 
