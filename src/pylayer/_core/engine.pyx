@@ -27,8 +27,7 @@ from operator import attrgetter
 
 from pylayer._core.gradient_link import GRADIENT_LINK
 from pylayer._kernels.loops cimport ADDITION, small_add_into, small_binary
-from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_like
-from pylayer._kernels.conv import pooled_empty
+from pylayer._kernels.buffers cimport buffer_like, pooled_new
 from pylayer._kernels.dtypes import is_floating
 from pylayer._core.tensor cimport (Tensor, wrap, grad_enabled, set_grad_mode, elementwise,
                                    has_no_data, installed, refresh_view)
@@ -282,12 +281,9 @@ cdef object _run_hooks(list hooks, object g):
 
 cdef object _zeros(object shape, object dtype):
     """``np.zeros(shape, dtype)``, on pooled memory when large."""
-    cdef Py_ssize_t nbytes = (<cnp.dtype>dtype).itemsize if isinstance(dtype, cnp.dtype) else 0
-    for size in shape:
-        nbytes *= size
-    if nbytes < POOL_MIN_BYTES:      # small: numpy's zeros, without a call of pooled_empty
+    array = pooled_new(shape, <cnp.dtype>dtype) if isinstance(dtype, cnp.dtype) else None
+    if array is None:
         return np.zeros(shape, dtype)
-    array = pooled_empty(shape, dtype)
     array.fill(0)
     return array
 
