@@ -157,17 +157,8 @@ def _reduce_dtype(dtype):
     return None
 
 
-_MPI_OPS = {}     # (is bool, ReduceOp) -> MPI's operation, made once MPI has started
-
-
 def _mpi_op(op, dtype):
-    if not _MPI_OPS:
-        MPI = env._state.MPI
-        for key, value in {0: MPI.SUM, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.PROD, 4: MPI.SUM}.items():
-            _MPI_OPS[False, key] = value
-        for key, value in {0: MPI.MAX, 1: MPI.MAX, 2: MPI.MIN, 3: MPI.MIN, 4: MPI.MAX}.items():
-            _MPI_OPS[True, key] = value
-    return _MPI_OPS[dtype.kind == "b", op]
+    return env._mpi_operations(env._state.MPI)[dtype.kind == "b"][op]
 
 
 def _check_reducible(array, op, what):

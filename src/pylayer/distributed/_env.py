@@ -79,6 +79,14 @@ class _State:
 _state = _State()
 
 
+def _mpi_operations(MPI):
+    """MPI's operation for each ReduceOp (SUM, MAX, MIN, PROD, AVG: a sum, divided
+    afterwards) on numbers, and on booleans reduced as uint8 (SUM and AVG as any, PROD
+    as all), indexed ``[is_bool][op]``."""
+    return ((MPI.SUM, MPI.MAX, MPI.MIN, MPI.PROD, MPI.SUM),
+            (MPI.MAX, MPI.MAX, MPI.MIN, MPI.MIN, MPI.MAX))
+
+
 class Group:
     """A set of processes that take part in a collective together (made by
     :func:`new_group`; the world group has id 0). ``ranks`` are global ranks, ``rank``
@@ -111,9 +119,8 @@ class Group:
         self._shut_down = value
         # all_reduce's cheap path in the world of several processes: MPI's all-reduce,
         # its in-place marker and its operations by ReduceOp, looked up once
-        MPI = _state.MPI
         self.cheap_all_reduce = None if value or self._id != 0 or self.comm is None else (
-            self.comm.Allreduce, MPI.IN_PLACE, (MPI.SUM, MPI.MAX, MPI.MIN, MPI.PROD))
+            self.comm.Allreduce, _state.MPI.IN_PLACE, _mpi_operations(_state.MPI)[False])
 
     @property
     def rank(self):
