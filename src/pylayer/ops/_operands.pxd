@@ -3,7 +3,7 @@
 # cimports them.
 cimport numpy as cnp
 
-from pylayer._kernels.buffers cimport POOL_MIN_BYTES, buffer_for, buffer_like
+from pylayer._kernels.buffers cimport buffer_for, buffer_like
 from pylayer._core.tensor cimport Tensor
 
 cpdef object as_tensor_arg(object value, object fn, object arg, object position)

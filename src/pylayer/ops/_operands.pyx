@@ -253,8 +253,7 @@ cdef object output_gradient(OutputGradient which, object y, object dy):
 cdef cnp.ndarray _output_gradient_loop(OutputGradient which, object y, object dy):
     """The gradient ``which`` by its fused loop. ``y`` and ``dy`` must have one layout
     (``same_layout``); the result is a new array of it."""
-    # (the size test first: a chain of small activations makes no call for it)
-    pooled = buffer_like(y) if cnp.PyArray_NBYTES(<cnp.ndarray>y) >= POOL_MIN_BYTES else None
+    pooled = buffer_like(y)
     cdef cnp.ndarray out = empty_like(y) if pooled is None else pooled
     cdef Py_ssize_t n = cnp.PyArray_SIZE(out)
     check_spans(out, y, dy)
