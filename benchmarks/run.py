@@ -29,6 +29,7 @@ WORKER = os.path.join(HERE, "worker.py")
 DEFAULT_JSON = os.path.join(HERE, "results", "latest.json")
 DEFAULT_PLOT = os.path.join(HERE, "results", "benchmarks.png")
 TIMEOUT_S = 900
+FORCED_BLAS_KERNEL = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 
 
 def parse_args(argv):
@@ -136,9 +137,24 @@ def machine_summary():
     except OSError:
         pass
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    forced = {var: os.environ[var] for var in FORCED_BLAS_KERNEL if var in os.environ}
+    summary = f"{model}, {os.cpu_count()} cores, load {load:.2f} at start"
+    if forced:
+        summary += ", " + ", ".join(f"{var}={value}" for var, value in forced.items())
     return {"cpu": model, "cores": os.cpu_count(), "platform": platform.platform(),
-            "load_at_start": round(load, 2),
-            "summary": f"{model}, {os.cpu_count()} cores, load {load:.2f} at start"}
+            "load_at_start": round(load, 2), "forced_blas_kernel": forced,
+            "summary": summary}
+
+
+def warn_if_blas_kernel_forced():
+    """OpenBLAS picks its kernels for the CPU when numpy loads unless these variables
+    say otherwise; a machine that sets them (for an older OpenBLAS) measures other
+    kernels than a user of a current numpy gets."""
+    forced = [f"{var}={os.environ[var]}" for var in FORCED_BLAS_KERNEL if var in os.environ]
+    if forced:
+        log(f"warning: {' '.join(forced)} is set: numpy's matrix products run the kernels it "
+            f"names, not those OpenBLAS picks for this CPU; to measure what a user gets, run "
+            f"`env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/run.py ...`")
 
 
 def collect(jobs, peers, args):
@@ -205,6 +221,7 @@ def main(argv=None):
         sys.exit(f"--only takes workload numbers among {', '.join(BY_KEY)}")
     workloads = [BY_KEY[k] for k in keys]
 
+    warn_if_blas_kernel_forced()
     peers = find_peers(args, libs)
     present = [lib for lib in libs if peers[lib]["available"]]
     raw = collect(schedule(workloads, present, args.repeat), peers, args)
