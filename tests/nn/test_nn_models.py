@@ -236,6 +236,23 @@ def test_adaptive_avg_pool_bins_recorded_from_paddle_with_grads():
         2, 1, 1, 3]
 
 
+def test_adaptive_avg_pool_to_dividing_sizes_gives_a_gradient_in_the_input_layout():
+    # Bins of equal size are a mean over each bin: its gradient is a C-ordered array,
+    # where pooling by averaging matrices gave a transposed view (slow in what follows)
+    x = leaf(2, 3, 4, 6)
+    for size, fmt in ((1, "NCHW"), ([2, 3], "NCHW"), ([3, 2], "NHWC")):
+        seen = []
+        y = x * 1.0
+        y.register_hook(lambda g: seen.append(g.numpy()))
+        out = F.adaptive_avg_pool2d(y, size, data_format=fmt)
+        (out * pylayer.arange(out.size, dtype="float64").reshape(out.shape)).sum().backward()
+        assert seen[0].flags.c_contiguous
+        check_grads(lambda t: F.adaptive_avg_pool2d(t, size, data_format=fmt), leaf(2, 3, 4, 6))
+    a = np.arange(48.0).reshape(1, 1, 4, 12)
+    np.testing.assert_allclose(F.adaptive_avg_pool2d(pylayer.to_tensor(a), [2, 3]).numpy(),
+                               a.reshape(1, 1, 2, 2, 3, 4).mean(axis=(3, 5)))
+
+
 # ------------------------------------------------------- shuffle and one-hot
 def test_pixel_shuffle_and_its_grads():
     x = pylayer.arange(8, dtype="float32").reshape([1, 4, 1, 2])

@@ -930,12 +930,14 @@ OPS += [
                              {"padding": _value("VALID"), "ceil_mode": _value(True)},
                              ("padding", "ceil_mode"))])),
     OpInfo("adaptive_avg_pool1d", lambda x, output_size: refs.adaptive_avg_pool2d(
-        x[:, :, None], (1, output_size))[:, :, 0], samples((T((2, 2, 7)), 3), (T((1, 2, 4)), 4)),
+        x[:, :, None], (1, output_size))[:, :, 0], samples((T((2, 2, 7)), 3), (T((1, 2, 4)), 4),
+                                                     (T((2, 2, 6)), 3)),
            op=F.adaptive_avg_pool1d,
            call=Call(A("x", _ncl, "float_tensor"), A("output_size", _value(2),
                                                        "size"))),
     OpInfo("adaptive_avg_pool2d", refs.adaptive_avg_pool2d, samples(
-        (T((2, 2, 5, 4)), 2), (T((1, 2, 3, 5)), [2, 3])), op=F.adaptive_avg_pool2d,
+        (T((2, 2, 5, 4)), 2), (T((1, 2, 3, 5)), [2, 3]), (T((2, 2, 4, 6)), [2, 3]),
+        (T((2, 3, 4, 4)), 1)), op=F.adaptive_avg_pool2d,
            call=Call(A("x", _chw, "float_tensor"),
                      A("output_size", _value(2), "size"),
                      K("data_format", _value("NCHW"), "reduction"))),

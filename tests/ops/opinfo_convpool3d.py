@@ -279,7 +279,8 @@ ENTRIES = [
                              ("padding", "ceil_mode"))])),
     OpInfo("adaptive_avg_pool3d", _adaptive(np.mean), samples(
         (T((2, 2, 5, 4, 3)), 2), (T((1, 2, 3, 5, 4)), [2, 3, 3]),
-        (T((1, 1, 3, 4, 5)), [1, None, 2])), op=F.adaptive_avg_pool3d,
+        (T((1, 1, 3, 4, 5)), [1, None, 2]), (T((1, 2, 2, 4, 6)), [1, 2, 3])),
+           op=F.adaptive_avg_pool3d,
            call=Call(A("x", _ncdhw, "float_tensor"), A("output_size", _value(2), "size"),
                      K("data_format", _value("NCDHW"), "reduction"))),
     OpInfo("adaptive_max_pool1d", _adaptive(np.max), samples(

@@ -21,8 +21,10 @@ Max and average pooling follow Paddle 3.3.1's rules:
 
 Adaptive average pooling: output position ``i`` of an axis of size ``n``
 pooled to ``m`` averages the inputs ``floor(i * n / m)`` to
-``ceil((i + 1) * n / m) - 1``, as in Paddle. Each axis is pooled by a
-recorded ``matmul`` with a fixed averaging matrix, so gradients can be
+``ceil((i + 1) * n / m) - 1``, as in Paddle. Where every bin has the same
+size (``m`` divides ``n`` on each pooled axis, global pooling included) that
+is a recorded ``mean`` over the bins; otherwise each axis is pooled by a
+recorded ``matmul`` with a fixed averaging matrix. Either way gradients can be
 differentiated again.
 
 Both max and average pooling are linear in what flows backward, so each
@@ -57,7 +59,8 @@ from pylayer.ops._arguments import (check_choice, check_count, check_int, check_
 from pylayer.ops._operands import as_tensor_arg
 from pylayer.ops.linalg import matmul
 from pylayer.ops.math import pow
-from pylayer.ops.shape import transpose
+from pylayer.ops.reduction import mean
+from pylayer.ops.shape import reshape, transpose
 from pylayer.ops._window_args import window_padding, window_sizes
 from pylayer.ops.convolution import window_adjoint, window_view
 from pylayer.ops.creation import get_rng
@@ -616,6 +619,8 @@ def _pool(x, output_size, axes, fn):
         check_count(size * in_size, fn, "output_size", a.dtype)
     check_count(a.size // max(math.prod(in_sizes), 1) * math.prod(sizes), fn, "output_size",
                 a.dtype)
+    if all(in_size % size == 0 for size, in_size in zip(sizes, in_sizes)):
+        return _mean_of_equal_bins(x, axes, sizes)
     last = x.ndim - 1
     # shrinking axes first: no intermediate is larger than the input or the result
     for axis, out_size, in_size in sorted(zip(axes, sizes, in_sizes),
@@ -626,6 +631,20 @@ def _pool(x, output_size, axes, fn):
         pooled = matmul(moved, _averaging(in_size, out_size, a.dtype))
         x = transpose(pooled, order) if axis != last else pooled
     return x
+
+
+def _mean_of_equal_bins(x, axes, sizes):
+    """Adaptive average pooling where every bin of an axis has the same size: each
+    pooled axis split into (bins, bin size), and the mean over the bin sizes."""
+    split = []
+    for axis, size in enumerate(x.shape):
+        split += [sizes[axes.index(axis)], size // sizes[axes.index(axis)]] if axis in axes \
+            else [size]
+    inner = [axis + axes.index(axis) + 1 for axis in axes]
+    shape = list(x.shape)
+    for axis, size in zip(axes, sizes):
+        shape[axis] = size
+    return reshape(mean(reshape(x, split), axis=inner), shape)
 
 
 @op
