@@ -111,6 +111,33 @@ def test_time_major_gradients_and_second_order_with_lengths():
     assert gradgradcheck(run, (x, h0, weight))
 
 
+def test_wide_layers_whose_recurrent_product_goes_in_column_blocks_match_the_cell():
+    # 16 x 128 x 512 multiply-adds per step: the kernel cuts the product h @ W_hh.T and
+    # the backward's dgates @ W_hh into column blocks; stepping LSTMCell by hand does not
+    model = nn.LSTM(3, 128)
+    cell = nn.LSTMCell(3, 128)
+    for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+        value = getattr(model, name + "_l0").numpy()
+        getattr(cell, name).set_value(value)
+    x = _rand(16, 3, 3, seed=8).astype("float32")
+    runs = []
+    for step_by_hand in (False, True):
+        feed = pylayer.to_tensor(x, stop_gradient=False)
+        if step_by_hand:
+            state, outs = None, []
+            for t in range(3):
+                out_t, state = cell(feed[:, t], state)
+                outs.append(out_t)
+            out = pylayer.stack(outs, axis=1)
+        else:
+            out, _ = model(feed)
+        (out * out).sum().backward()
+        weight_hh = (cell.weight_hh if step_by_hand else model.weight_hh_l0)
+        runs.append([out.numpy(), feed.grad.numpy(), weight_hh.grad.numpy()])
+    for got, want in zip(*runs):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 # ------------------------------------------------------------------ door checks
 def _arrays(dtype=np.float32, steps=3, batch=2, hidden=4):
     xg = _rand(steps, batch, 4 * hidden).astype(dtype)

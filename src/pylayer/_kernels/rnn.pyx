@@ -3,11 +3,11 @@
 """The time loop of an LSTM layer, forward and backward, for ``ops.recurrent``.
 
 Per time step the forward is one matrix product (``h @ weight_hh.T``, numpy's BLAS,
-written into a work buffer), one C pass adding the input's gates, one numpy
+written into a work buffer, in column blocks where that spares BLAS its packing), one C pass adding the input's gates, one numpy
 ``tanh`` over all four gate blocks (a sigmoid is ``(tanh(a / 2) + 1) / 2``), one C
 pass for the cell state, one ``tanh`` of the cell state and one C pass for the
 hidden state; the backward is a few short C passes for the four gates' gradients
-and one product (``dgates @ weight_hh``). The roundings are those of the numpy
+and one product (``dgates @ weight_hh``, in column blocks likewise). The roundings are those of the numpy
 loop this replaced (the same operations in the same order).
 
 Compiler flags (the distutils line): GCC vectorizes a loop over several arrays
@@ -36,6 +36,13 @@ __all__ = []   # internal: ops.recurrent calls these (and the tests)
 _matmul = np.matmul
 _tanh = np.tanh
 
+# OpenBLAS multiplies matrices of up to 100**3 multiply-adds by a kernel that packs
+# neither operand; above that it copies both into packed panels first, which for the
+# recurrent product (a few rows times the whole weight) costs as much as the
+# multiply-adds. Such a product is cut into column blocks under that size (see
+# ``_column_blocks``); each output element is still one dot product over all of K.
+cdef Py_ssize_t UNPACKED_PRODUCT = 100 ** 3
+
 
 cdef int _door(object a, str name, object dtype, tuple shape, bint writable) except -1:
     if not isinstance(a, np.ndarray):
@@ -50,6 +57,24 @@ cdef int _door(object a, str name, object dtype, tuple shape, bint writable) exc
     if writable and not a.flags.writeable:
         raise ValueError(f"lstm kernel: {name} must be writable")
     return 0
+
+
+cdef list _column_blocks(Py_ssize_t rows, object right, object out):
+    """Pairs of matching column blocks of ``right`` ``[K, N]`` and ``out`` ``[rows, N]``
+    (views) such that ``left @ right_block`` into ``out_block``, for every pair, is
+    ``left @ right`` into ``out``: one pair unless cutting the columns in 2 to 4 blocks
+    (multiples of 16 wide) brings each product under ``UNPACKED_PRODUCT``."""
+    cdef Py_ssize_t k = right.shape[0], n = right.shape[1]
+    cdef Py_ssize_t work = rows * k * n, pieces = (work + UNPACKED_PRODUCT - 1) // UNPACKED_PRODUCT
+    cdef Py_ssize_t width
+    if pieces < 2 or pieces > 4:
+        return [(right, out)]
+    width = (n + pieces - 1) // pieces
+    width = (width + 15) // 16 * 16
+    if rows * k * width > UNPACKED_PRODUCT or width >= n:
+        return [(right, out)]
+    return [(right[:, start:start + width], out[:, start:start + width])
+            for start in range(0, n, width)]
 
 
 cdef inline Py_ssize_t _row(Py_ssize_t t, Py_ssize_t b, Py_ssize_t steps, Py_ssize_t batch,
@@ -105,14 +130,16 @@ def lstm_forward(xg, weight_hh, h0, c0, running, bint reverse, bint zero_padding
     gates = np.empty((batch, 4 * hidden), dtype)
     cell = np.empty((batch, hidden), dtype)
     cell_tanh = np.empty((batch, hidden), dtype)
-    weight_t = weight_hh.T
+    # a C-ordered copy: BLAS is slower on the transposed view at these shapes
+    products = _column_blocks(batch, np.ascontiguousarray(weight_hh.T), gates)
     cdef const cnp.npy_bool* run = NULL
     if running is not None:
         run = <const cnp.npy_bool*>cnp.PyArray_DATA(running)
     cdef Py_ssize_t k, t
     for k in range(steps):
         t = steps - 1 - k if reverse else k
-        _matmul(h_n, weight_t, out=gates)
+        for right, block in products:
+            _matmul(h_n, right, out=block)
         if dtype == np.float32:
             _gates_in(<float*>cnp.PyArray_DATA(gates), <const float*>cnp.PyArray_DATA(xg),
                       t, steps, batch, hidden, batch_major)
@@ -268,6 +295,7 @@ def lstm_backward(g_out, g_h, g_c, weight_hh, acts, c_prev, tanh_c, running, bin
     cdef const void* go = NULL
     if g_out is not None:
         go = cnp.PyArray_DATA(g_out)
+    products = _column_blocks(batch, weight_hh, dh)
     cdef Py_ssize_t k, t, n = batch * hidden
     for k in range(steps):
         t = k if reverse else steps - 1 - k
@@ -287,7 +315,8 @@ def lstm_backward(g_out, g_h, g_c, weight_hh, acts, c_prev, tanh_c, running, bin
                         <double*>cnp.PyArray_DATA(step_grads),
                         <double*>cnp.PyArray_DATA(dgates), t, steps, batch, hidden, batch_major)
         dc_in, dc_out = dc_out, dc_in
-        _matmul(step_grads, weight_hh, out=dh)
+        for right, block in products:
+            _matmul(step_grads, right, out=block)
         if run != NULL:
             if dtype == np.float32:
                 _add_into(<float*>cnp.PyArray_DATA(dh), <const float*>cnp.PyArray_DATA(carry), n)
