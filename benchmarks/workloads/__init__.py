@@ -156,7 +156,9 @@ WORKLOADS += [
                 "GELU, AdamW; torch sdpa: scaled_dot_product_attention", ("main", "sdpa"),
                 "gpt_step", ("torch",), {"sdpa": ("torch",)}),
     _model_step("12", "ResNet: 2 basic blocks at 32 channels on [16,32,32,32], avg pool, "
-                "Linear, CE, SGD momentum", ("main",), "resnet_step", ("torch",)),
+                "Linear, CE, SGD momentum; numpy blas: its convolutions' matrix products "
+                "alone", ("main", "blas"), "resnet_step", ("torch", "numpy"),
+                {"main": ("pylayer", "paddle", "torch"), "blas": ("numpy",)}),
     _model_step("13", "jacobian [8,16,32] and hessian [8,32,32] of a tanh MLP 32-64-16, "
                 "row by row; torch func: vmap(jacrev), vmap(hessian)", ("main", "func"),
                 "jacobian_hessian", ("torch",), {"func": ("torch",)}, same_loss=False),

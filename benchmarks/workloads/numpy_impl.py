@@ -167,6 +167,31 @@ def attention_step(np_module, case, sizes):
     return Bench(units=1, step=step)
 
 
+def resnet_step(np_module, case, sizes):
+    """(12) Case "blas": the matrix products of the ResNet step's 3x3 convolutions alone,
+    on im2col buffers as pylayer lays them out: per convolution one forward product and
+    one weight-gradient product per sample, and an input-gradient product for every
+    convolution but the first (its input is data). The floor of any im2col step on
+    numpy's BLAS."""
+    batch, channels, size, n_blocks, classes = sizes["resnet"]
+    pixels, rows = size * size, channels * 9
+    weight = np.ones((channels, rows), "float32")
+    col = np.ones((batch, rows, pixels), "float32")
+    dy = np.ones((batch, channels, pixels), "float32")
+    out = np.empty((batch, channels, pixels), "float32")
+    d_col = np.empty((batch, rows, pixels), "float32")
+    convolutions = 2 * n_blocks
+
+    def step():
+        for index in range(convolutions):
+            np.matmul(weight, col, out=out)
+            np.matmul(col, dy.transpose(0, 2, 1)).sum(axis=0)
+            if index:
+                np.matmul(weight.T, dy, out=d_col)
+
+    return Bench(units=1, step=step)
+
+
 def mlp_products(np_module, case, sizes):
     """(18) Case "blas": the matrix products of workload 4's step alone (2 forward, 3
     backward: no gradient of the input), the floor of any implementation of the step,
