@@ -55,6 +55,17 @@ def test_relu_backward_loop_keeps_a_nan_gradient_out_where_the_output_is_zero(dt
                                            np.array([np.nan, 3.0], dtype)), [0.0, 3.0])
 
 
+@pytest.mark.parametrize("size", [7, 70_000])          # plain and pooled results
+def test_relu_forward_loop_gives_numpys_maximum_bit_for_bit(dtype, size):
+    edges = np.array([-0.0, 0.0, np.nan, -np.inf, np.inf, -1e-45, 1e-45], dtype)
+    x = np.resize(edges, size) * np.resize(np.array([1, 1, 1, 1, 1, 3, 5], dtype), size)
+    got = paddle.nn.functional.relu(paddle.to_tensor(x)).numpy()
+    want = np.maximum(x, 0)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 def test_sigmoid_forward_loop(dtype):
     x, _, _ = arrays(dtype)
     np.testing.assert_allclose(paddle.sigmoid(paddle.to_tensor(x)).numpy(),

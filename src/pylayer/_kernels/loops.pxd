@@ -119,6 +119,15 @@ cdef inline void sigmoid_backward_loop(const real* y, const real* dy, real* out,
         out[i] = dy[i] * y[i] * (1 - y[i])
 
 
+cdef inline void relu_forward_loop(const real* x, real* out, Py_ssize_t n) noexcept nogil:
+    """``max(x, 0)`` as numpy's maximum gives it: NaN stays NaN, -0.0 becomes 0.0."""
+    cdef Py_ssize_t i
+    cdef real v
+    for i in range(n):
+        v = x[i]
+        out[i] = 0 if v <= 0 else v
+
+
 cdef inline void relu_backward_loop(const real* y, const real* dy, real* out,
                                     Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
