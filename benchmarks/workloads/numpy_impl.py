@@ -169,25 +169,26 @@ def attention_step(np_module, case, sizes):
 
 def resnet_step(np_module, case, sizes):
     """(12) Case "blas": the matrix products of the ResNet step's 3x3 convolutions alone,
-    on im2col buffers as pylayer lays them out: per convolution one forward product and
-    one weight-gradient product per sample, and an input-gradient product for every
-    convolution but the first (its input is data). The floor of any im2col step on
-    numpy's BLAS."""
+    as pylayer runs them: per convolution and sample, one forward product and one
+    weight-gradient product on the sample's im2col buffer, and an input-gradient product
+    for every convolution but the first (its input is data). The floor of any step of
+    im2col products on numpy's BLAS."""
     batch, channels, size, n_blocks, classes = sizes["resnet"]
     pixels, rows = size * size, channels * 9
     weight = np.ones((channels, rows), "float32")
-    col = np.ones((batch, rows, pixels), "float32")
+    col = np.ones((rows, pixels), "float32")
     dy = np.ones((batch, channels, pixels), "float32")
     out = np.empty((batch, channels, pixels), "float32")
-    d_col = np.empty((batch, rows, pixels), "float32")
+    d_col = np.empty((rows, pixels), "float32")
     convolutions = 2 * n_blocks
 
     def step():
         for index in range(convolutions):
-            np.matmul(weight, col, out=out)
-            np.matmul(col, dy.transpose(0, 2, 1)).sum(axis=0)
-            if index:
-                np.matmul(weight.T, dy, out=d_col)
+            for sample in range(batch):
+                np.matmul(weight, col, out=out[sample])
+                np.matmul(col, dy[sample].T)
+                if index:
+                    np.matmul(weight.T, dy[sample], out=d_col)
 
     return Bench(units=1, step=step)
 
