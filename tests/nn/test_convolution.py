@@ -67,6 +67,16 @@ def test_im2col_and_col2im_match_slicing_and_are_adjoint(dtype, channel_last):
         # <im2col(x), g> = <x, col2im(g)>: col2im is exactly the adjoint
         np.testing.assert_allclose((want.astype(np.float64) * g).sum(),
                                    (x.astype(np.float64) * dx).sum(), rtol=1e-4)
+        # Padded rows (a view of a wider buffer): the same rows, the padding untouched
+        extra = int(rng.integers(1, 20))
+        wide = np.full(want.shape[:2] + (want.shape[2] + extra,), np.nan, dtype)
+        kernels.im2col(x, wide[:, :, :want.shape[2]], *geometry)
+        np.testing.assert_array_equal(wide[:, :, :want.shape[2]], want)
+        assert np.isnan(wide[:, :, want.shape[2]:]).all()
+        wide[:, :, :want.shape[2]] = g
+        dx_wide = np.full(x.shape, np.nan, dtype)
+        kernels.col2im(wide[:, :, :want.shape[2]], dx_wide, *geometry)
+        np.testing.assert_array_equal(dx_wide, dx)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -107,7 +117,14 @@ def test_col2im_sums_every_window_position():
     (lambda: kernels.im2col(np.zeros((1, 1, 3, 3)), np.zeros((1, 4, 4)), 2, 2, 2 ** 31, 1, 0, 0,
                             1, 1, 2, 2), ValueError, "stride"),
     (lambda: kernels.im2col(np.zeros((1, 1, 3, 3)), np.zeros((1, 4, 8))[:, :, ::2], 2, 2, 1, 1,
-                            0, 0, 1, 1, 2, 2), ValueError, "contiguous"),
+                            0, 0, 1, 1, 2, 2), ValueError, "contiguous rows"),
+    (lambda: kernels.im2col(np.zeros((1, 1, 3, 3)),
+                            np.lib.stride_tricks.as_strided(np.zeros(20), (1, 4, 4), (160, 24, 8)),
+                            2, 2, 1, 1, 0, 0, 1, 1, 2, 2), ValueError, "evenly spaced rows"),
+    (lambda: kernels.im2col(np.zeros((2, 1, 3, 3)), np.zeros((2, 4, 6))[:, ::-1, :4], 2, 2, 1,
+                            1, 0, 0, 1, 1, 2, 2), ValueError, "evenly spaced rows"),
+    (lambda: kernels.col2im(np.zeros((2, 4, 6))[::-1, :, :4], np.zeros((2, 1, 3, 3)), 2, 2, 1,
+                            1, 0, 0, 1, 1, 2, 2), ValueError, "evenly spaced rows"),
     (lambda: kernels.col2im(np.zeros((1, 4, 4)), np.broadcast_to(np.zeros(1), (1, 1, 3, 3)), 2,
                             2, 1, 1, 0, 0, 1, 1, 2, 2), ValueError, "read-only"),
     (lambda: kernels.im2col(np.zeros((1, 1, 3, 3), np.float32), np.zeros((1, 4, 4)), 2, 2, 1, 1,
@@ -181,6 +198,29 @@ def test_conv2d_matches_the_einsum_formulation_with_gradients():
         ref = pylayer.grad(want, [x, w], grad_outputs=g)
         for mine, theirs in zip(got, ref):
             np.testing.assert_allclose(mine.numpy(), theirs.numpy(), atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype,size,groups", [("float64", (8, 8), 1), ("float32", (8, 16), 2),
+                                                ("float64", (1, 64), 1)])
+def test_column_buffers_with_padded_rows_give_the_einsum_results(dtype, size, groups,
+                                                                 monkeypatch):
+    # Outputs of 512 bytes a row (64 float64 or 128 float32 positions) go through column
+    # buffers whose rows are padded; one sample a block so that several blocks run
+    import pylayer.ops.convolution as convolution
+    monkeypatch.setattr(convolution, "COLUMN_BLOCK_BYTES", 1)
+    x = leaf(3, 4, *size, dtype=dtype)
+    w = leaf(6, 4 // groups, 3, 3, dtype=dtype)
+    layout = convolution._column_buffer(1, convolution.Geometry(
+        2, False, 3, 4, size, 6, size, groups, (3, 3), (1, 1), (1, 1), (1, 1)), dtype)
+    assert layout.strides[1] > layout.shape[2] * layout.itemsize          # padded
+    out = F.conv2d(x, w, padding=1, groups=groups)
+    want = einsum_conv2d(x, w, (1, 1), ((1, 1), (1, 1)), (1, 1), groups)
+    tolerance = dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(atol=1e-12)
+    np.testing.assert_allclose(out.numpy(), want.numpy(), **tolerance)
+    g = pylayer.to_tensor(RNG.standard_normal(out.shape), dtype=dtype)
+    for mine, theirs in zip(pylayer.grad(out, [x, w], grad_outputs=g),
+                            pylayer.grad(want, [x, w], grad_outputs=g)):
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), **tolerance)
 
 
 @pytest.mark.parametrize("count", [1, 2])

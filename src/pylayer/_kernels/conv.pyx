@@ -2,8 +2,11 @@
 """Lowering a convolution to matrix products: ``im2col`` and its adjoint ``col2im``.
 
 ``x`` is ``[N, C, H, W]`` with any strides (a channel-last array is passed as
-its transposed view). Its column buffer ``col`` is C-contiguous
-``[N, C * KH * KW, OH * OW]``: row ``(c, i, j)`` of sample ``n`` holds, for
+its transposed view). Its column buffer ``col`` is ``[N, C * KH * KW, OH * OW]``
+with contiguous rows, one every ``row_step`` elements (``OH * OW`` when it is
+C-contiguous; more when the rows are padded, which a caller does where rows
+of a multiple of 512 bytes would fall on the same cache sets and slow BLAS
+down): row ``(c, i, j)`` of sample ``n`` holds, for
 every output position ``(y, x)``, the input element
 ``x[n, c, y * SH - PT + i * DH, x * SW - PL + j * DW]``, or 0 where that lies
 outside ``x`` (the zero padding). A convolution is then one matrix product
@@ -74,6 +77,30 @@ cdef int _check_geometry(Py_ssize_t* image, Py_ssize_t* col, Py_ssize_t kh, Py_s
     return 0
 
 
+cdef Py_ssize_t _row_step(Py_ssize_t* shape, Py_ssize_t* strides,
+                          Py_ssize_t itemsize) except -1:
+    """The distance, in items, between consecutive rows of the ``[N, R, P]`` buffer
+    ``col``: its rows must be contiguous and lie one every ``row_step >= P`` items, the
+    samples' rows one after another (a C-contiguous buffer, or one with padded rows)."""
+    cdef Py_ssize_t n = shape[0], rows = shape[1], length = shape[2], step = length
+    if n * rows <= 1 or length == 0:
+        return step
+    if length > 1 and strides[2] != itemsize:
+        raise ValueError(f"col must have contiguous rows, got strides "
+                         f"{[strides[k] for k in range(3)]}")
+    if rows > 1:
+        step = strides[1] // itemsize
+        if strides[1] % itemsize or step < length or (n > 1 and strides[0] != rows * strides[1]):
+            raise ValueError(f"col must have evenly spaced rows, got strides "
+                             f"{[strides[k] for k in range(3)]}")
+    else:
+        step = strides[0] // itemsize
+        if strides[0] % itemsize or step < length:
+            raise ValueError(f"col must have evenly spaced rows, got strides "
+                             f"{[strides[k] for k in range(3)]}")
+    return step
+
+
 cdef void _fill(real* p, Py_ssize_t begin, Py_ssize_t end, Py_ssize_t size) noexcept nogil:
     """Zero ``p[begin:end]`` (``0 <= begin``, ``end <= size``)."""
     if begin < end:
@@ -105,13 +132,16 @@ cdef void _shifted_plane(const real* source, const Shape4* xs, real* colp, Py_ss
     _fill(colp, row + end, row + oh * ow, size)
 
 
-cdef void _im2col(const real* xp, const Shape4* xs, real* colp, Py_ssize_t kh,
-                  Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
-                  Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow) noexcept nogil:
-    """Rows ``(n, c, i, j)`` of ``col`` (C-contiguous, ``oh * ow`` long) one after another:
-    ``row`` walks it from 0 to its end, ``oh * ow`` at a time."""
-    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base, y0, y1
-    cdef Py_ssize_t size = xs.size[0] * xs.size[1] * kh * kw * oh * ow, row = 0
+cdef void _im2col(const real* xp, const Shape4* xs, real* colp, Py_ssize_t row_step,
+                  Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
+                  Py_ssize_t pl, Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh,
+                  Py_ssize_t ow) noexcept nogil:
+    """Rows ``(n, c, i, j)`` of ``col`` (``oh * ow`` long, one every ``row_step`` items)
+    one after another: ``row`` is where the current one starts; ``size`` spans them all
+    (at least one row)."""
+    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base, y0, y1, pos
+    cdef Py_ssize_t size = (xs.size[0] * xs.size[1] * kh * kw - 1) * row_step + oh * ow
+    cdef Py_ssize_t row = 0
     cdef const real* source
     cdef bint runs = sw == 1 and xs.step[3] == 1
     # stride 1 over planes of contiguous rows as long as the output's: one copy per row of col
@@ -130,38 +160,41 @@ cdef void _im2col(const real* xp, const Shape4* xs, real* colp, Py_ssize_t kh,
                                            (i * dh - pt) * ow + start, y0, y1, lo, hi, oh)
                         else:
                             _fill(colp, row, row + oh * ow, size)
-                        row += oh * ow
+                        row += row_step
                         continue
                     for y in range(oh):
                         ih = y * sh - pt + i * dh
+                        pos = row + y * ow
                         if ih < 0 or ih >= xs.size[2] or lo == hi:
                             for t in range(ow):
-                                colp[at(row + t, size)] = 0
+                                colp[at(pos + t, size)] = 0
                         else:
                             source = xp + base + cell(xs, ih, 0)
                             for t in range(lo):
-                                colp[at(row + t, size)] = 0
+                                colp[at(pos + t, size)] = 0
                             if runs:      # x[.., ih, start + lo : start + hi], in range: span
                                 check_index(start + hi - 1, xs.size[3])
-                                check_index(row + hi - 1, size)
-                                memcpy(colp + at(row + lo, size),
+                                check_index(pos + hi - 1, size)
+                                memcpy(colp + at(pos + lo, size),
                                        source + at(start + lo, xs.size[3]),
                                        (hi - lo) * sizeof(real))
                             else:
                                 for t in range(lo, hi):
-                                    colp[at(row + t, size)] = \
+                                    colp[at(pos + t, size)] = \
                                         source[at(start + t * sw, xs.size[3]) * xs.step[3]]
                             for t in range(hi, ow):
-                                colp[at(row + t, size)] = 0
-                        row += ow
+                                colp[at(pos + t, size)] = 0
+                    row += row_step
 
 
-cdef void _col2im(const real* colp, real* dxp, const Shape4* ds, Py_ssize_t kh,
-                  Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl,
-                  Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow) noexcept nogil:
+cdef void _col2im(const real* colp, Py_ssize_t row_step, real* dxp, const Shape4* ds,
+                  Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
+                  Py_ssize_t pl, Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh,
+                  Py_ssize_t ow) noexcept nogil:
     """The adjoint of _im2col: ``row`` walks ``col`` the same way."""
-    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base
-    cdef Py_ssize_t size = ds.size[0] * ds.size[1] * kh * kw * oh * ow, row = 0
+    cdef Py_ssize_t n, c, i, j, y, t, ih, lo, hi, start, base, pos
+    cdef Py_ssize_t size = (ds.size[0] * ds.size[1] * kh * kw - 1) * row_step + oh * ow
+    cdef Py_ssize_t row = 0
     cdef real* target
     cdef const real* source
     cdef bint runs = sw == 1 and ds.step[3] == 1
@@ -175,23 +208,24 @@ cdef void _col2im(const real* colp, real* dxp, const Shape4* ds, Py_ssize_t kh,
                     span(start, sw, ds.size[3], ow, &lo, &hi)
                     for y in range(oh):
                         ih = y * sh - pt + i * dh
+                        pos = row + y * ow
                         if 0 <= ih < ds.size[2] and lo < hi:
                             target = dxp + base + cell(ds, ih, 0)
                             if runs:      # the same proven run as in _im2col
                                 check_index(start + hi - 1, ds.size[3])
-                                check_index(row + hi - 1, size)
-                                source = colp + at(row + lo, size)
+                                check_index(pos + hi - 1, size)
+                                source = colp + at(pos + lo, size)
                                 target += at(start + lo, ds.size[3])
                                 for t in range(hi - lo):
                                     target[t] += source[t]
                             else:
                                 for t in range(lo, hi):
                                     target[at(start + t * sw, ds.size[3]) * ds.step[3]] += \
-                                        colp[at(row + t, size)]
-                        row += ow
+                                        colp[at(pos + t, size)]
+                    row += row_step
 
 
-def im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh, Py_ssize_t kw,
+def im2col(const real[:, :, :, :] x, real[:, :, :] col, Py_ssize_t kh, Py_ssize_t kw,
            Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t dh,
            Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow):
     """Fill ``col`` ``[N, C*kh*kw, oh*ow]`` with the windows of ``x`` ``[N, C, H, W]``.
@@ -212,14 +246,16 @@ def im2col(const real[:, :, :, :] x, real[:, :, ::1] col, Py_ssize_t kh, Py_ssiz
     _check_geometry(x.shape, col.shape, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
     if col.shape[0] == 0 or col.shape[1] == 0 or col.shape[2] == 0:
         return
+    cdef Py_ssize_t row_step = _row_step(col.shape, col.strides, sizeof(real))
     if is_empty(&xs):                # no element to read: every window is padding
         col[:, :, :] = 0
         return
     with nogil:
-        _im2col(&x[0, 0, 0, 0], &xs, &col[0, 0, 0], kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
+        _im2col(&x[0, 0, 0, 0], &xs, &col[0, 0, 0], row_step, kh, kw, sh, sw, pt, pl, dh, dw,
+                oh, ow)
 
 
-def col2im(const real[:, :, ::1] col, real[:, :, :, :] dx, Py_ssize_t kh, Py_ssize_t kw,
+def col2im(const real[:, :, :] col, real[:, :, :, :] dx, Py_ssize_t kh, Py_ssize_t kw,
            Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t dh,
            Py_ssize_t dw, Py_ssize_t oh, Py_ssize_t ow):
     """Fill ``dx`` ``[N, C, H, W]`` with the sums of ``col`` over the windows: the adjoint
@@ -241,5 +277,7 @@ def col2im(const real[:, :, ::1] col, real[:, :, :, :] dx, Py_ssize_t kh, Py_ssi
     if col.shape[2] == 0:            # no window: nothing to add
         dx[:, :, :, :] = 0
         return
+    cdef Py_ssize_t row_step = _row_step(col.shape, col.strides, sizeof(real))
     with nogil:
-        _col2im(&col[0, 0, 0], &dx[0, 0, 0, 0], &ds, kh, kw, sh, sw, pt, pl, dh, dw, oh, ow)
+        _col2im(&col[0, 0, 0], row_step, &dx[0, 0, 0, 0], &ds, kh, kw, sh, sw, pt, pl, dh, dw,
+                oh, ow)

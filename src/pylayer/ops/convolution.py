@@ -185,7 +185,7 @@ def _columns(image, geo, dtype, buffer=None):
         else:
             np.copyto(col.reshape(x.shape[:2] + geo.kernel + geo.out_sizes),
                       window_view(x, geo))
-    return col.reshape(n, geo.groups, _group_rows(geo), math.prod(geo.out_sizes))
+    return _view(col, (n, geo.groups, _group_rows(geo), math.prod(geo.out_sizes)))
 
 
 # Column buffers are made and multiplied a block of samples at a time, each block's
@@ -193,6 +193,28 @@ def _columns(image, geo, dtype, buffer=None):
 # (one [288, 1024] float32 sample, 1.2 MB, ran its forward product and im2col 1.3
 # times faster than the whole batch's buffer); backward makes its own again.
 COLUMN_BLOCK_BYTES = 1 << 20
+
+
+def _column_buffer(samples, geo, dtype):
+    """A pooled column buffer ``[samples, C*prod(kernel), prod(out)]`` for a block of
+    samples. For the 2-D kernels, rows of a multiple of 512 bytes are padded by 64 bytes:
+    rows that far apart fall on the same cache sets, and BLAS read them 1.5 times
+    slower (measured on [288, 1024] float32 columns: ``W @ col`` 177 -> 114 us,
+    ``W.T @ dy`` into them 149 -> 97 us)."""
+    rows, length = geo.channels * math.prod(geo.kernel), math.prod(geo.out_sizes)
+    itemsize = np.dtype(dtype).itemsize
+    pad = 64 // itemsize if len(geo.kernel) == 2 and length and \
+        length * itemsize % 512 == 0 else 0
+    return pooled_empty((samples, rows, length + pad), dtype)[:, :, :length]
+
+
+def _view(array, shape):
+    """``array`` reshaped to ``shape``, which must be a view: a padded column buffer is
+    written through its reshaped views, and a copy would lose what is written."""
+    view = array.reshape(shape)
+    if not np.may_share_memory(view, array):
+        raise AssertionError(f"reshaping {array.shape} with strides {array.strides} copied")
+    return view
 
 
 def _sample_blocks(geo, per_sample, dtype):
@@ -238,8 +260,7 @@ def convolve(x, weight, bias, geo):
         np.matmul(w, _columns(x, geo, dtype), out=rows)
     else:
         blocks, size = _sample_blocks(geo, _column_count(geo), dtype)
-        buffer = pooled_empty((min(size, geo.batch), geo.channels * math.prod(geo.kernel),
-                               math.prod(geo.out_sizes)), dtype)
+        buffer = _column_buffer(min(size, geo.batch), geo, dtype)
         for block in blocks:
             np.matmul(w, _columns(x[block], geo, dtype, buffer), out=rows[block])
     if bias is not None:
@@ -258,13 +279,12 @@ def convolve_input_gradient(dy, weight, geo):
     dy_rows = _output_by_group(dy, geo, dtype)
     dx = pooled_empty((n, c) + geo.sizes, dtype)
     blocks, size = _sample_blocks(geo, _column_count(geo), dtype)
-    buffer = pooled_empty((min(size, n), c * math.prod(geo.kernel), math.prod(geo.out_sizes)),
-                          dtype)
+    buffer = _column_buffer(min(size, n), geo, dtype)
     for block in blocks:
         rows = dy_rows[block]
         col = buffer[:rows.shape[0]]
-        np.matmul(w_t, rows, out=col.reshape(rows.shape[0], geo.groups, _group_rows(geo),
-                                             col.shape[-1]))
+        np.matmul(w_t, rows, out=_view(col, (rows.shape[0], geo.groups, _group_rows(geo),
+                                             col.shape[-1])))
         if len(geo.kernel) == 2:
             col2im(col, dx[block], *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
                    *geo.out_sizes)
@@ -282,9 +302,7 @@ def convolve_weight_gradient(x, dy, geo):
     dw = np.zeros((geo.groups, _group_rows(geo), dy_t.shape[3]), dtype)
     # A block's products, one per sample, take no more memory than its columns.
     blocks, size = _sample_blocks(geo, max(_column_count(geo), dw.size), dtype)
-    buffer = None if _is_pointwise(geo) else pooled_empty(
-        (min(size, geo.batch), geo.channels * math.prod(geo.kernel), math.prod(geo.out_sizes)),
-        dtype)
+    buffer = None if _is_pointwise(geo) else _column_buffer(min(size, geo.batch), geo, dtype)
     for block in blocks:
         dw += np.matmul(_columns(x[block], geo, dtype, buffer), dy_t[block]).sum(axis=0)
     return np.swapaxes(dw, 1, 2).reshape(geo.weight_shape()).astype(x.dtype, copy=False)
