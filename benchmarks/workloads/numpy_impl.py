@@ -170,16 +170,18 @@ def attention_step(np_module, case, sizes):
 def resnet_step(np_module, case, sizes):
     """(12) Case "blas": the matrix products of the ResNet step's 3x3 convolutions alone,
     as pylayer runs them: per convolution and sample, one forward product and one
-    weight-gradient product on the sample's im2col buffer, and an input-gradient product
+    weight-gradient product on the sample's im2col buffer (rows padded as pylayer pads
+    them), and an input-gradient product
     for every convolution but the first (its input is data). The floor of any step of
     im2col products on numpy's BLAS."""
     batch, channels, size, n_blocks, classes = sizes["resnet"]
     pixels, rows = size * size, channels * 9
     weight = np.ones((channels, rows), "float32")
-    col = np.ones((rows, pixels), "float32")
+    pad = 16 if pixels * 4 % 512 == 0 else 0        # pylayer's padded rows
+    col = np.ones((rows, pixels + pad), "float32")[:, :pixels]
     dy = np.ones((batch, channels, pixels), "float32")
     out = np.empty((batch, channels, pixels), "float32")
-    d_col = np.empty((rows, pixels), "float32")
+    d_col = np.empty((rows, pixels + pad), "float32")[:, :pixels]
     convolutions = 2 * n_blocks
 
     def step():
