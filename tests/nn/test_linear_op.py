@@ -59,3 +59,27 @@ def test_an_input_changed_in_place_is_refused_in_backward():
     h.zero_()
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_outer_products_give_numpys_products(dtype):
+    # A product whose inner dimension is 1 is computed elementwise (numpy's matmul is
+    # slow at it): the same numbers, for linear (forward, gradients) and matmul
+    x, w = leaf(6, 1, dtype=dtype), leaf(1, 5, dtype=dtype)
+    out = F.linear(x, w)
+    np.testing.assert_array_equal(out.numpy(), np.matmul(x.numpy(), w.numpy()))
+    g = pylayer.to_tensor(RNG.standard_normal((6, 5)), dtype=dtype)
+    gx, gw = pylayer.grad(out, [x, w], grad_outputs=g)
+    np.testing.assert_allclose(gx.numpy(), g.numpy() @ w.numpy().T, rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), x.numpy().T @ g.numpy(), rtol=1e-6)
+    a, b = leaf(3, 4, 1, dtype=dtype), leaf(1, 1, 7, dtype=dtype)
+    got = pylayer.matmul(a, b)
+    assert got.shape == [3, 4, 7]
+    np.testing.assert_array_equal(got.numpy(), np.matmul(a.numpy(), b.numpy()))
+    # linear's x-gradient of a one-output layer is the outer product of g and w
+    x, w = leaf(6, 5, dtype=dtype), leaf(5, 1, dtype=dtype)
+    g = pylayer.to_tensor(RNG.standard_normal((6, 1)), dtype=dtype)
+    gx, = pylayer.grad(F.linear(x, w), [x], grad_outputs=g)
+    np.testing.assert_array_equal(gx.numpy(), np.matmul(g.numpy(), w.numpy().T))
+    assert gradcheck(lambda t, u: pylayer.matmul(t, u), (leaf(3, 1), leaf(1, 2)))
+    assert gradgradcheck(lambda t, u: pylayer.matmul(t, u), (leaf(3, 1), leaf(1, 2)))

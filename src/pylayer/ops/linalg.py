@@ -100,7 +100,7 @@ def _matmul(x, y, transpose_x, transpose_y):
     if transpose_y and b.ndim > 1:
         b = b.T if b.ndim == 2 else b.swapaxes(-1, -2)
     try:
-        out = np.matmul(a, b, out=_pooled_product(a, b))
+        out = matrix_product(a, b, _pooled_product(a, b))
     except ValueError:
         raise ValueError(f"matmul(): x of shape {list(x._array.shape)} and y of shape "
                          f"{list(y._array.shape)} do not fit a matrix product: the "
@@ -114,6 +114,22 @@ def _matmul(x, y, transpose_x, transpose_y):
 
 
 _POOLED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def matrix_product(a, b, out=None):
+    """``np.matmul(a, b, out=out)``; for float32 or float64 matrices of one dtype whose
+    inner dimension is 1 (an outer product), the elementwise product instead: numpy's
+    matmul runs its scalar loop for those (25 against 4 us at [64, 1] @ [1, 256]), and
+    each element is the one product either way.
+
+    >>> matrix_product(np.ones((2, 1)), np.full((1, 3), 2.0))
+    array([[2., 2., 2.],
+           [2., 2., 2.]])
+    """
+    if (a.ndim >= 2 and b.ndim >= 2 and a.shape[-1] == 1 and b.shape[-2] == 1
+            and a.dtype == b.dtype and a.dtype in _POOLED_DTYPES):
+        return np.multiply(a, b, out=out)
+    return np.matmul(a, b, out=out)
 
 
 def _pooled_product(a, b):

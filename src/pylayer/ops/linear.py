@@ -15,7 +15,7 @@ from pylayer._kernels.conv import pooled_empty
 from pylayer._kernels.loops import column_sums
 from pylayer.ops._arguments import float_tensor
 from pylayer.ops.arithmetic import add
-from pylayer.ops.linalg import matmul
+from pylayer.ops.linalg import matmul, matrix_product
 from pylayer.ops.reduction import sum as reduce_sum
 from pylayer.ops.shape import reshape
 from pylayer.ops.dispatch import op
@@ -34,7 +34,7 @@ def _product(a, b, shape):
     """The matrix product ``a @ b`` (2-D arrays of one float dtype) written into a new
     array of ``shape`` (its size that of the product), on pooled memory when large."""
     out = pooled_empty(shape, a.dtype)
-    np.matmul(a, b, out=out.reshape(a.shape[0], b.shape[1]))
+    matrix_product(a, b, out.reshape(a.shape[0], b.shape[1]))
     return out
 
 
