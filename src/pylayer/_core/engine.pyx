@@ -23,6 +23,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
+from libc.string cimport memset
 from operator import attrgetter
 
 from pylayer._core.gradient_link import GRADIENT_LINK
@@ -280,11 +281,15 @@ cdef object _run_hooks(list hooks, object g):
 
 
 cdef object _zeros(object shape, object dtype):
-    """``np.zeros(shape, dtype)``, on pooled memory when large."""
+    """``np.zeros(shape, dtype)``, on pooled memory when large (zeroed by memset: numpy's
+    ``fill(0)`` runs a strided copy loop; a pooled array is C-contiguous, of a numeric
+    dtype whose zero is all zero bytes)."""
     array = pooled_new(shape, <cnp.dtype>dtype) if isinstance(dtype, cnp.dtype) else None
     if array is None:
         return np.zeros(shape, dtype)
-    array.fill(0)
+    if not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>array):
+        raise AssertionError("a pooled array is C-contiguous")
+    memset(cnp.PyArray_DATA(<cnp.ndarray>array), 0, cnp.PyArray_NBYTES(<cnp.ndarray>array))
     return array
 
 
