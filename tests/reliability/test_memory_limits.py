@@ -410,3 +410,17 @@ def test_creation_functions_refuse_results_beyond_the_address_space_in_their_nam
 NOT_RESULT_SIZING["vision.ops.deform_conv2d"] = (
     "the output's size must equal the offset's spatial size: stride, padding and dilation "
     "cannot make it outgrow the offset")
+
+
+# ------------------------------------------------ convolutions' column buffers
+def test_a_convolution_needs_room_for_a_blocks_columns_not_the_whole_batchs():
+    # [512, 8, 64, 64] float32 with a 3x3 kernel: 64 MB of image and of output, but
+    # 604 MB of columns for the whole batch, more than the child may allocate. The
+    # columns are made a block of samples at a time, so the convolution runs.
+    out = run_under_limit("""
+        x = paddle.ones([512, 8, 64, 64])
+        y = F.conv2d(x, paddle.ones([8, 8, 3, 3]), padding=1)
+        a = y.numpy()
+        print(y.shape, float(a[0, 0, 0, 0]), float(a[511, 7, 1, 1]), float(a[3, 2, 63, 30]))
+    """, budget=256 * 2 ** 20)
+    assert out.strip() == "[512, 8, 64, 64] 32.0 72.0 48.0"

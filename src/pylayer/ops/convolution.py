@@ -232,11 +232,11 @@ def _column_count(geo):
 
 def _check_buffers(geo, dtype, fn, arg):
     """Refuse, in ``fn``'s name and blaming ``arg``, a geometry whose image, output or column
-    buffer is too large to allocate in the compute dtype of the caller's ``dtype``."""
+    buffer (a block's, one sample at least) is too large to allocate in the compute dtype
+    of the caller's ``dtype``."""
     dtype = _compute_dtype(np.dtype(dtype))
     if not _is_pointwise(geo):
-        check_count(geo.batch * geo.channels * math.prod(geo.kernel)
-                    * math.prod(geo.out_sizes), fn, arg, dtype)
+        check_count(_column_count(geo), fn, arg, dtype)
     check_count(geo.batch * geo.channels * math.prod(geo.sizes), fn, arg, dtype)
     check_count(geo.batch * geo.out_channels * math.prod(geo.out_sizes), fn, arg, dtype)
 
