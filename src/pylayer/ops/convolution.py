@@ -168,17 +168,16 @@ def window_adjoint(cols, dx, geo):
                                       for p, size in zip(geo.padding, geo.sizes))]
 
 
-def _columns(image, geo, dtype, buffer=None):
+def _columns(image, geo, dtype, buffer):
     """``im2col`` of a caller-layout image (the whole batch or a block of its samples):
-    ``[n, groups, C/groups*prod(kernel), prod(out)]``, written into ``buffer`` (``[at
-    least n, C*prod(kernel), prod(out)]``, C-ordered) when one is given."""
+    ``[n, groups, C/groups*prod(kernel), prod(out)]``, written into ``buffer`` (from
+    ``_sample_blocks``); a pointwise convolution's columns are the image itself."""
     x = _as_nchw(np.asarray(image, dtype), geo)
     n, c = x.shape[0], geo.channels
     if _is_pointwise(geo):
         col = x.reshape(n, c, math.prod(geo.sizes))
     else:
-        col = (pooled_empty((n, c * math.prod(geo.kernel), math.prod(geo.out_sizes)), dtype)
-               if buffer is None else buffer[:n])
+        col = buffer[:n]
         if len(geo.kernel) == 2:
             im2col(x, col, *geo.kernel, *geo.stride, *geo.padding, *geo.dilation,
                    *geo.out_sizes)
@@ -217,12 +216,15 @@ def _view(array, shape):
     return view
 
 
-def _sample_blocks(geo, per_sample, dtype):
+def _sample_blocks(geo, dtype, per_sample=None):
     """The batch as slices of samples whose arrays of ``per_sample`` elements of ``dtype``
-    each take about ``COLUMN_BLOCK_BYTES`` together (one sample at least), and the
-    number of samples in a block."""
+    (by default one sample's columns) each take about ``COLUMN_BLOCK_BYTES`` together
+    (one sample at least), and a column buffer for a block (None for a pointwise
+    convolution, whose columns are its image)."""
+    per_sample = _column_count(geo) if per_sample is None else per_sample
     size = max(1, COLUMN_BLOCK_BYTES // max(per_sample * np.dtype(dtype).itemsize, 1))
-    return [slice(start, start + size) for start in range(0, geo.batch, size)], size
+    buffer = None if _is_pointwise(geo) else _column_buffer(min(size, geo.batch), geo, dtype)
+    return [slice(start, start + size) for start in range(0, geo.batch, size)], buffer
 
 
 def _column_count(geo):
@@ -257,10 +259,9 @@ def convolve(x, weight, bias, geo):
                        math.prod(geo.out_sizes))
     w = _weight_by_group(weight, geo, dtype)
     if _is_pointwise(geo):
-        np.matmul(w, _columns(x, geo, dtype), out=rows)
+        np.matmul(w, _columns(x, geo, dtype, None), out=rows)
     else:
-        blocks, size = _sample_blocks(geo, _column_count(geo), dtype)
-        buffer = _column_buffer(min(size, geo.batch), geo, dtype)
+        blocks, buffer = _sample_blocks(geo, dtype)
         for block in blocks:
             np.matmul(w, _columns(x[block], geo, dtype, buffer), out=rows[block])
     if bias is not None:
@@ -278,8 +279,7 @@ def convolve_input_gradient(dy, weight, geo):
         return _from_nchw(dx.reshape((n, c) + geo.sizes), geo, dy.dtype)
     dy_rows = _output_by_group(dy, geo, dtype)
     dx = pooled_empty((n, c) + geo.sizes, dtype)
-    blocks, size = _sample_blocks(geo, _column_count(geo), dtype)
-    buffer = _column_buffer(min(size, n), geo, dtype)
+    blocks, buffer = _sample_blocks(geo, dtype)
     for block in blocks:
         rows = dy_rows[block]
         col = buffer[:rows.shape[0]]
@@ -301,8 +301,7 @@ def convolve_weight_gradient(x, dy, geo):
     dy_t = np.swapaxes(_output_by_group(dy, geo, dtype), 2, 3)
     dw = np.zeros((geo.groups, _group_rows(geo), dy_t.shape[3]), dtype)
     # A block's products, one per sample, take no more memory than its columns.
-    blocks, size = _sample_blocks(geo, max(_column_count(geo), dw.size), dtype)
-    buffer = None if _is_pointwise(geo) else _column_buffer(min(size, geo.batch), geo, dtype)
+    blocks, buffer = _sample_blocks(geo, dtype, max(_column_count(geo), dw.size))
     for block in blocks:
         dw += np.matmul(_columns(x[block], geo, dtype, buffer), dy_t[block]).sum(axis=0)
     return np.swapaxes(dw, 1, 2).reshape(geo.weight_shape()).astype(x.dtype, copy=False)
