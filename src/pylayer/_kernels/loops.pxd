@@ -67,11 +67,15 @@ cdef inline real exp_of_one(real v) noexcept nogil:
         return c_exp(v)
 
 
-# The three unary loops of ``unary_loop`` (its ``int op``).
+# The unary loops of ``unary_loop`` (its ``int op``).
 cpdef enum Unary:
     ERF = 0
     GELU = 1            # x * Phi(x), Phi(x) = (1 + erf(x / sqrt 2)) / 2
     GELU_SLOPE = 2      # d gelu / dx = Phi(x) + x * phi(x), phi the normal density
+    RELU = 3            # max(x, 0) as numpy's maximum gives it: NaN stays, -0.0 gives 0.0
+
+
+cpdef object unary(int op, object a)
 
 
 cdef inline void unary_loop(int op, const real* x, real* out, Py_ssize_t n) noexcept nogil:
@@ -86,6 +90,10 @@ cdef inline void unary_loop(int op, const real* x, real* out, Py_ssize_t n) noex
         for i in range(n):
             v = x[i]
             out[i] = <real>0.5 * v * (1 + erf_of_one(v * root_half))
+    elif op == RELU:
+        for i in range(n):
+            v = x[i]
+            out[i] = 0 if v <= 0 else v
     else:
         for i in range(n):
             v = x[i]
@@ -117,15 +125,6 @@ cdef inline void sigmoid_backward_loop(const real* y, const real* dy, real* out,
     cdef Py_ssize_t i
     for i in range(n):
         out[i] = dy[i] * y[i] * (1 - y[i])
-
-
-cdef inline void relu_forward_loop(const real* x, real* out, Py_ssize_t n) noexcept nogil:
-    """``max(x, 0)`` as numpy's maximum gives it: NaN stays NaN, -0.0 becomes 0.0."""
-    cdef Py_ssize_t i
-    cdef real v
-    for i in range(n):
-        v = x[i]
-        out[i] = 0 if v <= 0 else v
 
 
 cdef inline void relu_backward_loop(const real* y, const real* dy, real* out,

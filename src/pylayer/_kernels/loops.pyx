@@ -284,16 +284,16 @@ def column_sums(const real[:, ::1] m, real[::1] out):
             add_into_loop(&out[0], &m[r, 0], columns)
 
 
-def unary(int op, a):
+cpdef object unary(int op, object a):
     """A new array ``f(a)`` of ``a``'s dtype and shape, ``f`` one of :class:`Unary` (ERF,
-    GELU, GELU_SLOPE), computed element by element in ``a``'s precision, for a float32 or
-    float64 numpy array (any layout: others are copied to a C-contiguous one first).
+    GELU, GELU_SLOPE, RELU), computed element by element in ``a``'s precision, for a
+    float32 or float64 numpy array (any layout: others are copied to a C-contiguous one first).
 
     >>> import numpy as np
     >>> unary(Unary.ERF, np.array([0.0, 1.0]))
     array([0.        , 0.84270079])
     """
-    if not (ERF <= op <= GELU_SLOPE):
+    if not (ERF <= op <= RELU):
         raise ValueError(f"unary(): argument 'op' must be one of Unary, got {op}")
     if not is_float_array(a):
         raise TypeError(f"unary(): argument 'a' must be a float32 or float64 numpy array, "
@@ -307,10 +307,18 @@ def unary(int op, a):
     cdef void* source = data_of(a)
     cdef void* target = data_of(out)
     check_spans(out, a, None)
-    if is_single(a):
+    cdef bint single = is_single(a)
+    if n > SMALL_ARRAY:             # releasing the GIL costs as much as a short loop
         with nogil:
-            unary_loop(op, <const float*>source, <float*>target, n)
+            _unary_typed(op, single, source, target, n)
     else:
-        with nogil:
-            unary_loop(op, <const double*>source, <double*>target, n)
+        _unary_typed(op, single, source, target, n)
     return out
+
+
+cdef void _unary_typed(int op, bint single, void* source, void* target,
+                       Py_ssize_t n) noexcept nogil:
+    if single:
+        unary_loop(op, <const float*>source, <float*>target, n)
+    else:
+        unary_loop(op, <const double*>source, <double*>target, n)

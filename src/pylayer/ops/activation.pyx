@@ -15,10 +15,9 @@ cimport numpy as cnp
 from pylayer._core.graph cimport Op, make_output
 from pylayer._core.tensor cimport Tensor, grad_enabled, wrap
 from pylayer._kernels.buffers cimport buffer_like
-from pylayer._kernels.loops import Unary, unary
-from pylayer._kernels.loops cimport (check_spans, data_of, empty_like, is_float_array,
-                                     is_single, kernel_ready, loop_ready, relu_forward_loop,
-                                     same_layout, sigmoid_forward_loop,
+from pylayer._kernels.loops cimport (Unary, unary, check_spans, data_of, empty_like, is_float_array,
+                                     is_single, kernel_ready, loop_ready, same_layout,
+                                     sigmoid_forward_loop,
                                      softmax_backward_loop, softmax_scale_loop,
                                      softmax_shift_loop)
 from pylayer.ops._arguments import check_axis, check_dtype, check_number
@@ -52,24 +51,11 @@ def relu(x, name=None):
     """
     x = real_tensor(x, "relu", "x", 1)
     a = (<Tensor>x)._array
-    if loop_ready(a):                   # numpy's maximum with a scalar runs unvectorized
-        return make_output(RELU, _relu_array(a), (x,))
+    if is_float_array(a):               # numpy's maximum with a scalar runs unvectorized
+        return make_output(RELU, unary(Unary.RELU, a), (x,))
     buffer = buffer_like(a) if a.dtype.kind == "f" else None   # large: pooled memory
     out = np.maximum(a, 0) if buffer is None else np.maximum(a, 0, out=buffer)
     return make_output(RELU, out.astype(a.dtype, copy=False), (x,))
-
-
-cdef cnp.ndarray _relu_array(object a):
-    """``max(a, 0)`` of a loop_ready array, by the compiled loop, into new memory."""
-    pooled = buffer_like(a)
-    cdef cnp.ndarray out = empty_like(a) if pooled is None else pooled
-    check_spans(out, a, None)
-    if is_single(a):
-        relu_forward_loop(<const float*>data_of(a), <float*>data_of(out), cnp.PyArray_SIZE(out))
-    else:
-        relu_forward_loop(<const double*>data_of(a), <double*>data_of(out),
-                          cnp.PyArray_SIZE(out))
-    return out
 
 
 RELU_GRAD = Op("relu_grad", inputs=("y", "dy"), keeps=("y",),
