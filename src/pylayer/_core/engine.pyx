@@ -287,8 +287,6 @@ cdef object _zeros(object shape, object dtype):
     array = pooled_new(shape, <cnp.dtype>dtype) if isinstance(dtype, cnp.dtype) else None
     if array is None:
         return np.zeros(shape, dtype)
-    if not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>array):
-        raise AssertionError("a pooled array is C-contiguous")
     memset(cnp.PyArray_DATA(<cnp.ndarray>array), 0, cnp.PyArray_NBYTES(<cnp.ndarray>array))
     return array
 
